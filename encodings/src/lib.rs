@@ -1,0 +1,7 @@
+//! grim-encodings: the layer above the engine (clause sinks, cardinality encodings, the
+//! Problem API, OLL MaxSAT and grid rules). It is built in its own issue; this crate exists
+//! now so the workspace has its final shape and the layering (solver <- encodings <- tools)
+//! is enforced by Cargo from the first commit.
+#![forbid(unsafe_code)]
+
+pub use grim_solver::{Lit, Var};

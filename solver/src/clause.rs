@@ -1,0 +1,202 @@
+//! The clause arena: every clause of at least two literals lives in one `Vec<u32>`, addressed
+//! by a `u32` offset (`CRef`).
+//!
+//! Layout of a clause at offset `c`:
+//! ```text
+//! arena[c]     = number of literals
+//! arena[c + 1] = flags: bit 0 learned, bit 1 deleted, bit 2 moved (during collection),
+//!                bits 3-4 `used` (recently a reason or in a conflict), bits 8.. LBD
+//! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
+//! arena[c + 3..] = literals (packed `Lit` codes)
+//! ```
+//! Why one arena instead of `Vec<Vec<Lit>>`: one allocation, clause headers next to their
+//! literals, and 32-bit references that halve the size of a watch (MiniSat's `RegionAllocator`
+//! design). Deletion is lazy: a clause is flagged deleted and stays in place until the next
+//! collection, which copies live clauses into a fresh arena in the order they are reached from
+//! the watch lists (better locality) and leaves a forwarding offset in the old header.
+//!
+//! Invariant (owned here, relied on by `propagate.rs` and `analyze.rs`): the two watched
+//! literals of a clause are its first two literals.
+
+use crate::types::Lit;
+
+/// A reference to a clause: its offset in the arena.
+pub(crate) type CRef = u32;
+
+/// The reason of a variable assigned by a decision, an assumption or a level-0 unit.
+pub(crate) const NO_REASON: CRef = u32::MAX;
+
+const HEADER: usize = 3;
+const LEARNED: u32 = 1;
+const DELETED: u32 = 2;
+const MOVED: u32 = 4;
+const USED_SHIFT: u32 = 3;
+const USED_MASK: u32 = 3 << USED_SHIFT;
+const LBD_SHIFT: u32 = 8;
+/// The arena stops at 2^31 words (8 GiB): watches use the top bit of an offset to tag binary
+/// clauses (`watch.rs`), and `NO_REASON` must stay out of range.
+const MAX_WORDS: usize = (1 << 31) - 1;
+
+/// The arena of clauses. See the module doc for the layout.
+#[derive(Default, Clone)]
+pub(crate) struct Arena {
+    words: Vec<u32>,
+    /// Words held by clauses flagged deleted: the collection trigger.
+    wasted: usize,
+}
+
+impl Arena {
+    /// Allocates a clause; `None` when the arena would outgrow 32-bit offsets (the caller turns
+    /// that into `Unknown`, never a panic).
+    pub(crate) fn alloc(&mut self, lits: &[Lit], learned: bool, lbd: u32) -> Option<CRef> {
+        let offset = self.words.len();
+        if offset + HEADER + lits.len() > MAX_WORDS {
+            return None;
+        }
+        self.words.push(lits.len() as u32);
+        self.words
+            .push((learned as u32) | (lbd.min(0xFF_FFFF) << LBD_SHIFT));
+        self.words.push(0f32.to_bits());
+        self.words.extend(lits.iter().map(|l| l.code() as u32));
+        Some(offset as CRef)
+    }
+
+    #[inline(always)]
+    pub(crate) fn len(&self, c: CRef) -> usize {
+        self.words[c as usize] as usize
+    }
+
+    /// The literals of clause `c`.
+    #[inline(always)]
+    pub(crate) fn lits(&self, c: CRef) -> &[Lit] {
+        let start = c as usize + HEADER;
+        let len = self.words[c as usize] as usize;
+        lits_of(&self.words[start..start + len])
+    }
+
+    /// The literals of clause `c`, mutable (to move watches and shrink).
+    #[inline(always)]
+    pub(crate) fn lits_mut(&mut self, c: CRef) -> &mut [Lit] {
+        let start = c as usize + HEADER;
+        let len = self.words[c as usize] as usize;
+        lits_of_mut(&mut self.words[start..start + len])
+    }
+
+    /// Shortens clause `c` to its first `new_len` literals (level-0 false literals removed).
+    pub(crate) fn shrink(&mut self, c: CRef, new_len: usize) {
+        let old = self.words[c as usize] as usize;
+        debug_assert!(new_len >= 2 && new_len <= old);
+        self.words[c as usize] = new_len as u32;
+        self.wasted += old - new_len;
+        // The dropped tail is skipped by `collect` through the header's length; it is only
+        // wasted space until then. Mark nothing: iteration goes through the clause lists.
+    }
+
+    #[inline(always)]
+    pub(crate) fn is_learned(&self, c: CRef) -> bool {
+        self.words[c as usize + 1] & LEARNED != 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn is_deleted(&self, c: CRef) -> bool {
+        self.words[c as usize + 1] & DELETED != 0
+    }
+
+    /// Flags `c` deleted; its watches are removed lazily (see `Solver::collect_garbage`).
+    pub(crate) fn delete(&mut self, c: CRef) {
+        debug_assert!(!self.is_deleted(c));
+        self.words[c as usize + 1] |= DELETED;
+        self.wasted += HEADER + self.len(c);
+    }
+
+    #[inline(always)]
+    pub(crate) fn lbd(&self, c: CRef) -> u32 {
+        self.words[c as usize + 1] >> LBD_SHIFT
+    }
+
+    pub(crate) fn set_lbd(&mut self, c: CRef, lbd: u32) {
+        let w = &mut self.words[c as usize + 1];
+        *w = (*w & ((1 << LBD_SHIFT) - 1)) | (lbd.min(0xFF_FFFF) << LBD_SHIFT);
+    }
+
+    #[inline(always)]
+    pub(crate) fn used(&self, c: CRef) -> u32 {
+        (self.words[c as usize + 1] & USED_MASK) >> USED_SHIFT
+    }
+
+    pub(crate) fn set_used(&mut self, c: CRef, used: u32) {
+        let w = &mut self.words[c as usize + 1];
+        *w = (*w & !USED_MASK) | ((used.min(3)) << USED_SHIFT);
+    }
+
+    #[inline(always)]
+    pub(crate) fn activity(&self, c: CRef) -> f32 {
+        f32::from_bits(self.words[c as usize + 2])
+    }
+
+    pub(crate) fn set_activity(&mut self, c: CRef, a: f32) {
+        self.words[c as usize + 2] = a.to_bits();
+    }
+
+    /// Words allocated in total.
+    pub(crate) fn size(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Words wasted by deleted or shrunk clauses.
+    pub(crate) fn wasted(&self) -> usize {
+        self.wasted
+    }
+
+    /// Moves clause `c` into `to` (once; later calls return the same new offset) and returns
+    /// its new offset. Deleted clauses must not be relocated.
+    pub(crate) fn relocate(&mut self, c: CRef, to: &mut Arena) -> CRef {
+        let ci = c as usize;
+        if self.words[ci + 1] & MOVED != 0 {
+            return self.words[ci + 2];
+        }
+        debug_assert!(!self.is_deleted(c));
+        let len = self.words[ci] as usize;
+        let new = to.words.len() as CRef;
+        to.words
+            .extend_from_slice(&self.words[ci..ci + HEADER + len]);
+        self.words[ci + 1] |= MOVED;
+        self.words[ci + 2] = new;
+        new
+    }
+
+    /// Capacity hint for the collection target.
+    pub(crate) fn with_capacity(words: usize) -> Arena {
+        Arena {
+            words: Vec::with_capacity(words),
+            wasted: 0,
+        }
+    }
+}
+
+#[inline(always)]
+fn lits_of(words: &[u32]) -> &[Lit] {
+    bytemuck_lits(words)
+}
+
+#[inline(always)]
+fn lits_of_mut(words: &mut [u32]) -> &mut [Lit] {
+    bytemuck_lits_mut(words)
+}
+
+// `Lit` is declared `#[repr(transparent)]` over `u32` in types.rs, so these casts are sound.
+// They are the crate's only unsafe code: a safe alternative copies every clause on every visit.
+#[allow(unsafe_code)]
+#[inline(always)]
+fn bytemuck_lits(words: &[u32]) -> &[Lit] {
+    // SAFETY: `Lit` is `#[repr(transparent)]` over `u32` (types.rs), so a `[u32]` has exactly
+    // the layout of a `[Lit]` of the same length, and every u32 is a valid `Lit` bit pattern.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const Lit, words.len()) }
+}
+
+#[allow(unsafe_code)]
+#[inline(always)]
+fn bytemuck_lits_mut(words: &mut [u32]) -> &mut [Lit] {
+    // SAFETY: as in `bytemuck_lits`; the exclusive borrow of `words` is carried over.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut Lit, words.len()) }
+}

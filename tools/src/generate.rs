@@ -1,0 +1,1 @@
+//! Seeded instance generators.
