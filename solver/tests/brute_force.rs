@@ -1,0 +1,243 @@
+//! The engine against brute force on small random CNFs: status, model, and failed core.
+//! Every instance runs under the default options and under `Options::aggressive()` (restart,
+//! reduce, rephase and mode switches every few conflicts) so those paths fire on tiny inputs.
+
+use grim_solver::{Budget, Lit, Options, Solver, Status, Var};
+
+/// splitmix64: a tiny seeded generator, so the tests need no dependency and never change.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn lit(v: u32, neg: bool) -> Lit {
+    Lit::new(Var::new(v).unwrap(), neg)
+}
+
+fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: u64) -> Vec<Vec<Lit>> {
+    (0..clauses)
+        .map(|_| {
+            // Mostly 2..=max_len literals, one clause in twenty a unit.
+            let len = if rng.below(20) == 0 { 1 } else { 2 + rng.below(max_len - 1) as usize };
+            (0..len)
+                .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+                .collect()
+        })
+        .collect()
+}
+
+fn satisfies(assign: u32, clause: &[Lit]) -> bool {
+    clause
+        .iter()
+        .any(|l| ((assign >> l.var().index()) & 1 == 1) != l.is_negative())
+}
+
+/// Whether some assignment of `vars` variables satisfies every clause and every assumption.
+fn brute_force(vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
+    (0..1u32 << vars).any(|a| {
+        clauses.iter().all(|c| satisfies(a, c))
+            && assumptions.iter().all(|l| satisfies(a, std::slice::from_ref(l)))
+    })
+}
+
+fn solver_with(opts: &Options, vars: u32, clauses: &[Vec<Lit>]) -> Solver {
+    let mut s = Solver::with_options(opts.clone());
+    s.reserve_vars(vars as usize);
+    for c in clauses {
+        s.add_clause(c);
+    }
+    s
+}
+
+fn check_answer(
+    s: &Solver,
+    status: Status,
+    vars: u32,
+    clauses: &[Vec<Lit>],
+    assumptions: &[Lit],
+) -> bool {
+    let expected = brute_force(vars, clauses, assumptions);
+    match status {
+        Status::Sat => {
+            assert!(expected, "solver says SAT, brute force says UNSAT: {clauses:?} under {assumptions:?}");
+            let model = s.model().expect("a model after Sat");
+            let as_bits = model
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &b)| acc | ((b as u32) << i));
+            for c in clauses {
+                assert!(satisfies(as_bits, c), "model {model:?} falsifies {c:?}");
+            }
+            for a in assumptions {
+                assert_eq!(s.value(*a), Some(true), "model violates assumption {a:?}");
+            }
+            true
+        }
+        Status::Unsat => {
+            assert!(!expected, "solver says UNSAT, brute force finds a model: {clauses:?} under {assumptions:?}");
+            let core = s.failed_assumptions().to_vec();
+            for l in &core {
+                assert!(assumptions.contains(l), "failed literal {l:?} is not an assumption {assumptions:?}");
+                assert!(s.failed(*l));
+            }
+            assert!(
+                !brute_force(vars, clauses, &core),
+                "core {core:?} is satisfiable with the clauses {clauses:?}"
+            );
+            false
+        }
+        Status::Unknown => panic!("Unknown without a budget"),
+    }
+}
+
+#[test]
+fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
+    let mut rng = Rng(0x5eed);
+    let mut sat = 0;
+    let mut unsat_with_core = 0;
+    let configs = [Options::default(), Options::aggressive(), {
+        let mut o = Options::aggressive();
+        o.seed = 7;
+        o.minimize = false;
+        o
+    }];
+    for round in 0..1500 {
+        let vars = 3 + rng.below(10) as u32; // 3..=12
+        let clauses = random_cnf(&mut rng, vars, (vars as usize) * (2 + round % 3), 3 + round as u64 % 2);
+        let n_assume = rng.below(4) as usize;
+        let assumptions: Vec<Lit> = (0..n_assume)
+            .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+            .collect();
+        for opts in &configs {
+            let mut s = solver_with(opts, vars, &clauses);
+            let st = s.solve(&assumptions, Budget::UNLIMITED);
+            if check_answer(&s, st, vars, &clauses, &assumptions) {
+                sat += 1;
+            } else if !s.failed_assumptions().is_empty() {
+                unsat_with_core += 1;
+            }
+            // Without assumptions too: the same solver, incrementally.
+            let st = s.solve(&[], Budget::UNLIMITED);
+            check_answer(&s, st, vars, &clauses, &[]);
+        }
+    }
+    eprintln!("{sat} SAT answers, {unsat_with_core} UNSAT with a non-empty core");
+    assert!(sat > 1200, "only {sat} SAT answers: the generator drifted");
+    assert!(unsat_with_core > 600, "only {unsat_with_core} non-empty cores: assumptions rarely mattered");
+}
+
+#[test]
+fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
+    // Pigeonhole 6 into 5: small, UNSAT, and needs thousands of conflicts.
+    let (p, h) = (6u32, 5u32);
+    let x = |i: u32, j: u32| lit(i * h + j, false);
+    let mut clauses = vec![];
+    for i in 0..p {
+        clauses.push((0..h).map(|j| x(i, j)).collect::<Vec<_>>());
+    }
+    for j in 0..h {
+        for a in 0..p {
+            for b in a + 1..p {
+                clauses.push(vec![!x(a, j), !x(b, j)]);
+            }
+        }
+    }
+    let mut s = solver_with(&Options::aggressive(), p * h, &clauses);
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+    let st = s.stats().clone();
+    assert!(st.restarts > 10, "restarts: {st:?}");
+    assert!(st.reductions > 10, "reductions: {st:?}");
+    assert!(st.rephases > 10, "rephases: {st:?}");
+    assert!(st.mode_switches > 10, "mode switches: {st:?}");
+    assert!(st.deleted > 0, "deleted: {st:?}");
+}
+
+#[test]
+fn a_conflict_budget_answers_unknown_and_the_solver_continues_afterwards() {
+    let (p, h) = (8u32, 7u32);
+    let x = |i: u32, j: u32| lit(i * h + j, false);
+    let mut s = Solver::new();
+    for i in 0..p {
+        s.add_clause(&(0..h).map(|j| x(i, j)).collect::<Vec<_>>());
+    }
+    for j in 0..h {
+        for a in 0..p {
+            for b in a + 1..p {
+                s.add_clause(&[!x(a, j), !x(b, j)]);
+            }
+        }
+    }
+    assert_eq!(s.solve(&[], Budget::conflicts(10)), Status::Unknown);
+    assert!(s.model().is_none());
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+}
+
+#[test]
+fn the_same_input_gives_the_same_model_every_run() {
+    let mut rng = Rng(42);
+    let clauses = random_cnf(&mut rng, 60, 230, 3);
+    let models: Vec<_> = (0..3)
+        .map(|_| {
+            let mut s = solver_with(&Options::default(), 60, &clauses);
+            (s.solve(&[], Budget::UNLIMITED), s.model(), s.stats().conflicts)
+        })
+        .collect();
+    assert_eq!(models[0], models[1]);
+    assert_eq!(models[1], models[2]);
+}
+
+#[test]
+fn the_empty_clause_makes_every_solve_unsat_with_an_empty_core() {
+    let mut s = Solver::new();
+    let a = s.new_var();
+    s.add_clause(&[]);
+    assert_eq!(s.solve(&[a.pos()], Budget::UNLIMITED), Status::Unsat);
+    assert!(s.failed_assumptions().is_empty());
+}
+
+#[test]
+fn an_empty_instance_is_sat() {
+    let mut s = Solver::new();
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    assert_eq!(s.model(), Some(vec![]));
+}
+
+#[test]
+fn user_phases_are_honoured_when_the_clauses_allow() {
+    let mut s = Solver::new();
+    let vs: Vec<Var> = (0..20).map(|_| s.new_var()).collect();
+    // x0 ∨ x1 ∨ … : any phase choice of the first 19 works.
+    s.add_clause(&vs.iter().map(|v| v.pos()).collect::<Vec<_>>());
+    for (i, v) in vs.iter().enumerate() {
+        s.set_phase(if i % 3 == 0 { v.pos() } else { v.neg() });
+    }
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    for (i, v) in vs.iter().enumerate() {
+        assert_eq!(s.value(v.pos()), Some(i % 3 == 0), "variable {i}");
+    }
+    s.clear_phase(vs[1]);
+    s.set_phase(vs[0].neg());
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    assert_eq!(s.value(vs[0].pos()), Some(false));
+}
+
+#[test]
+fn terminate_before_solve_answers_unknown_until_reset() {
+    let mut s = Solver::new();
+    let a = s.new_var();
+    s.add_clause(&[a.pos()]);
+    let t = s.terminator();
+    t.terminate();
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unknown);
+    t.reset();
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+}
