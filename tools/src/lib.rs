@@ -2,5 +2,6 @@
 //! `grim-sat`, `grim-check` and `grim-gen`.
 #![forbid(unsafe_code)]
 
+pub mod cli;
 pub mod formats;
 pub mod generate;

@@ -1,0 +1,159 @@
+//! What the command-line tools share: exit codes, the options help table, and statistics
+//! formatting. Kept in the library so that it is documented and tested in one place.
+
+use std::fmt::Write as _;
+
+use grim_solver::{OptionKind, Options, Stats};
+
+/// Exit codes of `grim-sat`. 10, 20 and 0 are the competition's; the error codes avoid them
+/// and 30 (MaxSAT's OPTIMUM FOUND).
+pub mod sat_exit {
+    /// `s UNKNOWN`: a limit or a signal stopped the search (also `--help-options`).
+    pub const UNKNOWN: u8 = 0;
+    /// `s SATISFIABLE`.
+    pub const SATISFIABLE: u8 = 10;
+    /// `s UNSATISFIABLE`.
+    pub const UNSATISFIABLE: u8 = 20;
+    /// Bad command line (clap's own code, reused for `--opt` errors).
+    pub const USAGE: u8 = 2;
+    /// The input is malformed (a DIMACS error, corrupt gzip).
+    pub const PARSE: u8 = 3;
+    /// The input could not be opened or read, or the output could not be written.
+    pub const IO: u8 = 4;
+    /// Internal error: the engine's model failed grim-sat's own check. No `s` line is
+    /// printed; please report it with the input.
+    pub const INTERNAL: u8 = 5;
+}
+
+/// Exit codes of `grim-check`.
+pub mod check_exit {
+    /// The output is consistent: a model that satisfies every clause, or an answer
+    /// (UNSATISFIABLE, UNKNOWN) that cannot be refuted without a proof.
+    pub const OK: u8 = 0;
+    /// The model falsifies a clause.
+    pub const WRONG: u8 = 1;
+    /// The instance or the output is malformed or unreadable, or the command line is bad.
+    pub const MALFORMED: u8 = 2;
+}
+
+fn kind_name(kind: OptionKind) -> &'static str {
+    match kind {
+        OptionKind::Bool => "bool",
+        OptionKind::Int => "int",
+        OptionKind::Float => "float",
+    }
+}
+
+fn bound(kind: OptionKind, value: f64) -> String {
+    match kind {
+        OptionKind::Bool => (value != 0.0).to_string(),
+        // Integer bounds are integral in the table; print them without a fraction. u64::MAX
+        // as f64 rounds up to 2^64, which reads better as the name it stands for.
+        OptionKind::Int if value >= u64::MAX as f64 => "u64::MAX".to_string(),
+        OptionKind::Int => format!("{value:.0}"),
+        OptionKind::Float => format!("{value}"),
+    }
+}
+
+/// The engine's options table as help text, generated from [`Options::TABLE`] so it cannot
+/// drift from the engine: one row per option with kind, default and range, then its doc.
+pub fn options_help() -> String {
+    let mut out = String::new();
+    out.push_str("Engine options, set with --opt NAME=VALUE (repeatable):\n\n");
+    let width = Options::TABLE
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(0);
+    for spec in Options::TABLE {
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:<5}  default {:<8}  range [{}, {}]",
+            spec.name,
+            kind_name(spec.kind),
+            spec.default,
+            bound(spec.kind, spec.min),
+            bound(spec.kind, spec.max),
+        );
+        let _ = writeln!(out, "  {:<width$}  {}", "", spec.doc.trim());
+    }
+    out.push_str(
+        "\ncheck_model is always on in grim-sat: every model is checked before it is printed.\n",
+    );
+    out
+}
+
+/// Splits `NAME=VALUE` at the first `=`.
+pub fn split_option(text: &str) -> Option<(&str, &str)> {
+    let (name, value) = text.split_once('=')?;
+    let name = name.trim();
+    (!name.is_empty()).then_some((name, value.trim()))
+}
+
+/// `n` per second over `seconds`, for statistics (0 when no time passed).
+pub fn per_second(n: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        n as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// The statistics block printed at the end of a run, as `c` lines.
+pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
+    let rows: [(&str, u64); 15] = [
+        ("solves", stats.solves),
+        ("decisions", stats.decisions),
+        ("propagations", stats.propagations),
+        ("conflicts", stats.conflicts),
+        ("restarts", stats.restarts),
+        ("mode switches", stats.mode_switches),
+        ("rephases", stats.rephases),
+        ("reductions", stats.reductions),
+        ("learned", stats.learned),
+        ("learned units", stats.learned_units),
+        ("learned literals", stats.learned_literals),
+        ("minimized literals", stats.minimized_literals),
+        ("deleted", stats.deleted),
+        ("simplified", stats.simplified),
+        ("models checked", stats.models_checked),
+    ];
+    let mut lines = vec!["c ---- statistics ----".to_string()];
+    lines.push(format!("c {:<20} {:>14.2} s", "time", seconds));
+    for (name, value) in rows {
+        let rate = match name {
+            "decisions" | "propagations" | "conflicts" => {
+                format!("  ({:.0}/s)", per_second(value, seconds))
+            }
+            _ => String::new(),
+        };
+        lines.push(format!("c {name:<20} {value:>14}{rate}"));
+    }
+    lines.push(format!("c {:<20} {:>14}", "collections", stats.collections));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_options_help_lists_every_row_of_the_engine_table() {
+        let help = options_help();
+        for spec in Options::TABLE {
+            assert!(
+                help.contains(spec.name),
+                "{} missing from:\n{help}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn an_option_splits_at_the_first_equals_sign_and_needs_a_name() {
+        assert_eq!(split_option("seed=3"), Some(("seed", "3")));
+        assert_eq!(split_option("a=b=c"), Some(("a", "b=c")));
+        assert_eq!(split_option("=3"), None);
+        assert_eq!(split_option("seed"), None);
+    }
+}

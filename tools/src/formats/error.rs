@@ -1,0 +1,489 @@
+//! The one error type of the format readers, and the warnings a lenient read collects.
+//!
+//! Every variant that comes from the bytes of an input carries the 1-based `line` and `column`
+//! where the problem was seen (columns count bytes, a tab is one column) and its message says
+//! what was expected there, so `grim-sat` can print `FILE:LINE:COLUMN: message` the way
+//! compilers do. Written by hand rather than with `thiserror`: the crate's dependency list is
+//! fixed, and a `match` in `Display` is all the derive would generate.
+
+use std::fmt;
+use std::io;
+
+/// Why an input could not be read. See the module documentation for the conventions.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// The input file could not be opened.
+    Open {
+        /// The path as given.
+        path: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// Reading failed (after the input was opened).
+    Io {
+        /// Line reached when the read failed.
+        line: u64,
+        /// Column reached when the read failed.
+        column: u64,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The input starts with the gzip magic bytes but its compressed data is corrupt or ends
+    /// early (a truncated download, typically).
+    Gzip {
+        /// Line of the decompressed text reached when decompression failed.
+        line: u64,
+        /// Column of the decompressed text reached when decompression failed.
+        column: u64,
+        /// The decoder's complaint.
+        source: io::Error,
+    },
+    /// A clause (or the end of input) came before the `p cnf` header.
+    MissingHeader {
+        /// Where the first non-comment token (or the end of input) was.
+        line: u64,
+        /// Its column.
+        column: u64,
+    },
+    /// The `p` line is not `p cnf VARIABLES CLAUSES`.
+    BadHeader {
+        /// Where the offending part of the header starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// What the reader expected at that point.
+        expected: &'static str,
+        /// What it found (escaped, shortened), or `end of line`.
+        found: String,
+    },
+    /// A second `p` line.
+    DuplicateHeader {
+        /// Where the second header starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// Line of the first header.
+        first_line: u64,
+    },
+    /// A token that is not what the grammar allows at this point (a letter inside a clause,
+    /// a `+3`, binary garbage, …).
+    JunkToken {
+        /// Where the token starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The token (escaped, at most 32 bytes shown).
+        token: String,
+        /// What the reader expected instead.
+        expected: &'static str,
+    },
+    /// A number that does not fit in 64 bits.
+    NumberOverflow {
+        /// Where the number starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The number (at most 32 digits shown).
+        token: String,
+    },
+    /// A variable count or literal beyond what the engine can represent
+    /// ([`grim_solver::Var::MAX_INDEX`] + 1 variables).
+    TooManyVariables {
+        /// Where the number starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The number of variables it asks for.
+        value: u64,
+    },
+    /// Strict mode: a literal whose variable exceeds the header's count.
+    LiteralOutOfRange {
+        /// Where the literal starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The literal.
+        value: i64,
+        /// The header's variable count.
+        max: u64,
+    },
+    /// The input ends (or reaches the `%` end marker) inside a clause: the terminating `0`
+    /// is missing.
+    MissingFinalZero {
+        /// Where the input ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// Line on which the unterminated clause began.
+        clause_line: u64,
+    },
+    /// Strict mode: the number of clauses differs from the header's.
+    ClauseCountMismatch {
+        /// Where the first surplus clause starts, or where the input ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The header's clause count.
+        declared: u64,
+        /// Clauses found (for a surplus: the count so far, already above `declared`).
+        found: u64,
+    },
+    /// Solver output: no `s` line.
+    MissingStatus {
+        /// Where the output ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+    },
+    /// Solver output: a second `s` line.
+    DuplicateStatus {
+        /// Where the second `s` line starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// Line of the first one.
+        first_line: u64,
+    },
+    /// Solver output: an `s` line with an unknown answer.
+    BadStatus {
+        /// Where the answer starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// What was found (escaped, shortened).
+        found: String,
+    },
+    /// Solver output: a line that is neither empty nor starts with `c`, `s` or `v`.
+    UnexpectedLine {
+        /// Where the line's first token starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// That token (escaped, shortened).
+        found: String,
+    },
+    /// Solver output: `v` lines although the answer is not `SATISFIABLE`.
+    ModelWithoutSat {
+        /// Where the first `v` line starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The answer given on the `s` line, or `no answer` when the `v` lines came first
+        /// and no `s` line followed.
+        answer: &'static str,
+    },
+    /// Solver output: `s SATISFIABLE` without any `v` line.
+    MissingModel {
+        /// Line of the `s SATISFIABLE` line.
+        line: u64,
+        /// Its column.
+        column: u64,
+    },
+    /// Solver output: the `v` lines end without the `0` that terminates the model (the
+    /// output may have been cut off).
+    UnterminatedModel {
+        /// Where the output ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// Line of the first `v` line.
+        model_line: u64,
+    },
+    /// Solver output: a `v` literal after the `0` that ends the model.
+    LiteralAfterEnd {
+        /// Where the literal starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The literal.
+        value: i64,
+        /// Line of the terminating `0`.
+        end_line: u64,
+    },
+    /// Solver output: the model contains both `x` and `-x`.
+    ConflictingLiteral {
+        /// Where the later of the two literals starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The later literal.
+        value: i64,
+        /// Line of the earlier, opposite literal.
+        first_line: u64,
+    },
+}
+
+impl ParseError {
+    /// `(line, column)` of the problem, or `None` for [`ParseError::Open`].
+    pub fn position(&self) -> Option<(u64, u64)> {
+        use ParseError::*;
+        match *self {
+            Open { .. } => None,
+            Io { line, column, .. }
+            | Gzip { line, column, .. }
+            | MissingHeader { line, column }
+            | BadHeader { line, column, .. }
+            | DuplicateHeader { line, column, .. }
+            | JunkToken { line, column, .. }
+            | NumberOverflow { line, column, .. }
+            | TooManyVariables { line, column, .. }
+            | LiteralOutOfRange { line, column, .. }
+            | MissingFinalZero { line, column, .. }
+            | ClauseCountMismatch { line, column, .. }
+            | MissingStatus { line, column }
+            | DuplicateStatus { line, column, .. }
+            | BadStatus { line, column, .. }
+            | UnexpectedLine { line, column, .. }
+            | ModelWithoutSat { line, column, .. }
+            | MissingModel { line, column }
+            | UnterminatedModel { line, column, .. }
+            | LiteralAfterEnd { line, column, .. }
+            | ConflictingLiteral { line, column, .. } => Some((line, column)),
+        }
+    }
+
+    /// True when the operating system, not the content, is to blame (the file could not be
+    /// opened or read). The CLIs give these their own exit code.
+    pub fn is_io(&self) -> bool {
+        matches!(self, ParseError::Open { .. } | ParseError::Io { .. })
+    }
+
+    /// The message as `PATH:LINE:COLUMN: what` (or `PATH: what` without a position), the
+    /// form editors and compilers use, for the command-line tools.
+    pub fn with_path<'a>(&'a self, path: &'a str) -> impl fmt::Display + 'a {
+        WithPath { error: self, path }
+    }
+
+    /// The message without any position.
+    fn what(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParseError::*;
+        match self {
+            Open { path, source } => write!(f, "cannot open `{path}`: {source}"),
+            Io { source, .. } => write!(f, "read error: {source}"),
+            Gzip { source, .. } => write!(
+                f,
+                "the gzip data is corrupt or truncated ({source}); check the download or \
+                 decompress the file to see where it breaks"
+            ),
+            MissingHeader { .. } => write!(
+                f,
+                "expected the header `p cnf VARIABLES CLAUSES` before the first clause"
+            ),
+            BadHeader {
+                expected, found, ..
+            } => write!(f, "malformed header: expected {expected}, found {found}"),
+            DuplicateHeader { first_line, .. } => write!(
+                f,
+                "a second `p` header (the first is on line {first_line}); expected a clause \
+                 or a comment"
+            ),
+            JunkToken {
+                token, expected, ..
+            } => write!(f, "unexpected `{token}`: expected {expected}"),
+            NumberOverflow { token, .. } => {
+                write!(f, "the number `{token}` does not fit in 64 bits")
+            }
+            TooManyVariables { value, .. } => write!(
+                f,
+                "{value} variables exceed the engine's limit of {} (2^31 - 1)",
+                grim_solver::Var::MAX_INDEX as u64 + 1
+            ),
+            LiteralOutOfRange { value, max, .. } => write!(
+                f,
+                "literal {value} exceeds the {max} variables declared in the header \
+                 (strict mode; drop --strict to extend the variable count with a warning)"
+            ),
+            MissingFinalZero { clause_line, .. } => write!(
+                f,
+                "the input ends inside the clause begun on line {clause_line}: expected `0` \
+                 to terminate it"
+            ),
+            ClauseCountMismatch {
+                declared, found, ..
+            } => {
+                if found > declared {
+                    write!(
+                        f,
+                        "more clauses than the {declared} declared in the header (strict mode)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{found} clauses but the header declares {declared} (strict mode)"
+                    )
+                }
+            }
+            MissingStatus { .. } => write!(
+                f,
+                "no `s` line: expected `s SATISFIABLE`, `s UNSATISFIABLE` or `s UNKNOWN`"
+            ),
+            DuplicateStatus { first_line, .. } => {
+                write!(f, "a second `s` line (the first is on line {first_line})")
+            }
+            BadStatus { found, .. } => write!(
+                f,
+                "unknown answer `{found}`: expected SATISFIABLE, UNSATISFIABLE or UNKNOWN"
+            ),
+            UnexpectedLine { found, .. } => write!(
+                f,
+                "unexpected line starting with `{found}`: expected a `c`, `s` or `v` line"
+            ),
+            ModelWithoutSat { answer, .. } => write!(
+                f,
+                "`v` lines, but the answer is {answer}: a model belongs only to \
+                 `s SATISFIABLE`"
+            ),
+            MissingModel { .. } => write!(
+                f,
+                "`s SATISFIABLE` without `v` lines: expected the model, ending in `0`"
+            ),
+            UnterminatedModel { model_line, .. } => write!(
+                f,
+                "the output ends without the `0` that terminates the model begun on line \
+                 {model_line}; was the output cut off?"
+            ),
+            LiteralAfterEnd {
+                value, end_line, ..
+            } => write!(
+                f,
+                "literal {value} after the `0` that ended the model on line {end_line}"
+            ),
+            ConflictingLiteral {
+                value, first_line, ..
+            } => write!(
+                f,
+                "literal {value} contradicts {} given on line {first_line}",
+                value.saturating_neg()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((line, column)) = self.position() {
+            write!(f, "line {line}, column {column}: ")?;
+        }
+        self.what(f)
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParseError::Open { source, .. }
+            | ParseError::Io { source, .. }
+            | ParseError::Gzip { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+struct WithPath<'a> {
+    error: &'a ParseError,
+    path: &'a str,
+}
+
+impl fmt::Display for WithPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.error.position() {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.path)?,
+            // `Open` names the path itself.
+            None => {}
+        }
+        self.error.what(f)
+    }
+}
+
+/// Something a lenient read accepted but the user should hear about. Each kind is reported
+/// once, with the first place it occurred and how often, so a file with a million surplus
+/// literals yields one line, not a million.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Warning {
+    /// Literals beyond the header's variable count; the count was extended to `largest`.
+    LiteralOutOfRange {
+        /// Line of the first such literal.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The first such literal.
+        value: i64,
+        /// The header's variable count.
+        declared: u64,
+        /// The largest variable used.
+        largest: u64,
+        /// How many literals were out of range.
+        count: u64,
+    },
+    /// The number of clauses differs from the header's.
+    ClauseCountMismatch {
+        /// The header's count.
+        declared: u64,
+        /// The number read.
+        found: u64,
+    },
+}
+
+impl Warning {
+    /// The message as `PATH:LINE:COLUMN: what` (or `PATH: what`), for the command-line tools.
+    pub fn with_path<'a>(&'a self, path: &'a str) -> impl fmt::Display + 'a {
+        WarningWithPath {
+            warning: self,
+            path,
+        }
+    }
+
+    fn position(&self) -> Option<(u64, u64)> {
+        match *self {
+            Warning::LiteralOutOfRange { line, column, .. } => Some((line, column)),
+            Warning::ClauseCountMismatch { .. } => None,
+        }
+    }
+
+    fn what(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::LiteralOutOfRange {
+                value,
+                declared,
+                largest,
+                count,
+                ..
+            } => write!(
+                f,
+                "literal {value} exceeds the {declared} variables declared in the header \
+                 ({count} such literal{}); using {largest} variables",
+                if *count == 1 { "" } else { "s" }
+            ),
+            Warning::ClauseCountMismatch { declared, found } => write!(
+                f,
+                "the header declares {declared} clauses but the input has {found}"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((line, column)) = self.position() {
+            write!(f, "line {line}, column {column}: ")?;
+        }
+        self.what(f)
+    }
+}
+
+struct WarningWithPath<'a> {
+    warning: &'a Warning,
+    path: &'a str,
+}
+
+impl fmt::Display for WarningWithPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.warning.position() {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.path)?,
+            None => write!(f, "{}: ", self.path)?,
+        }
+        self.warning.what(f)
+    }
+}

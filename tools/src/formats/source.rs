@@ -1,0 +1,292 @@
+//! The streaming byte source under every reader: a fixed 64 KiB buffer over any `Read`, with
+//! line and column tracking and a whitespace-delimited token scanner.
+//!
+//! Why bytes and not `String`/`lines()`: a CNF may be gigabytes, a single clause line may be
+//! megabytes, and comments may hold any bytes (Latin-1 author names are common in old
+//! benchmark files). Working on bytes with a fixed buffer keeps memory flat and makes a
+//! non-UTF-8 comment a non-event; outside comments every non-ASCII byte simply fails to be part
+//! of a number and becomes a `JunkToken`.
+//!
+//! Positions are 1-based; a column counts bytes (a tab is one column, a UTF-8 character is as
+//! many columns as it has bytes).
+
+use std::io::{self, Read};
+
+use super::error::ParseError;
+
+const BUFFER: usize = 1 << 16;
+
+/// How many bytes of a token are kept for error messages.
+const SNIPPET: usize = 32;
+
+/// Marks an `io::Error` as coming from the gzip decoder (corrupt or truncated data) rather
+/// than from the operating system, so the reader can report [`ParseError::Gzip`].
+#[derive(Debug)]
+pub(crate) struct GzipFault(pub(crate) io::Error);
+
+impl std::fmt::Display for GzipFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for GzipFault {}
+
+/// Bytes that separate tokens. Carriage returns count, so CRLF files read like LF files.
+#[inline]
+pub(crate) fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// What a token's bytes spell, as far as numbers go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Number {
+    /// An optional `-` and at least one decimal digit. `-0` is zero with `negative` set.
+    Int { negative: bool, magnitude: u64 },
+    /// Digits that do not fit in a `u64`.
+    Overflow,
+    /// Anything else (letters, `+`, a lone `-`, non-ASCII bytes, …).
+    NotANumber,
+}
+
+/// One whitespace-delimited token: where it started, its first bytes, and its numeric value.
+pub(crate) struct Token {
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    text: [u8; SNIPPET],
+    text_len: usize,
+    truncated: bool,
+    pub(crate) number: Number,
+}
+
+impl Token {
+    /// The token's bytes, if it was short enough to be kept whole.
+    pub(crate) fn bytes(&self) -> Option<&[u8]> {
+        if self.truncated {
+            None
+        } else {
+            self.text.get(..self.text_len)
+        }
+    }
+
+    /// The token for a message: escaped to printable ASCII, shortened with `...`.
+    pub(crate) fn snippet(&self) -> String {
+        let kept = self.text.get(..self.text_len).unwrap_or(&[]);
+        let mut s = kept.escape_ascii().to_string();
+        if self.truncated {
+            s.push_str("...");
+        }
+        s
+    }
+
+    /// The signed value of an `Int` token that fits in an `i64`.
+    pub(crate) fn as_i64(&self) -> Option<i64> {
+        match self.number {
+            Number::Int {
+                negative,
+                magnitude,
+            } => {
+                let m = i64::try_from(magnitude).ok()?;
+                Some(if negative { -m } else { m })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A buffered byte stream with positions. Invariant: `pos <= len <= buf.len()`; bytes
+/// `buf[pos..len]` are not yet consumed.
+pub(crate) struct Source<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    len: usize,
+    line: u64,
+    column: u64,
+}
+
+impl<R: Read> Source<R> {
+    pub(crate) fn new(inner: R) -> Source<R> {
+        Source {
+            inner,
+            buf: vec![0; BUFFER].into_boxed_slice(),
+            pos: 0,
+            len: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// Current `(line, column)`: the position of the next byte (or of the end of input).
+    #[inline]
+    pub(crate) fn position(&self) -> (u64, u64) {
+        (self.line, self.column)
+    }
+
+    /// The next byte without consuming it; `None` at the end of input.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Result<Option<u8>, ParseError> {
+        if self.pos < self.len
+            && let Some(&b) = self.buf.get(self.pos)
+        {
+            return Ok(Some(b));
+        }
+        self.refill()
+    }
+
+    #[cold]
+    fn refill(&mut self) -> Result<Option<u8>, ParseError> {
+        self.pos = 0;
+        self.len = 0;
+        loop {
+            match self.inner.read(&mut self.buf) {
+                Ok(n) => {
+                    self.len = n.min(self.buf.len());
+                    return Ok(self.buf.get(..self.len).and_then(|b| b.first().copied()));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(source) => return Err(self.io_error(source)),
+            }
+        }
+    }
+
+    fn io_error(&self, source: io::Error) -> ParseError {
+        let (line, column) = self.position();
+        if source
+            .get_ref()
+            .is_some_and(|inner| inner.is::<GzipFault>())
+        {
+            ParseError::Gzip {
+                line,
+                column,
+                source,
+            }
+        } else {
+            ParseError::Io {
+                line,
+                column,
+                source,
+            }
+        }
+    }
+
+    /// Consumes byte `b`, which `peek` just returned.
+    #[inline]
+    pub(crate) fn bump(&mut self, b: u8) {
+        self.pos += 1;
+        if b == b'\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+    }
+
+    /// Skips blanks, newlines included; returns the next byte (not consumed).
+    #[inline]
+    pub(crate) fn skip_blanks(&mut self) -> Result<Option<u8>, ParseError> {
+        while let Some(b) = self.peek()? {
+            if !is_blank(b) {
+                return Ok(Some(b));
+            }
+            self.bump(b);
+        }
+        Ok(None)
+    }
+
+    /// Skips blanks other than `\n`; returns the next byte (not consumed), which is `\n`, a
+    /// token's first byte, or `None`.
+    pub(crate) fn skip_inline_blanks(&mut self) -> Result<Option<u8>, ParseError> {
+        while let Some(b) = self.peek()? {
+            if b == b'\n' || !is_blank(b) {
+                return Ok(Some(b));
+            }
+            self.bump(b);
+        }
+        Ok(None)
+    }
+
+    /// Skips the rest of the current line, its `\n` included. Any bytes are fine here: this
+    /// is how comments are read.
+    pub(crate) fn skip_line(&mut self) -> Result<(), ParseError> {
+        loop {
+            if self.pos >= self.len && self.refill()?.is_none() {
+                return Ok(());
+            }
+            let rest = self.buf.get(self.pos..self.len).unwrap_or(&[]);
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.pos += i + 1;
+                    self.line += 1;
+                    self.column = 1;
+                    return Ok(());
+                }
+                None => {
+                    self.column += rest.len() as u64;
+                    self.pos = self.len;
+                }
+            }
+        }
+    }
+
+    /// Reads one token: bytes up to the next blank or the end of input. Precondition: the
+    /// next byte exists and is not blank (the caller peeked it).
+    pub(crate) fn token(&mut self) -> Result<Token, ParseError> {
+        let (line, column) = self.position();
+        let mut token = Token {
+            line,
+            column,
+            text: [0; SNIPPET],
+            text_len: 0,
+            truncated: false,
+            number: Number::NotANumber,
+        };
+        // Number state: `digits` counts digits seen; `bad` once a byte cannot be part of an
+        // integer; `overflow` once the magnitude left u64.
+        let mut negative = false;
+        let mut magnitude: u64 = 0;
+        let mut digits = 0usize;
+        let mut bad = false;
+        let mut overflow = false;
+        let mut index = 0usize;
+        while let Some(b) = self.peek()? {
+            if is_blank(b) {
+                break;
+            }
+            self.bump(b);
+            match token.text.get_mut(token.text_len) {
+                Some(slot) => {
+                    *slot = b;
+                    token.text_len += 1;
+                }
+                None => token.truncated = true,
+            }
+            if b.is_ascii_digit() {
+                digits += 1;
+                match magnitude
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                {
+                    Some(m) => magnitude = m,
+                    None => overflow = true,
+                }
+            } else if b == b'-' && index == 0 {
+                negative = true;
+            } else {
+                bad = true;
+            }
+            index += 1;
+        }
+        token.number = if bad || digits == 0 {
+            Number::NotANumber
+        } else if overflow {
+            Number::Overflow
+        } else {
+            Number::Int {
+                negative,
+                magnitude,
+            }
+        };
+        Ok(token)
+    }
+}
