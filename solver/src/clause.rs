@@ -82,6 +82,22 @@ impl Arena {
         lits_of_mut(&mut self.words[start..start + len])
     }
 
+    /// The literals of clause `c` without bounds checks, for propagation only.
+    ///
+    /// # Safety
+    /// `c` must be the offset of a clause allocated in this arena (not a stale offset from
+    /// before a collection): then `c + HEADER + len` lies within `words`.
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    pub(crate) unsafe fn lits_mut_unchecked(&mut self, c: CRef) -> &mut [Lit] {
+        let start = c as usize + HEADER;
+        // SAFETY: guaranteed by the caller (see above).
+        unsafe {
+            let len = *self.words.get_unchecked(c as usize) as usize;
+            lits_of_mut(self.words.get_unchecked_mut(start..start + len))
+        }
+    }
+
     /// Shortens clause `c` to its first `new_len` literals (level-0 false literals removed).
     pub(crate) fn shrink(&mut self, c: CRef, new_len: usize) {
         let old = self.words[c as usize] as usize;

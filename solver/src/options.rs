@@ -230,6 +230,9 @@ options_table! {
     /// Conflicts between rephasings (reset saved phases to original/best/inverted…); grows
     /// linearly with the rephase count.
     rephase_interval: u64 = 1000, [1, u32::MAX];
+    /// Local-search (ProbSAT) effort per rephase walk, in occurrence visits per propagation since
+    /// the previous walk; 0 disables walking.
+    walk_effort: f64 = 0.5, [0.0, 100.0];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).

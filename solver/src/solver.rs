@@ -122,6 +122,8 @@ pub struct Solver {
     pub(crate) target_assigned: usize,
     pub(crate) best_assigned: usize,
     pub(crate) simplify_assigned: usize,
+    /// Propagation count at the previous walk (the walk budget is relative to it).
+    pub(crate) walk_props_mark: u64,
 
     // ---- scratch ----
     pub(crate) learnt: Vec<Lit>,
@@ -198,6 +200,7 @@ impl Solver {
             target_assigned: 0,
             best_assigned: 0,
             simplify_assigned: 0,
+            walk_props_mark: 0,
             learnt: Vec::new(),
             analyze_stack: Vec::new(),
             analyze_clear: Vec::new(),

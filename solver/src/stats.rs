@@ -34,6 +34,10 @@ pub struct Stats {
     pub simplified: u64,
     /// Arena garbage collections (`clause.rs`).
     pub collections: u64,
+    /// Local-search walks (`walk.rs`).
+    pub walks: u64,
+    /// Falsified clauses in the best assignment of the latest walk (`walk.rs`).
+    pub walk_best_broken: u64,
     /// Models checked against the original clauses (`check.rs`).
     pub models_checked: u64,
 }

@@ -1,0 +1,192 @@
+//! Local search as a rephasing step: a bounded ProbSAT run whose best assignment becomes the
+//! saved (and target) phases.
+//!
+//! ProbSAT: Balint & Schöning, "Choosing probability distributions for stochastic local search
+//! and the role of make versus break" (SAT 2012) — pick a falsified clause at random, flip one
+//! of its variables with probability proportional to `cb^-break`. Using it to set phases inside
+//! CDCL follows CaDiCaL's `walk` (Biere, SAT Competition 2019/2020 system descriptions). It is
+//! what lets CDCL finish uniform random satisfiable instances near the threshold, where the
+//! search alone flounders (MiniSat times out on several `sat09` 3-SAT instances of sat-main).
+//!
+//! Ours walks over the irredundant clauses at level 0 only (fixed variables keep their values),
+//! with `cb` interpolated by average clause length from the ProbSAT paper's exponential-break
+//! table, and a budget in occurrence visits tied to the propagations since the previous walk
+//! (`walk_effort`). Randomness comes from a splitmix64 stream seeded by `seed` and the walk count:
+//! the same run walks the same way every time.
+
+use crate::solver::Solver;
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 32) * n as u64 >> 32) as usize
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// ProbSAT's base for exponential break, by clause length (Balint & Schöning 2012, table 1);
+/// lengths in between are interpolated, longer ones use the last entry.
+fn break_base(avg_len: f64) -> f64 {
+    const TABLE: [(f64, f64); 5] = [(3.0, 2.5), (4.0, 2.85), (5.0, 3.7), (6.0, 5.1), (7.0, 7.4)];
+    if avg_len <= TABLE[0].0 {
+        return TABLE[0].1;
+    }
+    for w in TABLE.windows(2) {
+        let ((l0, b0), (l1, b1)) = (w[0], w[1]);
+        if avg_len <= l1 {
+            return b0 + (b1 - b0) * (avg_len - l0) / (l1 - l0);
+        }
+    }
+    TABLE[TABLE.len() - 1].1
+}
+
+impl Solver {
+    /// Runs ProbSAT from the saved phases and installs the best assignment found as saved and
+    /// target phases. Pre: decision level 0, propagated, no conflict.
+    pub(crate) fn walk(&mut self) {
+        debug_assert_eq!(self.decision_level(), 0);
+        self.stats.walks += 1;
+        let n = self.num_vars();
+        // Clause database for the walk: unassigned literals of the irredundant clauses not
+        // satisfied at level 0, in CSR form.
+        let mut lits: Vec<Lit> = Vec::new();
+        let mut starts: Vec<u32> = vec![0];
+        for &c in &self.originals {
+            let cl = self.arena.lits(c);
+            if cl.iter().any(|&l| self.vals[l.code()] == L_TRUE) {
+                continue;
+            }
+            lits.extend(cl.iter().copied().filter(|&l| self.vals[l.code()] == L_UNDEF));
+            starts.push(lits.len() as u32);
+        }
+        let m = starts.len() - 1;
+        if m == 0 {
+            return;
+        }
+        let base = break_base(lits.len() as f64 / m as f64);
+        // Occurrence lists per literal (CSR).
+        let mut occ_start = vec![0u32; 2 * n + 1];
+        for &l in &lits {
+            occ_start[l.code() + 1] += 1;
+        }
+        for i in 0..2 * n {
+            occ_start[i + 1] += occ_start[i];
+        }
+        let mut fill = occ_start.clone();
+        let mut occ = vec![0u32; lits.len()];
+        for c in 0..m {
+            for &l in &lits[starts[c] as usize..starts[c + 1] as usize] {
+                occ[fill[l.code()] as usize] = c as u32;
+                fill[l.code()] += 1;
+            }
+        }
+        // Current assignment: saved phases for free variables.
+        let mut value: Vec<bool> = (0..n)
+            .map(|v| match self.vals[2 * v] {
+                L_TRUE => true,
+                L_FALSE => false,
+                _ => self.saved[v],
+            })
+            .collect();
+        let is_true = |value: &[bool], l: Lit| value[l.var().index()] == l.is_positive();
+        let mut num_true = vec![0u32; m];
+        let mut broken: Vec<u32> = Vec::new();
+        let mut broken_pos = vec![u32::MAX; m];
+        for c in 0..m {
+            let t = lits[starts[c] as usize..starts[c + 1] as usize]
+                .iter()
+                .filter(|&&l| is_true(&value, l))
+                .count() as u32;
+            num_true[c] = t;
+            if t == 0 {
+                broken_pos[c] = broken.len() as u32;
+                broken.push(c as u32);
+            }
+        }
+        let mut best = value.clone();
+        let mut best_broken = broken.len();
+        let budget = ((self.stats.propagations - self.walk_props_mark) as f64 * self.opts.walk_effort)
+            as u64
+            + 10 * lits.len() as u64;
+        self.walk_props_mark = self.stats.propagations;
+        let mut ticks = 0u64;
+        let mut rng = Rng(self.opts.seed ^ self.stats.walks.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let mut probs: Vec<f64> = Vec::new();
+        let pow: Vec<f64> = (0..64).map(|b| base.powi(-(b as i32))).collect();
+        while !broken.is_empty() && ticks < budget {
+            let c = broken[rng.below(broken.len())] as usize;
+            let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
+            probs.clear();
+            let mut sum = 0.0;
+            for &l in cl {
+                // Break: clauses where ¬l... l is false now; flipping makes ¬l false, breaking
+                // the clauses whose only true literal is ¬l.
+                let nl = !l;
+                let (a, b) = (occ_start[nl.code()] as usize, occ_start[nl.code() + 1] as usize);
+                ticks += (b - a) as u64 + 1;
+                let brk = occ[a..b].iter().filter(|&&d| num_true[d as usize] == 1).count();
+                let p = pow[brk.min(63)];
+                probs.push(p);
+                sum += p;
+            }
+            let mut r = rng.unit() * sum;
+            let mut pick = cl.len() - 1;
+            for (k, &p) in probs.iter().enumerate() {
+                if r < p {
+                    pick = k;
+                    break;
+                }
+                r -= p;
+            }
+            let l = cl[pick];
+            // Flip: l becomes true, ¬l false.
+            value[l.var().index()] = l.is_positive();
+            let (a, b) = (occ_start[l.code()] as usize, occ_start[l.code() + 1] as usize);
+            for &d in &occ[a..b] {
+                let d = d as usize;
+                num_true[d] += 1;
+                if num_true[d] == 1 {
+                    let pos = broken_pos[d] as usize;
+                    let last = broken.len() - 1;
+                    broken.swap(pos, last);
+                    broken_pos[broken[pos] as usize] = pos as u32;
+                    broken.pop();
+                    broken_pos[d] = u32::MAX;
+                }
+            }
+            let nl = !l;
+            let (a, b) = (occ_start[nl.code()] as usize, occ_start[nl.code() + 1] as usize);
+            ticks += (b - a) as u64;
+            for &d in &occ[a..b] {
+                let d = d as usize;
+                num_true[d] -= 1;
+                if num_true[d] == 0 {
+                    broken_pos[d] = broken.len() as u32;
+                    broken.push(d as u32);
+                }
+            }
+            if broken.len() < best_broken {
+                best_broken = broken.len();
+                best.copy_from_slice(&value);
+            }
+        }
+        self.stats.walk_best_broken = best_broken as u64;
+        for v in 0..n {
+            if self.vals[2 * v] == L_UNDEF {
+                self.saved[v] = best[v];
+                self.target[v] = if best[v] { L_TRUE } else { L_FALSE };
+            }
+        }
+    }
+}
