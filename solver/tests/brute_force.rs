@@ -137,8 +137,8 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
 
 #[test]
 fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
-    // Pigeonhole 6 into 5: small, UNSAT, and needs thousands of conflicts.
-    let (p, h) = (6u32, 5u32);
+    // Pigeonhole 7 into 6: small, UNSAT, and needs hundreds of conflicts.
+    let (p, h) = (7u32, 6u32);
     let x = |i: u32, j: u32| lit(i * h + j, false);
     let mut clauses = vec![];
     for i in 0..p {
@@ -159,6 +159,7 @@ fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
     assert!(st.rephases > 10, "rephases: {st:?}");
     assert!(st.mode_switches > 10, "mode switches: {st:?}");
     assert!(st.deleted > 0, "deleted: {st:?}");
+    assert!(st.walks > 0, "walks: {st:?}");
 }
 
 #[test]
