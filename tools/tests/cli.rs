@@ -1,0 +1,851 @@
+//! `grim-sat` and `grim-check` as a user runs them: exit codes, output lines, options, limits,
+//! signals, and errors with positions. Each test writes its inputs into its own directory
+//! under the system temp dir.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use grim_solver::Options;
+
+const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
+const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
+
+/// A per-test temp directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(test: &str) -> Dir {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("grim-tools-cli-{}-{test}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        Dir(dir)
+    }
+
+    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `program` with `args` and optional stdin, capturing everything.
+fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+fn sat(args: &[&str]) -> Output {
+    run(SAT, args, None)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> Option<i32> {
+    o.status.code()
+}
+
+/// `s` and `v` lines only.
+fn answer_lines(o: &Output) -> Vec<String> {
+    stdout(o)
+        .lines()
+        .filter(|l| !l.starts_with("c "))
+        .map(str::to_string)
+        .collect()
+}
+
+fn status_line(o: &Output) -> Option<String> {
+    stdout(o)
+        .lines()
+        .find(|l| l.starts_with("s "))
+        .map(str::to_string)
+}
+
+/// The model printed in `v` lines, as DIMACS literals.
+fn model(o: &Output) -> Vec<i64> {
+    stdout(o)
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(str::split_whitespace)
+        .map(|t| t.parse::<i64>().expect("v lines hold integers"))
+        .filter(|&v| v != 0)
+        .collect()
+}
+
+fn satisfies(model: &[i64], clauses: &[Vec<i64>]) -> bool {
+    clauses.iter().all(|c| c.iter().any(|l| model.contains(l)))
+}
+
+fn dimacs(num_vars: usize, clauses: &[Vec<i64>]) -> String {
+    let mut s = format!("p cnf {num_vars} {}\n", clauses.len());
+    for c in clauses {
+        for l in c {
+            s.push_str(&format!("{l} "));
+        }
+        s.push_str("0\n");
+    }
+    s
+}
+
+/// Pigeonhole: `holes + 1` pigeons into `holes` holes (UNSAT, hard for resolution).
+fn pigeonhole(holes: i64) -> String {
+    let pigeons = holes + 1;
+    let var = |p: i64, h: i64| p * holes + h + 1;
+    let mut clauses = Vec::new();
+    for p in 0..pigeons {
+        clauses.push((0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
+    }
+    for h in 0..holes {
+        for p in 0..pigeons {
+            for q in p + 1..pigeons {
+                clauses.push(vec![-var(p, h), -var(q, h)]);
+            }
+        }
+    }
+    dimacs((pigeons * holes) as usize, &clauses)
+}
+
+fn small_sat() -> Vec<Vec<i64>> {
+    vec![vec![1, -2], vec![2, 3], vec![-1, -3], vec![-3, 4]]
+}
+
+fn small_unsat() -> Vec<Vec<i64>> {
+    vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]]
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+    enc.write_all(data).expect("gzip into a Vec");
+    enc.finish().expect("gzip into a Vec")
+}
+
+/// Seeded random 3-SAT (a 64-bit LCG; no dependency needed).
+fn random_3sat(vars: i64, clauses: usize, seed: u64) -> Vec<Vec<i64>> {
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        state >> 33
+    };
+    (0..clauses)
+        .map(|_| {
+            (0..3)
+                .map(|_| {
+                    let v = (next() % vars as u64) as i64 + 1;
+                    if next() % 2 == 0 { v } else { -v }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------- answers and exit codes
+
+#[test]
+fn a_satisfiable_instance_prints_s_satisfiable_and_a_model_that_satisfies_it_and_exits_10() {
+    let dir = Dir::new("sat");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(10), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(status_line(&o).as_deref(), Some("s SATISFIABLE"));
+    let m = model(&o);
+    assert_eq!(m.len(), 4, "one literal per variable: {m:?}");
+    assert!(satisfies(&m, &small_sat()), "{m:?}");
+    assert!(stdout(&o).trim_end().ends_with(" 0"), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn an_unsatisfiable_instance_prints_s_unsatisfiable_without_v_lines_and_exits_20() {
+    let dir = Dir::new("unsat");
+    let f = dir.file("u.cnf", dimacs(2, &small_unsat()));
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(20), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(answer_lines(&o), vec!["s UNSATISFIABLE"]);
+}
+
+#[test]
+fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
+    let text = dimacs(4, &small_sat());
+    let o = run(SAT, &["-q", "-"], Some(text.as_bytes()));
+    assert_eq!(code(&o), Some(10), "{}", stderr(&o));
+    assert!(satisfies(&model(&o), &small_sat()));
+    let o = run(
+        SAT,
+        &["-q", "-"],
+        Some(&gzip(dimacs(2, &small_unsat()).as_bytes())),
+    );
+    assert_eq!(code(&o), Some(20), "{}", stderr(&o));
+}
+
+#[test]
+fn a_gzip_file_is_solved_whatever_its_name() {
+    let dir = Dir::new("gzip");
+    let f = dir.file("plain-name.cnf", gzip(dimacs(4, &small_sat()).as_bytes()));
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(10), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(gzip)"), "{}", stdout(&o));
+}
+
+#[test]
+fn the_empty_formula_is_satisfiable_and_the_empty_clause_is_not() {
+    let dir = Dir::new("degenerate");
+    let o = sat(&["-q", p(&dir.file("e.cnf", "p cnf 0 0\n"))]);
+    assert_eq!(code(&o), Some(10));
+    assert_eq!(answer_lines(&o), vec!["s SATISFIABLE", "v 0"]);
+    let o = sat(&["-q", p(&dir.file("f.cnf", "p cnf 2 2\n1 2 0\n0\n"))]);
+    assert_eq!(code(&o), Some(20));
+}
+
+#[test]
+fn declared_variables_that_occur_in_no_clause_still_get_a_value() {
+    let dir = Dir::new("unused");
+    let o = sat(&["-q", p(&dir.file("a.cnf", "p cnf 5 1\n-2 0\n"))]);
+    assert_eq!(code(&o), Some(10));
+    let mut vars: Vec<i64> = model(&o).iter().map(|l| l.abs()).collect();
+    vars.sort();
+    assert_eq!(vars, vec![1, 2, 3, 4, 5]);
+    assert!(model(&o).contains(&-2));
+}
+
+#[test]
+fn the_same_input_gives_the_same_output_every_run() {
+    let dir = Dir::new("determinism");
+    let f = dir.file("r.cnf", dimacs(60, &random_3sat(60, 230, 7)));
+    let first = sat(&["-q", p(&f)]);
+    for _ in 0..2 {
+        let again = sat(&["-q", p(&f)]);
+        assert_eq!(stdout(&first), stdout(&again));
+    }
+}
+
+#[test]
+fn every_model_on_random_instances_passes_grim_check_and_both_answers_occur() {
+    let dir = Dir::new("random");
+    let (mut sats, mut unsats) = (0, 0);
+    for seed in 0..12 {
+        let f = dir.file(
+            &format!("r{seed}.cnf"),
+            dimacs(40, &random_3sat(40, 172, seed)),
+        );
+        let o = sat(&["-q", p(&f)]);
+        let out = dir.file(&format!("r{seed}.out"), &o.stdout);
+        match code(&o) {
+            Some(10) => {
+                sats += 1;
+                let c = run(CHECK, &[p(&f), p(&out)], None);
+                assert_eq!(
+                    code(&c),
+                    Some(0),
+                    "seed {seed}: {}{}",
+                    stdout(&c),
+                    stderr(&c)
+                );
+            }
+            Some(20) => unsats += 1,
+            other => panic!("seed {seed}: exit {other:?}\n{}", stderr(&o)),
+        }
+    }
+    assert!(
+        sats > 0 && unsats > 0,
+        "want both answers: {sats} SAT, {unsats} UNSAT"
+    );
+}
+
+// ---------------------------------------------------------------- output format and options
+
+#[test]
+fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
+    let dir = Dir::new("comments");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let out = stdout(&sat(&[p(&f)]));
+    for needle in [
+        "c grim-sat",
+        "c header: p cnf 4 4",
+        "c parsed: 4 variables, 4 clauses, 8 literals",
+        "c solving",
+        "c ---- statistics ----",
+        "c conflicts",
+        "c models checked",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+    let s = out.find("\ns SATISFIABLE").expect("s line");
+    assert!(
+        out[..s].contains("statistics"),
+        "statistics come before the answer"
+    );
+    assert!(out[s + 1..].lines().all(|l| !l.starts_with("c ")), "{out}");
+}
+
+#[test]
+fn quiet_prints_only_the_s_and_v_lines() {
+    let dir = Dir::new("quiet");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    for flag in ["-q", "--quiet"] {
+        let o = sat(&[flag, p(&f)]);
+        assert_eq!(code(&o), Some(10));
+        let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0], "s SATISFIABLE");
+        assert!(lines[1].starts_with("v ") && lines[1].ends_with(" 0"));
+    }
+}
+
+#[test]
+fn no_model_prints_the_answer_without_v_lines() {
+    let dir = Dir::new("nomodel");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    for flag in ["-n", "--no-model"] {
+        let o = sat(&["-q", flag, p(&f)]);
+        assert_eq!(code(&o), Some(10));
+        assert_eq!(answer_lines(&o), vec!["s SATISFIABLE"]);
+    }
+}
+
+#[test]
+fn v_lines_of_a_large_model_stay_within_4096_characters_and_the_last_ends_in_zero() {
+    let dir = Dir::new("vlines");
+    let n = 30_000;
+    let clauses: Vec<Vec<i64>> = (1..=n).step_by(3).map(|v| vec![-v]).collect();
+    let f = dir.file("big.cnf", dimacs(n as usize, &clauses));
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    let out = stdout(&o);
+    let v_lines: Vec<&str> = out.lines().filter(|l| l.starts_with('v')).collect();
+    assert!(v_lines.len() > 10, "{} v lines", v_lines.len());
+    for line in &v_lines {
+        assert!(line.starts_with("v "), "{line:?}");
+        assert!(line.len() <= 4096, "a v line of {} characters", line.len());
+    }
+    assert!(v_lines.last().is_some_and(|l| l.ends_with(" 0")));
+    assert_eq!(out.matches(" 0").count() - out.matches(" 0 ").count(), 1);
+    let m = model(&o);
+    assert_eq!(m.len(), n as usize);
+    assert!(satisfies(&m, &clauses));
+}
+
+#[test]
+fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
+    let dir = Dir::new("opt");
+    let f = dir.file("r.cnf", dimacs(50, &random_3sat(50, 200, 3)));
+    let o = sat(&["--opt", "seed=42", "--opt", "minimize=false", p(&f)]);
+    assert!(matches!(code(&o), Some(10 | 20)), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("c options: minimize=false seed=42"),
+        "{}",
+        stdout(&o)
+    );
+    let plain = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), code(&plain), "options must not change the answer");
+}
+
+#[test]
+fn a_bad_opt_is_a_usage_error_with_exit_2_naming_the_problem() {
+    let dir = Dir::new("badopt");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    for (opt, needle) in [
+        ("no_such=1", "unknown option `no_such`"),
+        ("vsids_decay=2", "outside"),
+        ("minimize=maybe", "not a valid"),
+        ("seed", "NAME=VALUE"),
+    ] {
+        let o = sat(&["--opt", opt, p(&f)]);
+        assert_eq!(code(&o), Some(2), "--opt {opt}");
+        assert!(o.stdout.is_empty(), "--opt {opt}: {}", stdout(&o));
+        assert!(
+            stderr(&o).starts_with("grim-sat: error: ") && stderr(&o).contains(needle),
+            "--opt {opt}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn help_options_prints_every_row_of_the_engine_options_table() {
+    let o = sat(&["--help-options"]);
+    assert_eq!(code(&o), Some(0));
+    let out = stdout(&o);
+    for spec in Options::TABLE {
+        assert!(out.contains(spec.name), "{} missing:\n{out}", spec.name);
+        assert!(
+            out.contains(spec.doc.trim()),
+            "doc of {} missing",
+            spec.name
+        );
+    }
+}
+
+#[test]
+fn command_line_mistakes_exit_2_without_an_answer() {
+    let dir = Dir::new("usage");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    for args in [
+        vec![],
+        vec!["-q", "-v", p(&f)],
+        vec!["--time", "-1", p(&f)],
+        vec!["--time", "soon", p(&f)],
+        vec!["--conflicts", "many", p(&f)],
+        vec!["--no-such-flag", p(&f)],
+    ] {
+        let o = sat(&args);
+        assert_eq!(code(&o), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(status_line(&o).is_none(), "{args:?}");
+    }
+}
+
+// ---------------------------------------------------------------- limits, progress, signals
+
+#[test]
+fn one_conflict_on_pigeonhole_9_into_8_gives_unknown_and_exit_0() {
+    let dir = Dir::new("conflicts");
+    let f = dir.file("php.cnf", pigeonhole(8));
+    let o = sat(&["--conflicts", "1", p(&f)]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(answer_lines(&o), vec!["s UNKNOWN"]);
+    assert!(
+        stdout(&o).contains("c stopped by the conflict limit (1)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_propagation_limit_gives_unknown_and_exit_0() {
+    let dir = Dir::new("props");
+    let f = dir.file("php.cnf", pigeonhole(8));
+    let o = sat(&["--propagations", "100", p(&f)]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
+    assert!(stdout(&o).contains("propagation limit"), "{}", stdout(&o));
+}
+
+#[test]
+fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_holds() {
+    let dir = Dir::new("verbose");
+    let f = dir.file("php.cnf", pigeonhole(8));
+    for flag in ["-v", "--verbose"] {
+        let o = sat(&[
+            flag,
+            "--progress-interval",
+            "100",
+            "--conflicts",
+            "450",
+            p(&f),
+        ]);
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let progress = out.lines().filter(|l| l.starts_with("c progress")).count();
+        assert_eq!(progress, 4, "slices of 100 up to 450 conflicts:\n{out}");
+        assert!(
+            out.contains("conflicts 100 ") && out.contains("propagations/s"),
+            "{out}"
+        );
+        assert!(out.contains("stopped by the conflict limit (450)"), "{out}");
+        assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
+    }
+}
+
+#[test]
+fn verbose_slicing_still_reaches_the_answer() {
+    let dir = Dir::new("slices");
+    let f = dir.file("php.cnf", pigeonhole(5));
+    let o = sat(&["-v", "--progress-interval", "5", p(&f)]);
+    assert_eq!(code(&o), Some(20), "{}", stdout(&o));
+    assert!(stdout(&o).contains("c progress"), "{}", stdout(&o));
+    let f = dir.file("r.cnf", dimacs(60, &random_3sat(60, 240, 11)));
+    let sliced = sat(&["-v", "--progress-interval", "3", p(&f)]);
+    let whole = sat(&["-q", p(&f)]);
+    assert_eq!(code(&sliced), code(&whole));
+}
+
+#[test]
+fn a_time_limit_stops_a_hard_instance_with_unknown_and_exit_0() {
+    let dir = Dir::new("time");
+    let f = dir.file("php.cnf", pigeonhole(11));
+    let o = sat(&["--time", "0.3", p(&f)]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
+    assert!(
+        stdout(&o).contains("stopped by the time limit"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_time_limit_does_not_hold_back_a_quick_answer() {
+    // If the timer thread kept the process alive this would take the full 600 s.
+    let dir = Dir::new("quick");
+    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let o = sat(&["-q", "--time", "600", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+}
+
+/// Starts grim-sat on a hard instance, waits for `c solving`, sends `signal` with kill(1),
+/// and returns the output.
+fn interrupt(test: &str, signal: &str) -> (Option<i32>, String) {
+    let dir = Dir::new(test);
+    let f = dir.file("php.cnf", pigeonhole(11));
+    let mut child = Command::new(SAT)
+        .arg(p(&f))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn grim-sat");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = out.read_line(&mut line).expect("read stdout");
+        assert!(n > 0, "grim-sat ended before solving:\n{seen}");
+        seen.push_str(&line);
+        if line.starts_with("c solving") {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("grim-sat did not stop within 30 s of {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    out.read_to_string(&mut seen).expect("read rest");
+    (status.code(), seen)
+}
+
+#[test]
+fn sigterm_during_a_long_run_prints_s_unknown_and_exits_0() {
+    let (code, out) = interrupt("sigterm", "-TERM");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("c stopped by a signal"), "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("s "))
+            .collect::<Vec<_>>(),
+        vec!["s UNKNOWN"]
+    );
+}
+
+#[test]
+fn sigint_during_a_long_run_prints_s_unknown_and_exits_0() {
+    let (code, out) = interrupt("sigint", "-INT");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("s UNKNOWN"), "{out}");
+}
+
+// ---------------------------------------------------------------- input errors and warnings
+
+#[test]
+fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() {
+    let dir = Dir::new("malformed");
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "junk.cnf",
+            b"p cnf 3 1\n1 x 0\n".to_vec(),
+            ":2:3: unexpected `x`",
+        ),
+        (
+            "nozero.cnf",
+            b"p cnf 3 1\n1 2".to_vec(),
+            ":2:4: the input ends inside",
+        ),
+        (
+            "header.cnf",
+            b"p cnf three 1\n".to_vec(),
+            ":1:7: malformed header",
+        ),
+        (
+            "noheader.cnf",
+            b"1 2 0\n".to_vec(),
+            ":1:1: expected the header",
+        ),
+        (
+            "huge.cnf",
+            b"p cnf 4000000000 1\n".to_vec(),
+            ":1:7: 4000000000 variables",
+        ),
+        (
+            "binary.cnf",
+            vec![0x7f, b'E', b'L', b'F', 0, 1, 2],
+            ":1:1: unexpected",
+        ),
+        (
+            "overflow.cnf",
+            b"p cnf 1 1\n123456789012345678901234 0\n".to_vec(),
+            ":2:1: the number",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let f = dir.file(name, text);
+        let o = sat(&[p(&f)]);
+        assert_eq!(code(&o), Some(3), "{name}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{name}: stdout {:?}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with(&format!("grim-sat: error: {}", p(&f))) && err.contains(needle),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_truncated_gzip_input_is_a_parse_error_exit_3() {
+    let dir = Dir::new("truncated");
+    let full = gzip(pigeonhole(8).as_bytes());
+    let f = dir.file("cut.cnf.gz", &full[..full.len() / 2]);
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(3), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains("gzip data is corrupt or truncated"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_parse_error_on_standard_input_names_stdin() {
+    let o = run(SAT, &["-"], Some(b"p cnf 1 1\n1 y 0\n"));
+    assert_eq!(code(&o), Some(3));
+    assert!(
+        stderr(&o).starts_with("grim-sat: error: <stdin>:2:3: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_io_error_exit_4() {
+    let dir = Dir::new("missing");
+    let o = sat(&[p(&dir.0.join("nope.cnf"))]);
+    assert_eq!(code(&o), Some(4), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("cannot open"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
+    let dir = Dir::new("strict");
+    let f = dir.file("a.cnf", "p cnf 2 2\n1 -2 0\n2 3 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(&format!(
+            "grim-sat: warning: {}:3:3: literal 3 exceeds",
+            p(&f)
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        model(&o).len(),
+        3,
+        "the model covers the extended variables"
+    );
+    let o = sat(&["--strict", p(&f)]);
+    assert_eq!(code(&o), Some(3));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains(":3:3: literal 3 exceeds"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_clause_count_mismatch_is_a_warning_normally_and_an_error_with_strict() {
+    let dir = Dir::new("count");
+    let f = dir.file("a.cnf", "p cnf 2 3\n1 0\n2 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    assert!(
+        stderr(&o).contains("declares 3 clauses but the input has 2"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sat(&["--strict", p(&f)]);
+    assert_eq!(code(&o), Some(3));
+    assert!(
+        stderr(&o).contains(":4:1: 2 clauses but the header declares 3"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+// ---------------------------------------------------------------- grim-check
+
+fn check(dir: &Dir, instance: &str, output: &str) -> Output {
+    let i = dir.file("instance.cnf", instance);
+    let o = dir.file("output.txt", output);
+    run(CHECK, &[p(&i), p(&o)], None)
+}
+
+#[test]
+fn grim_check_accepts_the_model_grim_sat_prints() {
+    let dir = Dir::new("check-ok");
+    let i = dir.file("a.cnf.gz", gzip(dimacs(4, &small_sat()).as_bytes()));
+    let o = sat(&[p(&i)]);
+    let out = dir.file("a.out", &o.stdout);
+    let c = run(CHECK, &[p(&i), p(&out)], None);
+    assert_eq!(code(&c), Some(0), "{}{}", stdout(&c), stderr(&c));
+    assert!(stdout(&c).starts_with("OK: SATISFIABLE"), "{}", stdout(&c));
+    // The output may also come from standard input.
+    let c = run(CHECK, &[p(&i), "-"], Some(&o.stdout));
+    assert_eq!(code(&c), Some(0), "{}", stderr(&c));
+}
+
+#[test]
+fn grim_check_rejects_a_wrong_model_naming_the_first_falsified_clause_and_its_line() {
+    let dir = Dir::new("check-wrong");
+    let instance = "c header next\np cnf 3 3\n1 2 0\nc gap\n-1 3 0\n2 -3 0\n";
+    let c = check(&dir, instance, "s SATISFIABLE\nv 1 -2 -3 0\n");
+    assert_eq!(code(&c), Some(1), "{}{}", stdout(&c), stderr(&c));
+    let out = stdout(&c);
+    assert!(
+        out.starts_with("WRONG: the model does not satisfy clause 2 (line 5 of"),
+        "{out}"
+    );
+    assert!(out.contains("-1 3 0 [all literals false]"), "{out}");
+    assert!(out.contains("1 of 3 clauses unsatisfied"), "{out}");
+}
+
+#[test]
+fn grim_check_counts_an_unassigned_variable_as_satisfying_nothing() {
+    let dir = Dir::new("check-partial");
+    let c = check(&dir, "p cnf 2 2\n1 0\n2 0\n", "s SATISFIABLE\nv 1 0\n");
+    assert_eq!(code(&c), Some(1), "{}", stdout(&c));
+    assert!(
+        stdout(&c).contains("[0 false, 1 unassigned]"),
+        "{}",
+        stdout(&c)
+    );
+    // Assigning only what is needed is fine.
+    let c = check(&dir, "p cnf 3 1\n1 3 0\n", "s SATISFIABLE\nv 3 0\n");
+    assert_eq!(code(&c), Some(0), "{}", stdout(&c));
+}
+
+#[test]
+fn grim_check_reports_unsatisfiable_and_unknown_as_unchecked_with_exit_0() {
+    let dir = Dir::new("check-unsat");
+    let c = check(&dir, &dimacs(2, &small_unsat()), "c x\ns UNSATISFIABLE\n");
+    assert_eq!(code(&c), Some(0));
+    assert!(
+        stdout(&c).starts_with("UNCHECKED: UNSATISFIABLE"),
+        "{}",
+        stdout(&c)
+    );
+    let c = check(&dir, &dimacs(2, &small_unsat()), "s UNKNOWN\n");
+    assert_eq!(code(&c), Some(0));
+    assert!(
+        stdout(&c).starts_with("UNCHECKED: UNKNOWN"),
+        "{}",
+        stdout(&c)
+    );
+}
+
+#[test]
+fn grim_check_refuses_malformed_outputs_with_exit_2_and_a_position() {
+    let dir = Dir::new("check-malformed");
+    let instance = dimacs(4, &small_sat());
+    for (output, needle) in [
+        (
+            "s SATISFIABLE\nv 1 -2 -3\n",
+            ":3:1: the output ends without the `0`",
+        ),
+        (
+            "s SATISFIABLE\nv 1 2 -1 0\n",
+            ":2:7: literal -1 contradicts 1",
+        ),
+        ("c nothing\n", "no `s` line"),
+        ("s SATISFIABLE\n", ":1:1: `s SATISFIABLE` without `v` lines"),
+        ("s MAYBE\n", ":1:3: unknown answer `MAYBE`"),
+        ("s SATISFIABLE\nv 1 two 0\n", ":2:5: unexpected `two`"),
+        (
+            "s UNSATISFIABLE\nv 1 0\n",
+            ":2:1: `v` lines, but the answer is UNSATISFIABLE",
+        ),
+    ] {
+        let c = check(&dir, &instance, output);
+        assert_eq!(
+            code(&c),
+            Some(2),
+            "{output:?}: {}{}",
+            stdout(&c),
+            stderr(&c)
+        );
+        assert!(
+            stderr(&c).starts_with("grim-check: error: ") && stderr(&c).contains(needle),
+            "{output:?}: {}",
+            stderr(&c)
+        );
+        assert!(c.stdout.is_empty(), "{output:?}: {}", stdout(&c));
+    }
+}
+
+#[test]
+fn grim_check_refuses_a_malformed_instance_with_exit_2() {
+    let dir = Dir::new("check-instance");
+    let c = check(&dir, "p cnf 2 1\n1 q 0\n", "s SATISFIABLE\nv 1 2 0\n");
+    assert_eq!(code(&c), Some(2));
+    assert!(
+        stderr(&c).contains("instance.cnf:2:3: unexpected `q`"),
+        "{}",
+        stderr(&c)
+    );
+    let c = run(
+        CHECK,
+        &[p(&dir.0.join("none.cnf")), p(&dir.0.join("none.out"))],
+        None,
+    );
+    assert_eq!(code(&c), Some(2), "{}", stderr(&c));
+}
