@@ -65,13 +65,19 @@ pub fn options_help() -> String {
         .map(|s| s.name.len())
         .max()
         .unwrap_or(0);
+    // The live default, not the table's source text: `check_model`'s default is written
+    // `cfg!(debug_assertions)` there.
+    let defaults = Options::default();
     for spec in Options::TABLE {
+        let default = defaults
+            .get(spec.name)
+            .unwrap_or_else(|| spec.default.to_string());
         let _ = writeln!(
             out,
             "  {:<width$}  {:<5}  default {:<8}  range [{}, {}]",
             spec.name,
             kind_name(spec.kind),
-            spec.default,
+            default,
             bound(spec.kind, spec.min),
             bound(spec.kind, spec.max),
         );

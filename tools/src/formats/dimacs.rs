@@ -185,7 +185,7 @@ impl<R: Read> Parser<R> {
                                 token: token.snippet(),
                             });
                         }
-                        Number::NotANumber => {
+                        Number::Junk => {
                             return Err(ParseError::JunkToken {
                                 line: token.line,
                                 column: token.column,
@@ -305,7 +305,7 @@ fn read_header<R: Read>(src: &mut Source<R>) -> Result<Header, ParseError> {
             _ => {
                 let token = src.token()?;
                 return Err(match token.number {
-                    Number::NotANumber => ParseError::JunkToken {
+                    Number::Junk => ParseError::JunkToken {
                         line: token.line,
                         column: token.column,
                         token: token.snippet(),

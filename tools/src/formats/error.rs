@@ -387,10 +387,9 @@ struct WithPath<'a> {
 
 impl fmt::Display for WithPath<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.error.position() {
-            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.path)?,
-            // `Open` names the path itself.
-            None => {}
+        // Without a position (`Open`), the message names the path itself.
+        if let Some((line, column)) = self.error.position() {
+            write!(f, "{}:{line}:{column}: ", self.path)?;
         }
         self.error.what(f)
     }

@@ -252,7 +252,7 @@ fn read_values<R: Read>(
                     token: token.snippet(),
                 });
             }
-            Number::NotANumber => {
+            Number::Junk => {
                 return Err(ParseError::JunkToken {
                     line,
                     column,

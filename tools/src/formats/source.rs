@@ -46,7 +46,7 @@ pub(crate) enum Number {
     /// Digits that do not fit in a `u64`.
     Overflow,
     /// Anything else (letters, `+`, a lone `-`, non-ASCII bytes, …).
-    NotANumber,
+    Junk,
 }
 
 /// One whitespace-delimited token: where it started, its first bytes, and its numeric value.
@@ -239,7 +239,7 @@ impl<R: Read> Source<R> {
             text: [0; SNIPPET],
             text_len: 0,
             truncated: false,
-            number: Number::NotANumber,
+            number: Number::Junk,
         };
         // Number state: `digits` counts digits seen; `bad` once a byte cannot be part of an
         // integer; `overflow` once the magnitude left u64.
@@ -278,7 +278,7 @@ impl<R: Read> Source<R> {
             index += 1;
         }
         token.number = if bad || digits == 0 {
-            Number::NotANumber
+            Number::Junk
         } else if overflow {
             Number::Overflow
         } else {
