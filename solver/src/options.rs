@@ -215,12 +215,14 @@ options_table! {
     restart_slow_alpha: f64 = 1e-5, [1e-9, 1.0];
     /// Stable mode: conflicts per unit of the Luby/reluctant-doubling sequence.
     restart_luby_unit: u64 = 512, [1, u32::MAX];
-    /// Conflicts before the first learned-clause reduction.
-    reduce_interval: u64 = 2000, [1, u32::MAX];
-    /// Added to the interval after every reduction (linear growth, as in glucose).
-    reduce_increment: u64 = 300, [0, u32::MAX];
-    /// Fraction of the local tier removed by one reduction.
-    reduce_fraction: f64 = 0.5, [0.0, 1.0];
+    /// Conflicts between reductions, times √(reductions + 1) (Kissat's schedule). 500 with
+    /// fraction 0.75 beat glucose's 2000 + 300·k with fraction 0.5: pigeonhole 10→9 went from
+    /// 21.7 s to 4.0 s and manol-pipe-f6b from 1.7 s to 1.2 s (loaded machine, CPU seconds).
+    reduce_interval: u64 = 500, [1, u32::MAX];
+    /// Added to the interval per reduction on top of the √ schedule (glucose's linear growth).
+    reduce_increment: u64 = 0, [0, u32::MAX];
+    /// Fraction of the deletion candidates (local tier and unused tier 2) removed per reduction.
+    reduce_fraction: f64 = 0.75, [0.0, 1.0];
     /// Learned clauses with LBD at most this are kept forever (the core tier).
     reduce_tier1_glue: u64 = 2, [0, 1000];
     /// Learned clauses with LBD at most this stay while used since the previous reduction.

@@ -77,8 +77,14 @@ impl Solver {
         }
         self.learnts.retain(|&c| !self.arena.is_deleted(c));
         self.collect_garbage();
-        self.reduce_limit = self.stats.conflicts
-            + self.opts.reduce_interval
-            + self.opts.reduce_increment * self.reduce_count;
+        self.reduce_limit = self.stats.conflicts + self.reduce_interval_now();
+    }
+
+    /// Conflicts until the next reduction: `reduce_interval` · √(reductions so far + 1) plus
+    /// `reduce_increment` per reduction (Kissat's square-root schedule when the increment is 0,
+    /// glucose's linear one when it is positive).
+    pub(crate) fn reduce_interval_now(&self) -> u64 {
+        let k = self.reduce_count as f64 + 1.0;
+        (self.opts.reduce_interval as f64 * k.sqrt()) as u64 + self.opts.reduce_increment * self.reduce_count
     }
 }
