@@ -13,9 +13,11 @@ impl Solver {
     /// Prepares the per-solve schedule (limits are relative to the current counters, so an
     /// incremental call starts with fresh intervals).
     pub(crate) fn init_search(&mut self) {
-        let n = self.num_vars();
-        if self.level_stamp.len() < n + 2 {
-            self.level_stamp.resize(n + 2, 0);
+        // Decision levels reach num_vars + one per assumption (a repeated or already-true
+        // assumption opens an empty level), plus level 0.
+        let levels = self.num_vars() + self.assumptions.len() + 2;
+        if self.level_stamp.len() < levels {
+            self.level_stamp.resize(levels, 0);
         }
         let conflicts = self.stats.conflicts;
         self.stable = false;

@@ -585,7 +585,6 @@ fn a_conflict_budget_never_gives_a_wrong_answer_and_the_next_unlimited_solve_is_
 /// num_vars + 2 = 5 entries, and learning the unit x1 panics in `compute_lbd_of_learnt`
 /// instead of answering SAT.
 #[test]
-#[ignore = "engine bug: level_stamp is sized num_vars + 2, but a repeated assumption opens empty decision levels beyond it (index out of bounds in analyze.rs compute_lbd_of_learnt)"]
 fn an_assumption_repeated_four_times_gets_an_answer_not_a_panic() {
     let x = |d: i64| Lit::from_dimacs(d).expect("non-zero");
     let mut s = Solver::new();
