@@ -60,6 +60,6 @@ mod walk;
 mod watch;
 
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
-pub use solver::{Solver, Terminator};
+pub use solver::{ProgressFn, Solver, Terminator};
 pub use stats::Stats;
 pub use types::{Budget, Lit, Status, Var};

@@ -44,6 +44,9 @@ impl Terminator {
     }
 }
 
+/// A progress callback: receives the cumulative statistics (see [`Solver::set_progress`]).
+pub type ProgressFn = Box<dyn FnMut(&Stats) + Send>;
+
 /// The CDCL engine. See the crate documentation for its life cycle.
 pub struct Solver {
     pub(crate) opts: Options,
@@ -134,6 +137,9 @@ pub struct Solver {
     pub(crate) add_buf: Vec<Lit>,
 
     pub(crate) terminator: Terminator,
+    /// Progress report: called with the statistics every `progress_every` conflicts.
+    pub(crate) progress: Option<ProgressFn>,
+    pub(crate) progress_every: u64,
     pub(crate) budget: Budget,
     pub(crate) budget_conflicts_start: u64,
     pub(crate) budget_props_start: u64,
@@ -208,6 +214,8 @@ impl Solver {
             stamp: 0,
             add_buf: Vec::new(),
             terminator: Terminator::default(),
+            progress: None,
+            progress_every: 0,
             budget: Budget::UNLIMITED,
             budget_conflicts_start: 0,
             budget_props_start: 0,
@@ -442,6 +450,15 @@ impl Solver {
         if let Some(p) = self.user_phase.get_mut(var.index()) {
             *p = L_UNDEF;
         }
+    }
+
+    /// Calls `report` with the statistics every `every_conflicts` conflicts during `solve`
+    /// (`None` or 0 turns it off). Why a callback and not repeated budgeted solves: a budgeted
+    /// slice returns to level 0 and re-initialises the schedules, so progress output would
+    /// change the search; a callback observes it without touching it.
+    pub fn set_progress(&mut self, every_conflicts: u64, report: Option<ProgressFn>) {
+        self.progress_every = every_conflicts;
+        self.progress = report;
     }
 
     /// A handle that stops `solve` from another thread or a signal handler.
