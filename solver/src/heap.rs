@@ -26,10 +26,6 @@ impl VarHeap {
         self.pos[v] != ABSENT
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     /// Inserts `v` if absent.
     pub(crate) fn insert(&mut self, v: usize, act: &[f64]) {
         if self.contains(v) {
@@ -59,13 +55,6 @@ impl VarHeap {
             self.sift_down(0, act);
         }
         Some(top as usize)
-    }
-
-    /// Rebuilds the heap from scratch (after rescaling or reordering activities).
-    pub(crate) fn rebuild(&mut self, act: &[f64]) {
-        for i in (0..self.heap.len() / 2).rev() {
-            self.sift_down(i, act);
-        }
     }
 
     fn sift_up(&mut self, mut i: usize, act: &[f64]) {

@@ -50,11 +50,12 @@ impl Solver {
                 self.learn(lbd);
                 self.update_restart_averages(lbd);
                 self.decay_activities();
-                if self.progress_every > 0 && self.stats.conflicts % self.progress_every == 0 {
-                    if let Some(mut report) = self.progress.take() {
-                        report(&self.stats);
-                        self.progress = Some(report);
-                    }
+                if self.progress_every > 0
+                    && self.stats.conflicts.is_multiple_of(self.progress_every)
+                    && let Some(mut report) = self.progress.take()
+                {
+                    report(&self.stats);
+                    self.progress = Some(report);
                 }
                 if self.out_of_memory {
                     return Status::Unknown;

@@ -13,6 +13,7 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Var(u32);
 
+#[allow(clippy::should_implement_trait)] // `v.neg()` reads as "the negative literal of v"
 impl Var {
     /// The largest variable index the engine accepts. `Lit` needs one spare bit for the sign,
     /// and clause-arena offsets share the `u32` width, so variables stop at 2^31 - 2.
@@ -123,11 +124,6 @@ impl Lit {
         self.0 as usize
     }
 
-    /// The literal with packed code `code`; the inverse of [`Lit::code`].
-    #[inline(always)]
-    pub(crate) fn from_code(code: u32) -> Lit {
-        Lit(code)
-    }
 }
 
 impl std::ops::Not for Lit {

@@ -28,7 +28,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) * n as u64 >> 32) as usize
+        (((self.next() >> 32) * n as u64) >> 32) as usize
     }
     fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
@@ -123,7 +123,7 @@ impl Solver {
         let mut ticks = 0u64;
         let mut rng = Rng(self.opts.seed ^ self.stats.walks.wrapping_mul(0x2545_F491_4F6C_DD1D));
         let mut probs: Vec<f64> = Vec::new();
-        let pow: Vec<f64> = (0..64).map(|b| base.powi(-(b as i32))).collect();
+        let pow: Vec<f64> = (0..64i32).map(|b| base.powi(-b)).collect();
         while !broken.is_empty() && ticks < budget {
             let c = broken[rng.below(broken.len())] as usize;
             let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
@@ -182,10 +182,10 @@ impl Solver {
             }
         }
         self.stats.walk_best_broken = best_broken as u64;
-        for v in 0..n {
+        for (v, &b) in best.iter().enumerate() {
             if self.vals[2 * v] == L_UNDEF {
-                self.saved[v] = best[v];
-                self.target[v] = if best[v] { L_TRUE } else { L_FALSE };
+                self.saved[v] = b;
+                self.target[v] = if b { L_TRUE } else { L_FALSE };
             }
         }
     }
