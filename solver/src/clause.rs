@@ -5,7 +5,8 @@
 //! ```text
 //! arena[c]     = number of literals
 //! arena[c + 1] = flags: bit 0 learned, bit 1 deleted, bit 2 moved (during collection),
-//!                bits 3-4 `used` (recently a reason or in a conflict), bits 8.. LBD
+//!                bits 3-4 `used` (recently a reason or in a conflict), bit 5 vivified,
+//!                bits 8.. LBD
 //! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
 //! arena[c + 3..] = literals (packed `Lit` codes)
 //! ```
@@ -30,6 +31,7 @@ const HEADER: usize = 3;
 const LEARNED: u32 = 1;
 const DELETED: u32 = 2;
 const MOVED: u32 = 4;
+const VIVIFIED: u32 = 1 << 5;
 const USED_SHIFT: u32 = 3;
 const USED_MASK: u32 = 3 << USED_SHIFT;
 const LBD_SHIFT: u32 = 8;
@@ -143,6 +145,15 @@ impl Arena {
     pub(crate) fn set_used(&mut self, c: CRef, used: u32) {
         let w = &mut self.words[c as usize + 1];
         *w = (*w & !USED_MASK) | ((used.min(3)) << USED_SHIFT);
+    }
+
+    /// Whether `vivify.rs` already tried this clause.
+    pub(crate) fn is_vivified(&self, c: CRef) -> bool {
+        self.words[c as usize + 1] & VIVIFIED != 0
+    }
+
+    pub(crate) fn set_vivified(&mut self, c: CRef) {
+        self.words[c as usize + 1] |= VIVIFIED;
     }
 
     #[inline(always)]

@@ -44,6 +44,11 @@ impl VarHeap {
         }
     }
 
+    /// The variable of highest activity, without removing it.
+    pub(crate) fn top(&self) -> Option<usize> {
+        self.heap.first().map(|&v| v as usize)
+    }
+
     /// Removes and returns the variable of highest activity.
     pub(crate) fn pop(&mut self, act: &[f64]) -> Option<usize> {
         let top = *self.heap.first()?;

@@ -33,6 +33,7 @@
 //! - `decide`: EVSIDS heap (`heap`) and phase selection (user, target, saved).
 //! - `restart`: glucose EMA restarts (focused), Luby (stable); `mode`: switching between them.
 //! - `rephase`: target/best phases and rephasing; `reduce`: the three-tier clause database.
+//! - `vivify`: learned-clause vivification after each reduction.
 //! - `walk`: ProbSAT local search as a rephasing step.
 //! - `simplify`: level-0 simplification and garbage collection; `check`: the model check.
 //! - `search`: the CDCL loop, a ladder of the above.
@@ -56,6 +57,7 @@ mod simplify;
 mod solver;
 mod stats;
 mod types;
+mod vivify;
 mod walk;
 mod watch;
 

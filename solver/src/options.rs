@@ -213,6 +213,8 @@ options_table! {
     restart_fast_alpha: f64 = 0.03, [1e-6, 1.0];
     /// Smoothing of the slow LBD moving average.
     restart_slow_alpha: f64 = 1e-5, [1e-9, 1.0];
+    /// Restarts keep the decision levels the heuristic would rebuild anyway (trail reuse).
+    restart_reuse_trail: bool = true, [0, 1];
     /// Stable mode: conflicts per unit of the Luby/reluctant-doubling sequence.
     restart_luby_unit: u64 = 512, [1, u32::MAX];
     /// Conflicts between reductions, times √(reductions + 1) (Kissat's schedule). 500 with
@@ -235,6 +237,9 @@ options_table! {
     /// Local-search (ProbSAT) effort per rephase walk, in occurrence visits per propagation since
     /// the previous walk; 0 disables walking.
     walk_effort: f64 = 0.5, [0.0, 100.0];
+    /// Vivification effort after each reduction, in propagations per propagation of search
+    /// since the previous round; 0 disables it.
+    vivify_effort: f64 = 0.1, [0.0, 10.0];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).

@@ -77,6 +77,7 @@ impl Solver {
         }
         self.learnts.retain(|&c| !self.arena.is_deleted(c));
         self.collect_garbage();
+        self.vivify_pending = true;
         self.reduce_limit = self.stats.conflicts + self.reduce_interval_now();
     }
 

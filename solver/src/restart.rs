@@ -58,9 +58,42 @@ impl Solver {
     pub(crate) fn restart(&mut self) {
         self.stats.restarts += 1;
         self.update_target_and_best();
-        let keep = (self.assumptions.len() as u32).min(self.decision_level());
+        let keep = self.reuse_trail_level();
         self.backtrack(keep);
         self.schedule_restart();
+    }
+
+    /// The level to restart to: above the assumptions, keep every decision level whose
+    /// decision variable is more active than the variable the heuristic would pick next —
+    /// the search would make the same decisions again anyway ("Reusing the assignment trail in
+    /// CDCL solvers", van der Tak, Ramos & Heule, JSAT 2011). On gus-md5-04 (68,679 variables)
+    /// it avoids re-propagating most of the trail at each of the frequent focused-mode restarts.
+    fn reuse_trail_level(&mut self) -> u32 {
+        let keep = (self.assumptions.len() as u32).min(self.decision_level());
+        if !self.opts.restart_reuse_trail {
+            return keep;
+        }
+        // Assigned variables at the top of the heap are stale: drop them (backtrack puts them
+        // back when they are unassigned).
+        let next = loop {
+            match self.heap.top() {
+                None => return keep,
+                Some(v) if self.vals[2 * v] != crate::types::L_UNDEF => {
+                    self.heap.pop(&self.activity);
+                }
+                Some(v) => break self.activity[v],
+            }
+        };
+        let mut level = keep;
+        while level < self.decision_level() {
+            let start = self.trail_lim[level as usize];
+            let decision = self.trail[start].var().index();
+            if self.activity[decision] <= next {
+                break;
+            }
+            level += 1;
+        }
+        level
     }
 
     /// Sets `restart_limit` for the current mode.

@@ -10,8 +10,7 @@ use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, Status};
 
 impl Solver {
-    /// Prepares the per-solve schedule (limits are relative to the current counters, so an
-    /// incremental call starts with fresh intervals).
+    /// Prepares a call of `search`: scratch space, and the schedules on the first call.
     pub(crate) fn init_search(&mut self) {
         // Decision levels reach num_vars + one per assumption (a repeated or already-true
         // assumption opens an empty level), plus level 0.
@@ -19,16 +18,17 @@ impl Solver {
         if self.level_stamp.len() < levels {
             self.level_stamp.resize(levels, 0);
         }
-        let conflicts = self.stats.conflicts;
-        self.stable = false;
-        self.mode_length = self.opts.mode_initial as f64;
-        self.mode_limit = conflicts + self.opts.mode_initial;
-        self.luby_index = 0;
-        self.schedule_restart();
-        if self.reduce_limit <= conflicts {
+        // Schedules carry over between calls: an incremental user (OLL, a sliced run) gets the
+        // same long stable phases and reductions as one long call. Only the first call starts
+        // them.
+        if self.mode_length == 0.0 {
+            let conflicts = self.stats.conflicts;
+            self.stable = false;
+            self.mode_length = self.opts.mode_initial as f64;
+            self.mode_limit = conflicts + self.opts.mode_initial;
+            self.luby_index = 0;
+            self.schedule_restart();
             self.reduce_limit = conflicts + self.opts.reduce_interval;
-        }
-        if self.rephase_limit <= conflicts {
             self.rephase_limit = conflicts + self.opts.rephase_interval;
         }
         self.target_assigned = 0;
@@ -73,6 +73,12 @@ impl Solver {
             }
             if self.reducing() {
                 self.reduce();
+            }
+            if self.vivifying() {
+                self.vivify();
+                if !self.ok {
+                    return Status::Unsat;
+                }
             }
             if self.rephasing() {
                 self.rephase();

@@ -127,6 +127,10 @@ pub struct Solver {
     pub(crate) simplify_assigned: usize,
     /// Propagation count at the previous walk (the walk budget is relative to it).
     pub(crate) walk_props_mark: u64,
+    /// A reduction happened since the last vivification round.
+    pub(crate) vivify_pending: bool,
+    /// Propagation count at the previous vivification round.
+    pub(crate) vivify_props_mark: u64,
 
     // ---- scratch ----
     pub(crate) learnt: Vec<Lit>,
@@ -207,6 +211,8 @@ impl Solver {
             best_assigned: 0,
             simplify_assigned: 0,
             walk_props_mark: 0,
+            vivify_pending: false,
+            vivify_props_mark: 0,
             learnt: Vec::new(),
             analyze_stack: Vec::new(),
             analyze_clear: Vec::new(),

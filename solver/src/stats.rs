@@ -38,6 +38,12 @@ pub struct Stats {
     pub walks: u64,
     /// Falsified clauses in the best assignment of the latest walk (`walk.rs`).
     pub walk_best_broken: u64,
+    /// Vivification rounds (`vivify.rs`).
+    pub vivify_rounds: u64,
+    /// Learned clauses shortened by vivification (`vivify.rs`).
+    pub vivified: u64,
+    /// Literals removed by vivification (`vivify.rs`).
+    pub vivified_literals: u64,
     /// Models checked against the original clauses (`check.rs`).
     pub models_checked: u64,
 }

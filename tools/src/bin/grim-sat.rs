@@ -60,9 +60,7 @@ struct Args {
     #[arg(short, long)]
     verbose: bool,
 
-    /// Conflicts between two progress lines with -v. The search runs in slices of this many
-    /// conflicts (learned clauses are kept between slices, but each slice starts from the
-    /// top level, so -v runs may take a different path than runs without it).
+    /// Conflicts between two progress lines with -v (the search itself is unaffected).
     #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     progress_interval: u64,
@@ -431,11 +429,9 @@ fn finish(out: &mut Out, answer: Answer) -> Result<u8, Failure> {
     })
 }
 
-/// Runs the engine within the limits. Without `-v`, one `solve` call; with `-v`, slices of
-/// `--progress-interval` conflicts with a progress line after each. A slice that ends
-/// `Unknown` only ends the run when a limit was reached, a signal or the timer fired, or the
-/// engine stopped short of the slice's budget on its own; otherwise the next slice continues
-/// with the learned clauses kept.
+/// Runs the engine within the limits: one `solve` call. With `-v`, the engine's progress
+/// callback prints a `c progress` line every `--progress-interval` conflicts; it observes the
+/// search without changing it, so `-v` runs take exactly the same path as quiet ones.
 fn search(
     args: &Args,
     solver: &mut Solver,
@@ -445,63 +441,57 @@ fn search(
 ) -> Result<(Status, Option<Stop>), Failure> {
     let base_conflicts = solver.stats().conflicts;
     let base_props = solver.stats().propagations;
-    let began = Instant::now();
-    loop {
-        let used_conflicts = solver.stats().conflicts - base_conflicts;
-        let used_props = solver.stats().propagations - base_props;
-        let remaining_conflicts = args.conflicts.map(|n| n.saturating_sub(used_conflicts));
-        let remaining_props = args.propagations.map(|n| n.saturating_sub(used_props));
-        let slice = if args.verbose {
-            Some(
-                remaining_conflicts
-                    .map_or(args.progress_interval, |r| r.min(args.progress_interval)),
-            )
-        } else {
-            remaining_conflicts
-        };
-        let before_conflicts = solver.stats().conflicts;
-        let before_props = solver.stats().propagations;
-        let slice_start = Instant::now();
-        let status = solver.solve(
-            &[],
-            Budget {
-                conflicts: slice,
-                propagations: remaining_props,
-            },
-        );
-        if status != Status::Unknown {
-            return Ok((status, None));
-        }
-        let stats = solver.stats();
-        let used_conflicts = stats.conflicts - base_conflicts;
-        let used_props = stats.propagations - base_props;
-        let stop = if signalled.load(Ordering::SeqCst) {
-            Some(Stop::Signal)
-        } else if timed_out.load(Ordering::SeqCst) {
-            Some(Stop::Time)
-        } else if let Some(n) = args.conflicts.filter(|&n| used_conflicts >= n) {
-            Some(Stop::Conflicts(n))
-        } else if let Some(n) = args.propagations.filter(|&n| used_props >= n) {
-            Some(Stop::Propagations(n))
-        } else if !args.verbose || stats.conflicts - before_conflicts < slice.unwrap_or(u64::MAX) {
-            Some(Stop::Engine)
-        } else {
-            None
-        };
-        if let Some(stop) = stop {
-            return Ok((Status::Unknown, Some(stop)));
-        }
-        let slice_seconds = slice_start.elapsed().as_secs_f64();
-        out.comment(&format!(
-            "progress {:8.2} s  conflicts {}  restarts {}  learned {} (kept {})  \
-             propagations/s {:.0}",
-            began.elapsed().as_secs_f64(),
-            stats.conflicts,
-            stats.restarts,
-            stats.learned,
-            solver.num_learned(),
-            per_second(stats.propagations - before_props, slice_seconds)
-        ))?;
+    if args.verbose {
         out.w.flush()?;
+        let began = Instant::now();
+        let mut last = (Instant::now(), base_props);
+        solver.set_progress(
+            args.progress_interval,
+            Some(Box::new(move |stats: &grim_solver::Stats| {
+                let now = Instant::now();
+                let seconds = now.duration_since(last.0).as_secs_f64();
+                let line = format!(
+                    "c progress {:8.2} s  conflicts {}  restarts {}  learned {} (deleted {})  \
+                     propagations/s {:.0}\n",
+                    began.elapsed().as_secs_f64(),
+                    stats.conflicts,
+                    stats.restarts,
+                    stats.learned,
+                    stats.deleted,
+                    per_second(stats.propagations - last.1, seconds)
+                );
+                last = (now, stats.propagations);
+                // Progress is best effort: a closed stdout shows up at the answer, not here.
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(line.as_bytes());
+                let _ = stdout.flush();
+            })),
+        );
     }
+    let status = solver.solve(
+        &[],
+        Budget {
+            conflicts: args.conflicts,
+            propagations: args.propagations,
+        },
+    );
+    solver.set_progress(0, None);
+    if status != Status::Unknown {
+        return Ok((status, None));
+    }
+    let stats = solver.stats();
+    let used_conflicts = stats.conflicts - base_conflicts;
+    let used_props = stats.propagations - base_props;
+    let stop = if signalled.load(Ordering::SeqCst) {
+        Stop::Signal
+    } else if timed_out.load(Ordering::SeqCst) {
+        Stop::Time
+    } else if let Some(n) = args.conflicts.filter(|&n| used_conflicts >= n) {
+        Stop::Conflicts(n)
+    } else if let Some(n) = args.propagations.filter(|&n| used_props >= n) {
+        Stop::Propagations(n)
+    } else {
+        Stop::Engine
+    };
+    Ok((Status::Unknown, Some(stop)))
 }

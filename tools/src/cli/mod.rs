@@ -107,7 +107,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 15] = [
+    let rows: [(&str, u64); 20] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -122,6 +122,11 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("minimized literals", stats.minimized_literals),
         ("deleted", stats.deleted),
         ("simplified", stats.simplified),
+        ("walks", stats.walks),
+        ("walk best broken", stats.walk_best_broken),
+        ("vivify rounds", stats.vivify_rounds),
+        ("vivified clauses", stats.vivified),
+        ("vivified literals", stats.vivified_literals),
         ("models checked", stats.models_checked),
     ];
     let mut lines = vec!["c ---- statistics ----".to_string()];

@@ -1,0 +1,134 @@
+//! Vivification of learned clauses: shorten a clause by propagating the negation of its
+//! literals one at a time.
+//!
+//! For a clause `l1 ∨ … ∨ lk`, assign `¬l1`, propagate, `¬l2`, propagate, … (with the clause
+//! itself detached). If some `li` becomes true, `l1 ∨ … ∨ l(i-1) ∨ li` is implied; if some `li`
+//! becomes false it is dropped; if propagation conflicts after `¬li`, `l1 ∨ … ∨ li` is implied.
+//! Each result is a reverse-unit-propagation consequence, so DRAT-valid.
+//!
+//! Piette, Hamadi & Saïs, "Vivifying propositional clausal formulae" (ECAI 2008); applied to
+//! learned clauses by Luo, Li, Xiao, Manyà & Lü (IJCAI 2017) and in CaDiCaL/Kissat. Ours runs
+//! after every reduction on the tier-1/tier-2 learned clauses not yet vivified, lowest LBD
+//! first, within `vivify_effort` × the propagations since the previous round.
+
+use crate::clause::{CRef, NO_REASON};
+use crate::solver::Solver;
+use crate::types::{L_FALSE, L_TRUE, Lit};
+
+impl Solver {
+    /// Whether a vivification round is due (it follows every reduction).
+    pub(crate) fn vivifying(&self) -> bool {
+        self.opts.vivify_effort > 0.0 && self.vivify_pending
+    }
+
+    /// One round of learned-clause vivification. Leaves the solver at level 0.
+    pub(crate) fn vivify(&mut self) {
+        self.vivify_pending = false;
+        self.stats.vivify_rounds += 1;
+        self.backtrack(0);
+        if self.propagate() != NO_REASON {
+            self.ok = false;
+            return;
+        }
+        let budget = ((self.stats.propagations - self.vivify_props_mark) as f64
+            * self.opts.vivify_effort) as u64;
+        let start_props = self.stats.propagations;
+        let tier2 = self.opts.reduce_tier2_glue as u32;
+        let mut candidates: Vec<CRef> = self
+            .learnts
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !self.arena.is_deleted(c)
+                    && !self.arena.is_vivified(c)
+                    && self.arena.lbd(c) <= tier2
+                    && self.arena.len(c) > 2
+            })
+            .collect();
+        candidates.sort_by_key(|&c| (self.arena.lbd(c), self.arena.len(c), c));
+        let mut lits: Vec<Lit> = Vec::new();
+        let mut kept: Vec<Lit> = Vec::new();
+        for c in candidates {
+            if self.stats.propagations - start_props > budget || !self.ok {
+                break;
+            }
+            self.arena.set_vivified(c);
+            lits.clear();
+            lits.extend_from_slice(self.arena.lits(c));
+            if lits.iter().any(|&l| self.lit_value(l) == L_TRUE) {
+                continue; // satisfied at level 0: simplify removes it
+            }
+            self.detach(c);
+            kept.clear();
+            let mut shortened = false;
+            for &l in &lits {
+                match self.lit_value(l) {
+                    L_TRUE => {
+                        // ¬(kept) implies l: kept ∨ l is the clause.
+                        kept.push(l);
+                        shortened = true;
+                        break;
+                    }
+                    L_FALSE => {
+                        shortened = true; // l is implied false by ¬(kept): drop it
+                        continue;
+                    }
+                    _ => {}
+                }
+                kept.push(l);
+                self.new_decision_level();
+                self.assign(!l, NO_REASON);
+                if self.propagate() != NO_REASON {
+                    shortened = kept.len() < lits.len();
+                    break;
+                }
+            }
+            self.backtrack(0);
+            if !shortened || kept.len() >= lits.len() {
+                self.attach(c);
+                continue;
+            }
+            self.stats.vivified += 1;
+            self.stats.vivified_literals += (lits.len() - kept.len()) as u64;
+            // Level-0 false literals may remain in `kept` only if they were decided, which
+            // cannot happen (they were skipped as false). So `kept` has no false literal.
+            match kept.len() {
+                0 => {
+                    self.ok = false;
+                    self.arena.delete(c);
+                }
+                1 => {
+                    self.arena.delete(c);
+                    self.assign(kept[0], NO_REASON);
+                    if self.propagate() != NO_REASON {
+                        self.ok = false;
+                    }
+                }
+                n => {
+                    self.arena.lits_mut(c)[..n].copy_from_slice(&kept);
+                    self.arena.shrink(c, n);
+                    let lbd = self.arena.lbd(c).min(n as u32 - 1);
+                    self.arena.set_lbd(c, lbd);
+                    self.attach(c);
+                }
+            }
+        }
+        self.vivify_props_mark = self.stats.propagations;
+        self.learnts.retain(|&c| !self.arena.is_deleted(c));
+        // Deleted clauses have no watches (detached above), so no sweep is needed.
+    }
+
+    /// Removes clause `c`'s two watches (invariant 1 of watch.rs). Linear in the two lists.
+    fn detach(&mut self, c: CRef) {
+        let (a, b) = {
+            let l = self.arena.lits(c);
+            (l[0], l[1])
+        };
+        for w in [a, b] {
+            let ws = &mut self.watches[(!w).code()];
+            if let Some(pos) = ws.iter().position(|x| x.cref() == c) {
+                ws.remove(pos);
+            }
+        }
+    }
+}
