@@ -229,48 +229,6 @@ fn configs() -> Vec<(&'static str, Options)> {
     ]
 }
 
-/// Calls `solve`, tolerating exactly one known engine bug while it is open: conflict
-/// analysis indexes `level_stamp` (sized `num_vars + 2` in `init_search`) by decision level,
-/// but an assumption that is already true opens an *empty* decision level. With distinct
-/// assumption literals the levels still never outnumber the variables; with a literal assumed
-/// three or more times they can, and `compute_lbd_of_learnt` panics with "index out of
-/// bounds: the len is num_vars+2 but the index is …". See
-/// `an_assumption_repeated_four_times_gets_an_answer_not_a_panic` below.
-///
-/// Returns `None` when that panic (and only that one: the message, the length, and repeated
-/// assumptions must all match) happened; the solver is then in an unknown state and the
-/// caller must abandon it. Any other panic is re-raised.
-fn solve_guarded(s: &mut Solver, assumptions: &[Lit], budget: Budget) -> Option<Status> {
-    let bound = s.num_vars().max(vars_of(&[], assumptions) as usize) + 2;
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        s.solve(assumptions, budget)
-    }));
-    match result {
-        Ok(status) => Some(status),
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|m| m.to_string()))
-                .unwrap_or_default();
-            let known = format!("index out of bounds: the len is {bound} but the index is ");
-            let mut distinct = assumptions.to_vec();
-            distinct.sort();
-            distinct.dedup();
-            let repeated = assumptions.len() >= distinct.len() + 2;
-            if KNOWN_LEVEL_STAMP_BUG && message.starts_with(&known) && repeated {
-                None
-            } else {
-                std::panic::resume_unwind(payload)
-            }
-        }
-    }
-}
-
-/// Set to `false` once the engine sizes `level_stamp` by decision levels (not variables):
-/// every test here then treats that panic like any other failure.
-const KNOWN_LEVEL_STAMP_BUG: bool = true;
-
 // ---------------------------------------------------------------------------------------------
 // (a) Seeded random incremental sequences.
 // ---------------------------------------------------------------------------------------------
@@ -341,8 +299,6 @@ struct Tally {
     /// fired inside incremental use, so later calls met a reduced database.
     reductions: u64,
     restarts: u64,
-    /// Sequences abandoned at the known `level_stamp` panic (see `solve_guarded`).
-    known_bug: u64,
 }
 
 /// Runs one seeded sequence under `opts`: the variable count grows as the sequence goes,
@@ -405,10 +361,7 @@ fn run_sequence(seed: u64, opts: &Options, tally: &mut Tally) {
         for _ in 0..solves {
             let assumptions = random_assumptions(&mut rng, vars);
             let before = s.stats().clone();
-            let Some(status) = solve_guarded(&mut s, &assumptions, Budget::UNLIMITED) else {
-                tally.known_bug += 1;
-                return;
-            };
+            let status = s.solve(&assumptions, Budget::UNLIMITED);
             let answer = check_answer(&s, status, &clauses, &assumptions, false);
             tally.solves += 1;
             tally.conflicts += s.stats().conflicts - before.conflicts;
@@ -420,11 +373,7 @@ fn run_sequence(seed: u64, opts: &Options, tally: &mut Tally) {
             for c in &clauses {
                 fresh.add_clause(c);
             }
-            let Some(fresh_status) = solve_guarded(&mut fresh, &assumptions, Budget::UNLIMITED)
-            else {
-                tally.known_bug += 1;
-                return;
-            };
+            let fresh_status = fresh.solve(&assumptions, Budget::UNLIMITED);
             assert_eq!(
                 status, fresh_status,
                 "incremental and fresh solvers disagree (seed {seed:#x}, batch {batch}) on {clauses:?} under {assumptions:?}"
@@ -510,13 +459,9 @@ fn the_same_assumptions_twice_in_a_row_give_the_same_status_and_a_valid_answer_e
                 s.add_clause(c);
             }
             let assumptions = random_assumptions(&mut rng, vars);
-            let Some(first) = solve_guarded(&mut s, &assumptions, Budget::UNLIMITED) else {
-                continue;
-            };
+            let first = s.solve(&assumptions, Budget::UNLIMITED);
             check_answer(&s, first, &clauses, &assumptions, false);
-            let Some(second) = solve_guarded(&mut s, &assumptions, Budget::UNLIMITED) else {
-                continue;
-            };
+            let second = s.solve(&assumptions, Budget::UNLIMITED);
             check_answer(&s, second, &clauses, &assumptions, false);
             assert_eq!(first, second, "{clauses:?} under {assumptions:?}");
             repeats += 1;
@@ -534,7 +479,7 @@ fn a_conflict_budget_never_gives_a_wrong_answer_and_the_next_unlimited_solve_is_
     let mut unknown = 0;
     let mut decided = 0;
     for (_, opts) in configs() {
-        'instances: for _ in 0..150 {
+        for _ in 0..150 {
             let vars = 10 + rng.below(3) as u32;
             // Near the 3-SAT threshold so some calls need more than a handful of conflicts.
             let clauses: Vec<Vec<Lit>> = (0..vars * 43 / 10)
@@ -552,18 +497,13 @@ fn a_conflict_budget_never_gives_a_wrong_answer_and_the_next_unlimited_solve_is_
             }
             let assumptions = random_assumptions(&mut rng, vars);
             for budget in [0, 1, 2, 3] {
-                let Some(st) = solve_guarded(&mut s, &assumptions, Budget::conflicts(budget))
-                else {
-                    continue 'instances;
-                };
+                let st = s.solve(&assumptions, Budget::conflicts(budget));
                 match check_answer(&s, st, &clauses, &assumptions, true) {
                     Answer::Unknown => unknown += 1,
                     _ => decided += 1,
                 }
             }
-            let Some(st) = solve_guarded(&mut s, &assumptions, Budget::UNLIMITED) else {
-                continue;
-            };
+            let st = s.solve(&assumptions, Budget::UNLIMITED);
             check_answer(&s, st, &clauses, &assumptions, false);
         }
     }
@@ -579,11 +519,11 @@ fn a_conflict_budget_never_gives_a_wrong_answer_and_the_next_unlimited_solve_is_
 // Regressions: each a minimal reproducer found by the tests above.
 // ---------------------------------------------------------------------------------------------
 
-/// Found by `incremental_answers_match_a_fresh_solver_and_brute_force_at_every_step`.
-/// x1 ∨ x2, x1 ∨ ¬x2 under the assumptions x3, x3, x3, x3: the four assumption levels
-/// (three of them empty) plus the decision ¬x1 reach level 5, past `level_stamp`'s
-/// num_vars + 2 = 5 entries, and learning the unit x1 panics in `compute_lbd_of_learnt`
-/// instead of answering SAT.
+/// Found by `incremental_answers_match_a_fresh_solver_and_brute_force_at_every_step`, fixed in
+/// the engine by 79ca7be. x1 ∨ x2, x1 ∨ ¬x2 under the assumptions x3, x3, x3, x3: the four
+/// assumption levels (three of them empty, the literal being already true) plus the decision
+/// ¬x1 reach level 5, past the num_vars + 2 = 5 LBD level stamps the engine used to keep, and
+/// learning the unit x1 panicked in `compute_lbd_of_learnt` instead of answering SAT.
 #[test]
 fn an_assumption_repeated_four_times_gets_an_answer_not_a_panic() {
     let x = |d: i64| Lit::from_dimacs(d).expect("non-zero");
@@ -727,10 +667,7 @@ fn run_ops(opts: &Options, ops: &[Op], counts: &mut Counts) {
             } => {
                 let a = to_lits(assumptions);
                 let budget = conflict_budget.map_or(Budget::UNLIMITED, Budget::conflicts);
-                let Some(st) = solve_guarded(&mut s, &a, budget) else {
-                    counts.known_bug += 1;
-                    return;
-                };
+                let st = s.solve(&a, budget);
                 m.num_vars = m.num_vars.max(vars_of(&[], &a) as usize);
                 let may_be_unknown = conflict_budget.is_some() || m.terminated;
                 let answer = check_answer(&s, st, &m.clauses, &a, may_be_unknown);
@@ -821,7 +758,6 @@ struct Counts {
     values_some: u64,
     failed_true: u64,
     conflicts: u64,
-    known_bug: u64,
 }
 
 fn options_choice() -> impl Strategy<Value = (usize, u64)> {
