@@ -4,6 +4,7 @@
 //! is enforced by Cargo from the first commit.
 #![forbid(unsafe_code)]
 
+pub mod card;
 pub mod sink;
 
 pub use grim_solver::{Lit, Var};

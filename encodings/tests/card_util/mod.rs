@@ -1,0 +1,205 @@
+//! Helpers shared by the cardinality and Problem tests: an independent unit propagator over a
+//! `Cnf` (the propagation-strength oracle, not our solver's word), subset enumeration and a
+//! counting sink.
+#![allow(dead_code)]
+
+use grim_encodings::{ClauseSink, Cnf, Lit, Var};
+
+/// Unit propagation of `cnf` under `assumptions`, to fixpoint. `None` on a conflict (a clause
+/// with every literal false, or contradictory assumptions), else the partial assignment
+/// (`vals[v]`), indexed by variable.
+pub fn propagate(cnf: &Cnf, assumptions: &[Lit]) -> Option<Vec<Option<bool>>> {
+    let n = cnf.num_vars.max(
+        assumptions
+            .iter()
+            .map(|l| l.var().index() + 1)
+            .max()
+            .unwrap_or(0),
+    );
+    let mut vals: Vec<Option<bool>> = vec![None; n];
+    let value =
+        |vals: &Vec<Option<bool>>, l: Lit| vals[l.var().index()].map(|b| b == l.is_positive());
+    for &a in assumptions {
+        match value(&vals, a) {
+            Some(false) => return None,
+            Some(true) => {}
+            None => vals[a.var().index()] = Some(a.is_positive()),
+        }
+    }
+    loop {
+        let mut changed = false;
+        for clause in &cnf.clauses {
+            let mut unassigned = None;
+            let mut free = 0;
+            let mut sat = false;
+            for &l in clause {
+                match value(&vals, l) {
+                    Some(true) => {
+                        sat = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        free += 1;
+                        unassigned = Some(l);
+                    }
+                }
+            }
+            if sat {
+                continue;
+            }
+            match (free, unassigned) {
+                (0, _) => return None,
+                (1, Some(l)) => {
+                    vals[l.var().index()] = Some(l.is_positive());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return Some(vals);
+        }
+    }
+}
+
+/// The value of `lit` in a partial assignment from [`propagate`].
+pub fn lit_value(vals: &[Option<bool>], lit: Lit) -> Option<bool> {
+    vals.get(lit.var().index())
+        .copied()
+        .flatten()
+        .map(|b| b == lit.is_positive())
+}
+
+/// Whether every clause of `cnf` is satisfied by the total assignment `model`.
+pub fn satisfies(cnf: &Cnf, model: &[bool]) -> bool {
+    cnf.clauses.iter().all(|c| {
+        c.iter()
+            .any(|l| model.get(l.var().index()).copied().unwrap_or(false) == l.is_positive())
+    })
+}
+
+/// `n` fresh variables from `sink`, as positive literals.
+pub fn fresh<S: ClauseSink>(sink: &mut S, n: usize) -> Vec<Lit> {
+    (0..n).map(|_| sink.new_var().pos()).collect()
+}
+
+/// The assumptions fixing `lits` to the bits of `mask` (bit i set: `lits[i]` true).
+pub fn fix(lits: &[Lit], mask: u32) -> Vec<Lit> {
+    lits.iter()
+        .enumerate()
+        .map(|(i, &l)| if mask >> i & 1 == 1 { l } else { !l })
+        .collect()
+}
+
+/// Every subset of `0..n` with exactly `k` elements, as bit masks.
+pub fn subsets(n: usize, k: usize) -> impl Iterator<Item = u32> {
+    (0u32..1 << n).filter(move |m| m.count_ones() as usize == k)
+}
+
+/// A sink that only counts: the size-table oracle.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    pub vars: usize,
+    pub clauses: usize,
+    pub literals: usize,
+}
+
+impl ClauseSink for Counting {
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        Var::new((self.vars - 1) as u32).unwrap_or_default()
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.clauses += 1;
+        self.literals += lits.len();
+    }
+}
+
+/// A sink writing to a live solver and to a `Cnf` copy, so answers can be re-checked against
+/// the clauses without trusting the solver.
+pub struct Tee {
+    pub solver: grim_solver::Solver,
+    pub cnf: Cnf,
+}
+
+impl Tee {
+    pub fn new() -> Tee {
+        Tee {
+            solver: grim_solver::Solver::with_options(grim_solver::Options::aggressive()),
+            cnf: Cnf::default(),
+        }
+    }
+}
+
+impl ClauseSink for Tee {
+    fn new_var(&mut self) -> Var {
+        let v = self.solver.new_var();
+        self.cnf.num_vars = self.cnf.num_vars.max(v.index() + 1);
+        v
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.solver.add_clause(lits);
+        self.cnf.add_clause(lits);
+    }
+}
+
+/// How many of `lits` are true when the variables `pool[i]` take the bits of `mask`
+/// (variables outside the pool count as false). Literals are counted with multiplicity.
+pub fn count_true(pool: &[Var], lits: &[Lit], mask: u32) -> usize {
+    lits.iter()
+        .filter(|l| {
+            let bit = pool
+                .iter()
+                .position(|&v| v == l.var())
+                .is_some_and(|i| mask >> i & 1 == 1);
+            bit == l.is_positive()
+        })
+        .count()
+}
+
+/// Checks both ways, for every assignment of `pool`: with `extra` assumed, the clauses are
+/// satisfiable iff `allowed(mask)`. A SAT answer's model is re-checked against the `Cnf`; an
+/// UNSAT answer must be confirmed by our own unit propagation (so it is also the propagation
+/// strength claim for total input assignments). Returns how many masks were allowed.
+pub fn both_ways(
+    tee: &mut Tee,
+    pool: &[Var],
+    extra: &[Lit],
+    allowed: impl Fn(u32) -> bool,
+) -> usize {
+    let lits: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+    let mut sat = 0;
+    for mask in 0u32..1 << pool.len() {
+        let mut a = fix(&lits, mask);
+        a.extend_from_slice(extra);
+        let status = tee.solver.solve(&a, grim_solver::Budget::UNLIMITED);
+        if allowed(mask) {
+            assert_eq!(
+                status,
+                grim_solver::Status::Sat,
+                "mask {mask:b}, extra {extra:?}"
+            );
+            let model = tee.solver.model().unwrap_or_default();
+            assert!(
+                satisfies(&tee.cnf, &model),
+                "model fails the clauses, mask {mask:b}"
+            );
+            for &l in &a {
+                assert_eq!(model.get(l.var().index()).copied(), Some(l.is_positive()));
+            }
+            sat += 1;
+        } else {
+            assert_eq!(
+                status,
+                grim_solver::Status::Unsat,
+                "mask {mask:b}, extra {extra:?}"
+            );
+            assert!(
+                propagate(&tee.cnf, &a).is_none(),
+                "unit propagation misses the conflict, mask {mask:b}, extra {extra:?}"
+            );
+        }
+    }
+    sat
+}
