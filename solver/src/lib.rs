@@ -35,6 +35,7 @@
 //! - `rephase`: target/best phases and rephasing; `reduce`: the three-tier clause database.
 //! - `vivify`: learned-clause vivification after each reduction.
 //! - `walk`: ProbSAT local search as a rephasing step.
+//! - `proof`: DRAT proof output (text and binary).
 //! - `simplify`: level-0 simplification and garbage collection; `check`: the model check.
 //! - `search`: the CDCL loop, a ladder of the above.
 #![deny(unsafe_code)]
@@ -48,6 +49,7 @@ mod heap;
 mod minimize;
 mod mode;
 pub mod options;
+mod proof;
 mod propagate;
 mod rephase;
 mod reduce;
@@ -61,6 +63,7 @@ mod vivify;
 mod walk;
 mod watch;
 
+pub use proof::ProofFormat;
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
 pub use solver::{ProgressFn, Solver, Terminator};
 pub use stats::Stats;

@@ -72,6 +72,7 @@ impl Solver {
         });
         let remove = (candidates.len() as f64 * self.opts.reduce_fraction) as usize;
         for &c in &candidates[..remove] {
+            self.proof_delete_clause(c);
             self.arena.delete(c);
             self.stats.deleted += 1;
         }

@@ -42,6 +42,7 @@ impl Solver {
                 self.stats.conflicts += 1;
                 if self.decision_level() == 0 {
                     self.ok = false;
+                    self.proof_empty();
                     return Status::Unsat;
                 }
                 self.update_target_and_best();
@@ -122,6 +123,11 @@ impl Solver {
     /// first literal.
     fn learn(&mut self, lbd: u32) {
         self.stats.learned += 1;
+        if self.proof.is_some() {
+            let learnt = std::mem::take(&mut self.learnt);
+            self.proof_add(&learnt);
+            self.learnt = learnt;
+        }
         let first = self.learnt[0];
         if self.learnt.len() == 1 {
             self.stats.learned_units += 1;

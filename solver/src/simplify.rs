@@ -29,6 +29,7 @@ impl Solver {
                 let lits = self.arena.lits(c);
                 if lits.iter().any(|&l| self.vals[l.code()] == L_TRUE) {
                     // Level-0 reasons are never needed again (analysis skips level 0).
+                    // Not logged in the proof: the clause has a level-0 literal (proof.rs).
                     self.arena.delete(c);
                     self.stats.simplified += 1;
                     return false;
@@ -63,6 +64,11 @@ impl Solver {
                 debug_assert!(j >= 2, "a clause with under two unassigned literals at level 0 after propagation");
                 if j < len {
                     // Positions 0 and 1 are unchanged (watched literals are not false).
+                    // The old clause has level-0 literals, so its deletion is not logged.
+                    if self.proof.is_some() {
+                        let new = self.arena.lits(c)[..j].to_vec();
+                        self.proof_add(&new);
+                    }
                     self.arena.shrink(c, j);
                 }
             }

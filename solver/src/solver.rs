@@ -141,6 +141,8 @@ pub struct Solver {
     pub(crate) add_buf: Vec<Lit>,
 
     pub(crate) terminator: Terminator,
+    /// DRAT proof output (`proof.rs`), when requested.
+    pub(crate) proof: Option<crate::proof::Proof>,
     /// Progress report: called with the statistics every `progress_every` conflicts.
     pub(crate) progress: Option<ProgressFn>,
     pub(crate) progress_every: u64,
@@ -220,6 +222,7 @@ impl Solver {
             stamp: 0,
             add_buf: Vec::new(),
             terminator: Terminator::default(),
+            proof: None,
             progress: None,
             progress_every: 0,
             budget: Budget::UNLIMITED,
@@ -342,13 +345,19 @@ impl Solver {
             self.add_buf = buf;
             return;
         }
+        let distinct = buf.len();
         buf.retain(|&l| self.lit_value(l) != L_FALSE);
+        if buf.len() < distinct {
+            // Level-0 false literals removed: the shorter clause is derived (RUP).
+            self.proof_add(&buf);
+        }
         match buf.len() {
             0 => self.ok = false,
             1 => {
                 self.assign(buf[0], NO_REASON);
                 if self.propagate() != NO_REASON {
                     self.ok = false;
+                    self.proof_empty();
                 }
             }
             _ => match self.arena.alloc(&buf, false, 0) {

@@ -28,6 +28,7 @@ impl Solver {
         self.backtrack(0);
         if self.propagate() != NO_REASON {
             self.ok = false;
+            self.proof_empty();
             return;
         }
         let budget = ((self.stats.propagations - self.vivify_props_mark) as f64
@@ -92,6 +93,9 @@ impl Solver {
             self.stats.vivified_literals += (lits.len() - kept.len()) as u64;
             // Level-0 false literals may remain in `kept` only if they were decided, which
             // cannot happen (they were skipped as false). So `kept` has no false literal.
+            // The shortened clause first, then the deletion of the old one (proof.rs).
+            self.proof_add(&kept);
+            self.proof_delete(&lits);
             match kept.len() {
                 0 => {
                     self.ok = false;
@@ -102,6 +106,7 @@ impl Solver {
                     self.assign(kept[0], NO_REASON);
                     if self.propagate() != NO_REASON {
                         self.ok = false;
+                        self.proof_empty();
                     }
                 }
                 n => {
