@@ -78,7 +78,9 @@ impl Solver {
         if self.learnt.len() > 1 {
             let mut best = 1;
             for k in 2..self.learnt.len() {
-                if self.level[self.learnt[k].var().index()] > self.level[self.learnt[best].var().index()] {
+                if self.level[self.learnt[k].var().index()]
+                    > self.level[self.learnt[best].var().index()]
+                {
                     best = k;
                 }
             }
@@ -122,7 +124,14 @@ impl Solver {
     /// A learned clause took part in a conflict: mark it used, raise its activity, and lower its
     /// LBD if the current assignment shows a smaller one.
     fn bump_clause(&mut self, c: CRef) {
-        self.arena.set_used(c, if self.arena.lbd(c) <= self.opts.reduce_tier2_glue as u32 { 2 } else { 1 });
+        self.arena.set_used(
+            c,
+            if self.arena.lbd(c) <= self.opts.reduce_tier2_glue as u32 {
+                2
+            } else {
+                1
+            },
+        );
         let a = self.arena.activity(c) + self.cla_inc;
         self.arena.set_activity(c, a);
         if a > 1e20 {

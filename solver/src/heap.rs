@@ -89,11 +89,12 @@ impl VarHeap {
                 break;
             }
             let right = left + 1;
-            let child = if right < n && act[self.heap[right] as usize] > act[self.heap[left] as usize] {
-                right
-            } else {
-                left
-            };
+            let child =
+                if right < n && act[self.heap[right] as usize] > act[self.heap[left] as usize] {
+                    right
+                } else {
+                    left
+                };
             let cv = self.heap[child];
             if act[cv as usize] <= a {
                 break;

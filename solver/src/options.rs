@@ -69,13 +69,19 @@ impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::UnknownOption { name } => {
-                write!(f, "unknown option `{name}` (see --help-options for the table)")
+                write!(
+                    f,
+                    "unknown option `{name}` (see --help-options for the table)"
+                )
             }
             OptionError::BadValue {
                 name,
                 value,
                 expected,
-            } => write!(f, "option `{name}`: `{value}` is not a valid {expected:?} value"),
+            } => write!(
+                f,
+                "option `{name}`: `{value}` is not a valid {expected:?} value"
+            ),
             OptionError::OutOfRange {
                 name,
                 value,
@@ -284,15 +290,28 @@ mod tests {
             let mut o = Options::default();
             o.set(spec.name, &text)
                 .unwrap_or_else(|e| panic!("default of {} rejected: {e}", spec.name));
-            assert_eq!(o, defaults, "setting {} to its default changed something", spec.name);
+            assert_eq!(
+                o, defaults,
+                "setting {} to its default changed something",
+                spec.name
+            );
         }
     }
 
     #[test]
     fn out_of_range_and_unknown_names_are_rejected() {
         let mut o = Options::default();
-        assert!(matches!(o.set("vsids_decay", "2.0"), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(o.set("minimize", "maybe"), Err(OptionError::BadValue { .. })));
-        assert!(matches!(o.set("no_such", "1"), Err(OptionError::UnknownOption { .. })));
+        assert!(matches!(
+            o.set("vsids_decay", "2.0"),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            o.set("minimize", "maybe"),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert!(matches!(
+            o.set("no_such", "1"),
+            Err(OptionError::UnknownOption { .. })
+        ));
     }
 }

@@ -133,10 +133,9 @@ impl Solver {
         if self.proof.is_none() {
             return;
         }
-        if lits
-            .iter()
-            .any(|l| self.level[l.var().index()] == 0 && self.lit_value(*l) != crate::types::L_UNDEF)
-        {
+        if lits.iter().any(|l| {
+            self.level[l.var().index()] == 0 && self.lit_value(*l) != crate::types::L_UNDEF
+        }) {
             return;
         }
         if let Some(p) = &mut self.proof {

@@ -87,6 +87,7 @@ impl Solver {
     /// glucose's linear one when it is positive).
     pub(crate) fn reduce_interval_now(&self) -> u64 {
         let k = self.reduce_count as f64 + 1.0;
-        (self.opts.reduce_interval as f64 * k.sqrt()) as u64 + self.opts.reduce_increment * self.reduce_count
+        (self.opts.reduce_interval as f64 * k.sqrt()) as u64
+            + self.opts.reduce_increment * self.reduce_count
     }
 }

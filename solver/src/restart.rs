@@ -100,7 +100,8 @@ impl Solver {
     pub(crate) fn schedule_restart(&mut self) {
         if self.stable {
             self.luby_index += 1;
-            self.restart_limit = self.stats.conflicts + luby(self.luby_index) * self.opts.restart_luby_unit;
+            self.restart_limit =
+                self.stats.conflicts + luby(self.luby_index) * self.opts.restart_luby_unit;
         } else {
             self.restart_limit = self.stats.conflicts + self.opts.restart_min;
         }

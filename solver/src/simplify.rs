@@ -12,7 +12,9 @@ use crate::types::{L_FALSE, L_TRUE};
 impl Solver {
     /// Whether a level-0 simplification round would find something new.
     pub(crate) fn simplifying(&self) -> bool {
-        self.opts.simplify && self.decision_level() == 0 && self.trail.len() > self.simplify_assigned
+        self.opts.simplify
+            && self.decision_level() == 0
+            && self.trail.len() > self.simplify_assigned
     }
 
     /// Removes satisfied clauses and false literals at level 0. Pre: level 0, propagated.
@@ -21,7 +23,11 @@ impl Solver {
         debug_assert_eq!(self.qhead, self.trail.len());
         self.simplify_assigned = self.trail.len();
         for list in 0..2 {
-            let mut cs = std::mem::take(if list == 0 { &mut self.originals } else { &mut self.learnts });
+            let mut cs = std::mem::take(if list == 0 {
+                &mut self.originals
+            } else {
+                &mut self.learnts
+            });
             cs.retain(|&c| {
                 if self.arena.is_deleted(c) {
                     return false;
@@ -50,7 +56,11 @@ impl Solver {
         // Now no watch refers to a deleted clause: strip false literals (watched ones are
         // never false at level 0 after full propagation, except in satisfied clauses, gone).
         for list in 0..2 {
-            let cs = if list == 0 { self.originals.clone() } else { self.learnts.clone() };
+            let cs = if list == 0 {
+                self.originals.clone()
+            } else {
+                self.learnts.clone()
+            };
             for c in cs {
                 let len = self.arena.len(c);
                 let mut j = 0;
@@ -61,7 +71,10 @@ impl Solver {
                         j += 1;
                     }
                 }
-                debug_assert!(j >= 2, "a clause with under two unassigned literals at level 0 after propagation");
+                debug_assert!(
+                    j >= 2,
+                    "a clause with under two unassigned literals at level 0 after propagation"
+                );
                 if j < len {
                     // Positions 0 and 1 are unchanged (watched literals are not false).
                     // The old clause has level-0 literals, so its deletion is not logged.
@@ -120,7 +133,11 @@ impl Solver {
             }
         }
         for list in 0..2 {
-            let mut cs = std::mem::take(if list == 0 { &mut self.originals } else { &mut self.learnts });
+            let mut cs = std::mem::take(if list == 0 {
+                &mut self.originals
+            } else {
+                &mut self.learnts
+            });
             cs.retain(|&c| !self.arena.is_deleted(c));
             for c in cs.iter_mut() {
                 *c = self.arena.relocate(*c, &mut to);

@@ -300,7 +300,10 @@ impl Solver {
             // A deterministic, seeded tie-break of the initial order: tiny activities from a
             // splitmix64 stream, far below one bump, so they only order untouched variables.
             for v in old..n {
-                let mut z = self.opts.seed.wrapping_add((v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let mut z = self
+                    .opts
+                    .seed
+                    .wrapping_add((v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
                 z ^= z >> 31;
@@ -341,7 +344,10 @@ impl Solver {
             self.add_buf = buf;
             return;
         }
-        if buf.iter().any(|&l| self.lit_value(l) == L_TRUE && self.level[l.var().index()] == 0) {
+        if buf
+            .iter()
+            .any(|&l| self.lit_value(l) == L_TRUE && self.level[l.var().index()] == 0)
+        {
             self.add_buf = buf;
             return;
         }
@@ -404,7 +410,10 @@ impl Solver {
                 .extend((0..self.num_vars()).map(|v| self.vals[Var::from_index(v).pos().code()]));
             if !self.check_model() {
                 // An internal error, never an input's fault: refuse to hand out a wrong model.
-                debug_assert!(false, "grim-solver: model failed the check against the original clauses");
+                debug_assert!(
+                    false,
+                    "grim-solver: model failed the check against the original clauses"
+                );
                 self.model.clear();
                 status = Status::Unknown;
             }

@@ -123,7 +123,6 @@ impl Lit {
     pub fn code(self) -> usize {
         self.0 as usize
     }
-
 }
 
 impl std::ops::Not for Lit {

@@ -67,7 +67,11 @@ impl Solver {
             if cl.iter().any(|&l| self.vals[l.code()] == L_TRUE) {
                 continue;
             }
-            lits.extend(cl.iter().copied().filter(|&l| self.vals[l.code()] == L_UNDEF));
+            lits.extend(
+                cl.iter()
+                    .copied()
+                    .filter(|&l| self.vals[l.code()] == L_UNDEF),
+            );
             starts.push(lits.len() as u32);
         }
         let m = starts.len() - 1;
@@ -116,8 +120,8 @@ impl Solver {
         }
         let mut best = value.clone();
         let mut best_broken = broken.len();
-        let budget = ((self.stats.propagations - self.walk_props_mark) as f64 * self.opts.walk_effort)
-            as u64
+        let budget = ((self.stats.propagations - self.walk_props_mark) as f64
+            * self.opts.walk_effort) as u64
             + 10 * lits.len() as u64;
         self.walk_props_mark = self.stats.propagations;
         let mut ticks = 0u64;
@@ -133,9 +137,15 @@ impl Solver {
                 // Break: clauses where ¬l... l is false now; flipping makes ¬l false, breaking
                 // the clauses whose only true literal is ¬l.
                 let nl = !l;
-                let (a, b) = (occ_start[nl.code()] as usize, occ_start[nl.code() + 1] as usize);
+                let (a, b) = (
+                    occ_start[nl.code()] as usize,
+                    occ_start[nl.code() + 1] as usize,
+                );
                 ticks += (b - a) as u64 + 1;
-                let brk = occ[a..b].iter().filter(|&&d| num_true[d as usize] == 1).count();
+                let brk = occ[a..b]
+                    .iter()
+                    .filter(|&&d| num_true[d as usize] == 1)
+                    .count();
                 let p = pow[brk.min(63)];
                 probs.push(p);
                 sum += p;
@@ -152,7 +162,10 @@ impl Solver {
             let l = cl[pick];
             // Flip: l becomes true, ¬l false.
             value[l.var().index()] = l.is_positive();
-            let (a, b) = (occ_start[l.code()] as usize, occ_start[l.code() + 1] as usize);
+            let (a, b) = (
+                occ_start[l.code()] as usize,
+                occ_start[l.code() + 1] as usize,
+            );
             for &d in &occ[a..b] {
                 let d = d as usize;
                 num_true[d] += 1;
@@ -166,7 +179,10 @@ impl Solver {
                 }
             }
             let nl = !l;
-            let (a, b) = (occ_start[nl.code()] as usize, occ_start[nl.code() + 1] as usize);
+            let (a, b) = (
+                occ_start[nl.code()] as usize,
+                occ_start[nl.code() + 1] as usize,
+            );
             ticks += (b - a) as u64;
             for &d in &occ[a..b] {
                 let d = d as usize;

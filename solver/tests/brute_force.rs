@@ -27,7 +27,11 @@ fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: u64) -> Vec<Vec
     (0..clauses)
         .map(|_| {
             // Mostly 2..=max_len literals, one clause in twenty a unit.
-            let len = if rng.below(20) == 0 { 1 } else { 2 + rng.below(max_len - 1) as usize };
+            let len = if rng.below(20) == 0 {
+                1
+            } else {
+                2 + rng.below(max_len - 1) as usize
+            };
             (0..len)
                 .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
                 .collect()
@@ -45,7 +49,9 @@ fn satisfies(assign: u32, clause: &[Lit]) -> bool {
 fn brute_force(vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
     (0..1u32 << vars).any(|a| {
         clauses.iter().all(|c| satisfies(a, c))
-            && assumptions.iter().all(|l| satisfies(a, std::slice::from_ref(l)))
+            && assumptions
+                .iter()
+                .all(|l| satisfies(a, std::slice::from_ref(l)))
     })
 }
 
@@ -68,7 +74,10 @@ fn check_answer(
     let expected = brute_force(vars, clauses, assumptions);
     match status {
         Status::Sat => {
-            assert!(expected, "solver says SAT, brute force says UNSAT: {clauses:?} under {assumptions:?}");
+            assert!(
+                expected,
+                "solver says SAT, brute force says UNSAT: {clauses:?} under {assumptions:?}"
+            );
             let model = s.model().expect("a model after Sat");
             let as_bits = model
                 .iter()
@@ -83,10 +92,16 @@ fn check_answer(
             true
         }
         Status::Unsat => {
-            assert!(!expected, "solver says UNSAT, brute force finds a model: {clauses:?} under {assumptions:?}");
+            assert!(
+                !expected,
+                "solver says UNSAT, brute force finds a model: {clauses:?} under {assumptions:?}"
+            );
             let core = s.failed_assumptions().to_vec();
             for l in &core {
-                assert!(assumptions.contains(l), "failed literal {l:?} is not an assumption {assumptions:?}");
+                assert!(
+                    assumptions.contains(l),
+                    "failed literal {l:?} is not an assumption {assumptions:?}"
+                );
                 assert!(s.failed(*l));
             }
             assert!(
@@ -112,7 +127,12 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
     }];
     for round in 0..1500 {
         let vars = 3 + rng.below(10) as u32; // 3..=12
-        let clauses = random_cnf(&mut rng, vars, (vars as usize) * (2 + round % 3), 3 + round as u64 % 2);
+        let clauses = random_cnf(
+            &mut rng,
+            vars,
+            (vars as usize) * (2 + round % 3),
+            3 + round as u64 % 2,
+        );
         let n_assume = rng.below(4) as usize;
         let assumptions: Vec<Lit> = (0..n_assume)
             .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
@@ -132,7 +152,10 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
     }
     eprintln!("{sat} SAT answers, {unsat_with_core} UNSAT with a non-empty core");
     assert!(sat > 1200, "only {sat} SAT answers: the generator drifted");
-    assert!(unsat_with_core > 600, "only {unsat_with_core} non-empty cores: assumptions rarely mattered");
+    assert!(
+        unsat_with_core > 600,
+        "only {unsat_with_core} non-empty cores: assumptions rarely mattered"
+    );
 }
 
 #[test]
@@ -189,7 +212,11 @@ fn the_same_input_gives_the_same_model_every_run() {
     let models: Vec<_> = (0..3)
         .map(|_| {
             let mut s = solver_with(&Options::default(), 60, &clauses);
-            (s.solve(&[], Budget::UNLIMITED), s.model(), s.stats().conflicts)
+            (
+                s.solve(&[], Budget::UNLIMITED),
+                s.model(),
+                s.stats().conflicts,
+            )
         })
         .collect();
     assert_eq!(models[0], models[1]);

@@ -1,0 +1,299 @@
+//! DRAT proofs: every UNSAT answer's proof is checked by a small forward RUP checker written
+//! here (independent of the engine: naive unit propagation over clause lists), and by `rate`
+//! in strict mode when it is installed (`cargo install rate`).
+
+use std::io::Write;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
+
+/// A `Write` that keeps the bytes for the test to read.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+fn pigeonhole(p: u32, h: u32) -> Vec<Vec<i64>> {
+    let x = |i: u32, j: u32| (i * h + j + 1) as i64;
+    let mut cs: Vec<Vec<i64>> = (0..p).map(|i| (0..h).map(|j| x(i, j)).collect()).collect();
+    for j in 0..h {
+        for a in 0..p {
+            for b in a + 1..p {
+                cs.push(vec![-x(a, j), -x(b, j)]);
+            }
+        }
+    }
+    cs
+}
+
+fn random_3sat(rng: &mut Rng, n: u64, m: usize) -> Vec<Vec<i64>> {
+    (0..m)
+        .map(|_| {
+            (0..3)
+                .map(|_| {
+                    let v = (rng.next() % n + 1) as i64;
+                    if rng.next() % 2 == 0 { v } else { -v }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn solve_with_proof(clauses: &[Vec<i64>], opts: Options, format: ProofFormat) -> (Status, Vec<u8>) {
+    let mut s = Solver::with_options(opts);
+    let sink = Shared::default();
+    s.set_proof(Box::new(sink.clone()), format);
+    for c in clauses {
+        let lits: Vec<Lit> = c.iter().map(|&d| Lit::from_dimacs(d).unwrap()).collect();
+        s.add_clause(&lits);
+    }
+    let st = s.solve(&[], Budget::UNLIMITED);
+    s.flush_proof().unwrap();
+    let bytes = sink.0.lock().unwrap().clone();
+    (st, bytes)
+}
+
+/// Whether unit propagation on `db` plus the negation of `lemma` reaches a conflict.
+fn rup(db: &[Vec<i64>], lemma: &[i64]) -> bool {
+    let mut assigned: std::collections::BTreeMap<i64, bool> = std::collections::BTreeMap::new();
+    let value =
+        |a: &std::collections::BTreeMap<i64, bool>, l: i64| a.get(&l.abs()).map(|&v| v == (l > 0));
+    for &l in lemma {
+        if value(&assigned, l) == Some(true) {
+            return true; // tautology
+        }
+        assigned.insert(l.abs(), l < 0);
+    }
+    loop {
+        let mut changed = false;
+        for c in db {
+            let mut unassigned = None;
+            let mut count = 0;
+            let mut satisfied = false;
+            for &l in c {
+                match value(&assigned, l) {
+                    Some(true) => {
+                        satisfied = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        count += 1;
+                        unassigned = Some(l);
+                    }
+                }
+            }
+            if satisfied {
+                continue;
+            }
+            if count == 0 {
+                return true;
+            }
+            if count == 1 {
+                let l = unassigned.unwrap();
+                assigned.insert(l.abs(), l > 0);
+                changed = true;
+            }
+        }
+        if !changed {
+            return false;
+        }
+    }
+}
+
+/// Forward-checks a text DRAT proof that only uses RUP: every lemma must be RUP, deletions
+/// must name an existing clause, and the empty clause must be derived.
+fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String> {
+    // Clauses as sets: a duplicated literal must not count twice in unit propagation.
+    let mut db: Vec<Vec<i64>> = formula
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            c.sort();
+            c.dedup();
+            c
+        })
+        .collect();
+    let text = String::from_utf8(proof.to_vec()).map_err(|e| e.to_string())?;
+    let mut lemmas = 0;
+    for line in text.lines() {
+        let (delete, rest) = match line.strip_prefix("d ") {
+            Some(r) => (true, r),
+            None => (false, line),
+        };
+        let mut lits: Vec<i64> = rest
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(lits.pop(), Some(0), "proof line without final 0: {line}");
+        if delete {
+            let mut key = lits.clone();
+            key.sort();
+            let pos = db
+                .iter()
+                .position(|c| {
+                    let mut k = c.clone();
+                    k.sort();
+                    k == key
+                })
+                .ok_or(format!("deletion of a clause not in the database: {line}"))?;
+            db.remove(pos);
+        } else {
+            if !rup(&db, &lits) {
+                return Err(format!("lemma {lemmas} is not RUP: {line}"));
+            }
+            lemmas += 1;
+            if lits.is_empty() {
+                return Ok(lemmas);
+            }
+            db.push(lits);
+        }
+    }
+    Err("the proof never derives the empty clause".into())
+}
+
+fn unsat_instances() -> Vec<Vec<Vec<i64>>> {
+    let mut rng = Rng(99);
+    let mut v = vec![pigeonhole(5, 4), pigeonhole(6, 5)];
+    while v.len() < 12 {
+        let f = random_3sat(&mut rng, 30, 160);
+        let mut s = Solver::new();
+        for c in &f {
+            s.add_clause(
+                &c.iter()
+                    .map(|&d| Lit::from_dimacs(d).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        if s.solve(&[], Budget::UNLIMITED) == Status::Unsat {
+            v.push(f);
+        }
+    }
+    v
+}
+
+#[test]
+fn every_unsat_proof_is_accepted_by_an_independent_rup_checker() {
+    let mut checked = 0;
+    for opts in [Options::default(), Options::aggressive()] {
+        for f in unsat_instances() {
+            let (st, proof) = solve_with_proof(&f, opts.clone(), ProofFormat::Text);
+            assert_eq!(st, Status::Unsat);
+            let lemmas = check_text_proof(&f, &proof).unwrap_or_else(|e| panic!("{e}"));
+            assert!(lemmas > 0);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+}
+
+#[test]
+fn a_binary_proof_encodes_the_same_clauses_as_the_text_proof() {
+    let f = pigeonhole(6, 5);
+    let (_, text) = solve_with_proof(&f, Options::default(), ProofFormat::Text);
+    let (_, bin) = solve_with_proof(&f, Options::default(), ProofFormat::Binary);
+    // Decode the binary proof into text and compare.
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bin.len() {
+        let tag = bin[i];
+        i += 1;
+        if tag == b'd' {
+            out.push_str("d ");
+        } else {
+            assert_eq!(tag, b'a');
+        }
+        loop {
+            let mut x: u64 = 0;
+            let mut shift = 0;
+            loop {
+                let b = bin[i];
+                i += 1;
+                x |= ((b & 0x7f) as u64) << shift;
+                shift += 7;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+            if x == 0 {
+                out.push_str("0\n");
+                break;
+            }
+            let v = (x >> 1) as i64;
+            out.push_str(&format!("{} ", if x & 1 == 1 { -v } else { v }));
+        }
+    }
+    assert_eq!(out, String::from_utf8(text).unwrap());
+}
+
+#[test]
+fn proofs_of_unsat_instances_verify_with_rate_in_strict_mode() {
+    if Command::new("rate").arg("--version").output().is_err() {
+        if std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
+            panic!("rate is not installed but GRIM_REQUIRE_REFERENCES=1");
+        }
+        println!("skipped: rate not installed (cargo install rate)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("grim-proof-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, f) in unsat_instances().iter().enumerate().take(6) {
+        for (format, ext) in [(ProofFormat::Text, "drat"), (ProofFormat::Binary, "drat")] {
+            let (st, proof) = solve_with_proof(f, Options::aggressive(), format);
+            assert_eq!(st, Status::Unsat);
+            let cnf = dir.join(format!("f{k}.cnf"));
+            let prf = dir.join(format!("f{k}-{format:?}.{ext}"));
+            let vars = f.iter().flatten().map(|l| l.abs()).max().unwrap_or(0);
+            let mut text = format!("p cnf {vars} {}\n", f.len());
+            for c in f {
+                for l in c {
+                    text.push_str(&format!("{l} "));
+                }
+                text.push_str("0\n");
+            }
+            std::fs::write(&cnf, text).unwrap();
+            std::fs::write(&prf, proof).unwrap();
+            let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                stdout.lines().any(|l| l == "s VERIFIED"),
+                "rate rejected the {format:?} proof of instance {k}: {stdout}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_proof_line_is_written_for_a_satisfiable_instance_beyond_learned_clauses() {
+    let mut s = Solver::new();
+    let sink = Shared::default();
+    s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+    let a = Var::new(0).unwrap();
+    s.add_clause(&[a.pos()]);
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    s.flush_proof().unwrap();
+    assert!(
+        sink.0.lock().unwrap().is_empty(),
+        "a trivial SAT instance needs no lemma"
+    );
+}
