@@ -51,7 +51,7 @@ fn random_3sat(rng: &mut Rng, n: u64, m: usize) -> Vec<Vec<i64>> {
             (0..3)
                 .map(|_| {
                     let v = (rng.next() % n + 1) as i64;
-                    if rng.next() % 2 == 0 { v } else { -v }
+                    if rng.next().is_multiple_of(2) { v } else { -v }
                 })
                 .collect()
         })
