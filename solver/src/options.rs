@@ -315,3 +315,30 @@ mod tests {
         ));
     }
 }
+
+#[cfg(test)]
+mod read_tests {
+    use super::Options;
+
+    /// The style rule "a test fails when an option is never read": every row of the table must
+    /// be read as `opts.NAME` somewhere in the engine outside this file.
+    #[test]
+    fn every_option_is_read_by_the_engine() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut sources = String::new();
+        for entry in std::fs::read_dir(&dir).expect("solver/src is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("options.rs") {
+                sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
+            }
+        }
+        for spec in Options::TABLE {
+            let needle = format!("opts.{}", spec.name);
+            assert!(
+                sources.contains(&needle),
+                "option `{}` is never read (no `{needle}` in solver/src)",
+                spec.name
+            );
+        }
+    }
+}
