@@ -1,12 +1,24 @@
-//! `grim-check INSTANCE OUTPUT`: checks a SAT solver's answer against a DIMACS CNF.
+//! `grim-check INSTANCE OUTPUT`: checks a SAT solver's answer against a DIMACS CNF, or a
+//! MaxSAT solver's answer against a WCNF (the format is detected as `grim-sat` does; see
+//! `grim_tools::formats::detect`, and `--format` to override).
 //!
-//! The output is read first (`s` line and `v` lines; see `grim_tools::formats::solution` for
-//! what is accepted), then the instance is streamed clause by clause, so neither the formula
-//! nor a dense copy of the model is held in memory. For `s SATISFIABLE` every clause must
-//! contain a literal the model makes true; a variable the model does not mention counts as
-//! unassigned and satisfies nothing. UNSATISFIABLE and UNKNOWN cannot be refuted without a
-//! proof and are reported as unchecked. One verdict line goes to stdout; see
-//! `grim_tools::cli::check_exit` for the exit codes.
+//! The output is read first, then the instance is streamed clause by clause, so neither the
+//! formula nor a dense copy of a literal-list model is held in memory.
+//!
+//! - CNF (`s` and `v` lines; see `grim_tools::formats::solution`): for `s SATISFIABLE` every
+//!   clause must contain a literal the model makes true.
+//! - WCNF (`o`, `s` and `v` lines, the 0/1 `v` string or the old literal list; see
+//!   `grim_tools::formats::maxsat_output`): for `s OPTIMUM FOUND` and `s SATISFIABLE` every
+//!   hard clause must contain a true literal, and the cost recomputed over the soft clauses
+//!   must equal the last `o` line. Optimality itself is not checked (that needs a proof or
+//!   another solver). An `o` line under `s UNSATISFIABLE` is a contradiction and is reported
+//!   as wrong.
+//!
+//! A variable the model does not mention counts as unassigned and satisfies nothing (so it
+//! cannot satisfy a hard clause, and a soft clause that only it could satisfy costs its
+//! weight). UNSATISFIABLE and UNKNOWN cannot be refuted without a proof and are reported as
+//! unchecked. One verdict line goes to stdout; see `grim_tools::cli::check_exit` for the exit
+//! codes.
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
@@ -15,28 +27,52 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use grim_solver::Lit;
 use grim_tools::cli::check_exit;
+use grim_tools::formats::detect::{Detected, Format, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
+use grim_tools::formats::maxsat_output::{self, read_output};
 use grim_tools::formats::solution::{Answer, Solution, read_solution};
+use grim_tools::formats::wcnf::{self, Weight};
 use grim_tools::formats::{ParseError, open_input};
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  consistent: a valid model, or an UNSATISFIABLE/UNKNOWN answer (not checkable without a proof)
-  1  wrong: the model falsifies a clause
-  2  malformed or unreadable instance or output, or a bad command line";
+  0  consistent: a valid model (WCNF: satisfying every hard clause, with the cost of the last
+     `o` line), or an UNSATISFIABLE/UNKNOWN answer (not checkable without a proof)
+  1  wrong: the model falsifies a (hard) clause, its cost differs from the last `o` line, or
+     the output contradicts itself (`o` lines under UNSATISFIABLE)
+  2  malformed or unreadable instance or output, or a bad command line
 
-/// Checks a SAT solver's output (s/v lines) against a DIMACS CNF instance.
+Format: `p cnf` is CNF; `p wcnf` or a first clause marked `h` is WCNF; otherwise (no header)
+a name ending in .wcnf or .wcnf.gz means WCNF and anything else CNF. --format overrides.";
+
+/// The instance format, for `--format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatArg {
+    /// Detect from the contents and the name.
+    Auto,
+    /// DIMACS CNF (the output has `s` and `v` lines).
+    Cnf,
+    /// WCNF, either dialect (the output has `o`, `s` and `v` lines).
+    Wcnf,
+}
+
+/// Checks a SAT solver's output (s/v lines) against a DIMACS CNF instance, or a MaxSAT
+/// solver's output (o/s/v lines) against a WCNF instance.
 #[derive(clap::Parser, Debug)]
 #[command(name = "grim-check", version, after_help = EXIT_CODES)]
 struct Args {
-    /// The instance: DIMACS CNF, plain or gzip, or `-` for standard input.
+    /// The instance: DIMACS CNF or WCNF, plain or gzip, or `-` for standard input.
     instance: PathBuf,
-    /// The solver's output: `c`, `s` and `v` lines, plain or gzip, or `-` for standard input.
+    /// The solver's output: `c`, `s` and `v` lines (and `o` lines for WCNF), plain or gzip,
+    /// or `-` for standard input.
     output: PathBuf,
     /// Read the instance strictly (literals beyond the header's variable count and a wrong
     /// clause count are errors).
     #[arg(long)]
     strict: bool,
+    /// The instance format; `auto` detects it (see the rule below).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    format: FormatArg,
 }
 
 fn display(path: &Path) -> String {
@@ -69,15 +105,29 @@ struct Violation {
 }
 
 fn run(args: &Args) -> u8 {
+    let instance_path = display(&args.instance);
+    let forced = match args.format {
+        FormatArg::Auto => None,
+        FormatArg::Cnf => Some(Format::Cnf),
+        FormatArg::Wcnf => Some(Format::Wcnf),
+    };
+    let detected = match open_input(&args.instance).and_then(|i| detect(i, &args.instance, forced))
+    {
+        Ok(d) => d,
+        Err(e) => return malformed(&instance_path, &e),
+    };
+    match detected.format {
+        Format::Cnf => run_cnf(args, detected),
+        Format::Wcnf => run_wcnf(args, detected),
+    }
+}
+
+fn run_cnf(args: &Args, input: Detected) -> u8 {
     let output_path = display(&args.output);
     let instance_path = display(&args.instance);
     let solution = match open_input(&args.output).and_then(read_solution) {
         Ok(s) => s,
         Err(e) => return malformed(&output_path, &e),
-    };
-    let input = match open_input(&args.instance) {
-        Ok(input) => input,
-        Err(e) => return malformed(&instance_path, &e),
     };
     let mut parser = match Parser::new(
         input,
@@ -130,7 +180,7 @@ fn run(args: &Args) -> u8 {
                          {} ({violated} of {clauses} clauses unsatisfied)",
                         v.index,
                         v.line,
-                        describe(&v.clause, &solution)
+                        describe(&v.clause, |l| solution.value(l))
                     );
                     check_exit::WRONG
                 }
@@ -152,16 +202,13 @@ fn run(args: &Args) -> u8 {
 
 /// The clause in DIMACS with each literal's value, shortened past 16 literals:
 /// `1 -3 0 [all false]` or `1 -3 0 [1 false, 1 unassigned]`.
-fn describe(clause: &[Lit], solution: &Solution) -> String {
+fn describe(clause: &[Lit], value: impl Fn(Lit) -> Option<bool>) -> String {
     let mut text: Vec<String> = clause.iter().take(16).map(|l| l.to_string()).collect();
     if clause.len() > 16 {
         text.push(format!("... ({} literals)", clause.len()));
     }
     text.push("0".to_string());
-    let unassigned = clause
-        .iter()
-        .filter(|&&l| solution.value(l).is_none())
-        .count();
+    let unassigned = clause.iter().filter(|&&l| value(l).is_none()).count();
     let values = if clause.is_empty() {
         "the empty clause".to_string()
     } else if unassigned == 0 {
@@ -186,6 +233,158 @@ fn note_extra_variables(solution: &Solution, num_vars: u64) {
         eprintln!(
             "grim-check: note: the model assigns {extra} variable{} beyond the instance's {num_vars}",
             if extra == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// The WCNF check (see the module documentation).
+fn run_wcnf(args: &Args, input: Detected) -> u8 {
+    let output_path = display(&args.output);
+    let instance_path = display(&args.instance);
+    let output = match open_input(&args.output).and_then(read_output) {
+        Ok(o) => o,
+        Err(e) => return malformed(&output_path, &e),
+    };
+    let mut parser = match wcnf::Parser::new(
+        input,
+        ParseOptions {
+            strict: args.strict,
+        },
+    ) {
+        Ok(p) => p,
+        Err(e) => return malformed(&instance_path, &e),
+    };
+    let model = output.model.as_ref();
+    let value = |l: Lit| model.and_then(|m| m.value(l));
+    let mut first: Option<Violation> = None;
+    let mut violated = 0u64;
+    // Soft clauses falsified and their weight; the reader guarantees the soft weights sum
+    // within u64, so the saturating add never saturates.
+    let mut cost = 0u64;
+    let mut falsified = 0u64;
+    let mut clause = Vec::new();
+    loop {
+        let start = match parser.next_clause(&mut clause) {
+            Ok(Some(start)) => start,
+            Ok(None) => break,
+            Err(e) => return malformed(&instance_path, &e),
+        };
+        if model.is_none() {
+            continue;
+        }
+        let satisfied = clause.iter().any(|&l| value(l) == Some(true));
+        match start.weight {
+            Weight::Hard if !satisfied => {
+                violated += 1;
+                if first.is_none() {
+                    first = Some(Violation {
+                        index: parser.num_hard(),
+                        line: start.line,
+                        clause: clause.clone(),
+                    });
+                }
+            }
+            Weight::Soft(w) if !satisfied => {
+                cost = cost.saturating_add(w);
+                falsified += 1;
+            }
+            _ => {}
+        }
+    }
+    for warning in parser.warnings() {
+        eprintln!("grim-check: warning: {}", warning.with_path(&instance_path));
+    }
+    let hard = parser.num_hard();
+    let soft = parser.num_clauses() - hard;
+    let num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);
+    note_rising_costs(&output.costs);
+    let answer = output.answer;
+    match (answer, model, output.last_cost()) {
+        (maxsat_output::Answer::Unsatisfiable, _, _) => {
+            if let Some(&(claimed, line)) = output.costs.first() {
+                println!(
+                    "WRONG: UNSATISFIABLE, but the `o` line on line {line} of {output_path} \
+                     reported a solution of cost {claimed}"
+                );
+                return check_exit::WRONG;
+            }
+            println!(
+                "UNCHECKED: UNSATISFIABLE cannot be checked without a proof ({hard} hard \
+                 clauses read)"
+            );
+            check_exit::OK
+        }
+        (maxsat_output::Answer::Unknown, _, last) => {
+            match last {
+                Some((c, _)) => println!(
+                    "UNCHECKED: UNKNOWN makes no claim (its last `o` line says {c}, but \
+                     without a model that cannot be checked)"
+                ),
+                None => println!("UNCHECKED: UNKNOWN makes no claim ({hard} hard clauses read)"),
+            }
+            check_exit::OK
+        }
+        (_, Some(model), Some((claimed, cost_line))) => {
+            let unassigned = model.unassigned_below(num_vars);
+            if unassigned > 0 {
+                eprintln!(
+                    "grim-check: note: the model leaves {unassigned} of the instance's \
+                     {num_vars} variables unassigned; they satisfy no clause"
+                );
+            }
+            if model.num_vars() > num_vars {
+                eprintln!(
+                    "grim-check: note: the model assigns {} variables; the instance has \
+                     {num_vars}",
+                    model.num_vars()
+                );
+            }
+            if let Some(v) = first {
+                println!(
+                    "WRONG: the model does not satisfy hard clause {} (line {} of \
+                     {instance_path}): {} ({violated} of {hard} hard clauses unsatisfied)",
+                    v.index,
+                    v.line,
+                    describe(&v.clause, value)
+                );
+                return check_exit::WRONG;
+            }
+            if cost != claimed {
+                println!(
+                    "WRONG: the model costs {cost} ({falsified} of {soft} soft clauses \
+                     falsified), but the last `o` line (line {cost_line} of {output_path}) \
+                     claims {claimed}"
+                );
+                return check_exit::WRONG;
+            }
+            let optimality = if answer == maxsat_output::Answer::OptimumFound {
+                " (optimality not checked)"
+            } else {
+                ""
+            };
+            println!(
+                "OK: {answer}, cost {cost}: the model satisfies all {hard} hard clauses of \
+                 {instance_path} and its recomputed cost matches the last `o` line{optimality}"
+            );
+            check_exit::OK
+        }
+        // The reader refuses a solution without a model or an `o` line.
+        (_, _, _) => {
+            eprintln!("grim-check: error: {output_path}: {answer} without a model or an `o` line");
+            check_exit::MALFORMED
+        }
+    }
+}
+
+/// The MaxSAT Evaluation expects each `o` line to improve on the previous one; a rise is not
+/// wrong (only the last line is checked) but worth a note.
+fn note_rising_costs(costs: &[(u64, u64)]) {
+    if let Some(pair) = costs.windows(2).find(|w| matches!(w, [a, b] if b.0 > a.0))
+        && let [a, b] = pair
+    {
+        eprintln!(
+            "grim-check: note: the `o` lines do not decrease: {} on line {} after {} on line {}",
+            b.0, b.1, a.0, a.1
         );
     }
 }

@@ -5,15 +5,19 @@ use std::fmt::Write as _;
 
 use grim_solver::{OptionKind, Options, Stats};
 
-/// Exit codes of `grim-sat`. 10, 20 and 0 are the competition's; the error codes avoid them
-/// and 30 (MaxSAT's OPTIMUM FOUND).
+/// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
+/// Evaluation's; the error codes avoid them.
 pub mod sat_exit {
-    /// `s UNKNOWN`: a limit or a signal stopped the search (also `--help-options`).
+    /// `s UNKNOWN`: a limit or a signal stopped the search before any answer (also
+    /// `--help-options`).
     pub const UNKNOWN: u8 = 0;
-    /// `s SATISFIABLE`.
+    /// `s SATISFIABLE`: CNF, a model; WCNF, a solution whose optimality is not proven (a limit
+    /// or a signal stopped the search).
     pub const SATISFIABLE: u8 = 10;
-    /// `s UNSATISFIABLE`.
+    /// `s UNSATISFIABLE` (WCNF: the hard clauses alone are unsatisfiable).
     pub const UNSATISFIABLE: u8 = 20;
+    /// WCNF: `s OPTIMUM FOUND`, a solution proven optimal.
+    pub const OPTIMUM_FOUND: u8 = 30;
     /// Bad command line (clap's own code, reused for `--opt` errors).
     pub const USAGE: u8 = 2;
     /// The input is malformed (a DIMACS error, corrupt gzip).
@@ -27,10 +31,12 @@ pub mod sat_exit {
 
 /// Exit codes of `grim-check`.
 pub mod check_exit {
-    /// The output is consistent: a model that satisfies every clause, or an answer
-    /// (UNSATISFIABLE, UNKNOWN) that cannot be refuted without a proof.
+    /// The output is consistent: a model that satisfies every (hard) clause and, for WCNF,
+    /// whose recomputed cost equals the last `o` line; or an answer (UNSATISFIABLE, UNKNOWN)
+    /// that cannot be refuted without a proof.
     pub const OK: u8 = 0;
-    /// The model falsifies a clause.
+    /// The model falsifies a (hard) clause, its cost differs from the last `o` line, or the
+    /// output contradicts itself (an `o` line under UNSATISFIABLE).
     pub const WRONG: u8 = 1;
     /// The instance or the output is malformed or unreadable, or the command line is bad.
     pub const MALFORMED: u8 = 2;

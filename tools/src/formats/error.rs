@@ -212,6 +212,81 @@ pub enum ParseError {
         /// Line of the earlier, opposite literal.
         first_line: u64,
     },
+    /// WCNF: a clause weight with a minus sign. Weights are unsigned: a negative weight has no
+    /// MaxSAT meaning (it would be a reward for falsifying the clause).
+    NegativeWeight {
+        /// Where the weight starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The weight as written (escaped, shortened).
+        token: String,
+    },
+    /// WCNF: a clause weight (or the `p wcnf` top) above 2^64 - 1.
+    WeightOverflow {
+        /// Where the weight starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The weight as written (at most 32 digits shown).
+        token: String,
+    },
+    /// WCNF: the soft weights read so far sum past 2^64 - 1, so no cost could be represented.
+    SoftWeightOverflow {
+        /// Where the weight that overflowed the sum starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// That weight.
+        weight: u64,
+        /// The sum of the soft weights before it.
+        total: u64,
+    },
+    /// MaxSAT solver output: no `s` line.
+    MissingMaxSatStatus {
+        /// Where the output ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+    },
+    /// MaxSAT solver output: a `v` line under an answer that has no solution
+    /// (UNSATISFIABLE, UNKNOWN) or under no answer at all.
+    MaxSatModelWithoutSolution {
+        /// Where the first `v` line starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The answer given on the `s` line.
+        answer: &'static str,
+    },
+    /// MaxSAT solver output: `s OPTIMUM FOUND` or `s SATISFIABLE` without a `v` line.
+    MaxSatMissingModel {
+        /// Line of the `s` line.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The answer given there.
+        answer: &'static str,
+    },
+    /// MaxSAT solver output: `s OPTIMUM FOUND` or `s SATISFIABLE` without an `o` line giving
+    /// the cost the model is claimed to have.
+    MissingCost {
+        /// Line of the `s` line.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The answer given there.
+        answer: &'static str,
+    },
+    /// MaxSAT solver output: a second `v` line after a 0/1 model, which is one line.
+    DuplicateModel {
+        /// Where the second `v` line starts.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// Line of the first one.
+        first_line: u64,
+    },
 }
 
 impl ParseError {
@@ -239,7 +314,15 @@ impl ParseError {
             | MissingModel { line, column }
             | UnterminatedModel { line, column, .. }
             | LiteralAfterEnd { line, column, .. }
-            | ConflictingLiteral { line, column, .. } => Some((line, column)),
+            | ConflictingLiteral { line, column, .. }
+            | NegativeWeight { line, column, .. }
+            | WeightOverflow { line, column, .. }
+            | SoftWeightOverflow { line, column, .. }
+            | MissingMaxSatStatus { line, column }
+            | MaxSatModelWithoutSolution { line, column, .. }
+            | MaxSatMissingModel { line, column, .. }
+            | MissingCost { line, column, .. }
+            | DuplicateModel { line, column, .. } => Some((line, column)),
         }
     }
 
@@ -355,6 +438,43 @@ impl ParseError {
                 f,
                 "literal {value} contradicts {} given on line {first_line}",
                 value.saturating_neg()
+            ),
+            NegativeWeight { token, .. } => write!(
+                f,
+                "negative weight `{token}`: expected a weight, a non-negative integer up to \
+                 2^64 - 1 (or `h` for a hard clause in the headerless format)"
+            ),
+            WeightOverflow { token, .. } => write!(
+                f,
+                "the weight `{token}` exceeds 2^64 - 1 = {}, the largest weight supported",
+                u64::MAX
+            ),
+            SoftWeightOverflow { weight, total, .. } => write!(
+                f,
+                "the soft weights overflow: {total} so far plus this clause's {weight} exceeds \
+                 2^64 - 1, so costs could not be represented; scale the weights down"
+            ),
+            MissingMaxSatStatus { .. } => write!(
+                f,
+                "no `s` line: expected `s OPTIMUM FOUND`, `s SATISFIABLE`, `s UNSATISFIABLE` \
+                 or `s UNKNOWN`"
+            ),
+            MaxSatModelWithoutSolution { answer, .. } => write!(
+                f,
+                "a `v` line, but the answer is {answer}: a model belongs only to \
+                 `s OPTIMUM FOUND` or `s SATISFIABLE`"
+            ),
+            MaxSatMissingModel { answer, .. } => write!(
+                f,
+                "`s {answer}` without a `v` line: expected the model (`v` and a 0/1 string)"
+            ),
+            MissingCost { answer, .. } => write!(
+                f,
+                "`s {answer}` without an `o` line: expected `o COST` giving the model's cost"
+            ),
+            DuplicateModel { first_line, .. } => write!(
+                f,
+                "a second `v` line (the 0/1 model on line {first_line} is complete in one line)"
             ),
         }
     }

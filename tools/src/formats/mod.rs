@@ -1,5 +1,7 @@
-//! File formats: DIMACS CNF ([`dimacs`]) and the competition output of a solver
-//! ([`solution`]: `s` and `v` lines), with one typed error ([`ParseError`]).
+//! File formats: DIMACS CNF ([`dimacs`]), WCNF in both dialects ([`wcnf`]), telling the two
+//! apart ([`detect`]), and the competition output of a SAT solver ([`solution`]: `s` and `v`
+//! lines) and of a MaxSAT solver ([`maxsat_output`]: `o`, `s` and a 0/1 `v` line), with one
+//! typed error ([`ParseError`]).
 //!
 //! Every reader streams bytes through a fixed buffer (see `source.rs`): no input is ever read
 //! into one `String`, and no count read from a header is trusted for an allocation. Inputs are
@@ -14,13 +16,17 @@ use std::path::Path;
 use flate2::read::MultiGzDecoder;
 
 mod cnf;
+pub mod detect;
 pub mod dimacs;
 mod error;
+pub mod maxsat_output;
 pub mod solution;
 mod source;
+pub mod wcnf;
 
 pub use cnf::Cnf;
 pub use error::{ParseError, Warning};
+pub use grim_encodings::sink::Wcnf;
 
 use source::GzipFault;
 

@@ -1,0 +1,673 @@
+//! WCNF (weighted CNF, MaxSAT): a streaming reader for both dialects, with the typed,
+//! positioned errors of the DIMACS reader, and a writer.
+//!
+//! # The two dialects
+//! ```text
+//! c the current format (MaxSAT Evaluation 2022 on): no header
+//! h 1 -2 0                     hard clause: `h`, literals, `0`
+//! 5 -1 3 0                     soft clause: its weight, literals, `0`
+//! 0 2 0                        weight 0 is legal (it never costs anything)
+//!
+//! c the old format (MaxSAT Evaluation up to 2021)
+//! p wcnf 3 3 100               variables, clauses, TOP
+//! 100 1 -2 0                   weight >= TOP: hard
+//! 5 -1 3 0                     weight < TOP: soft
+//! ```
+//! - The dialect is fixed by the first non-comment token: `p` starts the old format's header
+//!   (`p wcnf VARIABLES CLAUSES [TOP]`, on one line), anything else is the headerless format.
+//!   `h` in an old-format file, and a `p` line anywhere but before the first clause, are
+//!   errors: mixing the dialects means the file is broken, and guessing would change costs.
+//! - **TOP may be missing** in very old files (`p wcnf V C`): then every clause is soft, as the
+//!   MaxSAT Evaluation 2009–2011 rules read them. A clause is hard exactly when its weight is
+//!   at least TOP; nothing checks that TOP exceeds the sum of the soft weights (files in the
+//!   wild violate it, and weight ≥ TOP is all that decides hardness).
+//! - Tokens, comments and literals follow `dimacs.rs`: blanks include CR, a token starting
+//!   with `c` comments out the rest of its line wherever it stands, clauses may span lines,
+//!   `-0` is `0`, a leading `+` is junk.
+//! - **Weights** are unsigned 64-bit integers. `0` is allowed (and kept, for round trips);
+//!   a minus sign ([`ParseError::NegativeWeight`]), a fraction or any other junk
+//!   ([`ParseError::JunkToken`]) and a value above 2^64 - 1 ([`ParseError::WeightOverflow`])
+//!   are errors. So is a file whose **soft weights sum past 2^64 - 1**
+//!   ([`ParseError::SoftWeightOverflow`]): every cost is then representable, so no consumer
+//!   has to check its own additions. Hard weights in the old format are not summed.
+//! - Old format only: literals beyond the header's variable count and a clause count that
+//!   differs from the header's are errors with [`ParseOptions::strict`], warnings otherwise,
+//!   as in DIMACS. The headerless format has no declared counts: its variable count is the
+//!   largest variable used.
+//!
+//! # Bounded allocation
+//! As in `dimacs.rs`: header counts are never trusted for an allocation (more than
+//! [`MAX_VARS`] variables is an error, and at most [`RESERVE_CAP`] clauses are reserved up
+//! front); memory grows with the clauses actually present.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use grim_encodings::sink::Wcnf;
+use grim_solver::Lit;
+
+use super::dimacs::{MAX_VARS, ParseOptions, RESERVE_CAP};
+use super::error::{ParseError, Warning};
+use super::open_input;
+use super::source::{Number, Source, Token};
+
+/// Which WCNF dialect a file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The current, headerless format: `h` marks hard clauses.
+    New,
+    /// The old format with a `p wcnf V C TOP` header: weight ≥ TOP marks hard clauses.
+    Old,
+}
+
+/// The old format's `p wcnf` header as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Declared number of variables (at most [`MAX_VARS`]).
+    pub num_vars: u64,
+    /// Declared number of clauses, hard and soft.
+    pub num_clauses: u64,
+    /// The weight from which a clause is hard; `None` when the header has no fourth number
+    /// (then every clause is soft).
+    pub top: Option<u64>,
+    /// The line the header is on.
+    pub line: u64,
+}
+
+/// Whether a clause is hard, or soft with a weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weight {
+    /// A hard clause (`h`, or weight ≥ TOP in the old format).
+    Hard,
+    /// A soft clause with its weight.
+    Soft(u64),
+}
+
+/// A clause as returned by [`Parser::next_clause`]: where it began, and its weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClauseStart {
+    /// Line of the clause's first token (`h` or the weight).
+    pub line: u64,
+    /// Column of that token.
+    pub column: u64,
+    /// Hard, or soft with its weight.
+    pub weight: Weight,
+}
+
+/// The streaming reader: [`Parser::new`] reads up to the first clause (and the header, in the
+/// old format), then one clause per [`Parser::next_clause`].
+pub struct Parser<R> {
+    src: Source<R>,
+    options: ParseOptions,
+    header: Option<Header>,
+    /// Largest variable (1-based) used by any literal so far.
+    largest: u64,
+    clauses: u64,
+    hard: u64,
+    soft_total: u64,
+    /// First literal beyond the header's count: line, column, value; and how many there were.
+    out_of_range: Option<(u64, u64, i64)>,
+    out_of_range_count: u64,
+    finished: bool,
+    warnings: Vec<Warning>,
+}
+
+impl<R: Read> Parser<R> {
+    /// Reads leading comments and, if the input starts with one, the `p wcnf` header.
+    pub fn new(reader: R, options: ParseOptions) -> Result<Parser<R>, ParseError> {
+        let mut src = Source::new(reader);
+        let mut header = None;
+        loop {
+            match src.skip_blanks()? {
+                Some(b'c') => src.skip_line()?,
+                Some(b'p') => {
+                    header = Some(read_header(&mut src)?);
+                    break;
+                }
+                _ => break,
+            }
+        }
+        Ok(Parser {
+            src,
+            options,
+            header,
+            largest: 0,
+            clauses: 0,
+            hard: 0,
+            soft_total: 0,
+            out_of_range: None,
+            out_of_range_count: 0,
+            finished: false,
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The dialect: [`Dialect::Old`] when the input has a `p wcnf` header.
+    pub fn dialect(&self) -> Dialect {
+        if self.header.is_some() {
+            Dialect::Old
+        } else {
+            Dialect::New
+        }
+    }
+
+    /// The old format's header, if any.
+    pub fn header(&self) -> Option<Header> {
+        self.header
+    }
+
+    /// The number of variables: the header's count (old format) or the largest variable used,
+    /// whichever is larger.
+    pub fn num_vars(&self) -> u64 {
+        self.header.map_or(0, |h| h.num_vars).max(self.largest)
+    }
+
+    /// Clauses read so far, hard and soft.
+    pub fn num_clauses(&self) -> u64 {
+        self.clauses
+    }
+
+    /// Hard clauses read so far.
+    pub fn num_hard(&self) -> u64 {
+        self.hard
+    }
+
+    /// The sum of the soft weights read so far (it never overflows: see the module docs).
+    pub fn soft_total(&self) -> u64 {
+        self.soft_total
+    }
+
+    /// Warnings collected; complete once `next_clause` has returned `Ok(None)`.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Reads the next clause's literals into `clause` (cleared first). Returns where it began
+    /// and its weight, or `None` at the end of the input (after the end-of-input checks).
+    /// Empty clauses are returned like any other.
+    pub fn next_clause(
+        &mut self,
+        clause: &mut Vec<Lit>,
+    ) -> Result<Option<ClauseStart>, ParseError> {
+        clause.clear();
+        if self.finished {
+            return Ok(None);
+        }
+        let mut start: Option<ClauseStart> = None;
+        loop {
+            let Some(b) = self.src.skip_blanks()? else {
+                return self.end_of_input(start);
+            };
+            if b == b'c' {
+                self.src.skip_line()?;
+                continue;
+            }
+            let token = self.src.token()?;
+            if token.bytes() == Some(b"p") {
+                return Err(match self.header {
+                    Some(h) => ParseError::DuplicateHeader {
+                        line: token.line,
+                        column: token.column,
+                        first_line: h.line,
+                    },
+                    None => ParseError::JunkToken {
+                        line: token.line,
+                        column: token.column,
+                        token: token.snippet(),
+                        expected: "a clause (`h` or a weight, then literals and `0`) or a \
+                                   comment; a `p wcnf` header must come before the first clause",
+                    },
+                });
+            }
+            let Some(open) = start else {
+                let weight = self.weight(&token)?;
+                start = Some(ClauseStart {
+                    line: token.line,
+                    column: token.column,
+                    weight,
+                });
+                continue;
+            };
+            match token.number {
+                Number::Int { magnitude: 0, .. } => {
+                    self.clauses += 1;
+                    if self.options.strict
+                        && let Some(h) = self.header
+                        && self.clauses > h.num_clauses
+                    {
+                        return Err(ParseError::ClauseCountMismatch {
+                            line: open.line,
+                            column: open.column,
+                            declared: h.num_clauses,
+                            found: self.clauses,
+                        });
+                    }
+                    if open.weight == Weight::Hard {
+                        self.hard += 1;
+                    }
+                    return Ok(Some(open));
+                }
+                Number::Int { .. } => clause.push(self.literal(&token)?),
+                Number::Overflow => {
+                    return Err(ParseError::NumberOverflow {
+                        line: token.line,
+                        column: token.column,
+                        token: token.snippet(),
+                    });
+                }
+                Number::Junk => {
+                    return Err(ParseError::JunkToken {
+                        line: token.line,
+                        column: token.column,
+                        token: token.snippet(),
+                        expected: "a literal (an optional `-` and decimal digits), `0` ending \
+                                   the clause, or a comment `c ...`",
+                    });
+                }
+            }
+        }
+    }
+
+    /// The first token of a clause: `h` (headerless format) or a weight.
+    fn weight(&mut self, token: &Token) -> Result<Weight, ParseError> {
+        let (line, column) = (token.line, token.column);
+        if token.bytes() == Some(b"h") {
+            return match self.header {
+                None => Ok(Weight::Hard),
+                Some(_) => Err(ParseError::JunkToken {
+                    line,
+                    column,
+                    token: token.snippet(),
+                    expected: "a clause weight: this file has a `p wcnf` header, where a \
+                               clause is hard when its weight is at least TOP (`h` belongs \
+                               to the headerless format)",
+                }),
+            };
+        }
+        let weight = match token.number {
+            Number::Int {
+                negative,
+                magnitude,
+            } => {
+                if negative && magnitude != 0 {
+                    return Err(ParseError::NegativeWeight {
+                        line,
+                        column,
+                        token: token.snippet(),
+                    });
+                }
+                magnitude
+            }
+            Number::Overflow if token.snippet().starts_with('-') => {
+                return Err(ParseError::NegativeWeight {
+                    line,
+                    column,
+                    token: token.snippet(),
+                });
+            }
+            Number::Overflow => {
+                return Err(ParseError::WeightOverflow {
+                    line,
+                    column,
+                    token: token.snippet(),
+                });
+            }
+            Number::Junk => {
+                return Err(ParseError::JunkToken {
+                    line,
+                    column,
+                    token: token.snippet(),
+                    expected: if self.header.is_some() {
+                        "a clause weight (a non-negative integer up to 2^64 - 1, no fraction \
+                         or sign) or a comment `c ...`"
+                    } else {
+                        "`h` (a hard clause), a clause weight (a non-negative integer up to \
+                         2^64 - 1, no fraction or sign) or a comment `c ...`"
+                    },
+                });
+            }
+        };
+        if let Some(top) = self.header.and_then(|h| h.top)
+            && weight >= top
+        {
+            return Ok(Weight::Hard);
+        }
+        self.soft_total =
+            self.soft_total
+                .checked_add(weight)
+                .ok_or(ParseError::SoftWeightOverflow {
+                    line,
+                    column,
+                    weight,
+                    total: self.soft_total,
+                })?;
+        Ok(Weight::Soft(weight))
+    }
+
+    /// Turns a non-zero integer token into a literal, applying the range rules.
+    fn literal(&mut self, token: &Token) -> Result<Lit, ParseError> {
+        let (line, column) = (token.line, token.column);
+        let Number::Int {
+            negative,
+            magnitude,
+        } = token.number
+        else {
+            return Err(ParseError::JunkToken {
+                line,
+                column,
+                token: token.snippet(),
+                expected: "a literal",
+            });
+        };
+        if magnitude > MAX_VARS {
+            return Err(ParseError::TooManyVariables {
+                line,
+                column,
+                value: magnitude,
+            });
+        }
+        // magnitude ≤ 2^31 - 1, so the cast and the negation are exact.
+        let value = if negative {
+            -(magnitude as i64)
+        } else {
+            magnitude as i64
+        };
+        if let Some(h) = self.header
+            && magnitude > h.num_vars
+        {
+            if self.options.strict {
+                return Err(ParseError::LiteralOutOfRange {
+                    line,
+                    column,
+                    value,
+                    max: h.num_vars,
+                });
+            }
+            self.out_of_range_count += 1;
+            self.out_of_range.get_or_insert((line, column, value));
+        }
+        self.largest = self.largest.max(magnitude);
+        Lit::from_dimacs(value).ok_or(ParseError::TooManyVariables {
+            line,
+            column,
+            value: magnitude,
+        })
+    }
+
+    /// The input ended with `open` the clause in progress, if any.
+    fn end_of_input(
+        &mut self,
+        open: Option<ClauseStart>,
+    ) -> Result<Option<ClauseStart>, ParseError> {
+        let (line, column) = self.src.position();
+        if let Some(start) = open {
+            return Err(ParseError::MissingFinalZero {
+                line,
+                column,
+                clause_line: start.line,
+            });
+        }
+        self.finished = true;
+        if let Some(h) = self.header {
+            if self.clauses != h.num_clauses {
+                if self.options.strict {
+                    return Err(ParseError::ClauseCountMismatch {
+                        line,
+                        column,
+                        declared: h.num_clauses,
+                        found: self.clauses,
+                    });
+                }
+                self.warnings.push(Warning::ClauseCountMismatch {
+                    declared: h.num_clauses,
+                    found: self.clauses,
+                });
+            }
+            if let Some((line, column, value)) = self.out_of_range {
+                self.warnings.push(Warning::LiteralOutOfRange {
+                    line,
+                    column,
+                    value,
+                    declared: h.num_vars,
+                    largest: self.largest,
+                    count: self.out_of_range_count,
+                });
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Reads the `p wcnf V C [TOP]` line; the next byte is its `p`.
+fn read_header<R: Read>(src: &mut Source<R>) -> Result<Header, ParseError> {
+    let p = src.token()?;
+    let line = p.line;
+    if p.bytes() != Some(b"p") {
+        return Err(bad_header(&p, "`p` followed by a blank"));
+    }
+    let format = header_token(src, "the format `wcnf`")?;
+    match format.bytes() {
+        Some(b"wcnf") => {}
+        Some(b"cnf") => {
+            return Err(bad_header(
+                &format,
+                "`wcnf` (this is a CNF file; read it with the DIMACS CNF reader)",
+            ));
+        }
+        _ => return Err(bad_header(&format, "the format `wcnf`")),
+    }
+    let vars_token = header_token(src, "the number of variables")?;
+    let num_vars = header_number(
+        &vars_token,
+        "the number of variables, a non-negative integer",
+    )?;
+    if num_vars > MAX_VARS {
+        return Err(ParseError::TooManyVariables {
+            line: vars_token.line,
+            column: vars_token.column,
+            value: num_vars,
+        });
+    }
+    let clauses_token = header_token(src, "the number of clauses")?;
+    let num_clauses = header_number(
+        &clauses_token,
+        "the number of clauses, a non-negative integer",
+    )?;
+    let top = match src.skip_inline_blanks()? {
+        None | Some(b'\n') => None,
+        Some(_) => {
+            let token = src.token()?;
+            Some(match token.number {
+                Number::Int {
+                    negative: false,
+                    magnitude,
+                } => magnitude,
+                Number::Overflow => {
+                    return Err(ParseError::WeightOverflow {
+                        line: token.line,
+                        column: token.column,
+                        token: token.snippet(),
+                    });
+                }
+                _ => {
+                    return Err(bad_header(
+                        &token,
+                        "the top weight TOP (a non-negative integer; clauses weighing at least \
+                         TOP are hard) or the end of the line",
+                    ));
+                }
+            })
+        }
+    };
+    match src.skip_inline_blanks()? {
+        None | Some(b'\n') => {}
+        Some(_) => {
+            let extra = src.token()?;
+            return Err(bad_header(
+                &extra,
+                "the end of the line after the top weight",
+            ));
+        }
+    }
+    Ok(Header {
+        num_vars,
+        num_clauses,
+        top,
+        line,
+    })
+}
+
+/// The next token on the header line; the end of the line here is an error.
+fn header_token<R: Read>(src: &mut Source<R>, expected: &'static str) -> Result<Token, ParseError> {
+    match src.skip_inline_blanks()? {
+        None | Some(b'\n') => {
+            let (line, column) = src.position();
+            Err(ParseError::BadHeader {
+                line,
+                column,
+                expected,
+                found: "the end of the line".to_string(),
+            })
+        }
+        Some(_) => src.token(),
+    }
+}
+
+fn header_number(token: &Token, expected: &'static str) -> Result<u64, ParseError> {
+    match token.number {
+        Number::Int {
+            negative: false,
+            magnitude,
+        } => Ok(magnitude),
+        Number::Overflow => Err(ParseError::NumberOverflow {
+            line: token.line,
+            column: token.column,
+            token: token.snippet(),
+        }),
+        _ => Err(bad_header(token, expected)),
+    }
+}
+
+fn bad_header(token: &Token, expected: &'static str) -> ParseError {
+    ParseError::BadHeader {
+        line: token.line,
+        column: token.column,
+        expected,
+        found: format!("`{}`", token.snippet()),
+    }
+}
+
+/// An instance read whole, with what the file said about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    /// The instance; `wcnf.num_vars` is the header's count or more (see
+    /// [`Parser::num_vars`]).
+    pub wcnf: Wcnf,
+    /// The dialect the file was written in.
+    pub dialect: Dialect,
+    /// The old format's header, if any.
+    pub header: Option<Header>,
+    /// What a strict read would have refused.
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads a whole WCNF, either dialect, from `reader` (plain bytes; use [`read_wcnf_path`] or
+/// [`super::Input::sniff`] for gzip).
+pub fn read_wcnf<R: Read>(reader: R, options: ParseOptions) -> Result<Parsed, ParseError> {
+    let mut parser = Parser::new(reader, options)?;
+    let header = parser.header();
+    let reserve = header
+        .map_or(0, |h| usize::try_from(h.num_clauses).unwrap_or(usize::MAX))
+        .min(RESERVE_CAP);
+    let mut wcnf = Wcnf::default();
+    wcnf.soft.reserve(reserve);
+    let mut clause = Vec::new();
+    while let Some(start) = parser.next_clause(&mut clause)? {
+        match start.weight {
+            Weight::Hard => wcnf.hard.push(clause.clone()),
+            Weight::Soft(w) => wcnf.soft.push((w, clause.clone())),
+        }
+    }
+    // num_vars ≤ MAX_VARS < 2^31, so it fits a usize on every supported target.
+    wcnf.num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);
+    Ok(Parsed {
+        wcnf,
+        dialect: parser.dialect(),
+        header,
+        warnings: parser.warnings,
+    })
+}
+
+/// Reads a WCNF from a file, `-` meaning standard input; gzip is recognised by its magic
+/// bytes.
+pub fn read_wcnf_path(path: &Path, options: ParseOptions) -> Result<Parsed, ParseError> {
+    read_wcnf(open_input(path)?, options)
+}
+
+/// Writes `wcnf` in `dialect`, one clause per line: hard clauses first, then soft ones, each
+/// group in its order.
+///
+/// - [`Dialect::New`]: `h lits 0` and `W lits 0`. The headerless format cannot declare
+///   variables that no clause uses, so `num_vars` beyond the largest variable used does not
+///   survive a round trip.
+/// - [`Dialect::Old`]: `p wcnf V C TOP` with TOP one more than the sum of the soft weights
+///   (the smallest TOP that keeps every soft clause soft; at least 1), hard clauses written
+///   with weight TOP. When the soft weights sum to 2^64 - 1 (or overflow) no TOP exists and
+///   the writer fails with `InvalidInput` before writing anything.
+///
+/// Unbuffered: wrap `out` in a `BufWriter` for files.
+pub fn write_wcnf(wcnf: &Wcnf, dialect: Dialect, mut out: impl Write) -> io::Result<()> {
+    use std::fmt::Write as _;
+    let top = match dialect {
+        Dialect::New => None,
+        Dialect::Old => {
+            let top = wcnf
+                .total_soft_weight()
+                .and_then(|sum| sum.checked_add(1))
+                .ok_or_else(|| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "the soft weights sum to 2^64 - 1 or more: no TOP fits in 64 bits, so \
+                         the old WCNF format cannot express this instance; write the \
+                         headerless format",
+                    )
+                })?;
+            let vars_used = wcnf
+                .hard
+                .iter()
+                .chain(wcnf.soft.iter().map(|(_, c)| c))
+                .flatten()
+                .map(|l| l.var().index() + 1)
+                .max()
+                .unwrap_or(0);
+            writeln!(
+                out,
+                "p wcnf {} {} {top}",
+                wcnf.num_vars.max(vars_used),
+                wcnf.hard.len() + wcnf.soft.len()
+            )?;
+            Some(top)
+        }
+    };
+    let mut line = String::new();
+    let mut write_clause = |head: &dyn std::fmt::Display, clause: &[Lit]| {
+        line.clear();
+        // Writing into a String cannot fail.
+        let _ = write!(line, "{head} ");
+        for lit in clause {
+            let _ = write!(line, "{lit} ");
+        }
+        line.push_str("0\n");
+        out.write_all(line.as_bytes())
+    };
+    for clause in &wcnf.hard {
+        match top {
+            Some(top) => write_clause(&top, clause)?,
+            None => write_clause(&"h", clause)?,
+        }
+    }
+    for (weight, clause) in &wcnf.soft {
+        write_clause(weight, clause)?;
+    }
+    Ok(())
+}
