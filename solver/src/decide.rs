@@ -14,7 +14,7 @@ impl Solver {
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         loop {
             let v = self.heap.pop(&self.activity)?;
-            if self.vals[Var::from_index(v).pos().code()] == L_UNDEF {
+            if self.vals[Var::from_index(v).pos().code()] == L_UNDEF && !self.eliminated[v] {
                 return Some(Var::from_index(v).lit(self.phase_of(v)));
             }
         }

@@ -36,6 +36,7 @@
 //! - `vivify`: learned-clause vivification after each reduction.
 //! - `walk`: ProbSAT local search as a rephasing step.
 //! - `proof`: DRAT proof output (text and binary).
+//! - `eliminate`: bounded variable elimination before the first search.
 //! - `simplify`: level-0 simplification and garbage collection; `check`: the model check.
 //! - `search`: the CDCL loop, a ladder of the above.
 #![deny(unsafe_code)]
@@ -45,6 +46,7 @@ mod analyze;
 mod check;
 mod clause;
 mod decide;
+mod eliminate;
 mod heap;
 mod minimize;
 mod mode;

@@ -246,6 +246,14 @@ options_table! {
     /// Vivification effort after each reduction, in propagations per propagation of search
     /// since the previous round; 0 disables it.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
+    /// Bounded variable elimination before the first search (`eliminate.rs`).
+    eliminate: bool = true, [0, 1];
+    /// Elimination skips variables with more occurrences than this of either sign.
+    eliminate_occurrences: u64 = 16, [0, u32::MAX];
+    /// Elimination gives up on a variable with a resolvent longer than this.
+    eliminate_clause_length: u64 = 100, [2, u32::MAX];
+    /// Elimination effort: literal visits per literal of the formula.
+    eliminate_effort: f64 = 20.0, [0.0, 10000.0];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).

@@ -70,6 +70,10 @@ pub struct Solver {
     pub(crate) best: Vec<LBool>,
     /// User phase preference (`set_phase`): `L_UNDEF` when none.
     pub(crate) user_phase: Vec<LBool>,
+    /// Variables removed by bounded variable elimination (`eliminate.rs`).
+    pub(crate) eliminated: Vec<bool>,
+    /// Frozen variables are never eliminated (`freeze`).
+    pub(crate) frozen: Vec<bool>,
     pub(crate) activity: Vec<f64>,
     pub(crate) heap: VarHeap,
     /// Scratch marks for analysis and minimisation (0 = unmarked).
@@ -99,6 +103,13 @@ pub struct Solver {
     pub(crate) original_ends: Vec<u32>,
     /// False when some clause was added while `check_model` was off (so the copy is partial).
     pub(crate) original_complete: bool,
+
+    /// Clauses removed by elimination, for model reconstruction: flattened, each with its
+    /// witness literal first; `elim_ends[i]` is the end of clause `i` (see `eliminate.rs`).
+    pub(crate) elim_stack: Vec<Lit>,
+    pub(crate) elim_ends: Vec<u32>,
+    /// Elimination ran already (it runs once, before the first search).
+    pub(crate) elim_done: bool,
 
     // ---- answers ----
     pub(crate) model: Vec<LBool>,
@@ -177,6 +188,11 @@ impl Solver {
             target: Vec::new(),
             best: Vec::new(),
             user_phase: Vec::new(),
+            eliminated: Vec::new(),
+            frozen: Vec::new(),
+            elim_stack: Vec::new(),
+            elim_ends: Vec::new(),
+            elim_done: false,
             activity: Vec::new(),
             heap: VarHeap::default(),
             seen: Vec::new(),
@@ -293,6 +309,8 @@ impl Solver {
         self.target.resize(n, L_UNDEF);
         self.best.resize(n, L_UNDEF);
         self.user_phase.resize(n, L_UNDEF);
+        self.eliminated.resize(n, false);
+        self.frozen.resize(n, false);
         self.seen.resize(n, 0);
         self.activity.resize(n, 0.0);
         self.heap.grow(n);
@@ -331,6 +349,15 @@ impl Solver {
         } else {
             self.original_complete = false;
         }
+        if lits.iter().any(|l| self.eliminated[l.var().index()]) {
+            self.restore_eliminated();
+        }
+        self.add_irredundant(lits);
+    }
+
+    /// Adds an irredundant clause at level 0 (simplified against level-0 values); shared by
+    /// `add_clause` and the restoration of eliminated clauses.
+    pub(crate) fn add_irredundant(&mut self, lits: &[Lit]) {
         if !self.ok {
             return;
         }
@@ -397,17 +424,34 @@ impl Solver {
             self.last_status = Some(Status::Unsat);
             return Status::Unsat;
         }
+        if assumptions.iter().any(|l| self.eliminated[l.var().index()]) {
+            self.restore_eliminated();
+            if !self.ok {
+                self.last_status = Some(Status::Unsat);
+                return Status::Unsat;
+            }
+        }
         self.assumptions.clear();
         self.assumptions.extend_from_slice(assumptions);
         self.budget = budget;
         self.budget_conflicts_start = self.stats.conflicts;
         self.budget_props_start = self.stats.propagations;
         self.init_search();
-        let mut status = self.search();
+        let mut status = if self.eliminating() {
+            self.eliminate();
+            if self.ok {
+                self.search()
+            } else {
+                Status::Unsat
+            }
+        } else {
+            self.search()
+        };
         if status == Status::Sat {
             self.model.clear();
             self.model
                 .extend((0..self.num_vars()).map(|v| self.vals[Var::from_index(v).pos().code()]));
+            self.extend_model();
             if !self.check_model() {
                 // An internal error, never an input's fault: refuse to hand out a wrong model.
                 debug_assert!(
@@ -467,6 +511,14 @@ impl Solver {
     pub fn set_phase(&mut self, lit: Lit) {
         self.reserve_vars(lit.var().index() + 1);
         self.user_phase[lit.var().index()] = if lit.is_positive() { L_TRUE } else { L_FALSE };
+    }
+
+    /// Keeps `var` from being eliminated by preprocessing. Needed only for speed: a variable
+    /// that reappears in a later clause or assumption after being eliminated is restored with
+    /// all eliminated clauses (correct, but it undoes the elimination).
+    pub fn freeze(&mut self, var: Var) {
+        self.reserve_vars(var.index() + 1);
+        self.frozen[var.index()] = true;
     }
 
     /// Removes the user phase preference of `var` (saved/target phases decide again).

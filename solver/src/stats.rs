@@ -44,6 +44,12 @@ pub struct Stats {
     pub vivified: u64,
     /// Literals removed by vivification (`vivify.rs`).
     pub vivified_literals: u64,
+    /// Variables eliminated (`eliminate.rs`).
+    pub eliminated: u64,
+    /// Resolvents added by elimination (`eliminate.rs`).
+    pub resolvents: u64,
+    /// Restorations of eliminated clauses for a reappearing variable (`eliminate.rs`).
+    pub restored: u64,
     /// Models checked against the original clauses (`check.rs`).
     pub models_checked: u64,
 }

@@ -122,18 +122,4 @@ impl Solver {
         self.learnts.retain(|&c| !self.arena.is_deleted(c));
         // Deleted clauses have no watches (detached above), so no sweep is needed.
     }
-
-    /// Removes clause `c`'s two watches (invariant 1 of watch.rs). Linear in the two lists.
-    fn detach(&mut self, c: CRef) {
-        let (a, b) = {
-            let l = self.arena.lits(c);
-            (l[0], l[1])
-        };
-        for w in [a, b] {
-            let ws = &mut self.watches[(!w).code()];
-            if let Some(pos) = ws.iter().position(|x| x.cref() == c) {
-                ws.remove(pos);
-            }
-        }
-    }
 }

@@ -58,4 +58,19 @@ impl Solver {
         self.watches[(!a).code()].push(Watch::new(b, c, binary));
         self.watches[(!b).code()].push(Watch::new(a, c, binary));
     }
+
+    /// Removes clause `c`'s two watches (invariant 1). Linear in the two lists: for the few
+    /// clauses vivification and elimination touch, cheaper than a sweep of every list.
+    pub(crate) fn detach(&mut self, c: CRef) {
+        let (a, b) = {
+            let l = self.arena.lits(c);
+            (l[0], l[1])
+        };
+        for w in [a, b] {
+            let ws = &mut self.watches[(!w).code()];
+            if let Some(pos) = ws.iter().position(|x| x.cref() == c) {
+                ws.remove(pos);
+            }
+        }
+    }
 }

@@ -269,3 +269,34 @@ fn terminate_before_solve_answers_unknown_until_reset() {
     t.reset();
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
 }
+
+#[test]
+fn a_clause_over_an_eliminated_variable_restores_the_eliminated_clauses() {
+    // x2 occurs in two clauses only: elimination removes it before the first solve.
+    let x = |d: i64| Lit::from_dimacs(d).unwrap();
+    let mut s = Solver::new();
+    s.add_clause(&[x(1), x(2)]);
+    s.add_clause(&[x(-2), x(3)]);
+    s.add_clause(&[x(-1), x(-3)]);
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    assert!(
+        s.stats().eliminated > 0,
+        "nothing eliminated: {:?}",
+        s.stats()
+    );
+    // Now x2 must be false and true: with the restored clauses this is UNSAT only if the
+    // original clauses are back (resolvents alone would not see x2).
+    s.add_clause(&[x(2)]);
+    s.add_clause(&[x(-3)]);
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+    assert!(s.stats().restored > 0);
+    // And as an assumption.
+    let mut t = Solver::new();
+    t.add_clause(&[x(1), x(2)]);
+    t.add_clause(&[x(-2), x(3)]);
+    t.add_clause(&[x(-1), x(-3)]);
+    assert_eq!(t.solve(&[], Budget::UNLIMITED), Status::Sat);
+    assert_eq!(t.solve(&[x(2), x(-3)], Budget::UNLIMITED), Status::Unsat);
+    assert_eq!(t.solve(&[x(2)], Budget::UNLIMITED), Status::Sat);
+    assert_eq!(t.value(x(3)), Some(true));
+}

@@ -435,7 +435,9 @@ fn incremental_answers_match_a_fresh_solver_and_brute_force_at_every_step() {
             tally.unsat_empty_core,
             2_000,
         );
-        enough("conflicts", tally.conflicts, 5_000);
+        // Variable elimination before the first solve removes many tiny conflicts (4,669 left
+        // at the time it landed, from 5,000+ without it).
+        enough("conflicts", tally.conflicts, 3_000);
         if name.starts_with("aggressive") {
             enough("reductions inside incremental use", tally.reductions, 150);
             enough("restarts inside incremental use", tally.restarts, 10);
