@@ -203,3 +203,117 @@ pub fn both_ways(
     }
     sat
 }
+
+/// Asserts unit-propagation strength of a hard `lo ≤ Σ ≤ hi` over distinct positive `inputs`
+/// with `extra` assumed: `hi` true inputs force the rest false, `hi + 1` conflict; `n − lo` false
+/// inputs force the rest true, `n − lo + 1` conflict. Only for satisfiable bounds.
+pub fn propagation_strength(
+    cnf: &Cnf,
+    inputs: &[Lit],
+    extra: &[Lit],
+    lo: usize,
+    hi: usize,
+    what: &str,
+) {
+    let n = inputs.len();
+    let pick = |mask: u32, neg: bool| -> Vec<Lit> {
+        let mut a: Vec<Lit> = (0..n)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| if neg { !inputs[i] } else { inputs[i] })
+            .collect();
+        a.extend_from_slice(extra);
+        a
+    };
+    if hi < n {
+        for mask in subsets(n, hi) {
+            let Some(vals) = propagate(cnf, &pick(mask, false)) else {
+                panic!("{what}: n {n} lo {lo} hi {hi}: {hi} true inputs {mask:b} conflict");
+            };
+            for (i, &x) in inputs.iter().enumerate() {
+                if mask >> i & 1 == 0 {
+                    assert_eq!(
+                        lit_value(&vals, x),
+                        Some(false),
+                        "{what}: n {n} lo {lo} hi {hi} mask {mask:b}: input {i} not forced false"
+                    );
+                }
+            }
+        }
+        for mask in subsets(n, hi + 1) {
+            assert!(
+                propagate(cnf, &pick(mask, false)).is_none(),
+                "{what}: n {n} lo {lo} hi {hi}: {} true inputs {mask:b} give no conflict",
+                hi + 1
+            );
+        }
+    }
+    if lo > 0 {
+        for mask in subsets(n, n - lo) {
+            let Some(vals) = propagate(cnf, &pick(mask, true)) else {
+                panic!(
+                    "{what}: n {n} lo {lo} hi {hi}: {} false inputs {mask:b} conflict",
+                    n - lo
+                );
+            };
+            for (i, &x) in inputs.iter().enumerate() {
+                if mask >> i & 1 == 0 {
+                    assert_eq!(
+                        lit_value(&vals, x),
+                        Some(true),
+                        "{what}: n {n} lo {lo} hi {hi} mask {mask:b}: input {i} not forced true"
+                    );
+                }
+            }
+        }
+        for mask in subsets(n, n - lo + 1) {
+            assert!(
+                propagate(cnf, &pick(mask, true)).is_none(),
+                "{what}: n {n} lo {lo} hi {hi}: {} false inputs {mask:b} give no conflict",
+                n - lo + 1
+            );
+        }
+    }
+}
+
+/// Checks a hard `between` encoder exhaustively for every `n ≤ max_n`, every `lo, hi ≤ n + 1`:
+/// both ways, propagation strength, and the degenerate cases (vacuous: nothing emitted;
+/// impossible: the empty clause). Returns the number of (n, lo, hi) checked.
+pub fn check_between(
+    what: &str,
+    max_n: usize,
+    encode: impl Fn(&mut Tee, &[Lit], usize, usize),
+) -> usize {
+    let mut checked = 0;
+    for n in 0..=max_n {
+        for lo in 0..=n + 1 {
+            for hi in 0..=n + 1 {
+                let mut tee = Tee::new();
+                let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
+                let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+                encode(&mut tee, &inputs, lo, hi);
+                if lo == 0 && hi >= n {
+                    assert!(
+                        tee.cnf.clauses.is_empty(),
+                        "{what}: n {n} lo {lo} hi {hi} is vacuous but emitted clauses"
+                    );
+                    assert_eq!(tee.cnf.num_vars, n, "{what}: vacuous bound made variables");
+                }
+                if lo > hi || lo > n {
+                    assert!(
+                        tee.cnf.clauses.iter().any(Vec::is_empty),
+                        "{what}: n {n} lo {lo} hi {hi} is impossible but no empty clause"
+                    );
+                }
+                both_ways(&mut tee, &pool, &[], |m| {
+                    let c = m.count_ones() as usize;
+                    lo <= c && c <= hi
+                });
+                if lo <= hi && lo <= n {
+                    propagation_strength(&tee.cnf, &inputs, &[], lo, hi, what);
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}

@@ -1,0 +1,62 @@
+//! Signals: a literal or a Boolean constant, and clauses over them with the constants folded.
+//!
+//! Why: encodings meet constants at their edges (a counter row before the first input is all
+//! false, a sorting network pads its input with false, an asserted output is a constant), and
+//! folding them where the clause is written keeps every encoding free of "true" variables and
+//! of the special cases they would otherwise need.
+
+use crate::sink::ClauseSink;
+use grim_solver::Lit;
+
+/// A literal or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sig {
+    True,
+    False,
+    Lit(Lit),
+}
+
+impl std::ops::Not for Sig {
+    type Output = Sig;
+    fn not(self) -> Sig {
+        match self {
+            Sig::True => Sig::False,
+            Sig::False => Sig::True,
+            Sig::Lit(l) => Sig::Lit(!l),
+        }
+    }
+}
+
+/// Adds the clause `sigs` with constants folded: nothing when a signal is true, false signals
+/// dropped. All signals false gives the empty clause, which is the point: a contradiction among
+/// constants must make the sink unsatisfiable, not vanish.
+pub(crate) fn emit<S: ClauseSink + ?Sized>(sink: &mut S, sigs: &[Sig]) {
+    // Every clause of the counters and networks has at most 3 signals: no allocation for them.
+    let mut buf = [Lit::default(); 4];
+    if sigs.len() > buf.len() {
+        let mut lits = Vec::with_capacity(sigs.len());
+        for &s in sigs {
+            match s {
+                Sig::True => return,
+                Sig::False => {}
+                Sig::Lit(l) => lits.push(l),
+            }
+        }
+        sink.add_clause(&lits);
+        return;
+    }
+    let mut len = 0;
+    for &s in sigs {
+        match s {
+            Sig::True => return,
+            Sig::False => {}
+            Sig::Lit(l) => {
+                if let Some(slot) = buf.get_mut(len) {
+                    *slot = l;
+                    len += 1;
+                }
+            }
+        }
+    }
+    sink.add_clause(buf.get(..len).unwrap_or(&[]));
+}

@@ -1,0 +1,61 @@
+//! Cardinality networks, both ways by exhaustive enumeration and for unit-propagation strength.
+
+mod card_util;
+
+use card_util::{Tee, both_ways, check_between, count_true, propagation_strength};
+use grim_encodings::card::cardnet::{encode_between, sorted_outputs};
+use grim_encodings::{ClauseSink, Lit, Var};
+
+#[test]
+fn encode_between_holds_both_ways_and_propagates_for_every_bound_up_to_8_inputs() {
+    let checked = check_between("cardnet", 8, |tee, inputs, lo, hi| {
+        encode_between(tee, inputs, lo, hi)
+    });
+    assert_eq!(checked, (0..=8).map(|n| (n + 2) * (n + 2)).sum::<usize>());
+}
+
+#[test]
+fn sorted_outputs_count_exactly_and_propagate_both_bounds() {
+    for n in 0..=8usize {
+        for count in 0..=n + 1 {
+            let mut tee = Tee::new();
+            let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
+            let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+            let outs = sorted_outputs(&mut tee, &inputs, count);
+            assert_eq!(outs.len(), count.min(n));
+            for (j, &o) in outs.iter().enumerate() {
+                both_ways(&mut tee, &pool, &[o], |m| m.count_ones() as usize > j);
+                both_ways(&mut tee, &pool, &[!o], |m| m.count_ones() as usize <= j);
+                propagation_strength(&tee.cnf, &inputs, &[o], j + 1, n, "cardnet output");
+                propagation_strength(&tee.cnf, &inputs, &[!o], 0, j, "cardnet ¬output");
+            }
+        }
+    }
+}
+
+#[test]
+fn duplicate_and_complementary_inputs_count_as_a_multiset() {
+    let inputs_of = |pool: &[Var]| {
+        let (a, b, c) = (pool[0].pos(), pool[1].pos(), pool[2].pos());
+        vec![a, b, a, !c, !a, c, b]
+    };
+    for lo in 0..=8 {
+        for hi in 0..=8 {
+            let mut t = Tee::new();
+            let pool: Vec<Var> = (0..3).map(|_| t.new_var()).collect();
+            let inputs = inputs_of(&pool);
+            encode_between(&mut t, &inputs, lo, hi);
+            both_ways(&mut t, &pool, &[], |m| {
+                let c = count_true(&pool, &inputs, m);
+                lo <= c && c <= hi
+            });
+        }
+    }
+    let mut t = Tee::new();
+    let pool: Vec<Var> = (0..3).map(|_| t.new_var()).collect();
+    let inputs = inputs_of(&pool);
+    let outs = sorted_outputs(&mut t, &inputs, 7);
+    for (j, &o) in outs.iter().enumerate() {
+        both_ways(&mut t, &pool, &[o], |m| count_true(&pool, &inputs, m) > j);
+    }
+}
