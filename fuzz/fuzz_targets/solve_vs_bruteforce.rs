@@ -1,6 +1,6 @@
 //! Bytes into a small CNF (≤ 12 variables, ≤ 80 clauses of ≤ 5 literals), assumptions, an
 //! option set (default, aggressive, aggressive with a seed, aggressive without minimisation,
-//! stable mode or walks) and sometimes a conflict budget; the answer is checked against brute
+//! stable mode, walks or elimination) and sometimes a conflict budget; the answer is checked against brute
 //! force: the status, the model (every clause and assumption), the failed core (a subset of
 //! the assumptions, itself unsatisfiable with the clauses). Then the same solver answers once
 //! more without assumptions, as incremental use would ask it.

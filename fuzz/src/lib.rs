@@ -25,7 +25,7 @@ pub fn lit_of(byte: u8, vars: u32) -> Lit {
 }
 
 /// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed, or
-/// aggressive without minimisation/stable mode/walks. The model check is always on.
+/// aggressive without minimisation/stable mode/walks/elimination. The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
     match choice % 4 {
@@ -39,6 +39,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             minimize: false,
             stable: false,
             walk_effort: 0.0,
+            eliminate: false,
             seed,
             ..aggressive
         },
