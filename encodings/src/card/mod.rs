@@ -2,12 +2,71 @@
 //! literals are true.
 //!
 //! - [`pairwise`]: at-most-one / exactly-one as binary clauses, no variables.
-//! - [`seqcounter`]: Sinz's sequential counter, biconditional, serving `lo ≤ Σ ≤ hi`.
+//! - [`seqcounter`]: Sinz's sequential counter, biconditional, serving `lo ≤ Σ ≤ hi`; a trimmed
+//!   hard form and an assumable structure ([`SeqCounter`]).
 //! - [`totalizer`]: the incremental, k-truncated totalizer (assumable outputs, lazy bound,
 //!   mergeable inputs) — what OLL builds over its cores.
-//! - [`cardnet`]: cardinality networks, small when the bound is large.
+//! - [`cardnet`]: cardinality networks, the encoding that stays small for large bounds.
+//! - the front end [`at_most`], [`at_least`], [`exactly`], [`between`]: degenerate bounds
+//!   handled once, the bound oriented, the encoding chosen by [`choose`].
 //!
-//! Inputs are multisets throughout: a literal listed twice counts twice.
+//! Inputs are multisets throughout: a literal listed twice counts twice, `x` and `¬x` one each.
+//! Every encoding is checked both ways by exhaustive enumeration for n ≤ 8 and for complete
+//! unit propagation (`tests/card_*.rs`).
+//!
+//! # Sizes
+//! Auxiliary variables / clauses for "at most k" (bound-asserting clauses included), from
+//! `cargo run -p grim-encodings --example card_sizes`:
+//!
+//! | encoding | n=10 k=1 | n=10 k=5 | n=100 k=1 | n=100 k=10 | n=100 k=50 | n=1000 k=1 | n=1000 k=100 | n=1000 k=500 |
+//! |---|---|---|---|---|---|---|---|---|
+//! | pairwise | 0 / 45 | – | 0 / 4,950 | – | – | 0 / 499,500 | – | – |
+//! | seqcounter, trimmed | 8 / 25 | 24 / 49 | 98 / 295 | 899 / 1,879 | 2,499 / 4,999 | 998 / 2,995 | 89,999 / 180,799 | 249,999 / 499,999 |
+//! | SeqCounter (both ways, max k+1) | 18 / 63 | 44 / 163 | 198 / 693 | 1,044 / 4,068 | 3,824 / 15,148 | 1,998 / 6,993 | 95,949 / 382,698 | 375,749 / 1,501,498 |
+//! | totalizer, ≥, bound k+1 | 18 / 36 | 30 / 70 | 198 / 396 | 428 / 1,463 | 626 / 4,401 | 1,998 / 3,996 | 7,499 / 103,349 | 9,474 / 384,724 |
+//! | totalizer, both ways, bound k+1 | 18 / 63 | 30 / 135 | 198 / 693 | 428 / 2,836 | 626 / 8,752 | 1,998 / 6,993 | 7,499 / 205,798 | 9,474 / 768,948 |
+//! | cardnet | 25 / 42 | 45 / 69 | 295 / 492 | 1,121 / 1,723 | 1,697 / 2,546 | 2,995 / 4,992 | 28,987 / 43,881 | 38,957 / 58,436 |
+//! | **front end [`at_most`]** | 8 / 25 | 28 / 53 | 98 / 295 | 428 / 1,463 | 1,697 / 2,546 | 998 / 2,995 | 28,987 / 43,881 | 38,957 / 58,436 |
+//!
+//! Against PySAT 1.9 (`atmost`, measured there): `seqcounter` n=1000 k=100 is 90,000 / 180,800 —
+//! ours 89,999 / 180,799, the same trimmed counter (we fold the asserted register into a
+//! constant: one variable and one unit fewer). `totalizer` n=1000 is 9,976 / 509,477 for any k
+//! (every node built to full size); ours, truncated at k+1, is 7,499 / 103,349 at k=100 and
+//! 9,474 / 384,724 at k=500. `cardnetwrk` n=1000 k=500 is 44,541 / 66,812; ours is 38,957 /
+//! 58,436 (−13%), from building comparator halves lazily backwards from the asserted output.
+//!
+//! "Exactly k" (the front end splits `lo = 1` into a clause; the totalizer row is one "≥"
+//! totalizer to k+1 and one "≤" totalizer to k):
+//!
+//! | encoding | n=10 k=1 | n=10 k=5 | n=100 k=1 | n=100 k=10 | n=100 k=50 | n=1000 k=1 | n=1000 k=100 | n=1000 k=500 |
+//! |---|---|---|---|---|---|---|---|---|
+//! | seqcounter, trimmed | 8 / 34 | 28 / 102 | 98 / 394 | 908 / 3,607 | 2,548 / 10,047 | 998 / 3,994 | 90,098 / 360,097 | 250,498 / 1,000,497 |
+//! | totalizer, split | 27 / 46 | 58 / 129 | 297 / 496 | 844 / 2,735 | 1,250 / 8,701 | 2,997 / 4,996 | 14,983 / 204,884 | 18,946 / 768,447 |
+//! | cardnet | 26 / 52 | 50 / 137 | 296 / 592 | 1,122 / 3,364 | 1,698 / 5,092 | 2,996 / 5,992 | 28,988 / 86,962 | 38,958 / 116,872 |
+//! | **front end [`exactly`]** | 8 / 26 | 28 / 102 | 98 / 296 | 844 / 2,735 | 1,698 / 5,092 | 998 / 2,996 | 28,988 / 86,962 | 38,958 / 116,872 |
+//!
+//! # Choosing
+//! Every encoding grows with the highest output it needs (`top = hi + 1` for an upper bound, `lo`
+//! for a lower one), so [`between`] first orients the bound (counting the negations when that
+//! lowers `top`) and [`choose`] decides on `(n, top)`. The thresholds
+//! ([`THRESHOLDS_AT_MOST`], [`THRESHOLDS_AT_LEAST`], [`THRESHOLDS_BETWEEN`]) come from
+//! `examples/card_sweep.rs`, which prices every encoding (aux variables + clauses) for every
+//! bound on n from 4 to 2048 (all bounds up to 64, then 64 evenly spaced ones):
+//! - pairwise at-most-one up to n = 7 (21 binary clauses, against 5 variables + 16 clauses for
+//!   the counter; at n = 8 it is 28 against 6 + 19);
+//! - the trimmed counter while `top ≤ 4` (≤ 2 for lower bounds alone, where the "≤"
+//!   totalizer is already cheaper at lo = 3) and for small n (≤ 16; ≤ 24 two-sided) — its
+//!   `~3·top·n` beats the totalizer's tree there (n = 1024, at most 1: 4,089 against 6,138
+//!   variables + clauses; at most 3 is a near tie, 10,205 against 10,223);
+//! - the totalizer up to `top = 40` (one-sided) or 24 (two-sided), the cardinality network above
+//!   (n = 1024: the network wins from k ≈ 45 one-sided, from k ≈ 26 exactly-k).
+//!
+//! Measured cost of the rule against the best encoding per bound: at most k, 1,277 bounds,
+//! +0.18% summed, worst +10.7% (n = 1500, k = 40); at least k, 1,252 bounds, +0.19%, worst
+//! +11.0%; two-sided, 2,504 bounds, +0.78%, worst +31% (n = 1500, lo = 17, hi = 32, where the
+//! network's output count jumps from 32 to 64 and the totalizer is cheaper until top ≈ 38). A
+//! rule that also looked at the power-of-two rounding would close that gap; not worth the
+//! complexity for under 1% overall (an assumption about typical use, not a measurement of it).
 
 pub mod cardnet;
 pub mod pairwise;
@@ -34,36 +93,35 @@ pub enum Encoding {
     CardNet,
 }
 
-/// Largest `n` for which pairwise at-most-one is used (see the table in the module doc).
-pub const PAIRWISE_MAX: usize = 7;
-/// Bounds `k ≤ SEQCOUNTER_MAX_K` (or `n ≤ SEQCOUNTER_MAX_N`) use the sequential counter.
-pub const SEQCOUNTER_MAX_K: usize = 3;
-/// See [`SEQCOUNTER_MAX_K`].
-pub const SEQCOUNTER_MAX_N: usize = 16;
-/// One-sided bounds `k < TOTALIZER_MAX_K_ONE_SIDED` (above the counter's range) use the
-/// totalizer, larger ones the cardinality network.
-pub const TOTALIZER_MAX_K_ONE_SIDED: usize = 40;
-/// Two-sided bounds `hi < TOTALIZER_MAX_K_TWO_SIDED` use the totalizer, larger ones the
-/// cardinality network.
-pub const TOTALIZER_MAX_K_TWO_SIDED: usize = 24;
+/// The thresholds of [`choose`], one row per kind of bound: `(pairwise_max_n, seq_max_top,
+/// seq_max_n, totalizer_max_top)`. An encoding is used when `n` (pairwise) or the highest
+/// needed output `top` is at most the row's value; the cardinality network above. Measured by
+/// `examples/card_sweep.rs` (aux variables + clauses, n from 4 to 2048); see the module doc.
+pub const THRESHOLDS_AT_MOST: (usize, usize, usize, usize) = (7, 4, 16, 40);
+/// See [`THRESHOLDS_AT_MOST`]; for lower bounds alone (`top = lo`).
+pub const THRESHOLDS_AT_LEAST: (usize, usize, usize, usize) = (0, 2, 12, 40);
+/// See [`THRESHOLDS_AT_MOST`]; for two-sided bounds (`top = hi + 1`). No pairwise row:
+/// exactly-one reaches [`choose`] as at-most-one plus its clause (`lo == 1` is split off).
+pub const THRESHOLDS_BETWEEN: (usize, usize, usize, usize) = (0, 4, 24, 24);
 
-/// The encoding the front end uses for `lo ≤ Σ ≤ hi` over `n` inputs, after the degenerate
-/// cases are taken out and the bound is oriented so that `hi + 1 ≤ n − lo + 1` (see [`between`]).
-/// `lo == 0` is a one-sided bound. Public so the size sweep and tests can ask.
+/// The encoding the front end uses for `lo ≤ Σ ≤ hi` over `n` inputs, once the degenerate
+/// cases are taken out and the bound is oriented (see [`between`]). Every encoding's size grows
+/// with the highest output it needs, `top = hi + 1` for an upper bound (`hi < n`) and `lo` for a
+/// lower one, so that and `n` decide, by the measured [`THRESHOLDS_AT_MOST`] and its siblings.
+/// Public so the size sweep and the tests can ask.
 pub fn choose(n: usize, lo: usize, hi: usize) -> Encoding {
-    let two_sided = lo > 0;
-    if hi == 1 && n <= PAIRWISE_MAX {
-        return Encoding::Pairwise;
-    }
-    if hi <= SEQCOUNTER_MAX_K || n <= SEQCOUNTER_MAX_N {
-        return Encoding::SeqCounter;
-    }
-    let limit = if two_sided {
-        TOTALIZER_MAX_K_TWO_SIDED
-    } else {
-        TOTALIZER_MAX_K_ONE_SIDED
+    let (upper, lower) = (hi < n, lo > 0);
+    let (pairwise_n, seq_top, seq_n, tot_top) = match (upper, lower) {
+        (true, false) => THRESHOLDS_AT_MOST,
+        (false, true) => THRESHOLDS_AT_LEAST,
+        _ => THRESHOLDS_BETWEEN,
     };
-    if hi < limit {
+    let top = if upper { hi + 1 } else { lo };
+    if top == 2 && upper && n <= pairwise_n {
+        Encoding::Pairwise
+    } else if top <= seq_top || n <= seq_n {
+        Encoding::SeqCounter
+    } else if top <= tot_top {
         Encoding::Totalizer
     } else {
         Encoding::CardNet
@@ -89,11 +147,27 @@ pub fn exactly<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
 ///
 /// Degenerate bounds are total and emit the least possible: vacuous (`lo == 0`, `hi ≥ n`) emits
 /// nothing; impossible (`lo > hi` or `lo > n`) emits the empty clause; `hi == 0` or `lo == n`
-/// emit unit clauses. Otherwise the bound is oriented (a count of `lits` in `[lo, hi]` is a
-/// count of their negations in `[n − hi, n − lo]`; the side with the smaller upper bound is
-/// encoded, since every encoding grows with it) and [`choose`] picks the encoding. Inputs are a
-/// multiset; unit propagation is complete for both bounds whichever encoding is chosen.
+/// emit unit clauses; "at least one" / "at most n − 1" one clause. Otherwise the bound is
+/// oriented (a count of `lits` in `[lo, hi]` is a count of their negations in `[n − hi, n − lo]`;
+/// the side whose highest needed output is lower is encoded, since every encoding grows with
+/// it), a lower bound of 1 becomes its clause, and [`choose`] picks the encoding for the rest.
+/// Inputs are a multiset; unit propagation is complete for both bounds whichever encoding is
+/// chosen (each is tested for it).
 pub fn between<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], lo: usize, hi: usize) {
+    between_using(sink, lits, lo, hi, None)
+}
+
+/// [`between`] with the encoding forced (`Some`) instead of chosen by [`choose`] (`None`):
+/// degenerate cases and orientation are handled the same way. For tests and measurements;
+/// [`Encoding::Pairwise`] only applies to at-most-one and exactly-one, and falls back to the
+/// sequential counter otherwise.
+pub fn between_using<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    lits: &[Lit],
+    lo: usize,
+    hi: usize,
+    encoding: Option<Encoding>,
+) {
     let n = lits.len();
     if lo > hi || lo > n {
         sink.add_clause(&[]);
@@ -110,30 +184,36 @@ pub fn between<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], lo: usize, hi
         }
         return;
     }
+    if lo == 1 && hi == n {
+        sink.add_clause(lits);
+        return;
+    }
+    if lo == 0 && hi + 1 == n {
+        let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+        sink.add_clause(&negated);
+        return;
+    }
+    // Orient: a count of `lits` in [lo, hi] is a count of their negations in [n − hi, n − lo].
+    // Encode the side whose highest needed output (`top` in `choose`) is lower.
+    let top = |lo: usize, hi: usize| if hi < n { hi + 1 } else { lo };
     let flipped;
-    let (lits, lo, hi) = if n - lo < hi {
+    let (lits, lo, hi) = if top(n - hi, n - lo) < top(lo, hi) {
         flipped = lits.iter().map(|&l| !l).collect::<Vec<Lit>>();
         (&flipped[..], n - hi, n - lo)
     } else {
         (lits, lo, hi)
     };
-    match choose(n, lo, hi) {
-        Encoding::Pairwise if lo == 0 => pairwise::at_most_one(sink, lits),
-        Encoding::Pairwise => pairwise::exactly_one(sink, lits),
-        Encoding::SeqCounter => seqcounter::encode_between(sink, lits, lo, hi),
-        Encoding::Totalizer => {
-            let mut t = if lo > 0 {
-                Totalizer::new_both(sink, lits, hi + 1)
-            } else {
-                Totalizer::new(sink, lits, hi + 1)
-            };
-            if let Some(l) = t.at_most(sink, hi) {
-                sink.add_clause(&[l]);
-            }
-            if let Some(l) = t.at_least(sink, lo) {
-                sink.add_clause(&[l]);
-            }
-        }
+    if lo == 1 && hi < n && encoding != Some(Encoding::Pairwise) {
+        // "At least one" is a clause; no structure serves it cheaper.
+        sink.add_clause(lits);
+        between_using(sink, lits, 0, hi, encoding);
+        return;
+    }
+    match encoding.unwrap_or_else(|| choose(n, lo, hi)) {
+        Encoding::Pairwise if lo == 0 && hi == 1 => pairwise::at_most_one(sink, lits),
+        Encoding::Pairwise if lo == 1 && hi == 1 => pairwise::exactly_one(sink, lits),
+        Encoding::Pairwise | Encoding::SeqCounter => seqcounter::encode_between(sink, lits, lo, hi),
+        Encoding::Totalizer => totalizer::encode_between(sink, lits, lo, hi),
         Encoding::CardNet => cardnet::encode_between(sink, lits, lo, hi),
     }
 }

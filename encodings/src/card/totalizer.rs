@@ -69,19 +69,22 @@ pub struct Totalizer {
     root: Option<usize>,
     /// The largest bound requested so far.
     bound: usize,
-    /// Whether the "≤" clauses are encoded too (outputs exact, not only lower bounds).
-    both: bool,
+    /// Whether the "≥" clauses are encoded (always, except for the front end's at-least-only
+    /// totalizers built by [`Totalizer::new_lower`]).
+    up: bool,
+    /// Whether the "≤" clauses are encoded (outputs exact, not only lower bounds).
+    down: bool,
 }
 
 impl Totalizer {
-    /// Encodes a totalizer over `inputs` with outputs for counts 1..=bound (k-truncated:
+    /// Encodes a totalizer over `inputs` with outputs for counts `1..=bound` (k-truncated:
     /// counts above `bound` are not encoded until `extend`).
     ///
     /// Only the "≥" direction is encoded: an output may be true without its count being
     /// reached, which is all an at-most bound needs and saves half the clauses. Use
     /// [`Totalizer::new_both`] for exact outputs. Empty `inputs` or `bound == 0` build nothing.
     pub fn new<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], bound: usize) -> Totalizer {
-        Totalizer::build(sink, inputs, bound, false)
+        Totalizer::build(sink, inputs, bound, true, false)
     }
 
     /// Like [`Totalizer::new`], and also encodes the "≤" direction: `outputs()[j]` is false
@@ -93,27 +96,40 @@ impl Totalizer {
         inputs: &[Lit],
         bound: usize,
     ) -> Totalizer {
-        Totalizer::build(sink, inputs, bound, true)
+        Totalizer::build(sink, inputs, bound, true, true)
+    }
+
+    /// Only the "≤" direction: for an at-least bound alone ([`Totalizer::at_least`]), at half
+    /// the clauses of [`Totalizer::new_both`]. Crate-private because [`Totalizer::at_most`] has
+    /// no literal to offer on it (it answers `None`, which a caller would read as "vacuous").
+    pub(crate) fn new_lower<S: ClauseSink + ?Sized>(
+        sink: &mut S,
+        inputs: &[Lit],
+        bound: usize,
+    ) -> Totalizer {
+        Totalizer::build(sink, inputs, bound, false, true)
     }
 
     fn build<S: ClauseSink + ?Sized>(
         sink: &mut S,
         inputs: &[Lit],
         bound: usize,
-        both: bool,
+        up: bool,
+        down: bool,
     ) -> Totalizer {
         let mut t = Totalizer {
             nodes: Vec::new(),
             root: None,
             bound,
-            both,
+            up,
+            down,
         };
         t.root = t.subtree(sink, inputs);
         t
     }
 
-    /// outputs()[j] is true whenever at least j+1 inputs are true (the "≥" direction, enough
-    /// for at-most bounds by assuming ¬outputs()[k]); len = min(bound, num_inputs). With
+    /// `outputs()[j]` is true whenever at least `j+1` inputs are true (the "≥" direction, enough
+    /// for at-most bounds by assuming `¬outputs()[k]`); `len = min(bound, num_inputs)`. With
     /// [`Totalizer::new_both`] it is also false whenever fewer are true.
     pub fn outputs(&self) -> &[Lit] {
         match self.root.and_then(|r| self.nodes.get(r)) {
@@ -137,7 +153,7 @@ impl Totalizer {
 
     /// Whether the "≤" direction is encoded ([`Totalizer::new_both`]).
     pub fn is_exact(&self) -> bool {
-        self.both
+        self.up && self.down
     }
 
     /// Encodes outputs up to `bound` (no-op if already there), adding only new clauses;
@@ -175,7 +191,7 @@ impl Totalizer {
     }
 
     /// Adds inputs: builds a totalizer for them and merges it with the old root into a new root
-    /// (existing clauses stay valid); outputs() then refers to the new root.
+    /// (existing clauses stay valid); `outputs()` then refers to the new root.
     ///
     /// Outputs of the old root keep their meaning for the old inputs only; callers that assumed
     /// them should switch to the new `outputs()`. Adding no inputs is a no-op.
@@ -190,10 +206,10 @@ impl Totalizer {
         self.root = Some(self.join(sink, old, fresh));
     }
 
-    /// The literal whose assumption enforces "at most k inputs are true": Some(¬outputs()[k])
-    /// after extending to k+1 if needed; None when k >= num_inputs (vacuous).
+    /// The literal whose assumption enforces "at most `k` inputs are true": `Some(¬outputs()[k])`
+    /// after extending to `k+1` if needed; `None` when `k >= num_inputs` (vacuous).
     pub fn at_most<S: ClauseSink + ?Sized>(&mut self, sink: &mut S, k: usize) -> Option<Lit> {
-        if k >= self.num_inputs() {
+        if k >= self.num_inputs() || !self.up {
             return None;
         }
         self.extend(sink, k.saturating_add(1));
@@ -206,7 +222,7 @@ impl Totalizer {
     /// and this returns `None`. When `k > num_inputs` the bound is impossible: the caller should
     /// add the empty clause (this returns `None` there too, as no literal expresses it).
     pub fn at_least<S: ClauseSink + ?Sized>(&mut self, sink: &mut S, k: usize) -> Option<Lit> {
-        if !self.both || k == 0 || k > self.num_inputs() {
+        if !self.down || k == 0 || k > self.num_inputs() {
             return None;
         }
         self.extend(sink, k);
@@ -284,7 +300,7 @@ impl Totalizer {
         out.extend((old..new).map(|_| sink.new_var().pos()));
         let mut clause = Vec::with_capacity(3);
         // "≥": a_i ∧ b_j → r_{i+j}, for old < i + j ≤ new (index 0 is the constant ⊤).
-        for i in 0..=a.len() {
+        for i in (0..=a.len()).filter(|_| self.up) {
             let jmin = (old + 1).saturating_sub(i);
             let jmax = new.saturating_sub(i).min(b.len());
             for j in jmin..=jmax {
@@ -299,7 +315,7 @@ impl Totalizer {
                 sink.add_clause(&clause);
             }
         }
-        if self.both {
+        if self.down {
             // "≤": r_{i+j+1} → a_{i+1} ∨ b_{j+1}, for old < i + j + 1 ≤ new. A child output
             // beyond its list is ⊥: the child is complete there (see the module doc).
             for i in 0..=a.len() {
@@ -323,6 +339,36 @@ impl Totalizer {
         }
         if let Some(node) = self.nodes.get_mut(id) {
             node.outputs = out;
+        }
+    }
+}
+
+/// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as hard clauses with k-truncated totalizers: a "≥"-only
+/// one with bound `hi + 1` for the upper bound and a "≤"-only one with bound `lo` for the lower
+/// bound, each asserted by a unit clause.
+///
+/// Why two one-directional totalizers and not one [`Totalizer::new_both`] with bound `hi + 1`:
+/// the lower one is truncated at `lo`, so a small `lo` costs little (n = 1000, lo = 1,
+/// hi = 23: 64,378 variables + clauses shared, far fewer split — see `examples/card_sweep.rs`),
+/// and for `lo == hi` the two cost what the shared one does, plus `hi` output variables.
+/// Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing; impossible
+/// (`lo > hi` or `lo > n`) emits the empty clause.
+pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
+    let n = inputs.len();
+    if lo > hi || lo > n {
+        sink.add_clause(&[]);
+        return;
+    }
+    if hi < n {
+        let mut t = Totalizer::new(sink, inputs, hi + 1);
+        if let Some(l) = t.at_most(sink, hi) {
+            sink.add_clause(&[l]);
+        }
+    }
+    if lo > 0 {
+        let mut t = Totalizer::new_lower(sink, inputs, lo);
+        if let Some(l) = t.at_least(sink, lo) {
+            sink.add_clause(&[l]);
         }
     }
 }
