@@ -58,7 +58,9 @@ impl Solver {
                     report(&self.stats);
                     self.progress = Some(report);
                 }
-                if self.out_of_memory {
+                // Budgets are checked at every conflict so that `Budget::conflicts(n)` stops
+                // after exactly n conflicts, not at the next conflict-free propagation.
+                if self.out_of_memory || self.out_of_budget() {
                     return Status::Unknown;
                 }
                 continue;

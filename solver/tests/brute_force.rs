@@ -300,3 +300,25 @@ fn a_clause_over_an_eliminated_variable_restores_the_eliminated_clauses() {
     assert_eq!(t.solve(&[x(2)], Budget::UNLIMITED), Status::Sat);
     assert_eq!(t.value(x(3)), Some(true));
 }
+
+#[test]
+fn a_conflict_budget_stops_after_exactly_that_many_conflicts() {
+    let (p, h) = (9u32, 8u32);
+    let x = |i: u32, j: u32| lit(i * h + j, false);
+    let mut s = Solver::new();
+    for i in 0..p {
+        s.add_clause(&(0..h).map(|j| x(i, j)).collect::<Vec<_>>());
+    }
+    for j in 0..h {
+        for a in 0..p {
+            for b in a + 1..p {
+                s.add_clause(&[!x(a, j), !x(b, j)]);
+            }
+        }
+    }
+    for budget in [1u64, 2, 17, 500, 2000] {
+        let before = s.stats().conflicts;
+        assert_eq!(s.solve(&[], Budget::conflicts(budget)), Status::Unknown);
+        assert_eq!(s.stats().conflicts - before, budget, "budget {budget}");
+    }
+}
