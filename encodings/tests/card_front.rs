@@ -5,7 +5,7 @@
 mod card_util;
 
 use card_util::{Tee, both_ways, check_between, count_true, lit_value, propagate};
-use grim_encodings::card::{self, Encoding};
+use grim_encodings::card::{self, CardOptions, Encoding};
 use grim_encodings::{ClauseSink, Lit, Var};
 use grim_solver::{Budget, Status};
 
@@ -22,7 +22,16 @@ fn every_encoding_through_the_front_end_holds_both_ways_and_propagates_up_to_8_i
     for enc in FORCED {
         let what = format!("{enc:?}");
         let checked = check_between(&what, 8, |tee, inputs, lo, hi| {
-            card::between_using(tee, inputs, lo, hi, enc)
+            card::between_with(
+                tee,
+                inputs,
+                lo,
+                hi,
+                CardOptions {
+                    encoding: enc,
+                    guard: None,
+                },
+            )
         });
         assert_eq!(checked, (0..=8).map(|n| (n + 2) * (n + 2)).sum::<usize>());
     }
@@ -78,7 +87,16 @@ fn duplicate_and_complementary_inputs_count_as_a_multiset_for_every_encoding() {
                 let pool: Vec<Var> = (0..3).map(|_| tee.new_var()).collect();
                 let (a, b, c) = (pool[0].pos(), pool[1].pos(), pool[2].pos());
                 let inputs = [a, b, a, !c, !a, c, b, !b];
-                card::between_using(&mut tee, &inputs, lo, hi, enc);
+                card::between_with(
+                    &mut tee,
+                    &inputs,
+                    lo,
+                    hi,
+                    CardOptions {
+                        encoding: enc,
+                        guard: None,
+                    },
+                );
                 both_ways(&mut tee, &pool, &[], |m| {
                     let c = count_true(&pool, &inputs, m);
                     lo <= c && c <= hi
@@ -239,6 +257,55 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
                     "n {n} lo {lo} hi {hi}: {} false, no conflict",
                     n - lo + 1
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_guarded_bound_holds_when_the_guard_is_false_and_vanishes_when_it_is_true() {
+    for enc in FORCED {
+        for n in 0..=7usize {
+            for lo in 0..=n + 1 {
+                for hi in 0..=n + 1 {
+                    let mut tee = Tee::new();
+                    let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
+                    let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+                    let g = tee.new_var().pos();
+                    let before = tee.cnf.num_vars;
+                    card::between_with(
+                        &mut tee,
+                        &inputs,
+                        lo,
+                        hi,
+                        CardOptions {
+                            encoding: enc,
+                            guard: Some(g),
+                        },
+                    );
+                    let what = format!("{enc:?} guarded n {n} lo {lo} hi {hi}");
+                    if lo == 0 && hi >= n {
+                        assert!(
+                            tee.cnf.clauses.is_empty() && tee.cnf.num_vars == before,
+                            "{what}: vacuous emitted"
+                        );
+                    }
+                    if lo > hi || lo > n {
+                        assert_eq!(
+                            tee.cnf.clauses,
+                            vec![vec![g]],
+                            "{what}: impossible is the clause (guard)"
+                        );
+                    }
+                    both_ways(&mut tee, &pool, &[!g], |m| {
+                        let c = m.count_ones() as usize;
+                        lo <= c && c <= hi
+                    });
+                    both_ways(&mut tee, &pool, &[g], |_| true);
+                    if lo <= hi && lo <= n {
+                        card_util::propagation_strength(&tee.cnf, &inputs, &[!g], lo, hi, &what);
+                    }
+                }
             }
         }
     }

@@ -27,7 +27,7 @@
 //! PySAT 1.9's `cardnetwrk` for n = 1000, k = 500 is 44,541 aux / 66,812 clauses; ours is in
 //! the size table of `card/mod.rs`.
 
-use super::sig::{Sig, emit};
+use super::sig::{Sig, emit, emit_guarded};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -248,9 +248,22 @@ fn evens(a: &[usize]) -> Vec<usize> {
 /// `hi + 1`. Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing;
 /// impossible (`lo > hi` or `lo > n`) emits the empty clause.
 pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
+    encode_between_guarded(sink, inputs, lo, hi, None)
+}
+
+/// [`encode_between`] whose asserting clauses (on the two outputs) also hold `guard` (when
+/// given): the bound is enforced only while the guard is false; the network's clauses stay
+/// unguarded. An impossible bound emits the clause `(guard)` (empty without a guard).
+pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    inputs: &[Lit],
+    lo: usize,
+    hi: usize,
+    guard: Option<Lit>,
+) {
     let n = inputs.len();
     if lo > hi || lo > n {
-        sink.add_clause(&[]);
+        emit_guarded(sink, &[], guard);
         return;
     }
     let upper = (hi < n).then_some(hi + 1);
@@ -280,7 +293,7 @@ pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: 
         .collect();
     let sigs = net.emit(sink, &asked);
     for (&(_, _, _, positive), &s) in roots.iter().zip(&sigs) {
-        emit(sink, &[if positive { s } else { !s }]);
+        emit_guarded(sink, &[if positive { s } else { !s }], guard);
     }
 }
 

@@ -154,23 +154,43 @@ pub fn exactly<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
 /// Inputs are a multiset; unit propagation is complete for both bounds whichever encoding is
 /// chosen (each is tested for it).
 pub fn between<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], lo: usize, hi: usize) {
-    between_using(sink, lits, lo, hi, None)
+    between_with(sink, lits, lo, hi, CardOptions::default())
 }
 
-/// [`between`] with the encoding forced (`Some`) instead of chosen by [`choose`] (`None`):
-/// degenerate cases and orientation are handled the same way. For tests and measurements;
-/// [`Encoding::Pairwise`] only applies to at-most-one and exactly-one, and falls back to the
-/// sequential counter otherwise.
-pub fn between_using<S: ClauseSink + ?Sized>(
+/// How [`between_with`] encodes a bound; `Default` is what [`between`] does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CardOptions {
+    /// Force this encoding instead of asking [`choose`] (for tests and measurements).
+    /// [`Encoding::Pairwise`] only applies to at-most-one and exactly-one, and falls back to the
+    /// sequential counter otherwise.
+    pub encoding: Option<Encoding>,
+    /// Guard every clause that *asserts* the bound with this literal: the bound is enforced only
+    /// while the guard is false, and the encoding's defining clauses stay unguarded. This is how
+    /// a soft bound is relaxed (the Problem API makes the guard a relaxation variable with a
+    /// soft unit clause `¬guard`). Degenerate bounds follow: vacuous still emits nothing,
+    /// impossible emits the clause `(guard)`, unit bounds emit `(guard ∨ l)`.
+    pub guard: Option<Lit>,
+}
+
+/// [`between`] with the encoding forced or the assertions guarded (see [`CardOptions`]);
+/// degenerate cases and orientation are handled the same way.
+pub fn between_with<S: ClauseSink + ?Sized>(
     sink: &mut S,
     lits: &[Lit],
     lo: usize,
     hi: usize,
-    encoding: Option<Encoding>,
+    options: CardOptions,
 ) {
     let n = lits.len();
+    let guard = options.guard;
+    // A clause of `lits` (negated or not) plus the guard.
+    let clause = |sink: &mut S, lits: &[Lit], negate: bool| {
+        let mut c: Vec<Lit> = lits.iter().map(|&l| if negate { !l } else { l }).collect();
+        c.extend(guard);
+        sink.add_clause(&c);
+    };
     if lo > hi || lo > n {
-        sink.add_clause(&[]);
+        clause(sink, &[], false);
         return;
     }
     let hi = hi.min(n);
@@ -178,19 +198,17 @@ pub fn between_using<S: ClauseSink + ?Sized>(
         return;
     }
     if hi == 0 || lo == n {
-        let positive = lo == n;
         for &l in lits {
-            sink.add_clause(&[if positive { l } else { !l }]);
+            clause(sink, &[l], hi == 0);
         }
         return;
     }
     if lo == 1 && hi == n {
-        sink.add_clause(lits);
+        clause(sink, lits, false);
         return;
     }
     if lo == 0 && hi + 1 == n {
-        let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-        sink.add_clause(&negated);
+        clause(sink, lits, true);
         return;
     }
     // Orient: a count of `lits` in [lo, hi] is a count of their negations in [n − hi, n − lo].
@@ -203,17 +221,23 @@ pub fn between_using<S: ClauseSink + ?Sized>(
     } else {
         (lits, lo, hi)
     };
-    if lo == 1 && hi < n && encoding != Some(Encoding::Pairwise) {
+    if lo == 1 && hi < n && options.encoding != Some(Encoding::Pairwise) {
         // "At least one" is a clause; no structure serves it cheaper.
-        sink.add_clause(lits);
-        between_using(sink, lits, 0, hi, encoding);
+        clause(sink, lits, false);
+        between_with(sink, lits, 0, hi, options);
         return;
     }
-    match encoding.unwrap_or_else(|| choose(n, lo, hi)) {
-        Encoding::Pairwise if lo == 0 && hi == 1 => pairwise::at_most_one(sink, lits),
-        Encoding::Pairwise if lo == 1 && hi == 1 => pairwise::exactly_one(sink, lits),
-        Encoding::Pairwise | Encoding::SeqCounter => seqcounter::encode_between(sink, lits, lo, hi),
-        Encoding::Totalizer => totalizer::encode_between(sink, lits, lo, hi),
-        Encoding::CardNet => cardnet::encode_between(sink, lits, lo, hi),
+    match options.encoding.unwrap_or_else(|| choose(n, lo, hi)) {
+        Encoding::Pairwise if lo == 0 && hi == 1 => {
+            pairwise::at_most_one_guarded(sink, lits, guard)
+        }
+        Encoding::Pairwise if lo == 1 && hi == 1 => {
+            pairwise::exactly_one_guarded(sink, lits, guard)
+        }
+        Encoding::Pairwise | Encoding::SeqCounter => {
+            seqcounter::encode_between_guarded(sink, lits, lo, hi, guard)
+        }
+        Encoding::Totalizer => totalizer::encode_between_guarded(sink, lits, lo, hi, guard),
+        Encoding::CardNet => cardnet::encode_between_guarded(sink, lits, lo, hi, guard),
     }
 }

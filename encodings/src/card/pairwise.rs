@@ -15,6 +15,7 @@
 //! size is why the front end in [`crate::card`] switches to a counter above a measured size (the
 //! table in `card/mod.rs`).
 
+use super::sig::{Sig, emit};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -23,17 +24,24 @@ use grim_solver::Lit;
 /// `¬x`, via the clause `¬x ∨ ¬x`), and a complementary pair `x, ¬x` (always exactly one true)
 /// forces every other literal false.
 pub fn at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
+    at_most_one_guarded(sink, lits, None)
+}
+
+/// [`at_most_one`] whose every clause also holds `guard` (when given): the bound is enforced
+/// only while the guard is false. Pairwise has no defining clauses, so all of them are guarded.
+pub fn at_most_one_guarded<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], guard: Option<Lit>) {
+    let g = guard.map(Sig::Lit).unwrap_or(Sig::False);
     for (i, &a) in lits.iter().enumerate() {
         for &b in lits.iter().skip(i + 1) {
             if a == b {
-                sink.add_clause(&[!a]);
+                emit(sink, &[Sig::Lit(!a), g]);
             } else if a == !b {
                 // ¬x ∨ x is a tautology; the pair already spends the one allowed.
                 for &c in lits.iter().filter(|&&c| c.var() != a.var()) {
-                    sink.add_clause(&[!c]);
+                    emit(sink, &[Sig::Lit(!c), g]);
                 }
             } else {
-                sink.add_clause(&[!a, !b]);
+                emit(sink, &[Sig::Lit(!a), Sig::Lit(!b), g]);
             }
         }
     }
@@ -42,8 +50,15 @@ pub fn at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
 /// Emits "exactly one of `lits` is true": [`at_most_one`] plus the clause over all of `lits`.
 /// For empty `lits` that clause is the empty clause (the constraint is impossible).
 pub fn exactly_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
-    at_most_one(sink, lits);
-    sink.add_clause(lits);
+    exactly_one_guarded(sink, lits, None)
+}
+
+/// [`exactly_one`] with every clause guarded (see [`at_most_one_guarded`]).
+pub fn exactly_one_guarded<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], guard: Option<Lit>) {
+    at_most_one_guarded(sink, lits, guard);
+    let mut clause = lits.to_vec();
+    clause.extend(guard);
+    sink.add_clause(&clause);
 }
 
 /// The number of clauses [`at_most_one`] emits for `n` distinct variables: `n(n−1)/2`. Used by

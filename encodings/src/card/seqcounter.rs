@@ -27,7 +27,7 @@
 //!   PySAT 1.9's `seqcounter` figure for n = 1000, k = 100 is 90,000 aux / 180,800 clauses, and
 //!   ours is in the size table of `card/mod.rs`.
 
-use super::sig::{Sig, emit};
+use super::sig::{Sig, emit_guarded};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -49,7 +49,7 @@ impl SeqCounter {
     /// Empty `inputs` or `max == 0` build nothing.
     pub fn new<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], max: usize) -> SeqCounter {
         let cap = max.min(inputs.len());
-        let last = rows(sink, inputs, cap, &|_, _| (true, true), &|_, _| None);
+        let last = rows(sink, inputs, cap, &|_, _| (true, true), &|_, _| None, None);
         SeqCounter {
             outputs: last
                 .into_iter()
@@ -91,9 +91,24 @@ impl SeqCounter {
 /// module doc). Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing;
 /// impossible (`lo > hi` or `lo > n`) emits the empty clause.
 pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
+    encode_between_guarded(sink, inputs, lo, hi, None)
+}
+
+/// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
+/// enforced only while the guard is false; the counter's defining clauses stay unguarded.
+/// The asserting clauses are exactly those of the constant registers (`s[i][hi+1] = ⊥`,
+/// `s[n][lo] = ⊤`), so the guard goes there and nowhere else. An impossible bound emits the
+/// clause `(guard)` (empty without a guard).
+pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    inputs: &[Lit],
+    lo: usize,
+    hi: usize,
+    guard: Option<Lit>,
+) {
     let n = inputs.len();
     if lo > hi || lo > n {
-        sink.add_clause(&[]);
+        emit_guarded(sink, &[], guard);
         return;
     }
     let upper = (hi < n).then_some(hi + 1);
@@ -123,7 +138,7 @@ pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: 
             None
         }
     };
-    rows(sink, inputs, cap, &relevant, &constant);
+    rows(sink, inputs, cap, &relevant, &constant, guard);
 }
 
 /// A register: a signal, or trimmed (no variable, never referenced).
@@ -135,13 +150,15 @@ enum Reg {
 
 /// Builds the rows `1..=n` of registers `1..=min(i, cap)` and returns the last one.
 /// `relevant(i, j)` says which halves of the equivalence register (i, j) gets (neither: trimmed);
-/// `constant(i, j)` fixes a register to a constant (its clauses are still emitted, folded).
+/// `constant(i, j)` fixes a register to a constant (its clauses are still emitted, folded, and
+/// carry `guard`: they are the assertions).
 fn rows<S: ClauseSink + ?Sized>(
     sink: &mut S,
     inputs: &[Lit],
     cap: usize,
     relevant: &dyn Fn(usize, usize) -> (bool, bool),
     constant: &dyn Fn(usize, usize) -> Option<bool>,
+    guard: Option<Lit>,
 ) -> Vec<Reg> {
     let mut prev: Vec<Reg> = Vec::new();
     for (i, &x) in (1..).zip(inputs) {
@@ -180,14 +197,15 @@ fn rows<S: ClauseSink + ?Sized>(
                 None => Sig::Lit(sink.new_var().pos()),
             };
             let (pj, pj1) = (p(&prev, j), p(&prev, j - 1));
+            let g = if konst.is_some() { guard } else { None };
             if up {
-                emit(sink, &[!pj, r]);
-                emit(sink, &[!x, !pj1, r]);
+                emit_guarded(sink, &[!pj, r], g);
+                emit_guarded(sink, &[!x, !pj1, r], g);
             }
             if down {
-                emit(sink, &[!r, pj, x]);
+                emit_guarded(sink, &[!r, pj, x], g);
                 if j >= 2 {
-                    emit(sink, &[!r, pj, pj1]);
+                    emit_guarded(sink, &[!r, pj, pj1], g);
                 }
             }
             row.push(Reg::Sig(r));

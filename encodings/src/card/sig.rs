@@ -60,3 +60,20 @@ pub(crate) fn emit<S: ClauseSink + ?Sized>(sink: &mut S, sigs: &[Sig]) {
     }
     sink.add_clause(buf.get(..len).unwrap_or(&[]));
 }
+
+/// [`emit`] with `guard` appended (when given): the clause then holds only when the guard is
+/// false. Used for the clauses that *assert* a bound, so that a soft bound can be relaxed by
+/// one literal while the counter's defining clauses stay hard.
+pub(crate) fn emit_guarded<S: ClauseSink + ?Sized>(sink: &mut S, sigs: &[Sig], guard: Option<Lit>) {
+    match (guard, sigs) {
+        (None, _) => emit(sink, sigs),
+        (Some(g), [a]) => emit(sink, &[*a, Sig::Lit(g)]),
+        (Some(g), [a, b]) => emit(sink, &[*a, *b, Sig::Lit(g)]),
+        (Some(g), [a, b, c]) => emit(sink, &[*a, *b, *c, Sig::Lit(g)]),
+        (Some(g), _) => {
+            let mut v = sigs.to_vec();
+            v.push(Sig::Lit(g));
+            emit(sink, &v);
+        }
+    }
+}

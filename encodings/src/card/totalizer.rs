@@ -354,21 +354,39 @@ impl Totalizer {
 /// Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing; impossible
 /// (`lo > hi` or `lo > n`) emits the empty clause.
 pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
+    encode_between_guarded(sink, inputs, lo, hi, None)
+}
+
+/// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
+/// enforced only while the guard is false; the totalizers' defining clauses stay unguarded. An
+/// impossible bound emits the clause `(guard)` (empty without a guard).
+pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    inputs: &[Lit],
+    lo: usize,
+    hi: usize,
+    guard: Option<Lit>,
+) {
     let n = inputs.len();
+    let assert = |sink: &mut S, l: Lit| {
+        let mut clause = vec![l];
+        clause.extend(guard);
+        sink.add_clause(&clause);
+    };
     if lo > hi || lo > n {
-        sink.add_clause(&[]);
+        sink.add_clause(&guard.into_iter().collect::<Vec<Lit>>());
         return;
     }
     if hi < n {
         let mut t = Totalizer::new(sink, inputs, hi + 1);
         if let Some(l) = t.at_most(sink, hi) {
-            sink.add_clause(&[l]);
+            assert(sink, l);
         }
     }
     if lo > 0 {
         let mut t = Totalizer::new_lower(sink, inputs, lo);
         if let Some(l) = t.at_least(sink, lo) {
-            sink.add_clause(&[l]);
+            assert(sink, l);
         }
     }
 }
