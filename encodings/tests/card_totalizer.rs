@@ -289,7 +289,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 500, .. ProptestConfig::default() })]
 
     /// (d): extend and add_inputs keep both directions true, on one live solver between solves.
     #[test]
