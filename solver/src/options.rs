@@ -250,6 +250,8 @@ options_table! {
     eliminate: bool = true, [0, 1];
     /// Elimination skips variables with more occurrences than this of either sign.
     eliminate_occurrences: u64 = 16, [0, u32::MAX];
+    /// Elimination may add this many more clauses than it removes for one variable.
+    eliminate_bound: u64 = 0, [0, 1000];
     /// Elimination gives up on a variable with a resolvent longer than this.
     eliminate_clause_length: u64 = 100, [2, u32::MAX];
     /// Elimination effort: literal visits per literal of the formula.

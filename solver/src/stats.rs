@@ -46,6 +46,8 @@ pub struct Stats {
     pub vivified_literals: u64,
     /// Variables eliminated (`eliminate.rs`).
     pub eliminated: u64,
+    /// Clauses removed by subsumption before elimination (`eliminate.rs`).
+    pub subsumed: u64,
     /// Resolvents added by elimination (`eliminate.rs`).
     pub resolvents: u64,
     /// Restorations of eliminated clauses for a reappearing variable (`eliminate.rs`).
