@@ -84,6 +84,11 @@ impl Solver {
                 occ[l.code()].retain(|&c| !arena.is_deleted(c));
             }
             let (ps, ns) = (occ[pos.code()].clone(), occ[neg.code()].clone());
+            // No clause left (subsumption removed them): nothing to eliminate, and a decision
+            // gives the variable its value.
+            if ps.is_empty() && ns.is_empty() {
+                continue;
+            }
             if ps.len() > max_occ || ns.len() > max_occ {
                 continue;
             }
@@ -254,9 +259,6 @@ impl Solver {
 
     /// Gives eliminated variables the values that satisfy the eliminated clauses (module doc).
     pub(crate) fn extend_model(&mut self) {
-        if self.elim_ends.is_empty() {
-            return;
-        }
         // Start from the value a decision would have chosen (user phase, else saved phase),
         // so reconstruction overrides preferences only where an eliminated clause demands it.
         for v in 0..self.model.len() {

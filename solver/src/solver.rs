@@ -452,6 +452,10 @@ impl Solver {
             self.model
                 .extend((0..self.num_vars()).map(|v| self.vals[Var::from_index(v).pos().code()]));
             self.extend_model();
+            debug_assert!(
+                !self.model.contains(&L_UNDEF),
+                "a variable without a value in a model"
+            );
             if !self.check_model() {
                 // An internal error, never an input's fault: refuse to hand out a wrong model.
                 debug_assert!(
