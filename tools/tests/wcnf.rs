@@ -641,6 +641,30 @@ proptest! {
     }
 }
 
+proptest! {
+    #[test]
+    fn reading_through_detection_gives_the_same_result_and_positions_as_reading_directly(
+        lines in prop::collection::vec(prop_oneof![
+            Just("c comment with h and p wcnf inside".to_string()),
+            Just("".to_string()), Just("  \t ".to_string()), Just("\r".to_string()),
+            Just("h 1 -2 0".to_string()), Just("3 2 0".to_string()), Just(" 7 -1".to_string()),
+            Just("0".to_string()), Just("x".to_string()), Just("-4 1 0".to_string()),
+            Just("p wcnf 3 2 5".to_string()), Just("5 1 0 c tail".to_string()),
+        ], 0..12)
+    ) {
+        let text = lines.join("\n");
+        let direct = read_wcnf(text.as_bytes(), ParseOptions::default());
+        let input = Input::sniff(io::Cursor::new(text.clone().into_bytes())).expect("sniffs");
+        let d = detect(input, Path::new("x.wcnf"), Some(Format::Wcnf)).expect("detects");
+        let replayed = read_wcnf(d, ParseOptions::default());
+        match (direct, replayed) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "{:?} vs {:?}", a, b),
+        }
+    }
+}
+
 // ---- format detection ----
 
 fn detected(bytes: &[u8], name: &str) -> (Format, Reason, Vec<u8>) {
