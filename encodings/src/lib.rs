@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod card;
+pub mod maxsat;
 pub mod sink;
 
 pub use grim_solver::{Lit, Var};

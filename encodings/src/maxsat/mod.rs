@@ -1,0 +1,236 @@
+//! Core-guided weighted MaxSAT: OLL on the grim engine, engineered the way RC2 is.
+//!
+//! ```
+//! use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
+//! use grim_encodings::{Lit, Wcnf};
+//! use grim_solver::Budget;
+//!
+//! // Hard: ¬a ∨ ¬b. Soft: a (weight 3), b (weight 2). The optimum gives up b.
+//! let lit = |d: i64| Lit::from_dimacs(d).unwrap();
+//! let mut w = Wcnf::new(2);
+//! w.hard.push(vec![lit(-1), lit(-2)]);
+//! w.add_soft(3, &[lit(1)]);
+//! w.add_soft(2, &[lit(2)]);
+//! let mut oll = Oll::new(&w, OllOptions::default()).unwrap();
+//! let status = oll.solve(Budget::UNLIMITED, &mut |_| {});
+//! assert_eq!(status, MaxSatStatus::Optimum);
+//! assert_eq!(oll.best_cost(), Some(2));
+//! assert_eq!(w.cost(oll.best_model().unwrap()), Some(2));
+//! ```
+//!
+//! # The algorithm
+//! Every soft clause becomes an *objective term*: a literal the optimiser would like true (the
+//! soft literal itself for a unit soft, otherwise a fresh selector `s` with the hard clause
+//! `C ∨ ¬s`) and a weight. The engine is asked to satisfy all terms of the current stratum as
+//! assumptions. A SAT answer is a model (priced on the original instance with
+//! [`Wcnf::cost`]); an UNSAT answer names a core of terms, at least one of which every
+//! solution violates. The core's minimum weight `w` is added to the lower bound and taken off
+//! each term; the violation literals of the core go into a totalizer whose output "at most one
+//! is violated" becomes a new term of weight `w` (OLL: Andres, Kaufmann, Matheis & Schaub,
+//! ICLP 2012, doi:10.4230/LIPIcs.ICLP.2012.211; Morgado, Dodaro & Marques-Silva, CP 2014,
+//! doi:10.1007/978-3-319-10428-7_41). When "at most k" of a totalizer is itself in a core,
+//! "at most k + 1" joins the terms with the totalizer's weight. The lower bound and the cost of
+//! the best model meet at the optimum.
+//!
+//! On top of that, as in RC2 (Ignatiev, Morgado & Marques-Silva, JSAT 11(1) 2019,
+//! doi:10.3233/SAT190116), each technique in its own file:
+//! - `stratify`: diversity-based stratification (assume the heavy terms first);
+//! - `harden`: terms heavier than the gap between the bounds become hard clauses;
+//! - `core`: core trimming, deletion-based minimisation and exhaustion;
+//! - `relax`: the totalizers over cores, weight-aware core extraction (delayed relaxation);
+//! - `am1`: at-most-one groups among the soft literals, found by unit propagation;
+//! - `oll`: the [`Oll`] state and the main loop.
+//!
+//! Determinism: the same instance and options give the same events, bounds and final model on
+//! every run; nothing iterates over a hash map, and cores are sorted before use. The terminate
+//! flag (a wall-clock limit or a signal) is the one documented exception.
+
+mod am1;
+mod core;
+mod harden;
+mod oll;
+mod relax;
+mod stratify;
+
+use std::fmt;
+
+pub use oll::Oll;
+
+/// The outcome of [`Oll::solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MaxSatStatus {
+    /// The best model is optimal: the lower bound met its cost.
+    Optimum,
+    /// A model was found, but the budget or the terminate flag stopped the search before its
+    /// optimality was proven. Calling `solve` again resumes.
+    Satisfiable,
+    /// The hard clauses alone are unsatisfiable: no model exists whatever it costs.
+    Unsatisfiable,
+    /// The search stopped before any model was found. Nothing was proven.
+    Unknown,
+}
+
+/// The tunables of [`Oll`]. `Default` gives the best measured configuration.
+///
+/// Every switch can be turned off on its own: the brute-force tests run every feature alone
+/// and all of them off, so each stays correct independently.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OllOptions {
+    /// Options of the SAT engine underneath.
+    pub solver: grim_solver::Options,
+    /// Diversity-based stratification: assume the heaviest terms first and go down a level on
+    /// every SAT answer (Ansótegui, Bonet, Gabàs & Levy, SAT 2012; RC2's `div`). Only weights
+    /// matter: on unweighted instances there is one level whatever this says.
+    pub stratify: bool,
+    /// Hardening: a term heavier than (best cost − lower bound) can never be violated by an
+    /// improving solution, so it becomes a hard unit clause.
+    pub hardening: bool,
+    /// Core exhaustion (RC2's `exhaust`, "cover optimisation"): after a totalizer is built,
+    /// raise its bound while the engine proves the lower one impossible.
+    pub exhaust: bool,
+    /// Deletion-based core minimisation: the conflict budget of each deletion probe (RC2 uses
+    /// 1000); the first probe that runs out ends the minimisation. 0 turns it off.
+    pub minimize_conflicts: u64,
+    /// Core trimming: re-solve under the core's own literals up to this many times while the
+    /// core keeps shrinking (RC2's `trim`). 0 turns it off.
+    pub trim: u32,
+    /// Weight-aware core extraction (Berg & Järvisalo, CP 2017, doi:10.1007/978-3-319-66158-2_42):
+    /// delay building the totalizers of the cores found until the next SAT answer, so that
+    /// cheap disjoint cores are collected first.
+    pub wce: bool,
+    /// Detect groups of soft literals of which at most one can be true (RC2's `adapt`) and
+    /// replace each by one term before the search.
+    pub am1: bool,
+    /// Work limit of the at-most-one detection, in watch-list visits of its propagation probes
+    /// over the whole instance; past it the groups found so far are used.
+    pub am1_effort: u64,
+}
+
+impl Default for OllOptions {
+    fn default() -> OllOptions {
+        OllOptions {
+            solver: grim_solver::Options::default(),
+            stratify: true,
+            hardening: true,
+            exhaust: true,
+            minimize_conflicts: 1000,
+            trim: 0,
+            wce: true,
+            am1: true,
+            am1_effort: 20_000_000,
+        }
+    }
+}
+
+impl OllOptions {
+    /// Every technique off: plain OLL with totalizers (the baseline the tests compare against).
+    pub fn plain() -> OllOptions {
+        OllOptions {
+            solver: grim_solver::Options::default(),
+            stratify: false,
+            hardening: false,
+            exhaust: false,
+            minimize_conflicts: 0,
+            trim: 0,
+            wce: false,
+            am1: false,
+            am1_effort: 0,
+        }
+    }
+}
+
+/// What [`Oll::solve`] reports while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A model cheaper than every earlier one: its cost (recomputed on the original instance)
+    /// and its values over the instance's variables.
+    Improved {
+        /// The cost, as [`Wcnf::cost`](crate::Wcnf::cost) computes it.
+        cost: u64,
+        /// One value per variable of the instance.
+        model: &'a [bool],
+    },
+    /// The proven lower bound rose to this value.
+    LowerBound(u64),
+}
+
+/// Why an instance could not be handed to [`Oll`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MaxSatError {
+    /// The soft weights add up past `u64::MAX`; costs could not be represented.
+    WeightOverflow {
+        /// The index (in input order) of the soft clause whose weight made the sum overflow.
+        soft_index: usize,
+    },
+    /// The instance names more variables than the engine can hold.
+    TooManyVariables {
+        /// The number of variables the instance needs.
+        num_vars: usize,
+    },
+}
+
+impl fmt::Display for MaxSatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaxSatError::WeightOverflow { soft_index } => write!(
+                f,
+                "the soft clause weights overflow 64 bits at soft clause {} (0-based, input \
+                 order); scale the weights down",
+                soft_index
+            ),
+            MaxSatError::TooManyVariables { num_vars } => write!(
+                f,
+                "the instance needs {num_vars} variables; the engine holds at most {}",
+                grim_solver::Var::MAX_INDEX as u64 + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MaxSatError {}
+
+/// Counters of one [`Oll`] run (cumulative over `solve` calls).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OllStats {
+    /// Engine calls of the main loop (`oll.rs`), probes and exhaustion excluded.
+    pub sat_calls: u64,
+    /// Main-loop calls answered SAT (`oll.rs`).
+    pub sat_answers: u64,
+    /// Cores processed, unit cores included (`relax.rs`).
+    pub cores: u64,
+    /// Cores of one term, turned into hard units (`relax.rs`).
+    pub unit_cores: u64,
+    /// Sum of the sizes of the processed cores, after trimming and minimisation (`relax.rs`).
+    pub core_literals: u64,
+    /// The largest processed core (`relax.rs`).
+    pub max_core: u64,
+    /// Core literals removed by trimming (`core.rs`).
+    pub trimmed: u64,
+    /// Core literals removed by minimisation (`core.rs`).
+    pub minimized: u64,
+    /// Engine calls made by trimming and minimisation (`core.rs`).
+    pub probe_calls: u64,
+    /// Totalizers built (`relax.rs`).
+    pub totalizers: u64,
+    /// Totalizer bounds raised by exhaustion (`core.rs`).
+    pub exhausted: u64,
+    /// Totalizer outputs activated because the previous bound was in a core (`relax.rs`).
+    pub outputs_activated: u64,
+    /// Cores whose relaxation weight-aware core extraction delayed (`relax.rs`).
+    pub delayed: u64,
+    /// Terms made hard by hardening (`harden.rs`).
+    pub hardened: u64,
+    /// Strata (stratification levels) entered (`stratify.rs`).
+    pub strata: u64,
+    /// At-most-one groups replaced (`am1.rs`).
+    pub am1_groups: u64,
+    /// Terms in those groups (`am1.rs`).
+    pub am1_terms: u64,
+    /// Soft clauses merged into an earlier identical one, or complementary unit softs
+    /// cancelled (`oll.rs`).
+    pub merged_softs: u64,
+    /// Improving models found (`oll.rs`).
+    pub improvements: u64,
+    /// Engine conflicts over all calls (from the engine's statistics).
+    pub conflicts: u64,
+}

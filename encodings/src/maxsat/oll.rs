@@ -1,0 +1,464 @@
+//! The [`Oll`] optimiser: its state, the translation of a [`Wcnf`] into objective terms, and
+//! the main loop (a ladder over the techniques of the sibling files).
+//!
+//! **Invariant (the reformulation is exact).** For every assignment τ of the instance's
+//! variables that satisfies the hard clauses, `cost(τ) = lower_bound + Σ weight(t)` over the
+//! live terms `t` violated by the canonical extension of τ (each selector true exactly when its
+//! clause is, each totalizer output true exactly when its count is reached). Every step below —
+//! a core, an exhausted bound, an at-most-one group, a hardened term — preserves it; that is
+//! why a SAT answer under *all* live terms proves the optimum, and why hardening a term heavier
+//! than `best − lower_bound` loses no improving solution. Models are nevertheless priced on the
+//! original instance by [`Wcnf::cost`], never by this bookkeeping.
+
+use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
+
+use crate::card::totalizer::Totalizer;
+use crate::sink::Wcnf;
+
+use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1};
+
+/// What a term's literal stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A soft clause's literal or selector (also the selector of an at-most-one group).
+    Soft,
+    /// `¬outputs()[bound]` of totalizer `sum`: "at most `bound` of its inputs are violated".
+    Output { sum: usize, bound: usize },
+}
+
+/// An objective term: a literal the optimiser wants true, and what violating it still costs.
+#[derive(Clone, Debug)]
+pub(super) struct Term {
+    pub(super) lit: Lit,
+    /// The remaining weight (after the reductions of the cores it was in).
+    pub(super) weight: u64,
+    pub(super) kind: Kind,
+    /// False once the weight reached 0 or the term was hardened; dead terms keep their index so
+    /// that `term_of` stays valid, and are never assumed again.
+    pub(super) live: bool,
+}
+
+/// A totalizer over the violation literals of a core.
+#[derive(Debug)]
+pub(super) struct Sum {
+    pub(super) tot: Totalizer,
+    /// The weight of the core that created it: every "at most k" output it activates gets it.
+    pub(super) weight: u64,
+    /// The largest bound whose output has been made a term (bounds only grow, one at a time).
+    pub(super) activated: usize,
+}
+
+/// Weighted core-guided MaxSAT (OLL with RC2's techniques) over one [`Wcnf`].
+///
+/// Build with [`Oll::new`], then call [`Oll::solve`]; it may be called again after it returned
+/// `Satisfiable` or `Unknown` (budget or terminate flag) and resumes where it stopped.
+pub struct Oll {
+    /// The original instance, the referee of every model's cost.
+    pub(super) wcnf: Wcnf,
+    /// Variables of the instance (at least `wcnf.num_vars`; see [`Oll::new`]).
+    pub(super) num_vars: usize,
+    pub(super) opts: OllOptions,
+    pub(super) solver: Solver,
+    pub(super) terms: Vec<Term>,
+    /// `term_of[lit.code()]` is the index + 1 of the term with that literal, 0 for none.
+    pub(super) term_of: Vec<u32>,
+    pub(super) sums: Vec<Sum>,
+    /// Cores whose totalizer weight-aware core extraction delayed: violation literals, weight.
+    pub(super) pending: Vec<(Vec<Lit>, u64)>,
+    pub(super) lb: u64,
+    reported_lb: u64,
+    pub(super) best: Option<(u64, Vec<bool>)>,
+    /// Terms of at least this weight are assumed (the current stratum).
+    pub(super) threshold: u64,
+    /// RC2's diversity parameter: half the number of distinct initial weights.
+    pub(super) sdiv: f64,
+    started: bool,
+    /// Set once the answer is final (`Optimum` or `Unsatisfiable`).
+    done: Option<MaxSatStatus>,
+    pub(super) stats: OllStats,
+    /// The budget of the running `solve` call and the engine counters at its start.
+    budget: Budget,
+    start_conflicts: u64,
+    start_propagations: u64,
+}
+
+impl Oll {
+    /// Translates `wcnf` for the engine.
+    ///
+    /// Degenerate cases, all total: a hard empty clause makes the instance `Unsatisfiable`; an
+    /// empty soft clause costs its weight in every model (it starts the lower bound); a
+    /// tautological soft clause and a soft clause of weight 0 cost nothing and are dropped;
+    /// identical soft clauses (as literal sets) are merged, their weights summed; two unit
+    /// softs `l` and `¬l` cancel down to their weight difference (the smaller weight is paid
+    /// by every model). Clauses may name variables at or beyond `wcnf.num_vars`: the model then
+    /// covers them too (its length is one more than the largest variable used).
+    ///
+    /// Errors: [`MaxSatError::WeightOverflow`] when the soft weights add up past `u64::MAX`,
+    /// [`MaxSatError::TooManyVariables`] past the engine's variable limit.
+    pub fn new(wcnf: &Wcnf, options: OllOptions) -> Result<Oll, MaxSatError> {
+        let used = wcnf
+            .hard
+            .iter()
+            .chain(wcnf.soft.iter().map(|(_, c)| c))
+            .flatten()
+            .map(|l| l.var().index() + 1)
+            .max()
+            .unwrap_or(0);
+        let num_vars = wcnf.num_vars.max(used);
+        if num_vars > Var::MAX_INDEX as usize {
+            return Err(MaxSatError::TooManyVariables { num_vars });
+        }
+        let mut total = 0u64;
+        for (i, (w, _)) in wcnf.soft.iter().enumerate() {
+            total = total
+                .checked_add(*w)
+                .ok_or(MaxSatError::WeightOverflow { soft_index: i })?;
+        }
+
+        let mut solver = Solver::with_options(options.solver.clone());
+        solver.reserve_vars(num_vars);
+        for clause in &wcnf.hard {
+            solver.add_clause(clause);
+        }
+        let mut oll = Oll {
+            wcnf: wcnf.clone(),
+            num_vars,
+            opts: options,
+            solver,
+            terms: Vec::new(),
+            term_of: vec![0; 2 * num_vars],
+            sums: Vec::new(),
+            pending: Vec::new(),
+            lb: 0,
+            reported_lb: 0,
+            best: None,
+            threshold: 1,
+            sdiv: 0.0,
+            started: false,
+            done: None,
+            stats: OllStats::default(),
+            budget: Budget::UNLIMITED,
+            start_conflicts: 0,
+            start_propagations: 0,
+        };
+        let definitions = oll.add_softs(wcnf);
+        if oll.opts.am1 {
+            am1::detect(&mut oll, &definitions);
+        }
+        let mut weights: Vec<u64> = oll.live_weights().collect();
+        weights.sort_unstable();
+        weights.dedup();
+        oll.sdiv = weights.len() as f64 / 2.0;
+        Ok(oll)
+    }
+
+    /// Turns the soft clauses into terms; returns the selector definitions `C ∨ ¬s` (for the
+    /// at-most-one detection, which propagates over them).
+    fn add_softs(&mut self, wcnf: &Wcnf) -> Vec<Vec<Lit>> {
+        let mut definitions = Vec::new();
+        // Non-unit soft clauses by their sorted literal set, for merging duplicates. A sorted
+        // Vec searched by binary search, not a hash map: determinism, and no new dependency.
+        let mut seen: Vec<(Vec<Lit>, usize)> = Vec::new();
+        for (w, clause) in &wcnf.soft {
+            if *w == 0 {
+                continue;
+            }
+            let mut c = clause.clone();
+            c.sort_unstable();
+            c.dedup();
+            if c.windows(2).any(|p| p[0] == !p[1]) {
+                continue; // a tautology is never violated
+            }
+            match c.as_slice() {
+                [] => self.lb = self.lb.saturating_add(*w),
+                [l] => match self.term_index(*l) {
+                    Some(t) => {
+                        self.stats.merged_softs += 1;
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                    }
+                    None => {
+                        self.add_term(*l, *w, Kind::Soft);
+                    }
+                },
+                _ => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(&c)) {
+                    Ok(pos) => {
+                        self.stats.merged_softs += 1;
+                        let t = seen[pos].1;
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                    }
+                    Err(pos) => {
+                        let s = self.solver.new_var().pos();
+                        let mut def = c.clone();
+                        def.push(!s);
+                        self.solver.add_clause(&def);
+                        definitions.push(def);
+                        let t = self.add_term(s, *w, Kind::Soft);
+                        seen.insert(pos, (c, t));
+                    }
+                },
+            }
+        }
+        // Complementary unit softs: w1·[¬l] + w2·[l] = min + (w1 − min)·[¬l] + (w2 − min)·[l].
+        for t in 0..self.terms.len() {
+            let lit = self.terms[t].lit;
+            if let Some(u) = self.term_index(!lit)
+                && u > t
+                && self.terms[t].live
+                && self.terms[u].live
+            {
+                let m = self.terms[t].weight.min(self.terms[u].weight);
+                self.lb = self.lb.saturating_add(m);
+                self.stats.merged_softs += 1;
+                self.reduce(t, m);
+                self.reduce(u, m);
+            }
+        }
+        definitions
+    }
+
+    /// Adds a live term and indexes its literal; returns its index.
+    pub(super) fn add_term(&mut self, lit: Lit, weight: u64, kind: Kind) -> usize {
+        let t = self.terms.len();
+        self.terms.push(Term {
+            lit,
+            weight,
+            kind,
+            live: weight > 0,
+        });
+        let code = lit.code();
+        if code >= self.term_of.len() {
+            self.term_of.resize(code + 2, 0);
+        }
+        self.term_of[code] = t as u32 + 1;
+        t
+    }
+
+    /// The term whose literal is `lit`, if any (live or dead).
+    pub(super) fn term_index(&self, lit: Lit) -> Option<usize> {
+        match self.term_of.get(lit.code()) {
+            Some(&i) if i > 0 => Some(i as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// Takes `m` (at most its weight) off term `t`; the term dies at weight 0.
+    pub(super) fn reduce(&mut self, t: usize, m: u64) {
+        if let Some(term) = self.terms.get_mut(t) {
+            term.weight = term.weight.saturating_sub(m);
+            if term.weight == 0 {
+                term.live = false;
+            }
+        }
+    }
+
+    /// Raises the lower bound by `w`. It never passes the optimum (≤ the total soft weight,
+    /// checked in `new`), so saturation is only a guard.
+    pub(super) fn raise_lb(&mut self, w: u64) {
+        debug_assert!(self.lb.checked_add(w).is_some(), "lower bound overflow");
+        self.lb = self.lb.saturating_add(w);
+    }
+
+    pub(super) fn live_weights(&self) -> impl Iterator<Item = u64> + '_ {
+        self.terms.iter().filter(|t| t.live).map(|t| t.weight)
+    }
+
+    /// Forwards phase hints to the engine: each decision on the variable of `lit` tries `lit`
+    /// true first. Hints change which models are found first, never the optimum's cost.
+    pub fn set_phases(&mut self, lits: &[Lit]) {
+        for &l in lits {
+            self.solver.set_phase(l);
+        }
+    }
+
+    /// The engine's terminate handle: setting it stops [`Oll::solve`] at the engine's next
+    /// check, which then answers `Satisfiable` (with the best model) or `Unknown`.
+    pub fn terminator(&self) -> Terminator {
+        self.solver.terminator()
+    }
+
+    /// The cost of the best model found so far.
+    pub fn best_cost(&self) -> Option<u64> {
+        self.best.as_ref().map(|(c, _)| *c)
+    }
+
+    /// The best model found so far: one value per variable of the instance; its cost is
+    /// [`Oll::best_cost`] as [`Wcnf::cost`] computes it.
+    pub fn best_model(&self) -> Option<&[bool]> {
+        self.best.as_ref().map(|(_, m)| m.as_slice())
+    }
+
+    /// The proven lower bound on the optimum (equal to the best cost once it is proven).
+    pub fn lower_bound(&self) -> u64 {
+        self.lb
+    }
+
+    /// Counters of the run so far.
+    pub fn stats(&self) -> &OllStats {
+        &self.stats
+    }
+
+    /// Runs the optimisation within `budget` (conflicts and propagations over *all* engine
+    /// calls of this `solve` call), reporting every improving model and every rise of the lower
+    /// bound to `on_event`.
+    ///
+    /// `Optimum` and `Unsatisfiable` are final (later calls return them at once);
+    /// `Satisfiable` and `Unknown` mean the budget or the terminate flag stopped the search,
+    /// and a later call resumes.
+    pub fn solve(&mut self, budget: Budget, on_event: &mut dyn FnMut(Event<'_>)) -> MaxSatStatus {
+        if let Some(status) = self.done {
+            return status;
+        }
+        self.budget = budget;
+        self.start_conflicts = self.solver.stats().conflicts;
+        self.start_propagations = self.solver.stats().propagations;
+        let status = self.run(on_event);
+        self.stats.conflicts = self.solver.stats().conflicts;
+        if matches!(status, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) {
+            self.done = Some(status);
+        }
+        status
+    }
+
+    /// The main loop: solve the stratum; SAT → price the model, relax delayed cores or go down
+    /// a stratum; UNSAT → shrink the core and relax it; either way, harden.
+    fn run(&mut self, on_event: &mut dyn FnMut(Event<'_>)) -> MaxSatStatus {
+        if !self.started {
+            self.started = true;
+            self.threshold = self.first_threshold();
+            self.stats.strata += 1;
+        }
+        loop {
+            self.report_lb(on_event);
+            if self.best_cost().is_some_and(|ub| ub <= self.lb) {
+                return MaxSatStatus::Optimum;
+            }
+            let assumptions = self.stratum();
+            self.stats.sat_calls += 1;
+            match self.call(&assumptions, None) {
+                Status::Sat => {
+                    self.stats.sat_answers += 1;
+                    self.record_model(on_event);
+                    if !self.pending.is_empty() {
+                        self.relax_pending(on_event);
+                        self.harden();
+                        continue;
+                    }
+                    let everything_assumed = self
+                        .terms
+                        .iter()
+                        .all(|t| !t.live || t.weight >= self.threshold);
+                    self.harden();
+                    if everything_assumed {
+                        // The model satisfies every live term, so its cost is the lower bound
+                        // (the invariant at the top of this file); `record_model` priced it.
+                        debug_assert_eq!(self.best_cost(), Some(self.lb), "exactness broken");
+                        return if self.best_cost() == Some(self.lb) {
+                            MaxSatStatus::Optimum
+                        } else {
+                            MaxSatStatus::Satisfiable
+                        };
+                    }
+                    self.next_stratum();
+                }
+                Status::Unsat => {
+                    let core = self.solver.failed_assumptions().to_vec();
+                    if core.is_empty() {
+                        // The hard clauses (with the facts and hardened terms added since) are
+                        // unsatisfiable. Facts are implied and hardening keeps the best model's
+                        // extension, so with a model in hand this cannot happen.
+                        debug_assert!(self.best.is_none(), "hardening lost the best model");
+                        return match self.best {
+                            Some(_) => MaxSatStatus::Satisfiable,
+                            None => MaxSatStatus::Unsatisfiable,
+                        };
+                    }
+                    let core = self.shrink(core);
+                    self.process_core(&core, on_event);
+                    self.harden();
+                }
+                Status::Unknown => return self.interrupted(),
+            }
+        }
+    }
+
+    fn interrupted(&self) -> MaxSatStatus {
+        if self.best.is_some() {
+            MaxSatStatus::Satisfiable
+        } else {
+            MaxSatStatus::Unknown
+        }
+    }
+
+    pub(super) fn report_lb(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        if self.lb > self.reported_lb {
+            self.reported_lb = self.lb;
+            on_event(Event::LowerBound(self.lb));
+        }
+    }
+
+    /// The assumptions of the current stratum: live terms of weight ≥ threshold, in term order.
+    fn stratum(&self) -> Vec<Lit> {
+        self.terms
+            .iter()
+            .filter(|t| t.live && t.weight >= self.threshold)
+            .map(|t| t.lit)
+            .collect()
+    }
+
+    /// One engine call within what is left of the budget (and within `cap` conflicts, for
+    /// probes). Answers `Unknown` without calling when the budget is spent.
+    pub(super) fn call(&mut self, assumptions: &[Lit], cap: Option<u64>) -> Status {
+        let st = self.solver.stats();
+        let left = |limit: Option<u64>, used: u64| limit.map(|l| l.saturating_sub(used));
+        let conflicts = left(
+            self.budget.conflicts,
+            st.conflicts.saturating_sub(self.start_conflicts),
+        );
+        let propagations = left(
+            self.budget.propagations,
+            st.propagations.saturating_sub(self.start_propagations),
+        );
+        if conflicts == Some(0) || propagations == Some(0) {
+            return Status::Unknown;
+        }
+        let conflicts = match (conflicts, cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.solver.solve(
+            assumptions,
+            Budget {
+                conflicts,
+                propagations,
+            },
+        )
+    }
+
+    /// Prices the engine's model on the original instance; stores and reports it when it is
+    /// the best so far.
+    pub(super) fn record_model(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        // A first pass over the soft clauses with the engine's values, cheap enough for every
+        // SAT answer; the stored model is then checked by the referee, `Wcnf::cost`.
+        let mut cost = 0u64;
+        for (w, clause) in &self.wcnf.soft {
+            if *w > 0 && !clause.iter().any(|&l| self.solver.value(l) == Some(true)) {
+                cost = cost.saturating_add(*w);
+            }
+        }
+        if matches!(&self.best, Some((ub, _)) if cost >= *ub) {
+            return;
+        }
+        let Some(mut model) = self.solver.model() else {
+            return;
+        };
+        model.truncate(self.num_vars);
+        model.resize(self.num_vars, false);
+        if self.wcnf.cost(&model) != Some(cost) {
+            debug_assert!(false, "the engine's model fails the referee");
+            return;
+        }
+        self.stats.improvements += 1;
+        let (c, m) = self.best.insert((cost, model));
+        on_event(Event::Improved { cost: *c, model: m });
+    }
+}
