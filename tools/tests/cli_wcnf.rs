@@ -1,0 +1,810 @@
+//! `grim-sat` and `grim-check` on WCNF as a user runs them: the MaxSAT Evaluation output
+//! (`o` lines, `s` answers, the 0/1 `v` line) and its exit codes 30/10/20/0, degenerate
+//! instances, limits, signals, format detection, errors with positions, and `grim-check` on
+//! right and wrong outputs. Each test writes its inputs into its own temp directory.
+//!
+//! Every model grim-sat prints is re-checked here by an evaluator independent of the crate
+//! (plain string splitting), and small optima against brute force.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use grim_tools::generate::{GenWcnf, SplitMix64, random_maxsat, vertex_cover};
+
+const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
+const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
+
+/// A per-test temp directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(test: &str) -> Dir {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "grim-tools-cli-wcnf-{}-{test}-{n}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        Dir(dir)
+    }
+
+    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+fn sat(args: &[&str]) -> Output {
+    run(SAT, args, None)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> Option<i32> {
+    o.status.code()
+}
+
+/// The lines that are not comments.
+fn answer_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('c'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every `o` line's cost, in order.
+fn costs(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("o "))
+        .map(|c| c.trim().parse().expect("o lines hold a cost"))
+        .collect()
+}
+
+fn status(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("s ")).collect()
+}
+
+/// The model of the one `v` line.
+fn bits(text: &str) -> Vec<bool> {
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("v")).collect();
+    assert_eq!(lines.len(), 1, "exactly one v line:\n{text}");
+    let line = lines.first().copied().unwrap_or_default();
+    let body = line.strip_prefix("v ").unwrap_or("");
+    assert!(
+        body.bytes().all(|b| b == b'0' || b == b'1'),
+        "the v line is 0/1 only: {line:?}"
+    );
+    body.bytes().map(|b| b == b'1').collect()
+}
+
+/// A headerless WCNF read by splitting strings (independent of the crate's reader):
+/// `(hard, soft)` as DIMACS integers.
+type Clauses = (Vec<Vec<i64>>, Vec<(u64, Vec<i64>)>);
+
+fn parse_simple(text: &str) -> Clauses {
+    let mut hard = Vec::new();
+    let mut soft = Vec::new();
+    for line in text.lines() {
+        let mut tokens = line.split_whitespace();
+        let Some(head) = tokens.next() else { continue };
+        if head.starts_with('c') {
+            continue;
+        }
+        let lits: Vec<i64> = tokens
+            .map(|t| t.parse().expect("literal"))
+            .take_while(|&l| l != 0)
+            .collect();
+        if head == "h" {
+            hard.push(lits);
+        } else {
+            soft.push((head.parse().expect("weight"), lits));
+        }
+    }
+    (hard, soft)
+}
+
+/// The cost of `model` (variables beyond it false), or `None` if a hard clause fails.
+fn cost_of((hard, soft): &Clauses, model: &[bool]) -> Option<u64> {
+    let holds = |c: &Vec<i64>| {
+        c.iter().any(|&l| {
+            let v = model
+                .get(l.unsigned_abs() as usize - 1)
+                .copied()
+                .unwrap_or(false);
+            v == (l > 0)
+        })
+    };
+    if !hard.iter().all(holds) {
+        return None;
+    }
+    Some(soft.iter().filter(|(_, c)| !holds(c)).map(|(w, _)| w).sum())
+}
+
+fn num_vars((hard, soft): &Clauses) -> usize {
+    hard.iter()
+        .chain(soft.iter().map(|(_, c)| c))
+        .flatten()
+        .map(|l| l.unsigned_abs() as usize)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The optimum by enumeration (≤ 16 variables), `None` when the hard clauses are UNSAT.
+fn brute_force(clauses: &Clauses) -> Option<u64> {
+    let n = num_vars(clauses);
+    assert!(n <= 16, "brute force on {n} variables");
+    (0u32..1 << n)
+        .filter_map(|mask| {
+            let model: Vec<bool> = (0..n).map(|i| mask >> i & 1 == 1).collect();
+            cost_of(clauses, &model)
+        })
+        .min()
+}
+
+/// Asserts a complete, consistent solution: `o` lines strictly decreasing, the `v` line
+/// covering every variable, its cost (computed here) equal to the last `o`. Returns it.
+fn assert_solution(text: &str, instance: &str) -> u64 {
+    let clauses = parse_simple(instance);
+    let os = costs(text);
+    assert!(!os.is_empty(), "no o line:\n{text}");
+    assert!(
+        os.windows(2).all(|w| matches!(w, [a, b] if b < a)),
+        "o lines decrease: {os:?}"
+    );
+    let model = bits(text);
+    assert_eq!(
+        model.len(),
+        num_vars(&clauses),
+        "one character per variable"
+    );
+    let last = os.last().copied().unwrap_or(u64::MAX);
+    assert_eq!(
+        cost_of(&clauses, &model),
+        Some(last),
+        "the model satisfies the hard clauses and costs the last o:\n{text}"
+    );
+    last
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+    enc.write_all(data).expect("gzip into a Vec");
+    enc.finish().expect("gzip into a Vec")
+}
+
+/// Unweighted random Max-2-SAT (100 variables, 1000 binary soft clauses, no hard clauses):
+/// the first model comes at once, but proving the optimum takes core-guided search far
+/// longer than any test waits (RC2 does not finish the 60-variable version in 60 s) — the
+/// instance for limits and signals.
+fn slow_instance() -> GenWcnf {
+    let mut rng = SplitMix64::new(1);
+    let vars = 100u64;
+    let mut soft = Vec::new();
+    while soft.len() < 1000 {
+        let a = rng.below(vars) as i64 + 1;
+        let b = rng.below(vars) as i64 + 1;
+        if a != b {
+            let sign = |rng: &mut SplitMix64, v: i64| if rng.coin() { v } else { -v };
+            let clause = vec![sign(&mut rng, a), sign(&mut rng, b)];
+            soft.push((1, clause));
+        }
+    }
+    GenWcnf {
+        num_vars: vars,
+        hard: Vec::new(),
+        soft,
+        description: "max-2-sat vars=100 clauses=1000 seed=1".to_string(),
+    }
+}
+
+// ------------------------------------------------------------------- answers and exit codes
+
+#[test]
+fn an_optimum_prints_decreasing_o_lines_then_optimum_found_and_one_v_line_exit_30() {
+    let dir = Dir::new("optimum");
+    let mut nontrivial = 0;
+    for seed in 0..12 {
+        let g = random_maxsat(12, 20, 3, 30, 3, 20, seed).expect("valid");
+        let text = g.to_wcnf_string();
+        let f = dir.file(&format!("r{seed}.wcnf"), &text);
+        let o = sat(&[p(&f)]);
+        let out = stdout(&o);
+        assert_eq!(code(&o), Some(30), "{out}{}", stderr(&o));
+        assert_eq!(status(&out), vec!["s OPTIMUM FOUND"]);
+        let cost = assert_solution(&out, &text);
+        assert_eq!(Some(cost), brute_force(&parse_simple(&text)), "seed {seed}");
+        // MSE order: o lines, then s, then v.
+        let answers = answer_lines(&out);
+        let s_at = answers
+            .iter()
+            .position(|l| l.starts_with("s "))
+            .unwrap_or(0);
+        assert!(
+            answers.iter().take(s_at).all(|l| l.starts_with("o ")),
+            "{out}"
+        );
+        assert!(
+            answers.get(s_at + 1).is_some_and(|l| l.starts_with("v")),
+            "{out}"
+        );
+        if cost > 0 {
+            nontrivial += 1;
+        }
+    }
+    assert!(
+        nontrivial >= 8,
+        "most optima are positive: {nontrivial} of 12"
+    );
+}
+
+#[test]
+fn weighted_vertex_cover_optima_match_brute_force() {
+    let dir = Dir::new("vc");
+    for seed in 0..6 {
+        let g = vertex_cover(14, 25, 9, seed).expect("valid");
+        let text = g.to_wcnf_string();
+        let f = dir.file("vc.wcnf", &text);
+        let o = sat(&["-q", p(&f)]);
+        assert_eq!(code(&o), Some(30), "{}", stdout(&o));
+        let cost = assert_solution(&stdout(&o), &text);
+        assert_eq!(Some(cost), brute_force(&parse_simple(&text)), "seed {seed}");
+    }
+}
+
+#[test]
+fn unsatisfiable_hard_clauses_give_s_unsatisfiable_exit_20_and_no_o_or_v() {
+    let dir = Dir::new("unsat");
+    let f = dir.file("u.wcnf", "h 1 2 0\nh -1 0\nh -2 0\n5 1 0\n");
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(20), "{}", stdout(&o));
+    assert_eq!(answer_lines(&stdout(&o)), vec!["s UNSATISFIABLE"]);
+}
+
+#[test]
+fn a_conflict_budget_that_ends_the_search_after_a_solution_gives_s_satisfiable_exit_10() {
+    let dir = Dir::new("budget10");
+    let text = slow_instance().to_wcnf_string();
+    let f = dir.file("slow.wcnf", &text);
+    let o = sat(&["--conflicts", "100", p(&f)]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), Some(10), "{out}");
+    assert_eq!(status(&out), vec!["s SATISFIABLE"]);
+    assert!(
+        out.contains("c stopped by the conflict or propagation limit"),
+        "{out}"
+    );
+    assert_solution(&out, &text);
+}
+
+#[test]
+fn a_budget_that_ends_before_any_solution_gives_s_unknown_exit_0() {
+    let dir = Dir::new("budget0");
+    // Hard random 3-SAT near the threshold (planted, so satisfiable): one conflict is not
+    // enough to find a model.
+    let g = random_maxsat(300, 1260, 3, 20, 2, 5, 1).expect("valid");
+    let f = dir.file("hard.wcnf", g.to_wcnf_string());
+    let o = sat(&["--conflicts", "1", p(&f)]);
+    assert_eq!(code(&o), Some(0), "{}", stdout(&o));
+    assert_eq!(answer_lines(&stdout(&o)), vec!["s UNKNOWN"]);
+    // Without the budget it is solved.
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(30), "{}", stdout(&o));
+}
+
+#[test]
+fn a_time_limit_on_a_slow_instance_answers_with_the_best_solution_so_far() {
+    let dir = Dir::new("time");
+    let text = slow_instance().to_wcnf_string();
+    let f = dir.file("slow.wcnf", &text);
+    let started = Instant::now();
+    let o = sat(&["--time", "0.5", p(&f)]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), Some(10), "{out}");
+    assert!(out.contains("c stopped by the time limit"), "{out}");
+    assert_solution(&out, &text);
+    assert!(started.elapsed() < Duration::from_secs(30));
+}
+
+/// Starts grim-sat on the slow instance, waits for the first `o` line, sends `signal` with
+/// kill(1), and returns the exit code and the whole output.
+fn interrupt(test: &str, signal: &str) -> (Option<i32>, String, String) {
+    let dir = Dir::new(test);
+    let text = slow_instance().to_wcnf_string();
+    let f = dir.file("slow.wcnf", &text);
+    let mut child = Command::new(SAT)
+        .arg(p(&f))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn grim-sat");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = out.read_line(&mut line).expect("read stdout");
+        assert!(n > 0, "grim-sat ended before its first o line:\n{seen}");
+        seen.push_str(&line);
+        if line.starts_with("o ") {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("grim-sat did not stop within 30 s of {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    out.read_to_string(&mut seen).expect("read rest");
+    (status.code(), seen, text)
+}
+
+#[test]
+fn sigterm_prints_the_best_solution_so_far_once_and_exits_10() {
+    let (code, out, text) = interrupt("sigterm", "-TERM");
+    assert_eq!(code, Some(10), "{out}");
+    assert!(out.contains("c stopped by a signal"), "{out}");
+    assert_eq!(status(&out), vec!["s SATISFIABLE"], "one s line");
+    assert_solution(&out, &text);
+}
+
+#[test]
+fn sigint_does_the_same() {
+    let (code, out, text) = interrupt("sigint", "-INT");
+    assert_eq!(code, Some(10), "{out}");
+    assert_eq!(status(&out), vec!["s SATISFIABLE"]);
+    assert_solution(&out, &text);
+}
+
+// -------------------------------------------------------------------- degenerate instances
+
+#[test]
+fn degenerate_instances_answer_correctly() {
+    let dir = Dir::new("degenerate");
+    for (name, text, exit, expected) in [
+        ("empty.wcnf", "", 30, vec!["o 0", "s OPTIMUM FOUND", "v "]),
+        (
+            "comments.wcnf",
+            "c nothing\n",
+            30,
+            vec!["o 0", "s OPTIMUM FOUND", "v "],
+        ),
+        (
+            "nosoft.wcnf",
+            "h 1 2 0\nh -1 0\n",
+            30,
+            vec!["o 0", "s OPTIMUM FOUND", "v 01"],
+        ),
+        (
+            "emptyhard.wcnf",
+            "h 0\n1 1 0\n",
+            20,
+            vec!["s UNSATISFIABLE"],
+        ),
+        (
+            "emptysoft.wcnf",
+            "4 0\n",
+            30,
+            vec!["o 4", "s OPTIMUM FOUND", "v "],
+        ),
+        (
+            "emptysofts.wcnf",
+            "4 0\nh 1 0\n3 0\n2 -1 0\n",
+            30,
+            vec!["o 9", "s OPTIMUM FOUND", "v 1"],
+        ),
+        (
+            "tautology.wcnf",
+            "h 1 -1 0\n3 2 -2 0\n",
+            30,
+            vec!["o 0", "s OPTIMUM FOUND", "v 00"],
+        ),
+        (
+            "zero.wcnf",
+            "0 1 0\n0 -1 0\n",
+            30,
+            vec!["o 0", "s OPTIMUM FOUND", "v 0"],
+        ),
+        ("contradict.wcnf", "1 1 0\n1 -1 0\n", 30, vec!["o 1"]),
+        (
+            "bigweight.wcnf",
+            "18446744073709551615 1 0\nh -1 0\n",
+            30,
+            vec!["o 18446744073709551615", "s OPTIMUM FOUND", "v 0"],
+        ),
+    ] {
+        let f = dir.file(name, text);
+        let o = sat(&["-q", p(&f)]);
+        let out = stdout(&o);
+        assert_eq!(code(&o), Some(exit), "{name}: {out}{}", stderr(&o));
+        let lines = answer_lines(&out);
+        assert!(
+            lines.starts_with(&expected.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+            "{name}: {lines:?}"
+        );
+        if exit == 30 {
+            assert_solution(&out, text);
+        }
+    }
+}
+
+#[test]
+fn an_old_format_file_and_a_gzipped_one_read_the_same() {
+    let dir = Dir::new("old");
+    let old = dir.file(
+        "old.wcnf",
+        "c old\np wcnf 3 4 100\n100 1 2 0\n3 -1 0\n2 -2 0\n1 3 0\n",
+    );
+    let o = sat(&["-q", p(&old)]);
+    assert_eq!(code(&o), Some(30), "{}", stdout(&o));
+    let plain = answer_lines(&stdout(&o));
+    assert!(
+        plain.ends_with(&["o 2", "s OPTIMUM FOUND", "v 011"].map(String::from)),
+        "{plain:?}"
+    );
+    let gz = dir.file(
+        "whatever.bin",
+        gzip(b"p wcnf 3 4 100\n100 1 2 0\n3 -1 0\n2 -2 0\n1 3 0\n"),
+    );
+    let o = sat(&["-q", p(&gz)]);
+    assert_eq!(answer_lines(&stdout(&o)), plain);
+    let o = sat(&[p(&gz)]);
+    assert!(stdout(&o).contains("c input: ") && stdout(&o).contains("(gzip)"));
+    assert!(
+        stdout(&o).contains("c header: p wcnf 3 4 100 (line 1)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
+    let dir = Dir::new("unused");
+    let f = dir.file("u.wcnf", "p wcnf 5 1 9\n1 -2 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(
+        answer_lines(&stdout(&o)),
+        vec!["o 0", "s OPTIMUM FOUND", "v 00000"]
+    );
+}
+
+// -------------------------------------------------------------- output options and formats
+
+#[test]
+fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
+    let dir = Dir::new("quiet");
+    let f = dir.file("q.wcnf", "h 1 2 0\n1 -1 0\n2 -2 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(stdout(&o), "o 1\ns OPTIMUM FOUND\nv 10\n");
+    let o = sat(&["-q", "-n", p(&f)]);
+    assert_eq!(stdout(&o), "o 1\ns OPTIMUM FOUND\n");
+}
+
+#[test]
+fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
+    let dir = Dir::new("banner");
+    let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
+    let out = stdout(&sat(&[p(&f)]));
+    assert!(
+        out.contains("c format: WCNF, headerless (2022+) (no header, and the name ends in .wcnf)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("c parsed: 2 variables, 1 hard and 1 soft clauses, 3 literals, soft weight 3"),
+        "{out}"
+    );
+    assert!(out.contains("c sat calls"), "{out}");
+}
+
+#[test]
+fn verbose_prints_bound_progress_lines() {
+    let dir = Dir::new("verbose");
+    let g = random_maxsat(14, 20, 3, 40, 2, 30, 3).expect("valid");
+    let f = dir.file("v.wcnf", g.to_wcnf_string());
+    let o = sat(&["-v", p(&f)]);
+    let out = stdout(&o);
+    assert_eq!(code(&o), Some(30), "{out}");
+    let bounds: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("c bounds: lower "))
+        .collect();
+    assert!(bounds.len() >= 2, "{out}");
+    // The last bound line has lower = upper = the optimum.
+    let cost = costs(&out).last().copied().unwrap_or(0);
+    assert!(
+        out.contains(&format!("c bounds: lower {cost}, upper {cost}")),
+        "{out}"
+    );
+}
+
+#[test]
+fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
+    let dir = Dir::new("opt");
+    let text = random_maxsat(12, 20, 3, 30, 3, 20, 4)
+        .expect("valid")
+        .to_wcnf_string();
+    let f = dir.file("o.wcnf", &text);
+    let plain = sat(&["-q", p(&f)]);
+    let tuned = sat(&["-q", "--opt", "seed=7", "--opt", "reduce_interval=5", p(&f)]);
+    assert_eq!(code(&tuned), Some(30), "{}", stderr(&tuned));
+    assert_eq!(costs(&stdout(&plain)).last(), costs(&stdout(&tuned)).last());
+    let banner = stdout(&sat(&["--opt", "seed=7", p(&f)]));
+    assert!(
+        banner.contains("c options: ") && banner.contains("seed=7"),
+        "{banner}"
+    );
+    let o = sat(&["--opt", "no_such_option=1", p(&f)]);
+    assert_eq!(code(&o), Some(2));
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn the_same_input_gives_the_same_output_every_time() {
+    let dir = Dir::new("determinism");
+    let text = random_maxsat(20, 40, 3, 60, 2, 50, 9)
+        .expect("valid")
+        .to_wcnf_string();
+    let f = dir.file("d.wcnf", &text);
+    let a = stdout(&sat(&["-q", p(&f)]));
+    let b = stdout(&sat(&["-q", p(&f)]));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers() {
+    let dir = Dir::new("detect");
+    // `h` first: WCNF whatever the name, standard input included.
+    let f = dir.file("looks.cnf", "h 1 0\n2 -1 0\n");
+    assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
+    let o = run(SAT, &["-q", "-"], Some(b"h 1 0\n2 -1 0\n"));
+    assert_eq!(
+        answer_lines(&stdout(&o)),
+        vec!["o 2", "s OPTIMUM FOUND", "v 1"]
+    );
+    // `p cnf`: CNF even when named .wcnf.
+    let f = dir.file("named.wcnf", "p cnf 1 1\n1 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    assert_eq!(answer_lines(&stdout(&o)), vec!["s SATISFIABLE", "v 1 0"]);
+    // A weight first and no .wcnf name: read as CNF, which lacks its header, with a hint.
+    let f = dir.file("noname.txt", "2 -1 0\nh 1 0\n");
+    let o = sat(&[p(&f)]);
+    assert_eq!(code(&o), Some(3));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}:1:1:", p(&f))), "{err}");
+    assert!(err.contains("--format wcnf"), "{err}");
+    let o = sat(&["-q", "--format", "wcnf", p(&f)]);
+    assert_eq!(
+        answer_lines(&stdout(&o)),
+        vec!["o 2", "s OPTIMUM FOUND", "v 1"]
+    );
+    // ... and the same file named .wcnf.gz, gzipped.
+    let f = dir.file("named.wcnf.gz", gzip(b"2 -1 0\nh 1 0\n"));
+    assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
+}
+
+#[test]
+fn malformed_wcnf_gives_file_line_column_errors_exit_3_and_nothing_on_stdout() {
+    let dir = Dir::new("malformed");
+    for (text, position, needle) in [
+        ("h 1 0\n-3 1 0\n", "2:1", "negative weight `-3`"),
+        ("h 1 0\n1.5 1 0\n", "2:1", "unexpected `1.5`"),
+        (
+            "h 1 0\n 18446744073709551616 1 0\n",
+            "2:2",
+            "exceeds 2^64 - 1",
+        ),
+        (
+            "9223372036854775808 1 0\n9223372036854775808 2 0\n",
+            "2:1",
+            "soft weights overflow",
+        ),
+        ("h 1 0\n3 1 2\n", "3:1", "expected `0`"),
+        (
+            "p wcnf 2 1 5\nh 1 0\n",
+            "2:1",
+            "`h` belongs to the headerless format",
+        ),
+        ("p wcnf 2\n", "1:9", "the number of clauses"),
+    ] {
+        let f = dir.file("bad.wcnf", text);
+        let o = sat(&[p(&f)]);
+        assert_eq!(code(&o), Some(3), "{text:?}: {}", stdout(&o));
+        assert!(stdout(&o).is_empty(), "{text:?}: nothing on stdout");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("grim-sat: error: {}:{position}: ", p(&f))),
+            "{text:?}: {err}"
+        );
+        assert!(err.contains(needle), "{text:?}: {err}");
+    }
+}
+
+#[test]
+fn strict_mode_applies_to_old_format_headers() {
+    let dir = Dir::new("strict");
+    let f = dir.file("s.wcnf", "p wcnf 1 1 9\n9 1 2 0\n");
+    let o = sat(&["-q", p(&f)]);
+    assert_eq!(code(&o), Some(30));
+    assert!(stderr(&o).contains("warning"), "{}", stderr(&o));
+    let o = sat(&["-q", "--strict", p(&f)]);
+    assert_eq!(code(&o), Some(3));
+}
+
+// ------------------------------------------------------------------------------ grim-check
+
+fn check(instance: &Path, output: &Path) -> Output {
+    run(CHECK, &[p(instance), p(output)], None)
+}
+
+#[test]
+fn grim_check_accepts_what_grim_sat_prints() {
+    let dir = Dir::new("check-accepts");
+    for seed in 0..5 {
+        let g = random_maxsat(15, 25, 3, 40, 3, 100, seed).expect("valid");
+        let f = dir.file("i.wcnf", g.to_wcnf_string());
+        let o = sat(&[p(&f)]);
+        let out = dir.file("out.txt", &o.stdout);
+        let c = check(&f, &out);
+        assert_eq!(code(&c), Some(0), "{}{}", stdout(&c), stderr(&c));
+        assert!(
+            stdout(&c).starts_with("OK: OPTIMUM FOUND, cost "),
+            "{}",
+            stdout(&c)
+        );
+    }
+    // Also through standard input, and on a SIGTERM-style SATISFIABLE answer.
+    let text = slow_instance().to_wcnf_string();
+    let f = dir.file("slow.wcnf", &text);
+    let o = sat(&["--conflicts", "50", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    let c = run(CHECK, &[p(&f), "-"], Some(&o.stdout));
+    assert_eq!(code(&c), Some(0), "{}", stdout(&c));
+    assert!(stdout(&c).starts_with("OK: SATISFIABLE"), "{}", stdout(&c));
+}
+
+#[test]
+fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
+    let dir = Dir::new("check-verdicts");
+    let f = dir.file("i.wcnf", "h 1 2 0\n3 -1 0\n2 -2 0\nh -3 1 0\n");
+    for (output, exit, needle) in [
+        (
+            "o 2\ns OPTIMUM FOUND\nv 010\n",
+            0,
+            "OK: OPTIMUM FOUND, cost 2",
+        ),
+        (
+            "o 5\no 2\ns SATISFIABLE\nv 010\n",
+            0,
+            "OK: SATISFIABLE, cost 2",
+        ),
+        ("o 3\ns OPTIMUM FOUND\nv 100\n", 0, "OK"),
+        ("o 2\ns OPTIMUM FOUND\nv -1 2 -3\n", 0, "OK"),
+        ("o 2\ns OPTIMUM FOUND\nv -1 2 -3 0\n", 0, "OK"),
+        ("o 1\ns OPTIMUM FOUND\nv 010\n", 1, "costs 2"),
+        ("o 0\ns OPTIMUM FOUND\nv 000\n", 1, "hard clause 1 (line 1"),
+        ("o 2\ns OPTIMUM FOUND\nv 011\n", 1, "hard clause 2 (line 4"),
+        ("o 2\ns OPTIMUM FOUND\nv 01\n", 1, "hard clause 2"),
+        (
+            "o 3\ns UNSATISFIABLE\n",
+            1,
+            "UNSATISFIABLE, but the `o` line",
+        ),
+        ("s UNSATISFIABLE\n", 0, "UNCHECKED"),
+        ("o 4\ns UNKNOWN\n", 0, "UNCHECKED: UNKNOWN"),
+        ("s OPTIMUM FOUND\nv 010\n", 2, "without an `o` line"),
+        ("o 2\ns OPTIMUM FOUND\n", 2, "without a `v` line"),
+        ("o 2\ns OPTIMUM FOUND\nv 0x0\n", 2, "unexpected `0x0`"),
+        (
+            "o 2\ns SATISFIABLE\ns SATISFIABLE\nv 010\n",
+            2,
+            "a second `s` line",
+        ),
+        ("o 2\nv 010\n", 2, "no `s` line"),
+        ("s UNKNOWN\nv 010\n", 2, "the answer is UNKNOWN"),
+    ] {
+        let out = dir.file("out.txt", output);
+        let c = check(&f, &out);
+        let all = format!("{}{}", stdout(&c), stderr(&c));
+        assert_eq!(code(&c), Some(exit), "{output:?}: {all}");
+        assert!(all.contains(needle), "{output:?}: {all}");
+        if exit == 2 {
+            assert!(stderr(&c).contains(&format!("{}:", p(&out))), "{all}");
+        }
+    }
+}
+
+#[test]
+fn grim_check_notes_short_models_and_rising_costs() {
+    let dir = Dir::new("check-notes");
+    let f = dir.file("i.wcnf", "h 1 0\n1 2 0\n1 3 0\n");
+    let out = dir.file("out.txt", "o 1\no 2\ns SATISFIABLE\nv 1\n");
+    let c = check(&f, &out);
+    assert_eq!(code(&c), Some(0), "{}", stdout(&c));
+    assert!(
+        stderr(&c).contains("leaves 2 of the instance's 3 variables unassigned"),
+        "{}",
+        stderr(&c)
+    );
+    assert!(stderr(&c).contains("do not decrease"), "{}", stderr(&c));
+}
+
+#[test]
+fn grim_check_reads_old_format_instances_and_still_checks_cnf() {
+    let dir = Dir::new("check-formats");
+    let f = dir.file("old.wcnf", "p wcnf 2 3 10\n10 1 2 0\n4 -1 0\n1 -2 0\n");
+    let out = dir.file("out.txt", "o 1\ns OPTIMUM FOUND\nv 01\n");
+    assert_eq!(code(&check(&f, &out)), Some(0));
+    let cnf = dir.file("f.cnf", "p cnf 2 1\n1 2 0\n");
+    let out = dir.file("sat.txt", "s SATISFIABLE\nv -1 2 0\n");
+    let c = check(&cnf, &out);
+    assert_eq!(code(&c), Some(0), "{}", stdout(&c));
+    let out = dir.file("sat.txt", "s SATISFIABLE\nv -1 -2 0\n");
+    assert_eq!(code(&check(&cnf, &out)), Some(1));
+}
+
+#[test]
+fn grim_check_on_a_malformed_instance_exits_2_with_its_position() {
+    let dir = Dir::new("check-bad-instance");
+    let f = dir.file("bad.wcnf", "h 1 0\n-2 1 0\n");
+    let out = dir.file("out.txt", "o 0\ns OPTIMUM FOUND\nv 1\n");
+    let c = check(&f, &out);
+    assert_eq!(code(&c), Some(2));
+    assert!(
+        stderr(&c).contains(&format!("{}:2:1: negative weight", p(&f))),
+        "{}",
+        stderr(&c)
+    );
+}
