@@ -849,3 +849,60 @@ fn grim_check_refuses_a_malformed_instance_with_exit_2() {
     );
     assert_eq!(code(&c), Some(2), "{}", stderr(&c));
 }
+
+#[test]
+fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_installed() {
+    let dir = Dir::new("proof");
+    let cnf = dir.file("php6.cnf", pigeonhole(6));
+    let have_rate = Command::new("rate").arg("--version").output().is_ok();
+    if !have_rate {
+        if std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
+            panic!("rate is not installed but GRIM_REQUIRE_REFERENCES=1");
+        }
+        println!("skipped the rate check: rate not installed (cargo install rate)");
+    }
+    for binary in [false, true] {
+        let proof = dir.0.join(if binary { "p.bin.drat" } else { "p.drat" });
+        let mut args = vec!["-q", "--proof", p(&proof), p(&cnf)];
+        if binary {
+            args.insert(0, "--binary-proof");
+        }
+        let out = sat(&args);
+        assert_eq!(code(&out), Some(20), "{}", stderr(&out));
+        let bytes = std::fs::read(&proof).expect("the proof file exists");
+        if binary {
+            assert!(
+                bytes.ends_with(&[b'a', 0]),
+                "the binary proof ends with the empty clause"
+            );
+        } else {
+            let text = String::from_utf8(bytes).expect("a text proof is text");
+            assert_eq!(
+                text.lines().last(),
+                Some("0"),
+                "the text proof ends with the empty clause"
+            );
+        }
+        if have_rate {
+            let check = Command::new("rate")
+                .arg(&cnf)
+                .arg(&proof)
+                .output()
+                .expect("rate runs");
+            let verdict = String::from_utf8_lossy(&check.stdout);
+            assert!(
+                verdict.lines().any(|l| l == "s VERIFIED"),
+                "binary={binary}: {verdict}"
+            );
+        }
+    }
+}
+
+#[test]
+fn binary_proof_without_proof_is_a_usage_error() {
+    let dir = Dir::new("binary-proof-alone");
+    let cnf = dir.file("f.cnf", pigeonhole(3));
+    let out = sat(&["--binary-proof", p(&cnf)]);
+    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+}

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser as _;
 use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
-use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
+use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
 use grim_tools::cli::{options_help, per_second, sat_exit, split_option, stats_lines};
 use grim_tools::formats::detect::{Detected, Format, Reason, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
@@ -107,6 +107,15 @@ struct Args {
     /// (they are warnings otherwise; WCNF: old-format headers only).
     #[arg(long)]
     strict: bool,
+
+    /// Write a DRAT proof of UNSAT to FILE (text; CNF only). Check it with an independent
+    /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`.
+    #[arg(long, value_name = "FILE")]
+    proof: Option<std::path::PathBuf>,
+
+    /// Write the DRAT proof in the binary format (smaller; both checkers read it).
+    #[arg(long, requires = "proof")]
+    binary_proof: bool,
 
     /// Do not print the model (`v` lines).
     #[arg(short = 'n', long)]
@@ -239,7 +248,7 @@ fn engine_options(args: &Args) -> Result<Options, Failure> {
 /// of the flag soon enough. Registered before the input is read, so a signal during parsing
 /// is seen.
 fn register_signals(signalled: &Arc<AtomicBool>) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGINT, SIGTERM, SIGXCPU};
     use signal_hook::flag;
     for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
         let registered = flag::register_conditional_shutdown(signal, code, Arc::clone(signalled))
@@ -248,15 +257,21 @@ fn register_signals(signalled: &Arc<AtomicBool>) {
             eprintln!("grim-sat: warning: cannot handle signal {signal}: {e}");
         }
     }
+    // SIGXCPU: the soft CPU limit (ulimit -t, RLIMIT_CPU, as competition harnesses set) is
+    // answered like SIGTERM. The kernel repeats it every second, so it never forces an exit;
+    // the hard limit does that.
+    if let Err(e) = flag::register(SIGXCPU, Arc::clone(signalled)) {
+        eprintln!("grim-sat: warning: cannot handle signal {SIGXCPU}: {e}");
+    }
 }
 
 /// Signal handling, second half, once the engine exists: a signal also sets its terminate
 /// flag (the search stops; CNF answers UNKNOWN, WCNF its best solution so far). A signal
 /// that came before this registration is passed on here.
 fn register_terminator(term: &Terminator, signalled: &AtomicBool) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGINT, SIGTERM, SIGXCPU};
     use signal_hook::flag;
-    for signal in [SIGINT, SIGTERM] {
+    for signal in [SIGINT, SIGTERM, SIGXCPU] {
         if let Err(e) = flag::register(signal, term.flag()) {
             eprintln!("grim-sat: warning: cannot handle signal {signal}: {e}");
         }
@@ -454,6 +469,21 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
     let args = ctx.args;
     let path = &ctx.path;
     let mut solver = Solver::with_options(options);
+    if let Some(proof_path) = &args.proof {
+        // Created before any clause is added: the proof is relative to the whole input.
+        let file = std::fs::File::create(proof_path).map_err(|e| {
+            Failure::Usage(format!(
+                "cannot create the proof file {}: {e}",
+                proof_path.display()
+            ))
+        })?;
+        let format = if args.binary_proof {
+            ProofFormat::Binary
+        } else {
+            ProofFormat::Text
+        };
+        solver.set_proof(Box::new(BufWriter::with_capacity(1 << 20, file)), format);
+    }
     let term = solver.terminator();
     register_terminator(&term, &ctx.signalled);
     start_timer(ctx, &term);
@@ -527,6 +557,12 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
 
     let solve_start = Instant::now();
     let (status, stop) = search(args, &mut solver, &mut out, &ctx.signalled, &ctx.timed_out)?;
+    if args.proof.is_some()
+        && let Err(e) = solver.flush_proof()
+    {
+        // An UNSAT claim without its proof would be worse than no claim: say so and stop.
+        return Err(Failure::Internal(format!("writing the proof failed: {e}")));
+    }
     let seconds = ctx.start.elapsed().as_secs_f64();
     if !args.quiet {
         if let Some(stop) = stop {
