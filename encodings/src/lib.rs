@@ -6,6 +6,7 @@
 
 pub mod card;
 pub mod maxsat;
+pub mod problem;
 pub mod sink;
 
 pub use grim_solver::{Lit, Var};
