@@ -1,7 +1,18 @@
-//! grim-encodings: the layer above the engine (clause sinks, cardinality encodings, the
-//! Problem API, OLL MaxSAT and grid rules). It is built in its own issue; this crate exists
-//! now so the workspace has its final shape and the layering (solver <- encodings <- tools)
-//! is enforced by Cargo from the first commit.
+//! grim-encodings: the layer above the engine. An encoding never owns a solver: it writes to
+//! any [`ClauseSink`] — a live incremental [`grim_solver::Solver`] or an in-memory [`Cnf`] /
+//! [`Wcnf`] — so the same code serves an optimiser and a file writer.
+//!
+//! # Modules
+//! - `sink`: the `ClauseSink` trait and the in-memory `Cnf` / `Wcnf`.
+//! - `card`: cardinality encodings (pairwise, sequential counter, incremental totalizer,
+//!   cardinality networks) and a front end (`at_most`, `at_least`, `exactly`, `between`) that
+//!   picks one by measured size; sizes are tabled in `card/mod.rs`.
+//! - `maxsat`: OLL core-guided weighted MaxSAT (stratification, hardening, core trimming and
+//!   minimisation, exhaustion, weight-aware core extraction, at-most-one groups).
+//! - `problem`: the mid-level constraint API level generation is written against (hard and
+//!   weighted soft constraints, phase hints, an independent referee, solve to a proven optimum).
+//!
+//! Grid rules (`grid/`) come with their own issue.
 #![forbid(unsafe_code)]
 
 pub mod card;
