@@ -33,7 +33,7 @@ impl Oll {
             if term.live && term.weight > gap {
                 let lit = term.lit;
                 self.terms[t].live = false;
-                self.solver.add_clause(&[lit]);
+                self.add_fact(lit);
                 self.stats.hardened += 1;
             }
         }

@@ -233,4 +233,8 @@ pub struct OllStats {
     pub improvements: u64,
     /// Engine conflicts over all calls (from the engine's statistics).
     pub conflicts: u64,
+    /// Engine propagations over all calls (from the engine's statistics).
+    pub propagations: u64,
+    /// Engine decisions over all calls (from the engine's statistics).
+    pub decisions: u64,
 }

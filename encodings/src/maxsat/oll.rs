@@ -76,6 +76,8 @@ pub struct Oll {
     /// Set once the answer is final (`Optimum` or `Unsatisfiable`).
     done: Option<MaxSatStatus>,
     pub(super) stats: OllStats,
+    /// The at-most-one detector (with `am1` on).
+    pub(super) am1: Option<am1::Am1>,
     /// The budget of the running `solve` call and the engine counters at its start.
     budget: Budget,
     start_conflicts: u64,
@@ -137,13 +139,15 @@ impl Oll {
             started: false,
             done: None,
             stats: OllStats::default(),
+            am1: None,
             budget: Budget::UNLIMITED,
             start_conflicts: 0,
             start_propagations: 0,
         };
         let definitions = oll.add_softs(wcnf);
         if oll.opts.am1 {
-            am1::detect(&mut oll, &definitions);
+            let clauses = wcnf.hard.iter().chain(definitions.iter());
+            oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
         }
         let mut weights: Vec<u64> = oll.live_weights().collect();
         weights.sort_unstable();
@@ -251,6 +255,15 @@ impl Oll {
         }
     }
 
+    /// Adds the hard unit clause `lit` (a proven fact or a hardened term) to the engine and to
+    /// the at-most-one detector.
+    pub(super) fn add_fact(&mut self, lit: Lit) {
+        self.solver.add_clause(&[lit]);
+        if let Some(am1) = &mut self.am1 {
+            am1.add_clause(&[lit]);
+        }
+    }
+
     /// Raises the lower bound by `w`. It never passes the optimum (≤ the total soft weight,
     /// checked in `new`), so saturation is only a guard.
     pub(super) fn raise_lb(&mut self, w: u64) {
@@ -312,7 +325,10 @@ impl Oll {
         self.start_conflicts = self.solver.stats().conflicts;
         self.start_propagations = self.solver.stats().propagations;
         let status = self.run(on_event);
-        self.stats.conflicts = self.solver.stats().conflicts;
+        let engine = self.solver.stats();
+        self.stats.conflicts = engine.conflicts;
+        self.stats.propagations = engine.propagations;
+        self.stats.decisions = engine.decisions;
         if matches!(status, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) {
             self.done = Some(status);
         }
@@ -326,6 +342,7 @@ impl Oll {
             self.started = true;
             self.threshold = self.first_threshold();
             self.stats.strata += 1;
+            self.adapt();
         }
         loop {
             self.report_lb(on_event);
@@ -359,6 +376,7 @@ impl Oll {
                         };
                     }
                     self.next_stratum();
+                    self.adapt();
                 }
                 Status::Unsat => {
                     let core = self.solver.failed_assumptions().to_vec();

@@ -51,7 +51,7 @@ impl Oll {
         }
         if let [v] = violations.as_slice() {
             self.stats.unit_cores += 1;
-            self.solver.add_clause(&[*v]);
+            self.add_fact(*v);
         } else if self.opts.wce {
             self.stats.delayed += 1;
             self.pending.push((violations, w));
@@ -93,7 +93,7 @@ impl Oll {
             None => {
                 // Every input is violated in every solution: they are facts.
                 for v in violations {
-                    self.solver.add_clause(&[v]);
+                    self.add_fact(v);
                 }
                 self.sums.push(Sum {
                     tot,
