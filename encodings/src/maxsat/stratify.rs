@@ -103,8 +103,11 @@ mod tests {
 
     #[test]
     fn diverse_lighter_weights_are_taken_together() {
-        // Weights 10, 9, 8, 7 once each: the lighter part stays diverse (1 per weight ≤ sdiv
-        // = 2) and no weight beats the sum below it, so the walk reaches the lightest.
-        assert_eq!(level(&[10, 9, 8, 7], None, 2.0), Some(7));
+        // Weights 10, 9, 8, 7, 7: the lighter part stays diverse (at most 2 per weight ≤ sdiv
+        // = 2) and no weight beats the sum below it (8 < 7 + 7), so the walk reaches the
+        // lightest.
+        assert_eq!(level(&[10, 9, 8, 7, 7], None, 2.0), Some(7));
+        // With a single 7, 8 outweighs everything below it: a BLO boundary stops the walk.
+        assert_eq!(level(&[10, 9, 8, 7], None, 2.0), Some(8));
     }
 }
