@@ -833,6 +833,7 @@ fn bench_files_named_in_the_environment() {
             "wce" => opts.wce = n != 0,
             "am1" => opts.am1 = n != 0,
             "am1_effort" => opts.am1_effort = n,
+            "exhaust_conflicts" => opts.exhaust_conflicts = n,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

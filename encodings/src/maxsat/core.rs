@@ -32,6 +32,7 @@ impl Oll {
     /// ask; returns a core again (a subset that is still UNSAT with the clauses), sorted by
     /// term index so that processing is deterministic.
     pub(super) fn shrink(&mut self, mut core: Vec<Lit>) -> Vec<Lit> {
+        let start = self.solver.stats().conflicts;
         core.sort_unstable_by_key(|&l| self.term_index(l));
         core.dedup();
         for round in 0..self.opts.trim {
@@ -73,7 +74,8 @@ impl Oll {
                     .map(|(_, &l)| l)
                     .collect();
                 self.stats.probe_calls += 1;
-                match self.call(&test, Some(self.opts.minimize_conflicts)) {
+                let status = self.call(&test, Some(self.opts.minimize_conflicts));
+                match status {
                     Status::Unsat => {
                         let failed = self.solver.failed_assumptions();
                         if failed.is_empty() {
@@ -86,11 +88,15 @@ impl Oll {
                         self.stats.minimized += (before - core.len()) as u64;
                     }
                     Status::Sat => i += 1,
-                    Status::Unknown => break,
+                    Status::Unknown => {
+                        self.stats.probe_unknown += 1;
+                        break;
+                    }
                 }
             }
             core.sort_unstable_by_key(|&l| self.term_index(l));
         }
+        self.stats.probe_conflicts += self.solver.stats().conflicts - start;
         core
     }
 
@@ -107,7 +113,11 @@ impl Oll {
     ) -> Option<(usize, Lit)> {
         let mut bound = 1;
         loop {
-            match self.call(&[lit], None) {
+            let start = self.solver.stats().conflicts;
+            let cap = Some(self.opts.exhaust_conflicts).filter(|&c| c > 0);
+            let status = self.call(&[lit], cap);
+            self.stats.exhaust_conflicts += self.solver.stats().conflicts - start;
+            match status {
                 Status::Unsat if !self.solver.failed_assumptions().is_empty() => {
                     self.raise_lb(w);
                     self.stats.exhausted += 1;
