@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 
 pub mod card;
+pub mod grid;
 pub mod maxsat;
 pub mod problem;
 pub mod sink;

@@ -1,0 +1,262 @@
+//! Counts: absolute, as a ratio of a region, or as a ratio of another selection's count.
+//!
+//! **Absolute and region ratios** have fixed bounds once the ratio is rounded (`min` up, `max`
+//! down, in exact integer arithmetic on the 6-decimal fraction) and go to
+//! [`crate::problem::Problem::count`], whose front end picks pairwise, counter, totalizer or
+//! cardinality network by measured size (`card/mod.rs`): a network for the dungeon's floor
+//! (30–60% of 1,024 cells), a counter for "exactly one key".
+//!
+//! **Ratios between selections** (`per`: enemies 5–20% of the floor) compare two counts,
+//! `q·|A| ≥ p·|B|`. Both sides are sorted by an odd–even merge sorting network (Batcher,
+//! AFIPS 1968) whose outputs `a_k ⇔ |A| ≥ k` are unary; then "min p/q" is, for every `k`,
+//! the clause `b_k → a_⌈pk/q⌉`, and "max p/q" is `a_j → b_⌈jq/p⌉`. The network has
+//! `O(n log² n)` comparators (n = 1,024: about 24,000), where a totalizer over all `n` outputs
+//! would need `O(n²)` clauses at the root alone. Only the directions the bounds use are
+//! emitted (`≥`: inputs force outputs; `≤`: outputs need inputs), comparators whose outputs no
+//! clause reads are never built, and constants fold (padding to a power of two is free). The
+//! comparisons are exact for every `|B|`: the rounding `⌈min·|B|⌉`, `⌊max·|B|⌋` is implied by
+//! integrality.
+//!
+//! Soft counts: the clauses that assert the bound carry a relaxation literal `r` and the soft
+//! unit `¬r` carries the weight; the networks themselves stay hard.
+
+use super::GridModel;
+use super::spec::{Bound, CountRule};
+use crate::problem::Problem;
+use grim_solver::Lit;
+
+/// Emits every count rule.
+pub(crate) fn encode(m: &mut GridModel) {
+    let rules = m.spec.counts.clone();
+    for rule in &rules {
+        encode_rule(m, rule);
+    }
+}
+
+fn encode_rule(m: &mut GridModel, rule: &CountRule) {
+    let a = m.count_lits(&rule.of, &rule.region);
+    match &rule.per {
+        None => {
+            let base = rule.region.cells() as u64;
+            let lo = rule.min.map_or(0, |b| b.lower(base));
+            let hi = rule.max.map_or(u64::MAX, |b| b.upper(base));
+            let (lo, hi) = (to_usize(lo), to_usize(hi));
+            m.problem.count(&a, lo, hi.min(a.len()), rule.weight);
+        }
+        Some(per) => {
+            let b = m.count_lits(per, &rule.region);
+            ratio(&mut m.problem, &a, &b, rule.min, rule.max, rule.weight);
+        }
+    }
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// `min·|B| ≤ |A| ≤ max·|B|` (each side optional), hard or soft. Bounds are read as fractions
+/// (an absolute `n` is `n/1`).
+pub(crate) fn ratio(
+    p: &mut Problem,
+    a: &[Lit],
+    b: &[Lit],
+    min: Option<Bound>,
+    max: Option<Bound>,
+    weight: Option<u64>,
+) {
+    let guard = weight.map(|_| p.new_var().pos());
+    let (na, nb) = (a.len(), b.len());
+    let min = min.map(|x| x.fraction()).filter(|&(num, _)| num > 0);
+    let max = max.map(|x| x.fraction());
+    // Which outputs each side needs, and in which direction.
+    let mut need_a = 0usize;
+    let (mut a_up, mut a_down, mut b_up, mut b_down) = (false, false, false, false);
+    // min: b_k → a_⌈pk/q⌉ for k = 1..=nb.
+    if let Some((num, den)) = min {
+        let j = ceil_div(num as u128 * nb as u128, den as u128);
+        need_a = need_a.max(j.min(na as u128) as usize);
+        a_down = true;
+        b_up = true;
+    }
+    // max: a_j → b_⌈jq/p⌉ for j = 1..=j0, j0 the first j needing more than nb.
+    let mut j0 = 0usize;
+    if let Some((num, den)) = max {
+        j0 = if num == 0 {
+            1
+        } else {
+            // The first j with ⌈j·den/num⌉ > nb, i.e. j > ⌊nb·num/den⌋.
+            (nb as u128 * num as u128 / den as u128 + 1).min(na as u128 + 1) as usize
+        };
+        need_a = need_a.max(j0.min(na));
+        a_up = true;
+        b_down = true;
+    }
+    let sa = sorter(p, a, need_a, a_up, a_down);
+    let sb = sorter(p, b, if b_up || b_down { nb } else { 0 }, b_up, b_down);
+    let clause = |p: &mut Problem, lits: &[Lit]| {
+        let mut c = lits.to_vec();
+        c.extend(guard);
+        p.add_clause(&c, None);
+    };
+    if let Some((num, den)) = min {
+        for k in 1..=nb {
+            let j = ceil_div(num as u128 * k as u128, den as u128) as usize;
+            if j == 0 {
+                continue;
+            }
+            if j > na {
+                clause(p, &[!sb[k - 1]]);
+            } else {
+                clause(p, &[!sb[k - 1], sa[j - 1]]);
+            }
+        }
+    }
+    if let Some((num, den)) = max {
+        for j in 1..=j0.min(na) {
+            if j == j0 {
+                clause(p, &[!sa[j - 1]]);
+            } else {
+                let k = ceil_div(j as u128 * den as u128, num as u128) as usize;
+                clause(p, &[!sa[j - 1], sb[k - 1]]);
+            }
+        }
+    }
+    if let (Some(g), Some(w)) = (guard, weight) {
+        p.add_clause(&[!g], Some(w));
+    }
+}
+
+fn ceil_div(a: u128, b: u128) -> u128 {
+    a.div_ceil(b.max(1))
+}
+
+/// A node of the symbolic sorting network.
+#[derive(Clone, Copy, Debug)]
+enum Node {
+    Const(bool),
+    Input(Lit),
+    /// `a ∨ b` (the larger output of a comparator).
+    Max(usize, usize),
+    /// `a ∧ b` (the smaller).
+    Min(usize, usize),
+}
+
+/// Unary outputs `o_1..o_upto` of `lits`, `o_k` standing for "at least `k` are true": with
+/// `up`, `|lits| ≥ k → o_k`; with `down`, `o_k → |lits| ≥ k`. Returns `upto` literals
+/// (`upto ≤ lits.len()`).
+pub(crate) fn sorter(p: &mut Problem, lits: &[Lit], upto: usize, up: bool, down: bool) -> Vec<Lit> {
+    let upto = upto.min(lits.len());
+    if upto == 0 {
+        return Vec::new();
+    }
+    let mut nodes: Vec<Node> = vec![Node::Const(false), Node::Const(true)];
+    let size = lits.len().next_power_of_two();
+    let mut wires: Vec<usize> = (0..size)
+        .map(|i| match lits.get(i) {
+            Some(&l) => {
+                nodes.push(Node::Input(l));
+                nodes.len() - 1
+            }
+            None => 0,
+        })
+        .collect();
+    odd_even_sort(&mut nodes, &mut wires, 0, size);
+    // Emit backwards from the outputs used: only reachable comparators get variables.
+    let mut lit_of: Vec<Option<Lit>> = vec![None; nodes.len()];
+    let mut needed = vec![false; nodes.len()];
+    let mut stack: Vec<usize> = wires[..upto].to_vec();
+    while let Some(n) = stack.pop() {
+        if needed[n] {
+            continue;
+        }
+        needed[n] = true;
+        if let Node::Max(a, b) | Node::Min(a, b) = nodes[n] {
+            stack.push(a);
+            stack.push(b);
+        }
+    }
+    for n in 0..nodes.len() {
+        if !needed[n] {
+            continue;
+        }
+        let lit = match nodes[n] {
+            Node::Const(true) => p.always_true(),
+            Node::Const(false) => p.always_false(),
+            Node::Input(l) => l,
+            Node::Max(a, b) | Node::Min(a, b) => {
+                let (la, lb) = (
+                    lit_of[a].unwrap_or(p.always_false()),
+                    lit_of[b].unwrap_or(p.always_false()),
+                );
+                let o = p.new_var().pos();
+                if matches!(nodes[n], Node::Max(..)) {
+                    if up {
+                        p.add_clause(&[!la, o], None);
+                        p.add_clause(&[!lb, o], None);
+                    }
+                    if down {
+                        p.add_clause(&[!o, la, lb], None);
+                    }
+                } else {
+                    if up {
+                        p.add_clause(&[!la, !lb, o], None);
+                    }
+                    if down {
+                        p.add_clause(&[!o, la], None);
+                        p.add_clause(&[!o, lb], None);
+                    }
+                }
+                o
+            }
+        };
+        lit_of[n] = Some(lit);
+    }
+    wires[..upto]
+        .iter()
+        .map(|&w| lit_of[w].unwrap_or(p.always_false()))
+        .collect()
+}
+
+/// A comparator on wires `i`, `j`: the larger value to `i`. Constants fold.
+fn compare(nodes: &mut Vec<Node>, wires: &mut [usize], i: usize, j: usize) {
+    let (a, b) = (wires[i], wires[j]);
+    let (hi, lo) = match (nodes[a], nodes[b]) {
+        (Node::Const(false), _) => (b, a),
+        (_, Node::Const(false)) => (a, b),
+        (Node::Const(true), _) => (a, b),
+        (_, Node::Const(true)) => (b, a),
+        _ => {
+            nodes.push(Node::Max(a, b));
+            nodes.push(Node::Min(a, b));
+            (nodes.len() - 2, nodes.len() - 1)
+        }
+    };
+    wires[i] = hi;
+    wires[j] = lo;
+}
+
+/// Batcher's odd–even merge sort of `wires[lo..lo + n]` (`n` a power of two), descending.
+fn odd_even_sort(nodes: &mut Vec<Node>, wires: &mut [usize], lo: usize, n: usize) {
+    if n > 1 {
+        let m = n / 2;
+        odd_even_sort(nodes, wires, lo, m);
+        odd_even_sort(nodes, wires, lo + m, m);
+        odd_even_merge(nodes, wires, lo, n, 1);
+    }
+}
+
+/// Merges the two sorted halves of the `r`-strided subsequence of `wires[lo..lo + n]`.
+fn odd_even_merge(nodes: &mut Vec<Node>, wires: &mut [usize], lo: usize, n: usize, r: usize) {
+    let step = r * 2;
+    if step < n {
+        odd_even_merge(nodes, wires, lo, n, step);
+        odd_even_merge(nodes, wires, lo + r, n, step);
+        let mut i = lo + r;
+        while i + r < lo + n {
+            compare(nodes, wires, i, i + r);
+            i += step;
+        }
+    } else {
+        compare(nodes, wires, lo, lo + r);
+    }
+}

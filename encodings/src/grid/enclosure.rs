@@ -1,0 +1,71 @@
+//! Enclosure: at least a given number (or fraction of the class) of `class` cells are sealed
+//! off from the border.
+//!
+//! A cell is *exposed* when it lies on the border or touches an `open` cell that is reachable
+//! from the border through `open` cells; a class cell that is not exposed is *sealed*. Encoded
+//! with Horn clauses over `o(c)` = "c is open and reachable from the border":
+//! `open(c) → o(c)` on the border and `open(c) ∧ o(d) → o(c)` for neighbours. Every solution's
+//! `o` contains the true reachable set (the least model of the Horn clauses) and may claim more.
+//! A sealed literal `s(c)` implies `class(c)`, `c` not on the border, and `¬o(d)` for every
+//! neighbour `d`: so `s(c)` true means truly sealed (sound), and setting `o` to the least model
+//! and `s` to the truth satisfies everything (complete). The count asks for *at least* `min`
+//! sealed cells, the direction in which over-claiming `o` can only hurt the solver.
+//!
+//! A ceiling ("at most this much sealed") would be unsound with these clauses — the solver
+//! could claim a sealed cell reachable — which is why the spec rejects `max` with an
+//! explanation. Encoding a ceiling would need reachability defined both ways (a founded
+//! encoding like `connectivity`'s), a different rule.
+
+use super::GridModel;
+use super::counts::ratio;
+use super::spec::Bound;
+
+/// Emits every enclosure rule.
+pub(crate) fn encode(m: &mut GridModel) {
+    let rules = m.spec.enclosure.clone();
+    for rule in &rules {
+        let class = m.class_lits(&rule.class);
+        let open = m.class_lits(&rule.open);
+        let cells = m.spec.cells();
+        let reach: Vec<_> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
+        for c in 0..cells {
+            if m.spec.on_border(c) {
+                m.problem.add_clause(&[!open[c], reach[c]], None);
+            }
+            let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+            for d in nbrs {
+                m.problem.add_clause(&[!open[c], !reach[d], reach[c]], None);
+            }
+        }
+        let mut sealed = Vec::with_capacity(cells);
+        for c in 0..cells {
+            if m.spec.on_border(c) {
+                continue;
+            }
+            let s = m.problem.new_var().pos();
+            m.problem.add_clause(&[!s, class[c]], None);
+            let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+            for d in nbrs {
+                m.problem.add_clause(&[!s, !reach[d]], None);
+            }
+            sealed.push(s);
+        }
+        match rule.min {
+            Bound::Absolute(n) => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                let hi = sealed.len();
+                m.problem.count(&sealed, n, hi.max(n), rule.weight);
+            }
+            Bound::Ratio { .. } => {
+                ratio(
+                    &mut m.problem,
+                    &sealed,
+                    &class,
+                    Some(rule.min),
+                    None,
+                    rule.weight,
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Grid level generation: a tiled map described by `grid.json` (see `FORMAT.md` in this
+//! directory), encoded as hard rules and weighted wishes over the [`Problem`] API, solved by the
+//! engine, and checked by an independent referee before it is returned.
+//!
+//! ```
+//! use grim_encodings::grid::{self, GridOptions, GridSpec};
+//! use grim_solver::Budget;
+//!
+//! let spec = GridSpec::from_json(r#"{
+//!   "width": 6, "height": 4,
+//!   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+//!   "counts": [{"of": "floor", "min": 0.5}],
+//!   "connectivity": [{"class": "floor"}],
+//!   "preferences": {"seed": 7}
+//! }"#).unwrap();
+//! let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+//! assert!(grid::check_level(&spec, &level).is_ok());
+//! assert_eq!(level.to_text(&spec).lines().count(), 4);
+//! ```
+//!
+//! # Modules, one rule family each
+//! - `spec`: reading and validating `grid.json` into a [`GridSpec`] (names resolved, ratios
+//!   exact, adjacency tables merged and checked for contradictions).
+//! - `tiles`: exactly one tile per cell (pairwise) and the cell domains (mask, pins, allowed).
+//! - `adjacency`: what may sit beside what, per direction.
+//! - `layers`: extra layers, one value per cell, with `requires`.
+//! - `counts`: absolute counts, ratios of a region, ratios between two selections (sorting
+//!   networks shared by both sides), hard or soft.
+//! - `enclosure`: Horn reachability from the border; at least a fraction sealed off.
+//! - `connectivity`: the eager founded encoding (parent pointers + binary ranks, sound and
+//!   complete) that the exported CNF carries, and the separator cuts `solve` adds lazily.
+//! - `paths`: a walk between endpoints through a class, bounded (layered) or not (founded).
+//! - `prefs`: seeded preferences (splitmix64), as phase hints or soft unit clauses.
+//! - `referee`: [`check_level`], BFS / flood fill / direct counting over a [`Level`], never
+//!   looking at the encoding.
+//! - `solve`: [`solve`], the engine loop with lazy connectivity cuts.
+
+// Rules walk parallel per-cell arrays (literals, domains, neighbours) by cell index; an index
+// loop reads better than zipped iterators there.
+#![allow(clippy::needless_range_loop)]
+
+mod adjacency;
+mod connectivity;
+mod counts;
+mod enclosure;
+mod layers;
+mod level;
+mod model;
+mod paths;
+mod prefs;
+mod referee;
+mod solve;
+pub mod spec;
+mod tiles;
+
+pub use level::Level;
+pub use model::GridModel;
+pub use prefs::SplitMix64;
+pub use referee::{check_level, level_cost};
+pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with};
+pub use spec::GridSpec;
+
+use crate::problem::SolveError;
+use std::fmt;
+
+/// The four sides of a cell. `x` grows east, `y` grows south (row 0 is the north edge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    /// North: `y − 1`.
+    N = 0,
+    /// East: `x + 1`.
+    E = 1,
+    /// South: `y + 1`.
+    S = 2,
+    /// West: `x − 1`.
+    W = 3,
+}
+
+impl Dir {
+    /// All four, in N, E, S, W order.
+    pub const ALL: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
+
+    /// The side facing this one.
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::N => Dir::S,
+            Dir::E => Dir::W,
+            Dir::S => Dir::N,
+            Dir::W => Dir::E,
+        }
+    }
+
+    /// "north", "east", ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::N => "north",
+            Dir::E => "east",
+            Dir::S => "south",
+            Dir::W => "west",
+        }
+    }
+}
+
+/// Options of [`GridModel::build`] and [`solve`]; `Default` follows the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridOptions {
+    /// Overrides `preferences.seed` (and turns preferences on, as hints, when the file has
+    /// none).
+    pub seed: Option<u64>,
+    /// Overrides `preferences.mode`: `Some(true)` soft clauses, `Some(false)` phase hints.
+    pub soft_preferences: Option<bool>,
+}
+
+/// Everything that can go wrong between `grid.json` and a level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridError {
+    /// The text is not JSON.
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// serde_json's description.
+        message: String,
+    },
+    /// The JSON is well formed but a field is wrong: `field` is its path
+    /// (`tiles[3].glyph`), `message` says what is wrong with which value.
+    Invalid {
+        /// The field's path.
+        field: String,
+        /// What is wrong, quoting the value.
+        message: String,
+    },
+    /// The hard rules admit no level (proven).
+    Unsatisfiable,
+    /// The budget ran out before a level (or, with soft rules, a proven optimum) was found.
+    BudgetExhausted,
+    /// A model handed to [`GridModel::decode`] does not describe a level (too short, or a
+    /// cell without exactly one tile).
+    BadModel {
+        /// What is wrong.
+        message: String,
+    },
+    /// The problem is too large or its weights overflow.
+    TooLarge {
+        /// What overflowed.
+        message: String,
+    },
+    /// Internal error: the solver's answer failed the referee. Please report it with the
+    /// grid.json.
+    Rejected {
+        /// The referee's findings.
+        problems: Vec<String>,
+    },
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridError::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: {message}"),
+            GridError::Invalid { field, message } => write!(f, "{field}: {message}"),
+            GridError::Unsatisfiable => write!(
+                f,
+                "no level satisfies the hard rules (proven); relax a count, a pin or an \
+                 adjacency rule"
+            ),
+            GridError::BudgetExhausted => write!(
+                f,
+                "the budget ran out before a level was found; this is not a proof that none \
+                 exists — give it more budget"
+            ),
+            GridError::BadModel { message } => write!(f, "the model is not a level: {message}"),
+            GridError::TooLarge { message } => write!(f, "{message}"),
+            GridError::Rejected { problems } => write!(
+                f,
+                "internal error: the solver's level failed the referee: {}",
+                problems.join("; ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GridError {}
+
+impl From<SolveError> for GridError {
+    fn from(e: SolveError) -> GridError {
+        match e {
+            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable,
+            SolveError::BudgetExhausted { .. } => GridError::BudgetExhausted,
+            SolveError::WeightOverflow | SolveError::TooManyVariables { .. } => {
+                GridError::TooLarge {
+                    message: e.to_string(),
+                }
+            }
+            SolveError::Rejected(r) => GridError::Rejected {
+                problems: vec![SolveError::Rejected(r).to_string()],
+            },
+        }
+    }
+}

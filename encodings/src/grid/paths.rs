@@ -1,0 +1,86 @@
+//! Paths: a 4-neighbour walk `c_0, …, c_k` with `c_0` a `from` cell, `c_k` a `to` cell, every
+//! cell strictly between holding `through`, and `k ≤ max_length` when given.
+//!
+//! Only existence is required, so reachability is encoded in the justifying direction alone
+//! (a reached literal needs a reason; nothing forces it true): any solution's reached cells
+//! have a walk, and the true reachability of a level satisfies the clauses.
+//! - **Bounded** (`max_length = L`): layers `s_t(c)` = "a walk of at most `t` steps ends at
+//!   `c`": `s_0(c) → from(c)`, `s_t(c) → s_{t−1}(c) ∨ ⋁_{d ~ c} q_{t−1}(d)` with
+//!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
+//!   `⋁_c g(c)`, `g(c) → to(c) ∧ s_L(c)`. `2·L·cells` variables: fine for the short paths a
+//!   level asks for, and exact within `L` by construction.
+//! - **Unbounded**: the same founded encoding as `connectivity` (parent pointers with
+//!   decreasing binary ranks), whose size does not grow with the length.
+//!
+//! Allowing a `from` cell in the middle of a walk changes nothing: the walk from that later
+//! `from` cell is shorter and also valid.
+
+use super::GridModel;
+use super::connectivity::founded;
+use super::spec::PathRule;
+use grim_solver::Lit;
+
+/// Emits every path rule.
+pub(crate) fn encode(m: &mut GridModel) {
+    let rules = m.spec.paths.clone();
+    for rule in &rules {
+        encode_rule(m, rule);
+    }
+}
+
+fn encode_rule(m: &mut GridModel, rule: &PathRule) {
+    let from = m.endpoint_lits(&rule.from);
+    let to = m.endpoint_lits(&rule.to);
+    let through = m.class_lits(&rule.through);
+    let cells = m.spec.cells();
+    // pass(d) → from(d) ∨ through(d).
+    let pass: Vec<Lit> = (0..cells)
+        .map(|d| {
+            let p = m.problem.new_var().pos();
+            m.problem.add_clause(&[!p, from[d], through[d]], None);
+            p
+        })
+        .collect();
+    let reach: Vec<Lit> = match rule.max_length {
+        Some(len) => {
+            let mut s: Vec<Lit> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
+            for c in 0..cells {
+                m.problem.add_clause(&[!s[c], from[c]], None);
+            }
+            for _ in 0..len {
+                let q: Vec<Lit> = (0..cells)
+                    .map(|d| {
+                        let q = m.problem.new_var().pos();
+                        m.problem.add_clause(&[!q, s[d]], None);
+                        m.problem.add_clause(&[!q, pass[d]], None);
+                        q
+                    })
+                    .collect();
+                let next: Vec<Lit> = (0..cells)
+                    .map(|c| {
+                        let n = m.problem.new_var().pos();
+                        let mut clause = vec![!n, s[c]];
+                        clause.extend(m.spec.neighbours(c).map(|d| q[d]));
+                        m.problem.add_clause(&clause, None);
+                        n
+                    })
+                    .collect();
+                s = next;
+            }
+            s
+        }
+        None => {
+            let r: Vec<Lit> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
+            founded(m, &r, &from, Some(&pass));
+            r
+        }
+    };
+    let mut goal = Vec::with_capacity(cells);
+    for c in 0..cells {
+        let g = m.problem.new_var().pos();
+        m.problem.add_clause(&[!g, to[c]], None);
+        m.problem.add_clause(&[!g, reach[c]], None);
+        goal.push(g);
+    }
+    m.problem.add_clause(&goal, None);
+}

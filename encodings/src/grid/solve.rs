@@ -1,0 +1,159 @@
+//! [`solve`]: the engine on a [`GridModel`], connectivity cut in lazily, every answer checked
+//! by the referee.
+//!
+//! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
+//! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
+//! not the main one, solve again; learned clauses and saved phases carry over, so each round
+//! is a small repair. Models with soft rules re-optimise with OLL after each round of cuts
+//! (added as hard clauses): the cuts hold in every connected level, so the optimum of the
+//! relaxation, once connected, is the optimum of the full model.
+
+use super::model::ConnMode;
+use super::{
+    GridError, GridModel, GridOptions, GridSpec, Level, check_level, connectivity, level_cost,
+};
+use grim_solver::{Budget, Lit, Solver, Status};
+
+/// How [`solve_with`] handles connectivity rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConnectivityStrategy {
+    /// Separator cuts added after each solve until the model is connected (the default:
+    /// measured fastest, see `FORMAT.md`).
+    #[default]
+    Lazy,
+    /// The eager founded encoding that [`GridModel::to_cnf`] exports.
+    Eager,
+}
+
+/// What [`solve_with`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Engine (or optimiser) calls.
+    pub rounds: usize,
+    /// Separator cuts added.
+    pub cuts: usize,
+    /// Variables of the model solved.
+    pub vars: usize,
+    /// Hard clauses of the model solved (cuts not included).
+    pub clauses: usize,
+    /// Engine conflicts (hard-only models).
+    pub conflicts: u64,
+}
+
+/// A level for `spec`: any level satisfying the hard rules (steered by the seeded hints), or,
+/// when something is soft, one of least cost (proven). `budget` bounds the engine's conflicts
+/// and propagations over all rounds (per optimiser call when soft). The level has passed
+/// [`check_level`] (and its cost, when soft, the optimiser's claim) before it is returned.
+/// Deterministic: the same spec and options give the same level.
+pub fn solve(spec: &GridSpec, options: &GridOptions, budget: Budget) -> Result<Level, GridError> {
+    solve_with(spec, options, budget, ConnectivityStrategy::Lazy).map(|(level, _)| level)
+}
+
+/// [`solve`] with the connectivity strategy chosen, and statistics.
+pub fn solve_with(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+    strategy: ConnectivityStrategy,
+) -> Result<(Level, SolveStats), GridError> {
+    let mode = match strategy {
+        ConnectivityStrategy::Lazy => ConnMode::Lazy,
+        ConnectivityStrategy::Eager => ConnMode::Eager,
+    };
+    let model = GridModel::build_with(spec, options, mode)?;
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats {
+        vars: wcnf.num_vars,
+        clauses: wcnf.hard.len(),
+        ..SolveStats::default()
+    };
+    let class: Vec<(Vec<Lit>, Option<usize>)> = if mode == ConnMode::Lazy {
+        spec.connectivity
+            .iter()
+            .map(|r| {
+                let lits = model.class_lits.get(&r.class).cloned().unwrap_or_default();
+                (lits, r.root.map(|(x, y)| spec.index(x, y)))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let cuts_for = |level: &Level| -> Vec<Vec<Lit>> {
+        let mut out = Vec::new();
+        for (rule, (lits, root)) in spec.connectivity.iter().zip(&class) {
+            let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+            out.extend(connectivity::cuts(spec, lits, &holds, *root));
+        }
+        out
+    };
+    let level = if !model.is_soft() {
+        let mut s = Solver::new();
+        s.reserve_vars(wcnf.num_vars);
+        for (lits, _) in &class {
+            for l in lits {
+                s.freeze(l.var());
+            }
+        }
+        for c in &wcnf.hard {
+            s.add_clause(c);
+        }
+        for l in model.problem.phases() {
+            s.set_phase(l);
+        }
+        loop {
+            let used = s.stats();
+            let left = Budget {
+                conflicts: budget.conflicts.map(|b| b.saturating_sub(used.conflicts)),
+                propagations: budget
+                    .propagations
+                    .map(|b| b.saturating_sub(used.propagations)),
+            };
+            stats.rounds += 1;
+            let status = s.solve(&[], left);
+            stats.conflicts = s.stats().conflicts;
+            match status {
+                Status::Unsat => return Err(GridError::Unsatisfiable),
+                Status::Unknown => return Err(GridError::BudgetExhausted),
+                Status::Sat => {}
+            }
+            let values = s.model().ok_or_else(|| GridError::Rejected {
+                problems: vec!["the engine reported SAT without a model".to_string()],
+            })?;
+            let level = model.decode(&values)?;
+            let cuts = cuts_for(&level);
+            if cuts.is_empty() {
+                break level;
+            }
+            stats.cuts += cuts.len();
+            for c in &cuts {
+                s.add_clause(c);
+            }
+        }
+    } else {
+        let mut problem = model.problem.clone();
+        loop {
+            stats.rounds += 1;
+            let solution = problem.solve(budget)?;
+            let level = model.decode(solution.model())?;
+            let cuts = cuts_for(&level);
+            if cuts.is_empty() {
+                let cost = level_cost(spec, options, &level);
+                if cost != solution.cost() {
+                    return Err(GridError::Rejected {
+                        problems: vec![format!(
+                            "the optimiser's optimum costs {}, the referee counts {cost}",
+                            solution.cost()
+                        )],
+                    });
+                }
+                break level;
+            }
+            stats.cuts += cuts.len();
+            for c in &cuts {
+                problem.add_clause(c, None);
+            }
+        }
+    };
+    check_level(spec, &level).map_err(|problems| GridError::Rejected { problems })?;
+    Ok((level, stats))
+}

@@ -1,0 +1,1196 @@
+//! `grid.json`: reading, validating and resolving a level description into a checked
+//! [`GridSpec`].
+//!
+//! The file is parsed into a `serde_json::Value` first and then walked by hand rather than
+//! deserialised with derived types: a derived deserialiser reports "invalid type: string, expected
+//! u64 at line 4 column 17", while a designer needs the field and the value
+//! (`tiles[3].glyph: "##" must be one character`). Every name is resolved here (tile, class,
+//! `layer.value`), every number range-checked, ratios turned into exact fractions and
+//! adjacency tables merged and checked for contradictions, so the encodings and the referee
+//! only ever see indices. The format is documented in `FORMAT.md` next to this file.
+
+use super::{Dir, GridError};
+use serde_json::{Map, Value};
+
+/// Largest accepted `width` or `height`. The encodings are linear-ish in the number of cells,
+/// and this keeps a typo (`"width": 1e9`) from allocating without bound.
+pub const MAX_SIDE: usize = 512;
+/// Largest accepted number of tiles, and of values per layer.
+pub const MAX_TILES: usize = 256;
+/// Ratios are read to this many decimal places (6): `0.3333333` is `333333/1000000`.
+pub const RATIO_DENOMINATOR: u64 = 1_000_000;
+
+/// One tile kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tile {
+    /// Unique name.
+    pub name: String,
+    /// The one character drawn for it.
+    pub glyph: char,
+    /// Selection weight for seeded preferences (default 1).
+    pub weight: u64,
+    /// Class names the tile belongs to.
+    pub classes: Vec<String>,
+    /// Optional colour for pictures (any string; not interpreted here).
+    pub color: Option<String>,
+}
+
+/// One value of an extra layer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayerValue {
+    /// Name, unique within the layer.
+    pub name: String,
+    /// The glyph drawn over the tile when this value is set (values other than the first).
+    pub glyph: char,
+    /// The tiles this value may sit on (`None`: any tile).
+    pub requires: Option<TileSet>,
+}
+
+/// An extra layer: every cell holds exactly one of its values (the first is "nothing").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layer {
+    /// Unique name (also distinct from every tile and class name).
+    pub name: String,
+    /// The values, at least one.
+    pub values: Vec<LayerValue>,
+}
+
+/// A set of tiles, one flag per tile index.
+pub type TileSet = Vec<bool>;
+
+/// What a count, a `per`, or a path endpoint selects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Cells holding one of these tiles.
+    Tiles(TileSet),
+    /// Cells whose `layer` holds `value`.
+    LayerValue {
+        /// Layer index.
+        layer: usize,
+        /// Value index in that layer.
+        value: usize,
+    },
+}
+
+/// A rectangle of cells (`x`, `y` its north-west corner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Column of the west edge.
+    pub x: usize,
+    /// Row of the north edge.
+    pub y: usize,
+    /// Width, ≥ 1.
+    pub w: usize,
+    /// Height, ≥ 1.
+    pub h: usize,
+}
+
+impl Region {
+    /// Whether cell `(x, y)` lies in the region.
+    pub fn contains(&self, x: usize, y: usize) -> bool {
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.w * self.h
+    }
+}
+
+/// A bound as written: an absolute count, or an exact fraction `num/den` of a base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// A number of cells.
+    Absolute(u64),
+    /// `num / den` (`den` = [`RATIO_DENOMINATOR`] reduced), `num ≤ den`.
+    Ratio {
+        /// Numerator.
+        num: u64,
+        /// Denominator, ≥ 1.
+        den: u64,
+    },
+}
+
+impl Bound {
+    /// The bound as a lower bound on a count whose base is `base` cells: `⌈ratio · base⌉`.
+    pub fn lower(&self, base: u64) -> u64 {
+        match *self {
+            Bound::Absolute(n) => n,
+            Bound::Ratio { num, den } => {
+                let p = num as u128 * base as u128;
+                p.div_ceil(den as u128) as u64
+            }
+        }
+    }
+
+    /// The bound as an upper bound on a count whose base is `base` cells: `⌊ratio · base⌋`.
+    pub fn upper(&self, base: u64) -> u64 {
+        match *self {
+            Bound::Absolute(n) => n,
+            Bound::Ratio { num, den } => (num as u128 * base as u128 / den as u128) as u64,
+        }
+    }
+
+    /// `(num, den)` of the bound read as a fraction (an absolute `n` is `n/1`).
+    pub fn fraction(&self) -> (u64, u64) {
+        match *self {
+            Bound::Absolute(n) => (n, 1),
+            Bound::Ratio { num, den } => (num, den),
+        }
+    }
+}
+
+/// `counts[i]`: how many cells of a selection, absolute, as a ratio of a region, or as a ratio
+/// of another selection's count (`per`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountRule {
+    /// What is counted.
+    pub of: Selection,
+    /// With `per`, the bounds are fractions of this selection's count in the same region.
+    pub per: Option<Selection>,
+    /// The cells counted (the whole grid by default).
+    pub region: Region,
+    /// Lower bound (`None`: 0).
+    pub min: Option<Bound>,
+    /// Upper bound (`None`: no upper bound).
+    pub max: Option<Bound>,
+    /// `None`: hard; `Some(w)`: a wish costing `w` when broken.
+    pub weight: Option<u64>,
+}
+
+/// `enclosure[i]`: at least `min` of the `class` cells cannot be reached from the border
+/// through `open` cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnclosureRule {
+    /// The cells that should be sealed off.
+    pub class: TileSet,
+    /// The cells one can walk through.
+    pub open: TileSet,
+    /// An absolute number of sealed cells, or a fraction of the class's count.
+    pub min: Bound,
+    /// `None`: hard; `Some(w)`: a wish.
+    pub weight: Option<u64>,
+}
+
+/// `connectivity[i]`: every `class` cell is reachable from the root through `class` cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectivityRule {
+    /// The cells that must form one 4-connected component.
+    pub class: TileSet,
+    /// `Some((x, y))`: that cell is the root and must hold the class; `None`: any.
+    pub root: Option<(usize, usize)>,
+}
+
+/// A path endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// One cell `(x, y)`.
+    Cell(usize, usize),
+    /// Any cell holding the selection.
+    Select(Selection),
+}
+
+/// `paths[i]`: a 4-neighbour walk from a `from` cell to a `to` cell whose cells strictly
+/// between the two ends hold `through`, of at most `max_length` steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathRule {
+    /// Start.
+    pub from: Endpoint,
+    /// End.
+    pub to: Endpoint,
+    /// What the cells between the ends must hold.
+    pub through: TileSet,
+    /// Maximum number of steps (`None`: unbounded).
+    pub max_length: Option<usize>,
+}
+
+/// Seeded preferences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preferences {
+    /// The PRNG seed.
+    pub seed: u64,
+    /// `false`: phase hints ("hint"); `true`: weighted soft clauses ("soft").
+    pub soft: bool,
+    /// The weight of each soft wish (mode "soft").
+    pub weight: u64,
+}
+
+/// A validated `grid.json`: every name resolved to an index, every number checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridSpec {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// The tiles, at least one.
+    pub tiles: Vec<Tile>,
+    /// Extra layers.
+    pub layers: Vec<Layer>,
+    /// `adjacent[dir][a][b]`: tile `b` may sit on the `dir` side of tile `a`. Symmetric by
+    /// construction: `adjacent[d][a][b] == adjacent[d.opposite()][b][a]`.
+    pub adjacent: [Vec<Vec<bool>>; 4],
+    /// Per cell (row-major), the tiles allowed there (mask, pins and `allowed` combined);
+    /// never empty.
+    pub domains: Vec<TileSet>,
+    /// Count rules.
+    pub counts: Vec<CountRule>,
+    /// Enclosure rules.
+    pub enclosure: Vec<EnclosureRule>,
+    /// Connectivity rules.
+    pub connectivity: Vec<ConnectivityRule>,
+    /// Path rules.
+    pub paths: Vec<PathRule>,
+    /// Seeded preferences, if given.
+    pub preferences: Option<Preferences>,
+}
+
+impl GridSpec {
+    /// Reads and validates `grid.json` text. Errors name the field path and the offending
+    /// value, or the line and column of a JSON syntax error.
+    pub fn from_json(text: &str) -> Result<GridSpec, GridError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| GridError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        })?;
+        Reader::default().spec(&value)
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The cell index of `(x, y)` (row-major).
+    pub fn index(&self, x: usize, y: usize) -> usize {
+        y * self.width + x
+    }
+
+    /// The neighbour of cell `c` on side `d`, if inside the grid.
+    pub fn neighbour(&self, c: usize, d: Dir) -> Option<usize> {
+        let (x, y) = (c % self.width, c / self.width);
+        match d {
+            Dir::N => (y > 0).then(|| c - self.width),
+            Dir::S => (y + 1 < self.height).then(|| c + self.width),
+            Dir::W => (x > 0).then(|| c - 1),
+            Dir::E => (x + 1 < self.width).then(|| c + 1),
+        }
+    }
+
+    /// The neighbours of cell `c` (N, E, S, W order).
+    pub fn neighbours(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        Dir::ALL
+            .into_iter()
+            .filter_map(move |d| self.neighbour(c, d))
+    }
+
+    /// Whether cell `c` lies on the border of the grid.
+    pub fn on_border(&self, c: usize) -> bool {
+        let (x, y) = (c % self.width, c / self.width);
+        x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height
+    }
+
+    /// The whole grid as a region.
+    pub fn full_region(&self) -> Region {
+        Region {
+            x: 0,
+            y: 0,
+            w: self.width,
+            h: self.height,
+        }
+    }
+
+    /// Whether anything is soft (a weighted count or enclosure, or soft preferences under
+    /// `options`).
+    pub fn has_soft(&self, soft_preferences: bool) -> bool {
+        self.counts.iter().any(|c| c.weight.is_some())
+            || self.enclosure.iter().any(|e| e.weight.is_some())
+            || soft_preferences
+    }
+}
+
+/// serde_json appends " at line L column C"; we report those separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// A value shown in an error: compact JSON, cut at 40 characters.
+fn show(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        let cut: String = s.chars().take(37).collect();
+        format!("{cut}...")
+    } else {
+        s
+    }
+}
+
+fn invalid(field: &str, message: String) -> GridError {
+    GridError::Invalid {
+        field: field.to_string(),
+        message,
+    }
+}
+
+type R<T> = Result<T, GridError>;
+
+fn object<'a>(v: &'a Value, path: &str, known: &[&str]) -> R<&'a Map<String, Value>> {
+    let Some(m) = v.as_object() else {
+        return Err(invalid(path, format!("{} must be an object", show(v))));
+    };
+    for key in m.keys() {
+        if !known.contains(&key.as_str()) {
+            let at = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            return Err(invalid(
+                &at,
+                format!("unknown field; expected one of {}", known.join(", ")),
+            ));
+        }
+    }
+    Ok(m)
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A present, non-null field.
+fn field<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    m.get(key).filter(|v| !v.is_null())
+}
+
+fn required<'a>(m: &'a Map<String, Value>, path: &str, key: &str) -> R<&'a Value> {
+    field(m, key).ok_or_else(|| invalid(&join(path, key), "is required".to_string()))
+}
+
+fn uint(v: &Value, path: &str, what: &str) -> R<u64> {
+    v.as_u64()
+        .ok_or_else(|| invalid(path, format!("{} must be {what}", show(v))))
+}
+
+fn string<'a>(v: &'a Value, path: &str) -> R<&'a str> {
+    v.as_str()
+        .ok_or_else(|| invalid(path, format!("{} must be a string", show(v))))
+}
+
+fn array<'a>(v: &'a Value, path: &str) -> R<&'a Vec<Value>> {
+    v.as_array()
+        .ok_or_else(|| invalid(path, format!("{} must be an array", show(v))))
+}
+
+fn glyph(v: &Value, path: &str) -> R<char> {
+    let s = string(v, path)?;
+    let mut it = s.chars();
+    match (it.next(), it.next()) {
+        (Some(c), None) if !c.is_control() => Ok(c),
+        _ => Err(invalid(path, format!("{} must be one character", show(v)))),
+    }
+}
+
+/// A number read as a bound: a JSON integer is absolute; a number with a fraction part (or a
+/// decimal point, `1.0`) is a ratio in [0, 1], read to 6 decimal places.
+fn bound(v: &Value, path: &str, ratio_only: bool) -> R<Bound> {
+    if let Some(n) = v.as_u64() {
+        if !ratio_only {
+            return Ok(Bound::Absolute(n));
+        }
+        if n <= 1 {
+            return Ok(reduce(n * RATIO_DENOMINATOR, RATIO_DENOMINATOR));
+        }
+        return Err(invalid(
+            path,
+            format!("{} must be a ratio between 0 and 1 here", show(v)),
+        ));
+    }
+    match v.as_f64() {
+        Some(f) if (0.0..=1.0).contains(&f) => {
+            let num = (f * RATIO_DENOMINATOR as f64).round() as u64;
+            Ok(reduce(num, RATIO_DENOMINATOR))
+        }
+        Some(_) if v.is_number() => Err(invalid(
+            path,
+            format!(
+                "{} must be a whole number of cells or a ratio between 0 and 1",
+                show(v)
+            ),
+        )),
+        _ => Err(invalid(path, format!("{} must be a number", show(v)))),
+    }
+}
+
+fn reduce(num: u64, den: u64) -> Bound {
+    let g = gcd(num, den).max(1);
+    Bound::Ratio {
+        num: num / g,
+        den: den / g,
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Validation state: what has been read so far (later sections resolve names against it).
+#[derive(Default)]
+struct Reader {
+    width: usize,
+    height: usize,
+    tiles: Vec<Tile>,
+    layers: Vec<Layer>,
+}
+
+impl Reader {
+    fn spec(mut self, v: &Value) -> R<GridSpec> {
+        let m = object(
+            v,
+            "",
+            &[
+                "width",
+                "height",
+                "tiles",
+                "adjacency",
+                "layers",
+                "mask",
+                "pins",
+                "allowed",
+                "counts",
+                "enclosure",
+                "connectivity",
+                "paths",
+                "preferences",
+                "comment",
+            ],
+        )?;
+        self.width = self.side(m, "width")?;
+        self.height = self.side(m, "height")?;
+        self.tiles(required(m, "", "tiles")?)?;
+        if let Some(v) = field(m, "layers") {
+            self.layers(v)?;
+        }
+        let adjacent = match field(m, "adjacency") {
+            Some(v) => self.adjacency(v)?,
+            None => {
+                let t = self.tiles.len();
+                std::array::from_fn(|_| vec![vec![true; t]; t])
+            }
+        };
+        let domains = self.domains(m)?;
+        let counts = match field(m, "counts") {
+            Some(v) => self.list(v, "counts", Reader::count)?,
+            None => Vec::new(),
+        };
+        let enclosure = match field(m, "enclosure") {
+            Some(v) => self.list(v, "enclosure", Reader::enclosure)?,
+            None => Vec::new(),
+        };
+        let connectivity = match field(m, "connectivity") {
+            Some(v) => self.list(v, "connectivity", Reader::connectivity)?,
+            None => Vec::new(),
+        };
+        let paths = match field(m, "paths") {
+            Some(v) => self.list(v, "paths", Reader::path)?,
+            None => Vec::new(),
+        };
+        let preferences = match field(m, "preferences") {
+            Some(v) => Some(self.preferences(v)?),
+            None => None,
+        };
+        Ok(GridSpec {
+            width: self.width,
+            height: self.height,
+            tiles: self.tiles,
+            layers: self.layers,
+            adjacent,
+            domains,
+            counts,
+            enclosure,
+            connectivity,
+            paths,
+            preferences,
+        })
+    }
+
+    fn side(&self, m: &Map<String, Value>, key: &str) -> R<usize> {
+        let v = required(m, "", key)?;
+        match v.as_u64() {
+            Some(n) if n >= 1 && n <= MAX_SIDE as u64 => Ok(n as usize),
+            _ => Err(invalid(
+                key,
+                format!("{} must be a whole number from 1 to {MAX_SIDE}", show(v)),
+            )),
+        }
+    }
+
+    fn list<T>(&self, v: &Value, path: &str, item: fn(&Reader, &Value, &str) -> R<T>) -> R<Vec<T>> {
+        array(v, path)?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| item(self, v, &format!("{path}[{i}]")))
+            .collect()
+    }
+
+    fn tiles(&mut self, v: &Value) -> R<()> {
+        let list = array(v, "tiles")?;
+        if list.is_empty() {
+            return Err(invalid("tiles", "must list at least one tile".to_string()));
+        }
+        if list.len() > MAX_TILES {
+            return Err(invalid(
+                "tiles",
+                format!("{} tiles; at most {MAX_TILES} are supported", list.len()),
+            ));
+        }
+        for (i, t) in list.iter().enumerate() {
+            let path = format!("tiles[{i}]");
+            let m = object(t, &path, &["name", "glyph", "weight", "classes", "color"])?;
+            let name = self.new_name(required(m, &path, "name")?, &join(&path, "name"))?;
+            let g = glyph(required(m, &path, "glyph")?, &join(&path, "glyph"))?;
+            if g == '?' {
+                return Err(invalid(
+                    &join(&path, "glyph"),
+                    "\"?\" is reserved for free cells in the mask".to_string(),
+                ));
+            }
+            if let Some(j) = self.tiles.iter().position(|t| t.glyph == g) {
+                return Err(invalid(
+                    &join(&path, "glyph"),
+                    format!("{:?} is already the glyph of tiles[{j}]", g.to_string()),
+                ));
+            }
+            let weight = match field(m, "weight") {
+                Some(w) => uint(w, &join(&path, "weight"), "a whole number ≥ 0")?,
+                None => 1,
+            };
+            let mut classes = Vec::new();
+            if let Some(c) = field(m, "classes") {
+                let cp = join(&path, "classes");
+                for (k, c) in array(c, &cp)?.iter().enumerate() {
+                    let at = format!("{cp}[{k}]");
+                    let s = string(c, &at)?;
+                    if s.is_empty() || s.contains('.') {
+                        return Err(invalid(
+                            &at,
+                            format!("{} must be a non-empty name without '.'", show(c)),
+                        ));
+                    }
+                    if self.tiles.iter().any(|t| t.name == s) || s == name {
+                        return Err(invalid(
+                            &at,
+                            format!("{} is a tile name; a class needs its own name", show(c)),
+                        ));
+                    }
+                    if !classes.iter().any(|x: &String| x == s) {
+                        classes.push(s.to_string());
+                    }
+                }
+            }
+            let color = match field(m, "color") {
+                Some(c) => Some(string(c, &join(&path, "color"))?.to_string()),
+                None => None,
+            };
+            self.tiles.push(Tile {
+                name,
+                glyph: g,
+                weight,
+                classes,
+                color,
+            });
+        }
+        // A tile named like an earlier tile's class.
+        for (i, t) in self.tiles.iter().enumerate() {
+            if self.tiles.iter().any(|u| u.classes.contains(&t.name)) {
+                return Err(invalid(
+                    &format!("tiles[{i}].name"),
+                    format!("{:?} is also a class name", t.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A tile or layer name: non-empty, no '.', not taken.
+    fn new_name(&self, v: &Value, path: &str) -> R<String> {
+        let s = string(v, path)?;
+        if s.is_empty() || s.contains('.') || s == "?" {
+            return Err(invalid(
+                path,
+                format!("{} must be a non-empty name without '.'", show(v)),
+            ));
+        }
+        if let Some(j) = self.tiles.iter().position(|t| t.name == s) {
+            return Err(invalid(
+                path,
+                format!("{} is already the name of tiles[{j}]", show(v)),
+            ));
+        }
+        Ok(s.to_string())
+    }
+
+    /// A tile name or class name → the set of its tiles.
+    fn tile_set(&self, v: &Value, path: &str) -> R<TileSet> {
+        let s = string(v, path)?;
+        let set: TileSet = self
+            .tiles
+            .iter()
+            .map(|t| t.name == s || t.classes.iter().any(|c| c == s))
+            .collect();
+        if set.iter().any(|&b| b) {
+            Ok(set)
+        } else {
+            Err(invalid(
+                path,
+                format!("{} is neither a tile nor a class", show(v)),
+            ))
+        }
+    }
+
+    /// A name or a list of names → the union of their tile sets.
+    fn tile_sets(&self, v: &Value, path: &str) -> R<TileSet> {
+        match v {
+            Value::Array(list) => {
+                let mut set = vec![false; self.tiles.len()];
+                for (i, x) in list.iter().enumerate() {
+                    for (s, b) in set
+                        .iter_mut()
+                        .zip(self.tile_set(x, &format!("{path}[{i}]"))?)
+                    {
+                        *s |= b;
+                    }
+                }
+                Ok(set)
+            }
+            _ => self.tile_set(v, path),
+        }
+    }
+
+    /// A tile or class name, or `layer.value`.
+    fn selection(&self, v: &Value, path: &str) -> R<Selection> {
+        let s = string(v, path)?;
+        if let Some((layer, value)) = s.split_once('.') {
+            let Some(li) = self.layers.iter().position(|l| l.name == layer) else {
+                return Err(invalid(
+                    path,
+                    format!("{} names no layer {layer:?}", show(v)),
+                ));
+            };
+            let Some(vi) = self.layers[li].values.iter().position(|x| x.name == value) else {
+                return Err(invalid(
+                    path,
+                    format!("{} names no value {value:?} of layer {layer:?}", show(v)),
+                ));
+            };
+            return Ok(Selection::LayerValue {
+                layer: li,
+                value: vi,
+            });
+        }
+        Ok(Selection::Tiles(self.tile_set(v, path)?))
+    }
+
+    fn layers(&mut self, v: &Value) -> R<()> {
+        for (i, l) in array(v, "layers")?.iter().enumerate() {
+            let path = format!("layers[{i}]");
+            let m = object(l, &path, &["name", "values"])?;
+            let nv = required(m, &path, "name")?;
+            let name = self.new_name(nv, &join(&path, "name"))?;
+            if self.tiles.iter().any(|t| t.classes.contains(&name))
+                || self.layers.iter().any(|l| l.name == name)
+            {
+                return Err(invalid(
+                    &join(&path, "name"),
+                    format!("{} is already a class or layer name", show(nv)),
+                ));
+            }
+            let vp = join(&path, "values");
+            let list = array(required(m, &path, "values")?, &vp)?;
+            if list.is_empty() || list.len() > MAX_TILES {
+                return Err(invalid(
+                    &vp,
+                    format!("must list from 1 to {MAX_TILES} values"),
+                ));
+            }
+            let mut values: Vec<LayerValue> = Vec::new();
+            for (k, x) in list.iter().enumerate() {
+                let p = format!("{vp}[{k}]");
+                let xm = object(x, &p, &["name", "glyph", "requires"])?;
+                let xn = required(xm, &p, "name")?;
+                let n = string(xn, &join(&p, "name"))?;
+                if n.is_empty() || n.contains('.') {
+                    return Err(invalid(
+                        &join(&p, "name"),
+                        format!("{} must be a non-empty name without '.'", show(xn)),
+                    ));
+                }
+                if values.iter().any(|y| y.name == n) {
+                    return Err(invalid(
+                        &join(&p, "name"),
+                        format!("{} appears twice in the layer", show(xn)),
+                    ));
+                }
+                let g = glyph(required(xm, &p, "glyph")?, &join(&p, "glyph"))?;
+                let requires = match field(xm, "requires") {
+                    Some(r) => Some(self.tile_sets(r, &join(&p, "requires"))?),
+                    None => None,
+                };
+                values.push(LayerValue {
+                    name: n.to_string(),
+                    glyph: g,
+                    requires,
+                });
+            }
+            self.layers.push(Layer { name, values });
+        }
+        Ok(())
+    }
+
+    fn adjacency(&self, v: &Value) -> R<[Vec<Vec<bool>>; 4]> {
+        let m = object(v, "adjacency", &["allow", "forbid", "directional"])?;
+        let t = self.tiles.len();
+        // Per (dir, a, b): the first rule that explicitly allows / forbids the pair.
+        let mut allowed_by: Vec<Option<String>> = vec![None; 4 * t * t];
+        let mut forbidden_by: Vec<Option<String>> = vec![None; 4 * t * t];
+        let at = |d: Dir, a: usize, b: usize| (d as usize * t + a) * t + b;
+        // Marks (a, d, b) and its mirror (b, opposite(d), a).
+        let mark = |table: &mut Vec<Option<String>>, d: Dir, a: usize, b: usize, src: &str| {
+            for (i, j, e) in [(a, b, d), (b, a, d.opposite())] {
+                let slot = &mut table[at(e, i, j)];
+                if slot.is_none() {
+                    *slot = Some(src.to_string());
+                }
+            }
+        };
+        let pairs = |key: &str| -> R<Vec<(TileSet, TileSet, String)>> {
+            let mut out = Vec::new();
+            if let Some(list) = field(m, key) {
+                let p = format!("adjacency.{key}");
+                for (i, pair) in array(list, &p)?.iter().enumerate() {
+                    let pp = format!("{p}[{i}]");
+                    match pair.as_array().map(|a| a.as_slice()) {
+                        Some([x, y]) => out.push((
+                            self.tile_set(x, &format!("{pp}[0]"))?,
+                            self.tile_set(y, &format!("{pp}[1]"))?,
+                            pp,
+                        )),
+                        _ => {
+                            return Err(invalid(
+                                &pp,
+                                format!("{} must be a pair [\"a\", \"b\"]", show(pair)),
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(out)
+        };
+        let symmetric_allow = field(m, "allow").is_some();
+        for (key, table) in [("allow", &mut allowed_by), ("forbid", &mut forbidden_by)] {
+            for (x, y, src) in pairs(key)? {
+                for a in (0..t).filter(|&a| x[a]) {
+                    for b in (0..t).filter(|&b| y[b]) {
+                        for d in Dir::ALL {
+                            mark(table, d, a, b, &src);
+                        }
+                    }
+                }
+            }
+        }
+        // The symmetric allow-list forbids every pair it does not name.
+        if symmetric_allow {
+            for a in 0..t {
+                for b in 0..t {
+                    for d in Dir::ALL {
+                        if allowed_by[at(d, a, b)].is_none() {
+                            mark(&mut forbidden_by, d, a, b, "adjacency.allow (not listed)");
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(list) = field(m, "directional") {
+            for (i, r) in array(list, "adjacency.directional")?.iter().enumerate() {
+                let p = format!("adjacency.directional[{i}]");
+                let rm = object(r, &p, &["tile", "dir", "allow", "forbid"])?;
+                let tiles = self.tile_set(required(rm, &p, "tile")?, &join(&p, "tile"))?;
+                let dv = required(rm, &p, "dir")?;
+                let d = match dv.as_str() {
+                    Some("N") => Dir::N,
+                    Some("E") => Dir::E,
+                    Some("S") => Dir::S,
+                    Some("W") => Dir::W,
+                    _ => {
+                        return Err(invalid(
+                            &join(&p, "dir"),
+                            format!("{} must be one of \"N\", \"E\", \"S\", \"W\"", show(dv)),
+                        ));
+                    }
+                };
+                let (allow, forbid) = (field(rm, "allow"), field(rm, "forbid"));
+                let (list, is_allow) = match (allow, forbid) {
+                    (Some(a), None) => (a, true),
+                    (None, Some(f)) => (f, false),
+                    _ => {
+                        return Err(invalid(
+                            &p,
+                            "needs exactly one of \"allow\" and \"forbid\"".to_string(),
+                        ));
+                    }
+                };
+                let key = if is_allow { "allow" } else { "forbid" };
+                let set = self.tile_sets(list, &join(&p, key))?;
+                for a in (0..t).filter(|&a| tiles[a]) {
+                    for b in 0..t {
+                        if set[b] == is_allow {
+                            let table = if is_allow {
+                                &mut allowed_by
+                            } else {
+                                &mut forbidden_by
+                            };
+                            mark(table, d, a, b, &p);
+                        } else if is_allow {
+                            let src = format!("{p} (not in its allow list)");
+                            mark(&mut forbidden_by, d, a, b, &src);
+                        }
+                    }
+                }
+            }
+        }
+        let mut adjacent: [Vec<Vec<bool>>; 4] = std::array::from_fn(|_| vec![vec![true; t]; t]);
+        for d in Dir::ALL {
+            for a in 0..t {
+                for b in 0..t {
+                    let k = at(d, a, b);
+                    if let (Some(yes), Some(no)) = (&allowed_by[k], &forbidden_by[k]) {
+                        return Err(invalid(
+                            "adjacency",
+                            format!(
+                                "contradiction for {:?} on the {} side of {:?}: {yes} allows it, \
+                                 {no} forbids it",
+                                self.tiles[b].name,
+                                d.name(),
+                                self.tiles[a].name
+                            ),
+                        ));
+                    }
+                    adjacent[d as usize][a][b] = forbidden_by[k].is_none();
+                }
+            }
+        }
+        Ok(adjacent)
+    }
+
+    fn cell(&self, v: &Value, path: &str) -> R<(usize, usize)> {
+        let m = object(v, path, &["x", "y"])?;
+        let x = uint(required(m, path, "x")?, &join(path, "x"), "a column")?;
+        let y = uint(required(m, path, "y")?, &join(path, "y"), "a row")?;
+        if x >= self.width as u64 {
+            return Err(invalid(
+                &join(path, "x"),
+                format!("{x} is outside the grid (width {})", self.width),
+            ));
+        }
+        if y >= self.height as u64 {
+            return Err(invalid(
+                &join(path, "y"),
+                format!("{y} is outside the grid (height {})", self.height),
+            ));
+        }
+        Ok((x as usize, y as usize))
+    }
+
+    fn domains(&self, m: &Map<String, Value>) -> R<Vec<TileSet>> {
+        let t = self.tiles.len();
+        let (w, h) = (self.width, self.height);
+        let mut domains = vec![vec![true; t]; w * h];
+        // Which rule last narrowed each cell, for the error when a cell runs empty.
+        let mut why: Vec<String> = vec![String::new(); w * h];
+        let mut narrow = |c: usize, set: &[bool], src: String| -> R<()> {
+            for (d, s) in domains[c].iter_mut().zip(set) {
+                *d &= *s;
+            }
+            if !domains[c].iter().any(|&b| b) {
+                let (x, y) = (c % w, c / w);
+                let earlier = if why[c].is_empty() {
+                    String::new()
+                } else {
+                    format!(" (after {})", why[c])
+                };
+                return Err(invalid(
+                    &src,
+                    format!("leaves no tile for cell x={x} y={y}{earlier}"),
+                ));
+            }
+            why[c] = src;
+            Ok(())
+        };
+        if let Some(mask) = field(m, "mask") {
+            let rows = array(mask, "mask")?;
+            if rows.len() != h {
+                return Err(invalid(
+                    "mask",
+                    format!("has {} rows; the grid has {h}", rows.len()),
+                ));
+            }
+            for (y, row) in rows.iter().enumerate() {
+                let p = format!("mask[{y}]");
+                let s = string(row, &p)?;
+                let chars: Vec<char> = s.chars().collect();
+                if chars.len() != w {
+                    return Err(invalid(
+                        &p,
+                        format!(
+                            "{} has {} characters; the grid is {w} wide",
+                            show(row),
+                            chars.len()
+                        ),
+                    ));
+                }
+                for (x, ch) in chars.into_iter().enumerate() {
+                    if ch == '?' {
+                        continue;
+                    }
+                    let Some(ti) = self.tiles.iter().position(|t| t.glyph == ch) else {
+                        return Err(invalid(
+                            &p,
+                            format!(
+                                "{:?} at x={x} is neither \"?\" nor a tile glyph",
+                                ch.to_string()
+                            ),
+                        ));
+                    };
+                    let set: Vec<bool> = (0..t).map(|i| i == ti).collect();
+                    narrow(y * w + x, &set, p.clone())?;
+                }
+            }
+        }
+        if let Some(pins) = field(m, "pins") {
+            for (i, pin) in array(pins, "pins")?.iter().enumerate() {
+                let p = format!("pins[{i}]");
+                let pm = object(pin, &p, &["x", "y", "tile"])?;
+                let mut xy = Map::new();
+                for k in ["x", "y"] {
+                    xy.insert(k.to_string(), required(pm, &p, k)?.clone());
+                }
+                let (x, y) = self.cell(&Value::Object(xy), &p)?;
+                let tv = required(pm, &p, "tile")?;
+                let name = string(tv, &join(&p, "tile"))?;
+                let Some(ti) = self.tiles.iter().position(|t| t.name == name) else {
+                    return Err(invalid(
+                        &join(&p, "tile"),
+                        format!("{} is not a tile", show(tv)),
+                    ));
+                };
+                let set: Vec<bool> = (0..t).map(|i| i == ti).collect();
+                narrow(y * w + x, &set, p)?;
+            }
+        }
+        if let Some(allowed) = field(m, "allowed") {
+            for (i, a) in array(allowed, "allowed")?.iter().enumerate() {
+                let p = format!("allowed[{i}]");
+                let am = object(a, &p, &["x", "y", "tiles"])?;
+                let mut xy = Map::new();
+                for k in ["x", "y"] {
+                    xy.insert(k.to_string(), required(am, &p, k)?.clone());
+                }
+                let (x, y) = self.cell(&Value::Object(xy), &p)?;
+                let set = self.tile_sets(required(am, &p, "tiles")?, &join(&p, "tiles"))?;
+                narrow(y * w + x, &set, p)?;
+            }
+        }
+        Ok(domains)
+    }
+
+    fn region(&self, v: &Value, path: &str) -> R<Region> {
+        let m = object(v, path, &["x", "y", "w", "h"])?;
+        let get = |k: &str| uint(required(m, path, k)?, &join(path, k), "a whole number");
+        let (x, y, w, h) = (get("x")?, get("y")?, get("w")?, get("h")?);
+        if w == 0
+            || h == 0
+            || x.saturating_add(w) > self.width as u64
+            || y.saturating_add(h) > self.height as u64
+        {
+            return Err(invalid(
+                path,
+                format!(
+                    "{} must be a non-empty rectangle inside the {}x{} grid",
+                    show(v),
+                    self.width,
+                    self.height
+                ),
+            ));
+        }
+        Ok(Region {
+            x: x as usize,
+            y: y as usize,
+            w: w as usize,
+            h: h as usize,
+        })
+    }
+
+    fn weight(m: &Map<String, Value>, path: &str) -> R<Option<u64>> {
+        match field(m, "weight") {
+            None => Ok(None),
+            Some(v) => match v.as_u64() {
+                Some(w) if w >= 1 => Ok(Some(w)),
+                _ => Err(invalid(
+                    &join(path, "weight"),
+                    format!("{} must be a whole number ≥ 1", show(v)),
+                )),
+            },
+        }
+    }
+
+    fn count(&self, v: &Value, path: &str) -> R<CountRule> {
+        let m = object(v, path, &["of", "per", "region", "min", "max", "weight"])?;
+        let of = self.selection(required(m, path, "of")?, &join(path, "of"))?;
+        let per = match field(m, "per") {
+            Some(p) => Some(self.selection(p, &join(path, "per"))?),
+            None => None,
+        };
+        let region = match field(m, "region") {
+            Some(r) => self.region(r, &join(path, "region"))?,
+            None => Region {
+                x: 0,
+                y: 0,
+                w: self.width,
+                h: self.height,
+            },
+        };
+        let ratio_only = per.is_some();
+        let min = match field(m, "min") {
+            Some(b) => Some(bound(b, &join(path, "min"), ratio_only)?),
+            None => None,
+        };
+        let max = match field(m, "max") {
+            Some(b) => Some(bound(b, &join(path, "max"), ratio_only)?),
+            None => None,
+        };
+        if min.is_none() && max.is_none() {
+            return Err(invalid(path, "needs \"min\", \"max\" or both".to_string()));
+        }
+        Ok(CountRule {
+            of,
+            per,
+            region,
+            min,
+            max,
+            weight: Reader::weight(m, path)?,
+        })
+    }
+
+    fn enclosure(&self, v: &Value, path: &str) -> R<EnclosureRule> {
+        let m = object(v, path, &["class", "open", "min", "max", "weight"])?;
+        if field(m, "max").is_some() {
+            return Err(invalid(
+                &join(path, "max"),
+                "an enclosure takes only a floor (\"min\"): reachability from the border is \
+                 encoded by Horn clauses whose solutions may over-approximate what is \
+                 reachable, which is sound for \"at least this much is sealed\" but would let a \
+                 ceiling be met by calling sealed cells reachable; bound the class with a count \
+                 instead"
+                    .to_string(),
+            ));
+        }
+        let class = self.tile_sets(required(m, path, "class")?, &join(path, "class"))?;
+        let open = self.tile_sets(required(m, path, "open")?, &join(path, "open"))?;
+        let min = bound(required(m, path, "min")?, &join(path, "min"), false)?;
+        Ok(EnclosureRule {
+            class,
+            open,
+            min,
+            weight: Reader::weight(m, path)?,
+        })
+    }
+
+    fn connectivity(&self, v: &Value, path: &str) -> R<ConnectivityRule> {
+        let m = object(v, path, &["class", "root"])?;
+        let class = self.tile_sets(required(m, path, "class")?, &join(path, "class"))?;
+        let root = match field(m, "root") {
+            None => None,
+            Some(Value::String(s)) if s == "any" => None,
+            Some(r @ Value::Object(_)) => Some(self.cell(r, &join(path, "root"))?),
+            Some(r) => {
+                return Err(invalid(
+                    &join(path, "root"),
+                    format!(
+                        "{} must be \"any\" or a cell {{\"x\": .., \"y\": ..}}",
+                        show(r)
+                    ),
+                ));
+            }
+        };
+        Ok(ConnectivityRule { class, root })
+    }
+
+    fn endpoint(&self, v: &Value, path: &str) -> R<Endpoint> {
+        match v {
+            Value::Object(_) => {
+                let (x, y) = self.cell(v, path)?;
+                Ok(Endpoint::Cell(x, y))
+            }
+            Value::String(_) => Ok(Endpoint::Select(self.selection(v, path)?)),
+            _ => Err(invalid(
+                path,
+                format!(
+                    "{} must be a cell {{\"x\": .., \"y\": ..}} or a name",
+                    show(v)
+                ),
+            )),
+        }
+    }
+
+    fn path(&self, v: &Value, path: &str) -> R<PathRule> {
+        let m = object(v, path, &["from", "to", "through", "max_length"])?;
+        let from = self.endpoint(required(m, path, "from")?, &join(path, "from"))?;
+        let to = self.endpoint(required(m, path, "to")?, &join(path, "to"))?;
+        let through = self.tile_sets(required(m, path, "through")?, &join(path, "through"))?;
+        let max_length = match field(m, "max_length") {
+            Some(l) => {
+                Some(uint(l, &join(path, "max_length"), "a whole number of steps")? as usize)
+                    .map(|l| l.min(self.width * self.height))
+            }
+            None => None,
+        };
+        Ok(PathRule {
+            from,
+            to,
+            through,
+            max_length,
+        })
+    }
+
+    fn preferences(&self, v: &Value) -> R<Preferences> {
+        let path = "preferences";
+        let m = object(v, path, &["seed", "mode", "weight"])?;
+        let seed = match field(m, "seed") {
+            Some(s) => uint(s, "preferences.seed", "a whole number from 0 to 2^64 - 1")?,
+            None => 0,
+        };
+        let soft = match field(m, "mode") {
+            None => false,
+            Some(Value::String(s)) if s == "hint" => false,
+            Some(Value::String(s)) if s == "soft" => true,
+            Some(x) => {
+                return Err(invalid(
+                    "preferences.mode",
+                    format!("{} must be \"hint\" or \"soft\"", show(x)),
+                ));
+            }
+        };
+        Ok(Preferences {
+            seed,
+            soft,
+            weight: Reader::weight(m, path)?.unwrap_or(1),
+        })
+    }
+}
