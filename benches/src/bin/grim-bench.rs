@@ -335,6 +335,13 @@ fn run_campaign(
                     println!("{}", layout.line(&row));
                     let _ = std::io::stdout().flush();
                     rows.push(row);
+                    // The CSV is rewritten after every instance, so that an interrupted
+                    // campaign keeps what it measured (the final write below sorts it).
+                    if let Some(file) = &cli.csv {
+                        let mut sorted = rows.clone();
+                        sorted.sort_by_key(|r| r.index);
+                        let _ = std::fs::write(file, csv(&sorted));
+                    }
                     if tty && !cli.quiet {
                         eprint!("{}", progress(rows.len(), &current));
                     }

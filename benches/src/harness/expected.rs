@@ -71,7 +71,8 @@ impl KnownAnswers {
         Ok(())
     }
 
-    /// Adds `EXPECTED`, `OPTIMA` and `*.csv` of `dir`, when present.
+    /// Adds `EXPECTED`, `OPTIMA` and the MSE-style `*.csv` of `dir` (and the CSVs of its
+    /// parent), when present.
     pub fn load_folder(&mut self, dir: &Path) -> Result<(), String> {
         for name in ["EXPECTED", "OPTIMA"] {
             let file = dir.join(name);
@@ -92,7 +93,14 @@ impl KnownAnswers {
                 .collect();
             csvs.sort();
             for csv in csvs {
-                self.load(&csv)?;
+                // A folder may hold any CSV (earlier results, say): only the ones with the
+                // MSE header row are answers, the others are skipped without complaint.
+                let Ok(text) = std::fs::read_to_string(&csv) else {
+                    continue;
+                };
+                if let Ok(parsed) = parse_csv(&text) {
+                    self.by_name.extend(parsed);
+                }
             }
         }
         Ok(())

@@ -1,0 +1,484 @@
+//! grim-bench end to end: its checks catch deliberately wrong solvers (a bad model, a false
+//! UNSAT, a false cost, two different optima) and make it exit 1; a correct run over
+//! instances of the repository's corpus produces the table, the CSV and a cactus plot with one
+//! line per solver; the exported Slurm script and BenchExec definition are well-formed (the
+//! Slurm script is run for one array task).
+//!
+//! The "solvers" are small shell scripts written by each test. The correct one replays
+//! answers computed here with the grim-solver library (the harness checks them like any
+//! other); MiniSat and CaDiCaL join the correct run when installed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use grim_solver::{Budget, Lit, Solver, Status};
+use grim_tools::formats::dimacs::read_cnf_path;
+
+const BENCH: &str = env!("CARGO_BIN_EXE_grim-bench");
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grim-bench-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes an executable shell script `name` in `dir` with `body` after the `#!` line.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(BENCH)
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn write(dir: &Path, name: &str, content: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.display().to_string()
+}
+
+/// x1 ∨ x2, ¬x1: satisfiable, only by x1 = 0, x2 = 1.
+const SAT_CNF: &str = "p cnf 2 2\n1 2 0\n-1 0\n";
+/// h x1 ∨ x2; soft ¬x1 (3), ¬x2 (5): the optimum is 3 (x1 = 1, x2 = 0).
+const WCNF: &str = "h 1 2 0\n3 -1 0\n5 -2 0\n";
+
+#[test]
+fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
+    let dir = scratch("bad-model");
+    let cnf = write(&dir, "t.cnf", SAT_CNF);
+    let bad = script(&dir, "bad.sh", "echo 's SATISFIABLE'; echo 'v 1 2 0'");
+    let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
+    let o = bench(&[
+        "-t",
+        "5",
+        "-s",
+        &format!("bad={bad}"),
+        "-s",
+        &format!("good={good}"),
+        &cnf,
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("WRONG bad: the model falsifies hard clause 2"),
+        "{out}"
+    );
+    let ok = bench(&["-t", "5", "-s", &format!("good={good}"), &cnf]);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+}
+
+#[test]
+fn a_false_unsat_disagrees_with_a_model_and_with_the_expected_answer() {
+    let dir = scratch("false-unsat");
+    let cnf = write(&dir, "t.cnf", SAT_CNF);
+    let liar = script(&dir, "liar.sh", "echo 's UNSATISFIABLE'");
+    let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
+    let o = bench(&[
+        "-t",
+        "5",
+        "-s",
+        &format!("liar={liar}"),
+        "-s",
+        &format!("good={good}"),
+        &cnf,
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("DISAGREE: good found a model, liar claimed UNSAT"),
+        "{out}"
+    );
+    // Alone, it is caught by the expected answers found beside the instance.
+    write(&dir, "EXPECTED", "t.cnf SAT\n");
+    let alone = bench(&["-t", "5", "-s", &format!("liar={liar}"), &cnf]);
+    let out = text(&alone);
+    assert_eq!(alone.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("UNSAT, but the instance is known satisfiable"),
+        "{out}"
+    );
+    let ignored = bench(&[
+        "-t",
+        "5",
+        "--no-auto-expected",
+        "-s",
+        &format!("liar={liar}"),
+        &cnf,
+    ]);
+    assert_eq!(ignored.status.code(), Some(0), "{}", text(&ignored));
+}
+
+#[test]
+fn a_false_cost_and_two_different_optima_are_caught() {
+    let dir = scratch("costs");
+    let wcnf = write(&dir, "t.wcnf", WCNF);
+    let cheat = script(
+        &dir,
+        "cheat.sh",
+        "echo 'o 2'; echo 's OPTIMUM FOUND'; echo 'v 10'",
+    );
+    let good = script(
+        &dir,
+        "good.sh",
+        "echo 'o 3'; echo 's OPTIMUM FOUND'; echo 'v 10'",
+    );
+    let lazy = script(
+        &dir,
+        "lazy.sh",
+        "echo 'o 5'; echo 's OPTIMUM FOUND'; echo 'v 01'",
+    );
+    let o = bench(&[
+        "-t",
+        "5",
+        "-s",
+        &format!("cheat={cheat}"),
+        "-s",
+        &format!("good={good}"),
+        &wcnf,
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("reported cost 2, the model costs 3"), "{out}");
+    let o = bench(&[
+        "-t",
+        "5",
+        "-s",
+        &format!("good={good}"),
+        "-s",
+        &format!("lazy={lazy}"),
+        &wcnf,
+    ]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("different proven optima: good 3, lazy 5"),
+        "{out}"
+    );
+    let o = bench(&["-t", "5", "-s", &format!("good={good}"), &wcnf]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("OPT(3)"), "{out}");
+}
+
+/// Small instances of the repository's corpus: SAT and UNSAT, plain and gzip.
+const CORPUS: [&str; 6] = [
+    "php-5.cnf",
+    "queens-8.cnf",
+    "ksat3-n100-r4.26-s1.cnf",
+    "color-planted-v60-k3.cnf",
+    "ordering-8.cnf",
+    "ksat3-n150-r4.26-s4.cnf.gz",
+];
+
+/// The competition-format answer of grim-solver on `path`.
+fn oracle_answer(path: &Path) -> String {
+    let parsed = read_cnf_path(path, Default::default()).unwrap();
+    let mut solver = Solver::new();
+    for clause in &parsed.cnf.clauses {
+        solver.add_clause(clause);
+    }
+    match solver.solve(&[], Budget::UNLIMITED) {
+        Status::Sat => {
+            let model = solver.model().unwrap();
+            let lits: Vec<String> = model
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    let l = i as i64 + 1;
+                    (if v { l } else { -l }).to_string()
+                })
+                .collect();
+            format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
+        }
+        Status::Unsat => "s UNSATISFIABLE\n".to_string(),
+        Status::Unknown => panic!("no budget, no unknown"),
+    }
+}
+
+fn on_path(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_correct_run_writes_the_table_the_csv_and_a_cactus_line_per_solver() {
+    let dir = scratch("correct");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../instances/cnf");
+    let mut instances = Vec::new();
+    for name in CORPUS {
+        let path = corpus.join(name);
+        std::fs::write(dir.join(format!("{name}.ans")), oracle_answer(&path)).unwrap();
+        instances.push(path.display().to_string());
+    }
+    let oracle = script(
+        &dir,
+        "oracle.sh",
+        &format!("cat '{}'/\"$(basename \"$1\")\".ans", dir.display()),
+    );
+    // A second correct solver that answers the same way but spends a little CPU first, so
+    // that the two cactus lines differ.
+    let slow = script(
+        &dir,
+        "slow.sh",
+        &format!(
+            "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; cat '{}'/\"$(basename \"$1\")\".ans",
+            dir.display()
+        ),
+    );
+    let mut solvers = vec![format!("oracle={oracle}"), format!("slow={slow}")];
+    let required = std::env::var("GRIM_REQUIRE_REFERENCES").is_ok_and(|v| v == "1");
+    let minisat =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/bench/adapters/minisat.sh");
+    for (name, cmd) in [
+        ("cadical", "cadical -q".to_string()),
+        ("minisat", minisat.display().to_string()),
+    ] {
+        if on_path(name) && (name != "minisat" || minisat.exists()) {
+            solvers.push(format!("{name}={cmd}"));
+        } else if required {
+            panic!("{name} is not installed and GRIM_REQUIRE_REFERENCES=1");
+        } else {
+            eprintln!("skip: {name} not installed, the correct run uses the scripted solvers only");
+        }
+    }
+    let csv = dir.join("out.csv");
+    let svg = dir.join("out.svg");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../instances/MANIFEST");
+    let mut args = vec![
+        "-t".to_string(),
+        "20".to_string(),
+        "--baseline".to_string(),
+        "slow".to_string(),
+        "--expected".to_string(),
+        manifest.display().to_string(),
+        "--csv".to_string(),
+        csv.display().to_string(),
+        "--cactus".to_string(),
+        svg.display().to_string(),
+    ];
+    for s in &solvers {
+        args.push("-s".to_string());
+        args.push(s.clone());
+    }
+    args.extend(instances.iter().cloned());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = bench(&argv);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for name in CORPUS {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(name)),
+            "no row for {name}: {out}"
+        );
+    }
+    assert!(stdout.contains("UNSAT") && stdout.contains("SAT "), "{out}");
+    let oracle_line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("oracle "))
+        .unwrap_or("");
+    assert!(oracle_line.contains("6/6"), "{out}");
+    assert!(stdout.contains("1.00x"), "the baseline's ratio: {out}");
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(
+        csv_text.lines().count(),
+        1 + CORPUS.len() * solvers.len(),
+        "{csv_text}"
+    );
+    assert!(
+        csv_text.starts_with("instance,path,solver,status,cost,cpu_s"),
+        "{csv_text}"
+    );
+    assert!(
+        csv_text.lines().skip(1).all(|l| l.ends_with(",true,ok")),
+        "{csv_text}"
+    );
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg_text.starts_with("<svg"),
+        "{}",
+        &svg_text[..svg_text.len().min(200)]
+    );
+    // The solvers' lines are the only polylines of stroke width 2 (axes 1, legend 3).
+    let lines = svg_text.matches("stroke-width=\"2\"").count();
+    assert_eq!(lines, solvers.len(), "one cactus line per solver");
+    for s in &solvers {
+        let name = s.split('=').next().unwrap();
+        assert!(
+            svg_text.contains(&format!("{name} (6 solved)")),
+            "legend for {name}"
+        );
+    }
+}
+
+#[test]
+fn the_slurm_export_is_a_valid_script_that_runs_one_array_task() {
+    let dir = scratch("slurm");
+    let cnf = write(&dir, "a b.cnf", SAT_CNF);
+    let good = script(
+        &dir,
+        "good.sh",
+        "echo 's SATISFIABLE'; echo \"c file $1\"; echo 'v -1 2 0'",
+    );
+    let job = dir.join("job.sh");
+    let results = dir.join("results");
+    let o = bench(&[
+        "--export",
+        "slurm",
+        "-o",
+        job.to_str().unwrap(),
+        "--results-dir",
+        results.to_str().unwrap(),
+        "-t",
+        "30",
+        "-m",
+        "1000",
+        "-s",
+        &format!("good={good} {{}}"),
+        "-s",
+        "other=true",
+        &cnf,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let script_text = std::fs::read_to_string(&job).unwrap();
+    for line in [
+        "#SBATCH --array=0-1",
+        "#SBATCH --cpus-per-task=1",
+        "#SBATCH --time=00:02:10",
+        "ulimit -t 30",
+        "ulimit -v 1024000",
+    ] {
+        assert!(
+            script_text.contains(line),
+            "missing `{line}`:\n{script_text}"
+        );
+    }
+    let syntax = Command::new("bash").arg("-n").arg(&job).output().unwrap();
+    assert!(
+        syntax.status.success(),
+        "bash -n: {}",
+        String::from_utf8_lossy(&syntax.stderr)
+    );
+    let task = Command::new("bash")
+        .arg(&job)
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .output()
+        .unwrap();
+    assert!(
+        task.status.success(),
+        "{}",
+        String::from_utf8_lossy(&task.stderr)
+    );
+    let answer = std::fs::read_to_string(results.join("good/a b.cnf.out")).unwrap();
+    assert_eq!(answer, format!("s SATISFIABLE\nc file {cnf}\nv -1 2 0\n"));
+    let times = std::fs::read_to_string(results.join("good/a b.cnf.time")).unwrap();
+    assert_eq!(
+        times.split_whitespace().count(),
+        3,
+        "user sys wall: {times}"
+    );
+}
+
+#[test]
+fn the_benchexec_export_is_well_formed_xml_with_a_run_per_solver() {
+    let dir = scratch("benchexec");
+    let cnf = write(&dir, "x&y.cnf", SAT_CNF);
+    let xml = dir.join("campaign.xml");
+    let o = bench(&[
+        "--export",
+        "benchexec",
+        "-o",
+        xml.to_str().unwrap(),
+        "-t",
+        "60",
+        "-s",
+        "grim=grim-sat {}",
+        "-s",
+        "cad=cadical -q '<{}>'",
+        &cnf,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let text = std::fs::read_to_string(&xml).unwrap();
+    for part in [
+        "<benchmark tool=\"grim_bench_tool\" timelimit=\"60 s\" hardtimelimit=\"65 s\" cpuCores=\"1\">",
+        "<rundefinition name=\"grim\">",
+        "<option name=\"--grim-bench-command\">cadical -q &apos;&lt;{}&gt;&apos;</option>",
+        "x&amp;y.cnf</include>",
+    ] {
+        assert!(text.contains(part), "missing {part}:\n{text}");
+    }
+    assert!(dir.join("grim_bench_tool.py").exists());
+    if on_path("python3") {
+        let parse = Command::new("python3")
+            .args([
+                "-c",
+                "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \
+                print(len(d.getElementsByTagName('rundefinition')))",
+            ])
+            .arg(&xml)
+            .output()
+            .unwrap();
+        assert!(
+            parse.status.success(),
+            "{}",
+            String::from_utf8_lossy(&parse.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&parse.stdout).trim(), "2");
+        let compile = Command::new("python3")
+            .args(["-m", "py_compile"])
+            .arg(dir.join("grim_bench_tool.py"))
+            .output()
+            .unwrap();
+        assert!(
+            compile.status.success(),
+            "{}",
+            String::from_utf8_lossy(&compile.stderr)
+        );
+    } else {
+        eprintln!("skip: python3 not installed, the XML is checked by its contents only");
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let o = bench(&["-s", "noequals", "x.cnf"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = bench(&["-s", "a=b", "-s", "a=c", "x.cnf"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("given twice"),
+        "{}",
+        text(&o)
+    );
+    let o = bench(&["-s", "a=true", "--baseline", "zz", "x.cnf"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let dir = scratch("missing");
+    let o = bench(&["-s", "a=true", dir.join("nope.cnf").to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an unreadable instance: {}",
+        text(&o)
+    );
+    let _ = Lit::from_dimacs(1);
+}
