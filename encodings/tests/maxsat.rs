@@ -390,6 +390,57 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     );
 }
 
+/// A random complement-symmetric instance: every hard and soft clause comes with its mirror
+/// (each literal negated, same weight) — max-cut-like, so the symmetry breaking fires.
+fn symmetric_instance(seed: u64) -> Wcnf {
+    let mut rng = Rng(seed ^ 0x5133_0000_0000_0000);
+    let n = 3 + rng.below(8) as usize;
+    let mut w = Wcnf::new(n);
+    for _ in 0..rng.below(3) {
+        let len = 2 + rng.below(2) as usize;
+        let c = random_clause(&mut rng, n, len);
+        w.hard.push(c.iter().map(|&l| !l).collect());
+        w.hard.push(c);
+    }
+    for _ in 0..2 + rng.below(2 * n as u64) {
+        let len = 1 + rng.below(3) as usize;
+        let c = random_clause(&mut rng, n, len);
+        let wt = rng.below(4);
+        let mirror: Vec<Lit> = c.iter().map(|&l| !l).collect();
+        w.add_soft(wt, &c);
+        w.add_soft(wt, &mirror);
+    }
+    w
+}
+
+#[test]
+fn breaking_the_complement_symmetry_keeps_the_brute_force_optimum() {
+    let mut fired = 0;
+    for seed in 0..300u64 {
+        let w = symmetric_instance(seed);
+        let optimum = brute_force(&w);
+        for (name, opts) in [
+            ("defaults", OllOptions::default()),
+            (
+                "symmetry only",
+                OllOptions {
+                    symmetry: true,
+                    ..OllOptions::plain()
+                },
+            ),
+        ] {
+            let oll = Oll::new(&w, opts.clone()).expect("weights fit");
+            fired += usize::from(oll.stats().symmetry_units > 0);
+            let r = run(&w, opts, None);
+            check(&w, &r, optimum, &format!("symmetric seed {seed}, {name}"));
+        }
+    }
+    assert!(
+        fired > 400,
+        "the symmetry was broken in only {fired} of 600 runs"
+    );
+}
+
 /// A random weighted Max-3-SAT instance with some hard clauses, or a weighted independent set,
 /// over 20–34 variables: too large for brute force, large enough for non-minimal cores.
 fn larger_instance(seed: u64) -> Wcnf {
@@ -832,6 +883,7 @@ fn bench_files_named_in_the_environment() {
             "trim" => opts.trim = n as u32,
             "wce" => opts.wce = n != 0,
             "am1" => opts.am1 = n != 0,
+            "symmetry" => opts.symmetry = n != 0,
             "am1_effort" => opts.am1_effort = n,
             "exhaust_conflicts" => opts.exhaust_conflicts = n,
             other => {

@@ -39,6 +39,7 @@
 //! - `core`: core trimming, deletion-based minimisation and exhaustion;
 //! - `relax`: the totalizers over cores, weight-aware core extraction (delayed relaxation);
 //! - `am1`: at-most-one groups among the soft literals, found by unit propagation;
+//! - `symmetry`: one variable fixed when flipping every variable maps the instance onto itself;
 //! - `oll`: the [`Oll`] state and the main loop.
 //!
 //! Determinism: the same instance and options give the same events, bounds and final model on
@@ -51,6 +52,7 @@ mod harden;
 mod oll;
 mod relax;
 mod stratify;
+mod symmetry;
 
 use std::fmt;
 
@@ -110,6 +112,9 @@ pub struct OllOptions {
     /// Detect groups of soft literals of which at most one can be true (RC2's `adapt`) and
     /// replace each by one term before the search.
     pub am1: bool,
+    /// Fix one variable when the instance is complement-symmetric (flipping every variable
+    /// maps it onto itself, as max-cut does); see `symmetry.rs`.
+    pub symmetry: bool,
     /// Work limit of the at-most-one detection, in watch-list visits of its propagation probes
     /// over the whole instance; past it the groups found so far are used.
     pub am1_effort: u64,
@@ -127,6 +132,7 @@ impl Default for OllOptions {
             trim: 0,
             wce: true,
             am1: true,
+            symmetry: true,
             am1_effort: 20_000_000,
         }
     }
@@ -145,6 +151,7 @@ impl OllOptions {
             trim: 0,
             wce: false,
             am1: false,
+            symmetry: false,
             am1_effort: 0,
         }
     }
@@ -239,6 +246,8 @@ pub struct OllStats {
     pub hardened: u64,
     /// Strata (stratification levels) entered (`stratify.rs`).
     pub strata: u64,
+    /// 1 when the complement symmetry was broken by fixing a variable (`symmetry.rs`).
+    pub symmetry_units: u64,
     /// At-most-one groups replaced (`am1.rs`).
     pub am1_groups: u64,
     /// Terms in those groups (`am1.rs`).

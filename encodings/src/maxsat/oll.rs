@@ -15,7 +15,7 @@ use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 use crate::card::totalizer::Totalizer;
 use crate::sink::Wcnf;
 
-use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1};
+use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
 
 /// What a term's literal stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +148,12 @@ impl Oll {
         if oll.opts.am1 {
             let clauses = wcnf.hard.iter().chain(definitions.iter());
             oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
+        }
+        if oll.opts.symmetry
+            && let Some(v) = symmetry::complement_symmetry(wcnf)
+        {
+            oll.stats.symmetry_units += 1;
+            oll.add_fact(v.pos());
         }
         let mut weights: Vec<u64> = oll.live_weights().collect();
         weights.sort_unstable();
