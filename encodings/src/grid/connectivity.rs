@@ -45,10 +45,15 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
             Some((x, y)) => {
                 let r = m.spec.index(x, y);
                 m.problem.add_clause(&[class[r]], None);
+                if mode == ConnMode::Lazy {
+                    small_component_cuts(m, &class, small_cut_size());
+                    continue;
+                }
                 (0..cells).map(|c| if c == r { tt } else { ff }).collect()
             }
             None => {
                 if mode == ConnMode::Lazy {
+                    small_component_cuts(m, &class, small_cut_size());
                     continue;
                 }
                 // r(c) ↔ class(c) ∧ ¬before(c); before(c+1) ↔ before(c) ∨ class(c).
@@ -67,6 +72,92 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
             founded(m, &class, &root, None);
         }
     }
+}
+
+/// The cuts of every connected cell set `P` of at most `max_size` cells, added up front so
+/// the lazy loop does not spend rounds on small fragments: `⋁_{u∈P} ¬f(u) ∨ ¬T_{|P|+1} ∨
+/// ⋁_{w∈∂P} f(w)`, where `T_k` is implied by "at least `k` cells hold the class" (a
+/// one-directional sequential counter). Sound: when `P` is all class, more class cells exist
+/// and `∂P` holds none, `P` is a component that is not everything. Complete: in a connected
+/// map, `T_k` may be false whenever fewer than `k` cells hold the class, and otherwise no `P`
+/// is a component.
+/// The largest fragment cut up front in lazy mode (`GRID_SMALL_CUTS` overrides, for
+/// measurements).
+fn small_cut_size() -> usize {
+    std::env::var("GRID_SMALL_CUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3)
+}
+
+pub(crate) fn small_component_cuts(m: &mut GridModel, class: &[Lit], max_size: usize) {
+    let cells = m.spec.cells();
+    if max_size == 0 || cells <= 1 {
+        return;
+    }
+    let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+    // at_least[j] after the loop: "at least j+1 class cells" is implied.
+    let k = max_size + 1;
+    let mut at_least: Vec<Lit> = vec![ff; k];
+    for &x in class {
+        if x == ff {
+            continue;
+        }
+        let mut next = at_least.clone();
+        for j in 0..k {
+            let below = if j == 0 { tt } else { at_least[j - 1] };
+            if below == ff {
+                break;
+            }
+            let o = m.problem.new_var().pos();
+            m.problem.add_clause(&[!at_least[j], o], None);
+            m.problem.add_clause(&[!below, !x, o], None);
+            next[j] = o;
+        }
+        at_least = next;
+    }
+    for set in connected_sets(&m.spec, max_size) {
+        if set.iter().any(|&u| class[u] == ff) {
+            continue;
+        }
+        let mut clause: Vec<Lit> = set.iter().map(|&u| !class[u]).collect();
+        clause.push(!at_least[set.len()]);
+        let mut seen: Vec<usize> = Vec::new();
+        for &u in &set {
+            for w in m.spec.neighbours(u) {
+                if !set.contains(&w) && !seen.contains(&w) {
+                    seen.push(w);
+                    clause.push(class[w]);
+                }
+            }
+        }
+        m.problem.add_clause(&clause, None);
+    }
+}
+
+/// Every 4-connected set of at most `max_size` cells, each once (sorted cell lists), in a
+/// deterministic order.
+fn connected_sets(spec: &super::GridSpec, max_size: usize) -> Vec<Vec<usize>> {
+    let mut all: std::collections::BTreeSet<Vec<usize>> = std::collections::BTreeSet::new();
+    let mut frontier: Vec<Vec<usize>> = (0..spec.cells()).map(|c| vec![c]).collect();
+    while let Some(set) = frontier.pop() {
+        if !all.insert(set.clone()) || set.len() == max_size {
+            continue;
+        }
+        for &u in &set {
+            for w in spec.neighbours(u) {
+                if !set.contains(&w) {
+                    let mut bigger = set.clone();
+                    bigger.push(w);
+                    bigger.sort_unstable();
+                    if !all.contains(&bigger) {
+                        frontier.push(bigger);
+                    }
+                }
+            }
+        }
+    }
+    all.into_iter().collect()
 }
 
 /// The founded-reachability core shared with `paths`: every `reach[c]` that is not `base[c]`
@@ -140,33 +231,126 @@ pub(crate) fn cuts(
         }
     };
     let mut out = Vec::new();
-    let mut in_comp = vec![false; spec.cells()];
+    let cells = spec.cells();
     for (i, comp) in comps.iter().enumerate() {
         if Some(i) == main {
             continue;
         }
+        // Rings around C: cells at grid distance exactly r (r = 1 is ∂C). Each ring separates
+        // C from every cell farther away, so with v beyond the ring the cut is valid.
+        let mut dist = vec![usize::MAX; cells];
+        let mut queue: Vec<usize> = comp.clone();
         for &c in comp {
-            in_comp[c] = true;
+            dist[c] = 0;
         }
-        let mut clause = vec![!class[comp[0]]];
-        match (root, main) {
-            (Some(_), _) => {}
-            (None, Some(mi)) => clause.push(!class[comps[mi][0]]),
-            (None, None) => {}
-        }
-        let mut seen = vec![false; spec.cells()];
-        for &c in comp {
-            for w in spec.neighbours(c) {
-                if !in_comp[w] && !seen[w] {
-                    seen[w] = true;
-                    clause.push(class[w]);
+        let mut k = 0;
+        while k < queue.len() {
+            let c = queue[k];
+            k += 1;
+            for d in spec.neighbours(c) {
+                if dist[d] == usize::MAX {
+                    dist[d] = dist[c] + 1;
+                    queue.push(d);
                 }
             }
         }
-        for &c in comp {
-            in_comp[c] = false;
+        // v: the root, or the main component's cell farthest from C (first among equals).
+        let v = match (root, main) {
+            (Some(r), _) => Some(r),
+            (None, Some(mi)) => comps[mi]
+                .iter()
+                .copied()
+                .reduce(|a, b| if dist[b] > dist[a] { b } else { a }),
+            (None, None) => None,
+        };
+        let Some(v) = v else { continue };
+        let rings = ring_limit().min(dist[v].saturating_sub(1)).max(1);
+        for r in 1..=rings {
+            let mut clause = vec![!class[comp[0]]];
+            if root.is_none() {
+                clause.push(!class[v]);
+            }
+            clause.extend(queue.iter().filter(|&&w| dist[w] == r).map(|&w| class[w]));
+            out.push(clause);
         }
-        out.push(clause);
+    }
+    out
+}
+
+/// How many rings around a stray component each round cuts (`GRID_RINGS` overrides, for
+/// measurements).
+fn ring_limit() -> usize {
+    std::env::var("GRID_RINGS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX)
+}
+
+/// Cells that would join every stray component to the main one: for each component other
+/// than the root's (or the largest), a shortest path to the main component counting only the
+/// cells that do not hold the class (0–1 BFS), and the non-class cells on it. `solve` hints
+/// these cells to the class for the next round — a steer, not a rule: the cuts alone make the
+/// loop correct; the hints make it converge in few rounds.
+pub(crate) fn bridges(spec: &super::GridSpec, holds: &[bool], root: Option<usize>) -> Vec<usize> {
+    let comps = components(spec, holds);
+    if comps.len() <= 1 {
+        return Vec::new();
+    }
+    let cells = spec.cells();
+    let mut id = vec![usize::MAX; cells];
+    for (i, comp) in comps.iter().enumerate() {
+        for &c in comp {
+            id[c] = i;
+        }
+    }
+    let main = match root {
+        Some(r) if holds[r] => id[r],
+        _ => {
+            let mut best = 0;
+            for (i, c) in comps.iter().enumerate() {
+                if c.len() > comps[best].len() {
+                    best = i;
+                }
+            }
+            best
+        }
+    };
+    // 0–1 BFS from the main component outwards; then walk back from each stray component.
+    let mut dist = vec![usize::MAX; cells];
+    let mut prev = vec![usize::MAX; cells];
+    let mut deque = std::collections::VecDeque::new();
+    for &c in &comps[main] {
+        dist[c] = 0;
+        deque.push_back(c);
+    }
+    while let Some(c) = deque.pop_front() {
+        for d in spec.neighbours(c) {
+            let w = usize::from(!holds[d]);
+            if dist[c] + w < dist[d] {
+                dist[d] = dist[c] + w;
+                prev[d] = c;
+                if w == 0 {
+                    deque.push_front(d);
+                } else {
+                    deque.push_back(d);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut marked = vec![false; cells];
+    for (i, comp) in comps.iter().enumerate() {
+        if i == main {
+            continue;
+        }
+        let mut c = comp[0];
+        while prev[c] != usize::MAX && id[c] != main {
+            if !holds[c] && !marked[c] {
+                marked[c] = true;
+                out.push(c);
+            }
+            c = prev[c];
+        }
     }
     out
 }

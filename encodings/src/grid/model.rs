@@ -72,13 +72,32 @@ impl GridModel {
             hints: Vec::new(),
             soft_preferences: prefs.as_ref().is_some_and(|p| p.soft),
         };
-        tiles::encode(&mut m);
-        adjacency::encode(&mut m);
-        layers::encode(&mut m);
-        counts::encode(&mut m);
-        enclosure::encode(&mut m);
-        connectivity::encode(&mut m, mode);
-        paths::encode(&mut m);
+        let size = |m: &GridModel| (m.problem.num_vars(), m.problem.constraints().len());
+        let trace = std::env::var_os("GRID_TRACE_SIZES").is_some();
+        let mut last = size(&m);
+        let steps: [(&str, &dyn Fn(&mut GridModel)); 7] = [
+            ("tiles", &tiles::encode),
+            ("adjacency", &adjacency::encode),
+            ("layers", &layers::encode),
+            ("counts", &counts::encode),
+            ("enclosure", &enclosure::encode),
+            ("connectivity", &|m: &mut GridModel| {
+                connectivity::encode(m, mode)
+            }),
+            ("paths", &paths::encode),
+        ];
+        for (name, step) in steps {
+            step(&mut m);
+            if trace {
+                let now = size(&m);
+                eprintln!(
+                    "{name}: +{} vars, +{} constraints",
+                    now.0 - last.0,
+                    now.1 - last.1
+                );
+                last = now;
+            }
+        }
         if let Some(p) = prefs {
             prefs::encode(&mut m, &p);
         }

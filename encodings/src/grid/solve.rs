@@ -121,12 +121,25 @@ pub fn solve_with(
             })?;
             let level = model.decode(&values)?;
             let cuts = cuts_for(&level);
+            if std::env::var_os("GRID_TRACE_ROUNDS").is_some() {
+                eprintln!(
+                    "round {}: {} cuts, conflicts {}",
+                    stats.rounds,
+                    cuts.len(),
+                    s.stats().conflicts
+                );
+            }
             if cuts.is_empty() {
                 break level;
             }
             stats.cuts += cuts.len();
             for c in &cuts {
                 s.add_clause(c);
+            }
+            if bridge_hints() {
+                for l in bridge_phases(&model, &level) {
+                    s.set_phase(l);
+                }
             }
         }
     } else {
@@ -152,8 +165,40 @@ pub fn solve_with(
             for c in &cuts {
                 problem.add_clause(c, None);
             }
+            if bridge_hints() {
+                for l in bridge_phases(&model, &level) {
+                    problem.prefer(l.var(), l.is_positive());
+                }
+            }
         }
     };
     check_level(spec, &level).map_err(|problems| GridError::Rejected { problems })?;
     Ok((level, stats))
+}
+
+fn bridge_hints() -> bool {
+    std::env::var_os("GRID_NO_BRIDGES").is_none()
+}
+
+/// Phase hints that steer the next round towards joining the stray components: on the cells
+/// of [`connectivity::bridges`], the heaviest tile of the rule's class that the cell allows
+/// true and the cell's other tiles false.
+fn bridge_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
+    let spec = model.spec();
+    let mut out = Vec::new();
+    for rule in &spec.connectivity {
+        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+        let root = rule.root.map(|(x, y)| spec.index(x, y));
+        for c in connectivity::bridges(spec, &holds, root) {
+            let best = (0..spec.tiles.len())
+                .filter(|&a| rule.class[a] && spec.domains[c][a])
+                .max_by_key(|&a| (spec.tiles[a].weight, std::cmp::Reverse(a)));
+            let Some(best) = best else { continue };
+            for a in 0..spec.tiles.len() {
+                let lit = model.tile_lit(c, a);
+                out.push(if a == best { lit } else { !lit });
+            }
+        }
+    }
+    out
 }
