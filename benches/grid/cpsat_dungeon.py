@@ -16,10 +16,11 @@ model, and builds it the way the issue describes the CP-SAT baseline:
   cell (the first class cell in row-major order when `root` is "any" -- a chain of "seen"
   Booleans breaks the root symmetry -- or the given cell), every class cell consumes one unit,
   flow runs only between class cells; sound and complete;
-* seeded hints: per cell, row-major, one wished tile drawn from the tile weights with SplitMix64
-  (see `wished_tiles`); every tile variable of the cell gets an AddHint (1 for the wish, 0 for
-  the others). `--hints FILE` instead takes the `c phase` lines of a `grim-encode` output, so
-  both solvers get exactly the same hints;
+* seeded hints: per cell, row-major, one wished tile drawn from the tile weights with SplitMix64,
+  the draw grim makes (see `wished_tiles`); every tile variable of the cell gets an AddHint (1
+  for the wish, 0 for the others), and every layer variable the hint grim gives it (its first
+  value, "nothing"). `--hints FILE` instead takes the `c phase` lines of a `grim-encode` output
+  (tile variables only), to cross-check that both solvers get the same hints;
 * feasibility only (no objective), one worker.
 
 Features the benchmark does not need (enclosure, paths, soft counts, soft preferences) are
@@ -49,7 +50,7 @@ ROOT_MODE = "first"
 
 
 class SplitMix64:
-    """The generator of tools/src/generate.rs (Steele, Lea & Flood), with Lemire's `below`."""
+    """splitmix64 (Steele, Lea & Flood, OOPSLA 2014), as in encodings/src/grid/prefs.rs."""
 
     def __init__(self, seed):
         self.state = seed & MASK64
@@ -61,31 +62,27 @@ class SplitMix64:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
 
-    def below(self, n):
-        if n == 0:
-            return 0
-        threshold = ((-n) & MASK64) % n
-        while True:
-            product = self.next_u64() * n
-            if (product & MASK64) >= threshold:
-                return product >> 64
-
 
 def wished_tiles(spec, seed):
-    """One wished tile per cell, row-major: a draw in 0..sum(weights), the first tile whose
-    cumulative weight exceeds it. (Our guess at grim's draw; use --hints for identical hints.)"""
+    """One wished tile per cell, row-major, exactly as grim draws it (encodings/src/grid/
+    prefs.rs): every cell takes one 64-bit number; r = number % (sum of the weights of the
+    tiles the cell allows); the first tile whose cumulative weight exceeds r. (The benchmark
+    grids have no mask, pins or `allowed`, so every cell allows every tile.)"""
     weights = [int(t.get("weight", 1)) for t in spec["tiles"]]
     total = sum(weights)
     rng = SplitMix64(seed)
     wishes = []
     for _ in range(spec["width"] * spec["height"]):
-        r = rng.below(total)
-        acc = 0
+        draw = rng.next_u64()
+        if total == 0:
+            wishes.append(draw % len(weights))
+            continue
+        r = draw % total
         for i, w in enumerate(weights):
-            acc += w
-            if r < acc:
+            if r < w:
                 wishes.append(i)
                 break
+            r -= w
     return wishes
 
 
@@ -296,6 +293,11 @@ class Model:
             for c, t0 in enumerate(wished_tiles(self.spec, seed)):
                 for t in range(len(self.tiles)):
                     self.m.AddHint(self.x[c][t], 1 if t == t0 else 0)
+            # As grim does: every layer hinted to its first value ("nothing").
+            for ys in self.y:
+                for c in range(self.n):
+                    for v, var in enumerate(ys[c]):
+                        self.m.AddHint(var, 1 if v == 0 else 0)
             return
         # grim-encode comments: "c cell X Y TILE VAR" and "c phase LIT LIT ...".
         var_of = {}

@@ -1,8 +1,10 @@
 //! grim-tools: file formats (DIMACS CNF, WCNF in both dialects, solver outputs) and the
-//! command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF), `grim-check` and
-//! `grim-gen`.
+//! command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF), `grim-check`, `grim-gen`
+//! and `grim-encode` (grid.json levels to CNF/WCNF, solver answers back to levels and
+//! pictures: [`grid`]).
 #![forbid(unsafe_code)]
 
 pub mod cli;
 pub mod formats;
 pub mod generate;
+pub mod grid;

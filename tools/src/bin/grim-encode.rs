@@ -1,0 +1,575 @@
+//! `grim-encode`: grid.json level descriptions to CNF/WCNF and back.
+//!
+//! - `grim-encode GRID.json [-o OUT]` writes the model as DIMACS CNF (or WCNF when something
+//!   is soft), with comment lines mapping variables to cells and carrying the seeded phase
+//!   hints (see `grim_tools::grid::encode`), so any external solver can be used.
+//! - `grim-encode decode GRID.json SOLVER-OUTPUT [--svg OUT.svg]` reads a SAT or MaxSAT
+//!   solver's answer back into the level, checks it against the clauses and with the
+//!   independent referee `check_level`, and prints it as glyph rows (and draws it).
+//! - `grim-encode solve GRID.json [--seed N] [--svg OUT.svg] [--time S]` does it all with our
+//!   engine (phase hints applied) and prints the level.
+//!
+//! Errors go to standard error as `grim-encode: error: FILE:LINE:COLUMN: message` (JSON
+//! syntax, solver-output syntax) or `grim-encode: error: FILE: field.path: message` (a
+//! grid.json rule that is wrong); the exit codes are in `grim_tools::grid::exit` and in
+//! `--help`. Files given with `-o` / `--svg` are written atomically: on any failure the
+//! previous file is left as it was.
+#![forbid(unsafe_code)]
+
+use std::fs;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use clap::Parser as _;
+use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, Level};
+use grim_solver::{Budget, Lit, Var};
+use grim_tools::formats::open_input;
+use grim_tools::formats::wcnf::Dialect;
+use grim_tools::grid::decode::{Answer, OutputKind, read_answer};
+use grim_tools::grid::encode::{Written, write_encoding};
+use grim_tools::grid::{exit, svg, write_atomically};
+
+const AFTER_HELP: &str = "\
+Commands:
+  grim-encode GRID.json [-o OUT]         write the CNF (WCNF when something is soft)
+  grim-encode decode GRID.json OUTPUT    read a solver's answer back into the level
+  grim-encode solve GRID.json            solve with grimoire's engine and print the level
+
+Exit codes:
+   0  done: the file was written, or a level was found and passed check_level
+   1  decode: the solver's model falsifies a clause, or its level breaks a rule
+   2  bad command line
+   3  grid.json is malformed or invalid (FILE:LINE:COLUMN or the field path is given), or the
+      solver output is malformed or does not assign every cell
+   4  a file could not be opened, read or written
+   5  internal error: our own level failed the referee (please report it)
+   6  no answer: solve ran out of --time/--conflicts, or the solver output says UNKNOWN
+  20  no level exists: the hard rules contradict each other (solve), or the solver output
+      says UNSATISFIABLE (decode)
+
+decode must be given the --seed and --preferences that encode was given (the defaults come
+from grid.json either way): soft preferences change the clauses.";
+
+/// grid.json level descriptions to CNF/WCNF and back, and solved with grimoire's engine.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "grim-encode",
+    version,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// The level description (grid.json), or `-` for standard input.
+    #[arg(value_name = "GRID.json", required = true)]
+    grid: Option<PathBuf>,
+
+    #[command(flatten)]
+    model: ModelArgs,
+
+    /// Write to FILE (atomically: a temporary file renamed into place) instead of standard
+    /// output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// The WCNF dialect when something is soft: `new` (headerless, `h` for hard clauses, the
+    /// MaxSAT Evaluation's format since 2022) or `old` (`p wcnf V C TOP`).
+    #[arg(long, value_enum, default_value_t = WcnfArg::New)]
+    wcnf: WcnfArg,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Read a SAT solver's `s`/`v` lines or a MaxSAT solver's `o`/`s`/`v` lines back into the
+    /// level, check it (every clause, then the referee `check_level`) and print it.
+    Decode {
+        /// The level description the CNF/WCNF was written from.
+        #[arg(value_name = "GRID.json")]
+        grid: PathBuf,
+        /// The solver's output (plain or gzip), or `-` for standard input.
+        #[arg(value_name = "SOLVER-OUTPUT")]
+        solver_output: PathBuf,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Also draw the level as an SVG picture into FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Encode, solve with grimoire's engine (phase hints applied; a proven optimum when
+    /// something is soft), check with `check_level`, and print the level.
+    Solve {
+        /// The level description, or `-` for standard input.
+        #[arg(value_name = "GRID.json")]
+        grid: PathBuf,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Also draw the level as an SVG picture into FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Give up after SECONDS of wall-clock time (fractions allowed): exit 6, no level.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time: Option<Duration>,
+        /// Give up after N conflicts of the engine: exit 6, no level.
+        #[arg(long, value_name = "N")]
+        conflicts: Option<u64>,
+    },
+}
+
+/// What changes the model: shared by the three commands.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct ModelArgs {
+    /// The preferences' seed, overriding `preferences.seed` (and turning hints on when the
+    /// file has no `preferences`).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// How the seeded wishes are used, overriding `preferences.mode`: `hint` (phase hints,
+    /// all clauses hard) or `soft` (weighted soft clauses: the output is WCNF).
+    #[arg(long, value_enum, value_name = "MODE")]
+    preferences: Option<PreferencesArg>,
+}
+
+impl ModelArgs {
+    fn options(self) -> GridOptions {
+        GridOptions {
+            seed: self.seed,
+            soft_preferences: self.preferences.map(|p| p == PreferencesArg::Soft),
+        }
+    }
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PreferencesArg {
+    /// Phase hints.
+    Hint,
+    /// Weighted soft clauses.
+    Soft,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum WcnfArg {
+    /// Headerless, `h` marks hard clauses.
+    New,
+    /// `p wcnf V C TOP`.
+    Old,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!("the time limit must be positive, got {text}"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("`{text}`: {e}"))
+}
+
+/// Why a command ends early: the message (printed after `grim-encode: error: `) and the exit
+/// code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn new(code: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn io(what: &str, path: &Path, e: &io::Error) -> Failure {
+        Failure::new(exit::IO, format!("cannot {what} `{}`: {e}", display(path)))
+    }
+}
+
+fn display(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A [`GridError`] about the file `path`, as a message and an exit code.
+fn grid_failure(path: &Path, e: &GridError) -> Failure {
+    let file = display(path);
+    match e {
+        GridError::Syntax {
+            line,
+            column,
+            message,
+        } => Failure::new(exit::INPUT, format!("{file}:{line}:{column}: {message}")),
+        GridError::Invalid { .. } | GridError::TooLarge { .. } => {
+            Failure::new(exit::INPUT, format!("{file}: {e}"))
+        }
+        GridError::BadModel { .. } => Failure::new(exit::INPUT, format!("{e}")),
+        GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
+        GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
+        GridError::Rejected { .. } => Failure::new(exit::INTERNAL, format!("{file}: {e}")),
+    }
+}
+
+/// Largest grid.json read (64 MiB): a hand-written level is a few KB, and a mask for the
+/// largest grid (512 × 512) about 270 KB.
+const MAX_GRID_JSON: u64 = 64 << 20;
+
+/// Reads and validates grid.json.
+fn read_spec(path: &Path) -> Result<GridSpec, Failure> {
+    let mut bytes = Vec::new();
+    let read = if path == Path::new("-") {
+        io::stdin().take(MAX_GRID_JSON + 1).read_to_end(&mut bytes)
+    } else {
+        fs::File::open(path).and_then(|f| f.take(MAX_GRID_JSON + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| Failure::io("read", path, &e))?;
+    if bytes.len() as u64 > MAX_GRID_JSON {
+        return Err(Failure::new(
+            exit::INPUT,
+            format!(
+                "{}: larger than {MAX_GRID_JSON} bytes; this is not a hand-written level",
+                display(path)
+            ),
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = e
+            .as_bytes()
+            .get(..e.utf8_error().valid_up_to())
+            .unwrap_or(&[]);
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        Failure::new(
+            exit::INPUT,
+            format!(
+                "{}:{line}:{column}: not UTF-8 text (grid.json must be UTF-8)",
+                display(path)
+            ),
+        )
+    })?;
+    GridSpec::from_json(&text).map_err(|e| grid_failure(path, &e))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let result = match &args.command {
+        None => match &args.grid {
+            Some(grid) => encode(grid, args.model, args.output.as_deref(), args.wcnf),
+            None => Err(Failure::new(exit::USAGE, "no GRID.json given (see --help)")),
+        },
+        Some(Command::Decode {
+            grid,
+            solver_output,
+            model,
+            svg,
+        }) => decode(grid, solver_output, *model, svg.as_deref()),
+        Some(Command::Solve {
+            grid,
+            model,
+            svg,
+            time,
+            conflicts,
+        }) => solve(grid, *model, svg.as_deref(), *time, *conflicts),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            eprintln!("grim-encode: error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// The seed the model is built with: `--seed`, else the file's, else none.
+fn effective_seed(spec: &GridSpec, model: ModelArgs) -> Option<u64> {
+    model
+        .seed
+        .or_else(|| spec.preferences.as_ref().map(|p| p.seed))
+}
+
+fn encode(
+    grid_path: &Path,
+    model_args: ModelArgs,
+    output: Option<&Path>,
+    wcnf: WcnfArg,
+) -> Result<u8, Failure> {
+    let spec = read_spec(grid_path)?;
+    let model =
+        GridModel::build(&spec, &model_args.options()).map_err(|e| grid_failure(grid_path, &e))?;
+    let seed = effective_seed(&spec, model_args);
+    let dialect = match wcnf {
+        WcnfArg::New => Dialect::New,
+        WcnfArg::Old => Dialect::Old,
+    };
+    let written = match output {
+        Some(path) => {
+            let mut written = None;
+            write_atomically(path, |out| {
+                written = Some(write_encoding(&spec, &model, seed, dialect, out)?);
+                Ok(())
+            })
+            .map_err(|e| Failure::io("write", path, &e))?;
+            written
+        }
+        None => {
+            let stdout = io::stdout();
+            let mut out = BufWriter::new(stdout.lock());
+            let written = write_encoding(&spec, &model, seed, dialect, &mut out)
+                .and_then(|w| out.flush().map(|()| w))
+                .map_err(|e| Failure::new(exit::IO, format!("cannot write the output: {e}")))?;
+            Some(written)
+        }
+    };
+    if let (Some(path), Some(written)) = (output, written) {
+        let what = match written {
+            Written::Cnf => "CNF",
+            Written::Wcnf(Dialect::New) => "WCNF",
+            Written::Wcnf(Dialect::Old) => "WCNF (old format)",
+        };
+        eprintln!("grim-encode: wrote {what} to {}", path.display());
+    }
+    Ok(exit::OK)
+}
+
+/// Writes the SVG of `level` to `path`, atomically.
+fn write_svg(path: &Path, spec: &GridSpec, level: &Level) -> Result<(), Failure> {
+    let text = svg::render(spec, level);
+    write_atomically(path, |out| out.write_all(text.as_bytes()))
+        .map_err(|e| Failure::io("write", path, &e))
+}
+
+/// Prints the level's glyph rows on standard output.
+fn print_level(spec: &GridSpec, level: &Level) -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(level.to_text(spec).as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::new(exit::IO, format!("cannot write the level: {e}")))
+}
+
+/// What a cell or layer variable stands for, for messages.
+fn describe_var(spec: &GridSpec, model: &GridModel, var: Var) -> Option<String> {
+    for y in 0..spec.height {
+        for x in 0..spec.width {
+            for (t, tile) in spec.tiles.iter().enumerate() {
+                if model.cell_var(x, y, t) == var {
+                    return Some(format!("cell x={x} y={y} tile {}", tile.name));
+                }
+            }
+            for (l, layer) in spec.layers.iter().enumerate() {
+                for (v, value) in layer.values.iter().enumerate() {
+                    if model.layer_var(l, x, y, v) == var {
+                        return Some(format!("cell x={x} y={y} {}.{}", layer.name, value.name));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn decode(
+    grid_path: &Path,
+    output_path: &Path,
+    model_args: ModelArgs,
+    svg_path: Option<&Path>,
+) -> Result<u8, Failure> {
+    if grid_path == Path::new("-") && output_path == Path::new("-") {
+        return Err(Failure::new(
+            exit::USAGE,
+            "only one of GRID.json and SOLVER-OUTPUT can be standard input",
+        ));
+    }
+    let spec = read_spec(grid_path)?;
+    let model =
+        GridModel::build(&spec, &model_args.options()).map_err(|e| grid_failure(grid_path, &e))?;
+    let wcnf = model.to_wcnf();
+    let out_name = display(output_path);
+    let input = open_input(output_path).map_err(|e| {
+        let code = if e.is_io() { exit::IO } else { exit::INPUT };
+        Failure::new(code, format!("{}", e.with_path(&out_name)))
+    })?;
+    let (kind, answer) = read_answer(input, wcnf.num_vars).map_err(|e| {
+        let code = if e.is_io() { exit::IO } else { exit::INPUT };
+        Failure::new(code, format!("{}", e.with_path(&out_name)))
+    })?;
+    let (values, optimal, claimed_cost) = match answer {
+        Answer::Unsatisfiable => {
+            eprintln!(
+                "grim-encode: {out_name}: the solver says UNSATISFIABLE: no level satisfies the \
+                 hard rules of {}",
+                display(grid_path)
+            );
+            return Ok(exit::UNSATISFIABLE);
+        }
+        Answer::Unknown => {
+            eprintln!("grim-encode: {out_name}: the solver says UNKNOWN: no level to decode");
+            return Ok(exit::UNKNOWN);
+        }
+        Answer::Model {
+            values,
+            optimal,
+            cost,
+        } => (values, optimal, cost),
+    };
+    // Every cell and layer variable must be given; auxiliary ones may be missing.
+    for y in 0..spec.height {
+        for x in 0..spec.width {
+            let vars = (0..spec.tiles.len())
+                .map(|t| model.cell_var(x, y, t))
+                .chain(
+                    spec.layers
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(l, layer)| (0..layer.values.len()).map(move |v| (l, v)))
+                        .map(|(l, v)| model.layer_var(l, x, y, v)),
+                );
+            for var in vars {
+                if values.get(var.index()).copied().flatten().is_none() {
+                    return Err(Failure::new(
+                        exit::INPUT,
+                        format!(
+                            "{out_name}: the model does not assign variable {} ({}); was it \
+                             solved from this grid.json with the same --seed/--preferences?",
+                            var.to_dimacs(),
+                            describe_var(&spec, &model, var).unwrap_or_default()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let assignment: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
+    let value = |l: Lit| values.get(l.var().index()).copied().flatten() == Some(l.is_positive());
+    let level = model
+        .decode(&assignment)
+        .map_err(|e| Failure::new(exit::INPUT, format!("{out_name}: {e}")))?;
+    print_level(&spec, &level)?;
+    if let Some(path) = svg_path {
+        write_svg(path, &spec, &level)?;
+    }
+    let mut wrong = false;
+    if let Some((i, clause)) = wcnf
+        .hard
+        .iter()
+        .enumerate()
+        .find(|(_, c)| !c.iter().any(|&l| value(l)))
+    {
+        let lits: Vec<String> = clause.iter().map(|l| l.to_string()).collect();
+        eprintln!(
+            "grim-encode: {out_name}: the model falsifies hard clause {} of the encoding: {} 0",
+            i + 1,
+            lits.join(" ")
+        );
+        wrong = true;
+    }
+    let kind = match kind {
+        OutputKind::Sat => "SAT",
+        OutputKind::MaxSat => "MaxSAT",
+    };
+    match grid::check_level(&spec, &level) {
+        Ok(()) => eprintln!(
+            "grim-encode: {out_name} ({kind} output) decoded; level re-checked by check_level: \
+             every hard rule holds"
+        ),
+        Err(problems) => {
+            eprintln!(
+                "grim-encode: {out_name}: the level breaks the rules of {} (check_level):",
+                display(grid_path)
+            );
+            for p in &problems {
+                eprintln!("grim-encode:   {p}");
+            }
+            wrong = true;
+        }
+    }
+    if model.is_soft() {
+        let cost = wcnf.cost(&assignment);
+        match (cost, claimed_cost) {
+            (Some(cost), Some(claimed)) if cost != claimed => {
+                eprintln!(
+                    "grim-encode: {out_name}: the last `o` line claims cost {claimed}, the \
+                     model costs {cost}"
+                );
+                wrong = true;
+            }
+            (Some(cost), _) => eprintln!(
+                "grim-encode: cost {cost}{}",
+                if optimal {
+                    " (optimum claimed by the solver)"
+                } else {
+                    ""
+                }
+            ),
+            (None, _) => {}
+        }
+    }
+    Ok(if wrong { exit::WRONG } else { exit::OK })
+}
+
+fn solve(
+    grid_path: &Path,
+    model_args: ModelArgs,
+    svg_path: Option<&Path>,
+    time: Option<Duration>,
+    conflicts: Option<u64>,
+) -> Result<u8, Failure> {
+    let spec = read_spec(grid_path)?;
+    let options = model_args.options();
+    let budget = Budget {
+        conflicts,
+        propagations: None,
+    };
+    let level = match time {
+        None => grid::solve(&spec, &options, budget),
+        Some(limit) => {
+            // The engine is run on a worker thread; when the clock runs out the process ends
+            // (returning from main) without waiting for it. Nothing has been written by then.
+            let (send, receive) = mpsc::channel();
+            let worker_spec = spec.clone();
+            std::thread::spawn(move || {
+                let _ = send.send(grid::solve(&worker_spec, &options, budget));
+            });
+            match receive.recv_timeout(limit) {
+                Ok(result) => result,
+                Err(_) => {
+                    return Err(Failure::new(
+                        exit::UNKNOWN,
+                        format!(
+                            "{}: no level within the time limit of {} s; this is not a proof \
+                             that none exists",
+                            display(grid_path),
+                            limit.as_secs_f64()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    .map_err(|e| grid_failure(grid_path, &e))?;
+    // Never trust our own solver's word: the referee again, independently of the library's
+    // own check.
+    if let Err(problems) = grid::check_level(&spec, &level) {
+        return Err(Failure::new(
+            exit::INTERNAL,
+            format!(
+                "internal error: the engine's level breaks the rules: {}; please report it \
+                 with {} and the seed",
+                problems.join("; "),
+                display(grid_path)
+            ),
+        ));
+    }
+    print_level(&spec, &level)?;
+    if let Some(path) = svg_path {
+        write_svg(path, &spec, &level)?;
+    }
+    Ok(exit::OK)
+}

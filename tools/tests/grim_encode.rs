@@ -1,0 +1,605 @@
+//! `grim-encode` as a designer and a script use it: encode → external solver (CaDiCaL) →
+//! decode, `solve`, determinism per seed, the SVG picture, atomic output files, and every
+//! malformed input answered with its message and a non-zero exit — never a panic.
+//!
+//! CaDiCaL is optional: without it the round-trip test prints `skipped: cadical not installed`
+//! and passes, unless `GRIM_REQUIRE_REFERENCES=1` (then it fails). Install with
+//! `apt-get install -y cadical`.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use grim_encodings::grid::{self, GridModel, GridOptions, GridSpec};
+use grim_solver::Budget;
+use grim_tools::grid::decode::{Answer, read_answer};
+
+const ENCODE: &str = env!("CARGO_BIN_EXE_grim-encode");
+
+/// The instances of `instances/grid/`, relative to this crate.
+fn instance(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../instances/grid")
+        .join(name)
+}
+
+/// A small dungeon (the issue's rules on 8×8) written inline, so the tests do not depend on
+/// the benchmark sizes.
+const DUNGEON_8: &str = r##"{
+  "width": 8, "height": 8,
+  "tiles": [
+    {"name": "wall",  "glyph": "#",  "weight": 3, "classes": ["solid"], "color": "#3b3b46"},
+    {"name": "floor", "glyph": ".",  "weight": 5, "classes": ["passable"], "color": "#d9c9a3"},
+    {"name": "water", "glyph": "~",  "weight": 1, "color": "#3f7fbf"},
+    {"name": "door",  "glyph": "+",  "weight": 1, "classes": ["passable"]},
+    {"name": "grass", "glyph": "\"", "weight": 2, "classes": ["passable"]}
+  ],
+  "adjacency": {"forbid": [["wall", "water"], ["water", "door"], ["door", "door"]]},
+  "layers": [{"name": "items", "values": [
+    {"name": "none", "glyph": " "},
+    {"name": "enemy", "glyph": "e", "requires": ["floor"]},
+    {"name": "key", "glyph": "k", "requires": ["floor"]},
+    {"name": "chest", "glyph": "c", "requires": ["floor"]}]}],
+  "counts": [
+    {"of": "floor", "min": 0.30, "max": 0.60},
+    {"of": "items.key", "min": 1, "max": 1},
+    {"of": "items.chest", "min": 1, "max": 1},
+    {"of": "items.enemy", "per": "floor", "min": 0.05, "max": 0.20}
+  ],
+  "connectivity": [{"class": "floor", "root": "any"}],
+  "preferences": {"seed": 7, "mode": "hint"}
+}"##;
+
+/// A per-test temp directory, removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(test: &str) -> Dir {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = env::temp_dir().join(format!(
+            "grim-encode-test-{}-{test}-{n}",
+            std::process::id()
+        ));
+        fs::create_dir_all(&dir).expect("create temp dir");
+        Dir(dir)
+    }
+
+    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        fs::write(&path, contents).expect("write temp file");
+        path
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+fn encode(args: &[&str]) -> Output {
+    Command::new(ENCODE)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run grim-encode")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code, asserting the program was not killed and did not panic.
+fn code(o: &Output) -> i32 {
+    let err = stderr(o);
+    assert!(!err.contains("panicked"), "grim-encode panicked:\n{err}");
+    let c = o.status.code().expect("grim-encode was killed by a signal");
+    assert_ne!(c, 101, "exit 101 is a panic:\n{err}");
+    c
+}
+
+/// Where `program` is on `PATH`, if anywhere.
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+/// CaDiCaL, or `None` after printing a skip; fails with `GRIM_REQUIRE_REFERENCES=1`.
+fn cadical() -> Option<PathBuf> {
+    let required = env::var("GRIM_REQUIRE_REFERENCES").is_ok_and(|v| v == "1");
+    match find_on_path("cadical") {
+        Some(path) => Some(path),
+        None if required => panic!(
+            "cadical is not on PATH and GRIM_REQUIRE_REFERENCES=1 (apt-get install -y cadical)"
+        ),
+        None => {
+            println!("skipped: cadical not installed");
+            None
+        }
+    }
+}
+
+/// The level the library's `solve` gives for `text` (default options).
+fn library_level(text: &str) -> (GridSpec, grid::Level) {
+    let spec = GridSpec::from_json(text).expect("valid spec");
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).expect("solved");
+    (spec, level)
+}
+
+#[test]
+fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() {
+    let Some(cadical) = cadical() else { return };
+    let dir = Dir::new("roundtrip");
+    let cases: Vec<(String, PathBuf)> = vec![
+        (
+            "dungeon-8".to_string(),
+            dir.file("dungeon-8.json", DUNGEON_8),
+        ),
+        ("maze-15".to_string(), instance("maze-15.json")),
+        (
+            "terrain-directional".to_string(),
+            instance("terrain-directional-20x10.json"),
+        ),
+        ("enclosure-16".to_string(), instance("enclosure-16.json")),
+    ];
+    for (name, json) in &cases {
+        let cnf = dir.path(&format!("{name}.cnf"));
+        let o = encode(&[p(json), "-o", p(&cnf)]);
+        assert_eq!(code(&o), 0, "{name}: encode failed: {}", stderr(&o));
+        let text = fs::read_to_string(&cnf).unwrap();
+        assert!(text.contains("\nc cell 0 0 "), "{name}: no cell comments");
+        assert!(text.contains("\nc phase "), "{name}: no phase comments");
+        assert!(text.contains("\np cnf "), "{name}: not a CNF");
+
+        let run = Command::new(&cadical)
+            .arg("-q")
+            .arg(&cnf)
+            .output()
+            .expect("run cadical");
+        assert_eq!(
+            run.status.code(),
+            Some(10),
+            "{name}: cadical did not say SAT"
+        );
+        let solution = dir.file(&format!("{name}.out"), &run.stdout);
+
+        let o = encode(&["decode", p(json), p(&solution)]);
+        assert_eq!(
+            code(&o),
+            0,
+            "{name}: decode rejected CaDiCaL's model: {}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("check_level"),
+            "{name}: decode does not say it re-checked: {}",
+            stderr(&o)
+        );
+
+        // The same, in-process: CaDiCaL's level passes the referee; so does solve's, and the
+        // CLI prints exactly the library's level.
+        let json_text = fs::read_to_string(json).unwrap();
+        let (spec, ours) = library_level(&json_text);
+        let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+        let (_, answer) = read_answer(run.stdout.as_slice(), model.to_wcnf().num_vars).unwrap();
+        let Answer::Model { values, .. } = answer else {
+            panic!("{name}: no model read")
+        };
+        let bools: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
+        let theirs = model.decode(&bools).unwrap();
+        assert_eq!(
+            grid::check_level(&spec, &theirs),
+            Ok(()),
+            "{name}: CaDiCaL's level"
+        );
+        assert_eq!(
+            grid::check_level(&spec, &ours),
+            Ok(()),
+            "{name}: solve's level"
+        );
+        assert_eq!((theirs.width, theirs.height), (ours.width, ours.height));
+        assert_eq!(
+            stdout(&o),
+            theirs.to_text(&spec),
+            "{name}: decode prints the level"
+        );
+        let o = encode(&["solve", p(json)]);
+        assert_eq!(code(&o), 0, "{name}: solve failed: {}", stderr(&o));
+        assert_eq!(
+            stdout(&o),
+            ours.to_text(&spec),
+            "{name}: CLI and library differ"
+        );
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_and_different_seeds_differ() {
+    let dir = Dir::new("seeds");
+    let json = dir.file("d.json", DUNGEON_8);
+    let solve = |seed: &str| {
+        let o = encode(&["solve", p(&json), "--seed", seed]);
+        assert_eq!(code(&o), 0, "solve --seed {seed}: {}", stderr(&o));
+        o.stdout
+    };
+    let enc = |seed: &str| {
+        let o = encode(&[p(&json), "--seed", seed]);
+        assert_eq!(code(&o), 0, "encode --seed {seed}: {}", stderr(&o));
+        o.stdout
+    };
+    assert_eq!(solve("1"), solve("1"), "solve is not deterministic");
+    assert_eq!(enc("1"), enc("1"), "encode is not deterministic");
+    assert_ne!(
+        enc("1"),
+        enc("2"),
+        "the seed does not reach the phase hints"
+    );
+    let levels: Vec<Vec<u8>> = ["1", "2", "3"].iter().map(|s| solve(s)).collect();
+    assert!(
+        levels[0] != levels[1] || levels[1] != levels[2],
+        "three seeds gave one level:\n{}",
+        String::from_utf8_lossy(&levels[0])
+    );
+    // The file's seed is the default; --seed overrides it.
+    let o = encode(&["solve", p(&json)]);
+    assert_eq!(
+        o.stdout,
+        solve("7"),
+        "the file's seed (7) is not the default"
+    );
+    assert!(String::from_utf8_lossy(&enc("9")).starts_with("c grim-encode grid 8 8 seed 9 "));
+}
+
+/// Minimal well-formedness: every tag closes in order, attribute values are quoted, text has
+/// no raw `<` and only the five entities. Returns the number of `<rect class="tile"` tags.
+fn check_svg(svg: &str) -> usize {
+    let mut stack: Vec<String> = Vec::new();
+    let mut tiles = 0;
+    let mut rest = svg;
+    let mut saw_root = false;
+    while let Some(open) = rest.find('<') {
+        check_text(rest.get(..open).unwrap());
+        let after = rest.get(open + 1..).unwrap();
+        let close = after.find('>').expect("unterminated tag");
+        let tag = after.get(..close).unwrap();
+        rest = after.get(close + 1..).unwrap();
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = stack
+                .pop()
+                .unwrap_or_else(|| panic!("</{name}> closes nothing"));
+            assert_eq!(top, name.trim(), "mismatched closing tag");
+            continue;
+        }
+        let self_closing = tag.ends_with('/');
+        let body = tag.trim_end_matches('/');
+        let name = body
+            .split_whitespace()
+            .next()
+            .expect("empty tag")
+            .to_string();
+        assert!(
+            name.chars().all(|c| c.is_ascii_alphanumeric()),
+            "bad tag name {name}"
+        );
+        // Attributes: name="value" pairs.
+        let mut attrs = body.get(name.len()..).unwrap().trim();
+        while !attrs.is_empty() {
+            let eq = attrs
+                .find("=\"")
+                .unwrap_or_else(|| panic!("bad attribute in <{tag}>"));
+            let value = attrs.get(eq + 2..).unwrap();
+            let end = value.find('"').expect("unterminated attribute");
+            check_text(value.get(..end).unwrap());
+            attrs = value.get(end + 1..).unwrap().trim();
+        }
+        if name == "svg" {
+            assert!(
+                stack.is_empty() && !saw_root,
+                "<svg> is not the single root"
+            );
+            saw_root = true;
+        } else {
+            assert!(!stack.is_empty(), "<{name}> outside <svg>");
+        }
+        if name == "rect" && tag.contains("class=\"tile\"") {
+            tiles += 1;
+        }
+        if !self_closing {
+            stack.push(name);
+        }
+    }
+    check_text(rest);
+    assert!(stack.is_empty(), "unclosed tags: {stack:?}");
+    assert!(saw_root, "no <svg> root");
+    tiles
+}
+
+fn check_text(text: &str) {
+    assert!(!text.contains('>') || text.trim().is_empty() || !text.contains('<'));
+    let mut rest = text;
+    while let Some(i) = rest.find('&') {
+        let entity = rest.get(i..).unwrap();
+        assert!(
+            ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"]
+                .iter()
+                .any(|e| entity.starts_with(e)),
+            "stray & in {text:?}"
+        );
+        rest = entity.get(1..).unwrap();
+    }
+}
+
+#[test]
+fn the_svg_is_well_formed_with_one_tile_per_cell() {
+    let dir = Dir::new("svg");
+    for (json, w, h) in [
+        (dir.file("d.json", DUNGEON_8), 8, 8),
+        (instance("terrain-directional-20x10.json"), 20, 10),
+    ] {
+        let svg = dir.path("level.svg");
+        let o = encode(&["solve", p(&json), "--svg", p(&svg)]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let text = fs::read_to_string(&svg).unwrap();
+        assert_eq!(
+            check_svg(&text),
+            w * h,
+            "tiles in the picture of {}",
+            json.display()
+        );
+        assert!(text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+    // A layer value shows up as a marker: the dungeon has exactly one key and one chest.
+    let svg = dir.path("dungeon.svg");
+    let o = encode(&["solve", p(&dir.path("d.json")), "--svg", p(&svg)]);
+    assert_eq!(code(&o), 0);
+    let text = fs::read_to_string(&svg).unwrap();
+    assert_eq!(text.matches("items.key</title>").count(), 1);
+    assert_eq!(text.matches("items.chest</title>").count(), 1);
+}
+
+#[test]
+fn soft_rules_are_written_as_wcnf_in_either_dialect() {
+    let dir = Dir::new("wcnf");
+    let json = dir.file("d.json", DUNGEON_8);
+    let o = encode(&[p(&json), "--preferences", "soft"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let new = stdout(&o);
+    assert!(
+        new.lines().any(|l| l.starts_with("h ")),
+        "no hard clause line"
+    );
+    assert!(!new.contains("\np "), "the new dialect has no header");
+    let o = encode(&[p(&json), "--preferences", "soft", "--wcnf", "old"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("\np wcnf "));
+}
+
+#[test]
+fn output_files_are_replaced_only_on_success() {
+    let dir = Dir::new("atomic");
+    let out = dir.file("out.cnf", "previous contents\n");
+    let bad = dir.file("bad.json", "{\"width\": 0}");
+    let o = encode(&[p(&bad), "-o", p(&out)]);
+    assert_eq!(code(&o), 3);
+    assert_eq!(fs::read_to_string(&out).unwrap(), "previous contents\n");
+    let good = dir.file("good.json", DUNGEON_8);
+    let o = encode(&[p(&good), "-o", p(&out)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(fs::read_to_string(&out).unwrap().contains("p cnf "));
+    let names: Vec<_> = fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.contains("grim-tmp")),
+        "a temporary file was left: {names:?}"
+    );
+}
+
+#[test]
+fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
+    let dir = Dir::new("malformed");
+    let tiles = r##""tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}]"##;
+    // (grid.json, what the message must contain)
+    let cases: Vec<(String, &str)> = vec![
+        ("{\"width\": 4,\n  \"height\": 4,,}".to_string(), ":2:"),
+        (String::new(), ":1:"),
+        (format!("{{\"width\": 0, \"height\": 4, {tiles}}}"), "width"),
+        (format!("{{\"height\": 4, {tiles}}}"), "width"),
+        (
+            r###"{"width": 4, "height": 4, "tiles": [{"name": "wall", "glyph": "##"}]}"###
+                .to_string(),
+            "tiles[0].glyph",
+        ),
+        (
+            r#"{"width": 4, "height": 4, "tiles": []}"#.to_string(),
+            "tiles",
+        ),
+        (
+            format!(
+                r#"{{"width": 4, "height": 4, {tiles}, "adjacency": {{"forbid": [["wall", "lava"]]}}}}"#
+            ),
+            "lava",
+        ),
+        (
+            format!(
+                r#"{{"width": 4, "height": 4, {tiles}, "counts": [{{"of": "items.key", "min": 1}}]}}"#
+            ),
+            "counts[0].of",
+        ),
+        (
+            format!(
+                r#"{{"width": 4, "height": 4, {tiles}, "enclosure": [{{"class": "floor", "open": "floor", "max": 0.5}}]}}"#
+            ),
+            "enclosure[0].max",
+        ),
+        (
+            format!(
+                r#"{{"width": 4, "height": 4, {tiles}, "pins": [{{"x": 9, "y": 0, "tile": "wall"}}]}}"#
+            ),
+            "pins[0].x",
+        ),
+        (
+            format!(r#"{{"width": 4, "height": 4, {tiles}, "colour": "red"}}"#),
+            "colour",
+        ),
+        (
+            format!(r#"{{"width": 4, "height": 4, {tiles}, "preferences": {{"mode": "maybe"}}}}"#),
+            "preferences.mode",
+        ),
+        (
+            format!(
+                r#"{{"width": 4, "height": 4, {tiles}, "adjacency": {{"directional": [{{"tile": "wall", "dir": "up", "allow": ["floor"]}}]}}}}"#
+            ),
+            "dir",
+        ),
+    ];
+    for (i, (json, expected)) in cases.iter().enumerate() {
+        let path = dir.file(&format!("bad{i}.json"), json);
+        for args in [
+            vec![p(&path)],
+            vec!["solve", p(&path)],
+            vec!["decode", p(&path), p(&path)],
+        ] {
+            let o = encode(&args);
+            let c = code(&o);
+            let err = stderr(&o);
+            assert_eq!(c, 3, "case {i} ({args:?}): exit {c}, stderr: {err}");
+            assert!(
+                err.starts_with("grim-encode: error: ") && err.contains(expected),
+                "case {i} ({args:?}): expected {expected:?} in: {err}"
+            );
+            assert!(
+                o.stdout.is_empty(),
+                "case {i}: something was printed on stdout"
+            );
+        }
+    }
+    // Not UTF-8: the position of the first bad byte.
+    let path = dir.file("latin1.json", b"{\"width\": 4,\n \"na\xefve\": 1}");
+    let o = encode(&[p(&path)]);
+    assert_eq!(code(&o), 3);
+    assert!(stderr(&o).contains(":2:5: not UTF-8"), "{}", stderr(&o));
+    // A missing file is an I/O error.
+    let o = encode(&[p(&dir.path("nonexistent.json"))]);
+    assert_eq!(code(&o), 4, "{}", stderr(&o));
+}
+
+#[test]
+fn solver_outputs_are_checked_before_a_level_is_believed() {
+    let dir = Dir::new("outputs");
+    let json = dir.file("d.json", DUNGEON_8);
+    let spec = GridSpec::from_json(DUNGEON_8).unwrap();
+    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    // A complete model of the exported encoding, from the engine through the Problem API.
+    let solution = model
+        .problem()
+        .solve(Budget::UNLIMITED)
+        .expect("the dungeon is solvable");
+    let values: Vec<bool> = solution.model().to_vec();
+    let level = model.decode(&values).unwrap();
+    let lits = |values: &[bool]| -> Vec<i64> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| if b { i as i64 + 1 } else { -(i as i64 + 1) })
+            .collect()
+    };
+    let v_line = |lits: &[i64]| {
+        let body: Vec<String> = lits.iter().map(|l| l.to_string()).collect();
+        format!("c from a test\ns SATISFIABLE\nv {} 0\n", body.join(" "))
+    };
+    // SAT form and MaxSAT form (a 0/1 string) of the same model both decode to the level.
+    let bits: String = values.iter().map(|&b| if b { '1' } else { '0' }).collect();
+    for (name, text) in [
+        ("sat.out", v_line(&lits(&values))),
+        ("maxsat.out", format!("o 0\ns OPTIMUM FOUND\nv {bits}\n")),
+    ] {
+        let out = dir.file(name, text);
+        let o = encode(&["decode", p(&json), p(&out)]);
+        assert_eq!(code(&o), 0, "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), level.to_text(&spec), "{name}");
+        assert!(
+            stderr(&o).contains("check_level: every hard rule holds"),
+            "{name}: {}",
+            stderr(&o)
+        );
+    }
+
+    // A second key on a floor cell: the clauses and the referee both object (exit 1), and
+    // the level is still printed so the designer sees what the solver claimed.
+    let key = 2;
+    let floor = spec.tiles.iter().position(|t| t.name == "floor").unwrap();
+    let c = (0..spec.cells())
+        .find(|&c| level.tiles[c] == floor && level.layers[0][c] == 0)
+        .expect("a floor cell without an item");
+    let (x, y) = (c % spec.width, c / spec.width);
+    let mut broken = values.clone();
+    for v in 0..4 {
+        broken[model.layer_var(0, x, y, v).index()] = v == key;
+    }
+    let out = dir.file("two-keys.out", v_line(&lits(&broken)));
+    let o = encode(&["decode", p(&json), p(&out)]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("falsifies hard clause"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("(check_level)"), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches('k').count(), 2);
+
+    // Unsatisfiable / unknown / malformed / incomplete outputs.
+    let cases: [(&str, &str, i32, &str); 5] = [
+        ("unsat.out", "s UNSATISFIABLE\n", 20, "UNSATISFIABLE"),
+        ("unknown.out", "s UNKNOWN\n", 6, "UNKNOWN"),
+        ("cut.out", "s SATISFIABLE\nv 1 -2 3\n", 3, "cut.out:"),
+        (
+            "short.out",
+            "s SATISFIABLE\nv 1 -2 0\n",
+            3,
+            "does not assign variable",
+        ),
+        ("garbage.out", "hello\n", 3, "garbage.out:1:1"),
+    ];
+    for (name, text, want, message) in cases {
+        let out = dir.file(name, text);
+        let o = encode(&["decode", p(&json), p(&out)]);
+        assert_eq!(code(&o), want, "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{name}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
+    let dir = Dir::new("nolevel");
+    let json = dir.file(
+        "impossible.json",
+        r##"{"width": 3, "height": 3,
+            "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+            "counts": [{"of": "floor", "min": 5}, {"of": "wall", "min": 5}]}"##,
+    );
+    let o = encode(&["solve", p(&json)]);
+    assert_eq!(code(&o), 20, "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let o = encode(&["solve", p(&instance("dungeon-64.json")), "--time", "0.001"]);
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    assert!(stderr(&o).contains("time limit"), "{}", stderr(&o));
+}
