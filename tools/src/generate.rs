@@ -29,6 +29,12 @@
 //! | --- | --- | --- |
 //! | random weighted partial MaxSAT | [`random_maxsat`] | satisfiable (a planted assignment) |
 //! | minimum-weight vertex cover | [`vertex_cover`] | satisfiable (every vertex) |
+//! | weighted max-cut | [`max_cut`] | none (all soft) |
+//! | maximum-weight independent set | [`independent_set`] | satisfiable (the empty set) |
+//! | minimum-weight set cover | [`set_cover`] | satisfiable (every set) |
+//! | lexicographic (BMO) weights | [`lexicographic`] | none (all soft) |
+//!
+//! Random k-SAT at a clause/variable ratio is [`random_ksat_ratio`].
 
 use std::fmt;
 use std::io::{self, Write};
@@ -345,6 +351,41 @@ pub fn random_ksat(vars: u64, clauses: u64, k: u32, seed: u64) -> Result<GenCnf,
         description: format!("ksat vars={vars} clauses={clauses} k={k} seed={seed}"),
         expected: Expected::Unknown,
     })
+}
+
+/// Uniform random k-SAT at a clause/variable `ratio`: [`random_ksat`] with
+/// `round(ratio · vars)` clauses, the way the phase-transition literature states sizes
+/// ("n = 250 at 4.26"). The description records the ratio as given.
+///
+/// Errors: a ratio that is negative or not finite ([`GenError::OutOfRange`], shown as the
+/// ratio's integer part); those of [`random_ksat`].
+pub fn random_ksat_ratio(vars: u64, ratio: f64, k: u32, seed: u64) -> Result<GenCnf, GenError> {
+    if !(ratio.is_finite() && ratio >= 0.0) {
+        return Err(GenError::OutOfRange {
+            parameter: "ratio",
+            value: if ratio.is_finite() {
+                ratio as u64
+            } else {
+                u64::MAX
+            },
+            min: 0,
+            max: u64::MAX,
+        });
+    }
+    let clauses = (ratio * vars as f64).round();
+    if clauses > MAX_LITERALS as f64 {
+        return Err(GenError::TooLarge {
+            parameter: "ratio",
+            needed: clauses as u64,
+            limit: MAX_LITERALS,
+        });
+    }
+    let mut f = random_ksat(vars, clauses as u64, k, seed)?;
+    f.description = format!(
+        "ksat vars={vars} ratio={ratio} clauses={} k={k} seed={seed}",
+        clauses as u64
+    );
+    Ok(f)
 }
 
 /// The pigeonhole principle PHP(h+1, h): `holes` + 1 pigeons, `holes` holes. Variable
@@ -1001,6 +1042,236 @@ pub fn vertex_cover(
     })
 }
 
+/// The edges of G(`vertices`, `p`): each pair `u < v` (1-based) drawn with probability `p`, in
+/// lexicographic order, one draw per pair.
+fn random_graph(rng: &mut SplitMix64, vertices: u64, p: f64) -> Vec<(i64, i64)> {
+    let mut edges = Vec::new();
+    for u in 1..=vertices as i64 {
+        for v in u + 1..=vertices as i64 {
+            if rng.chance(p) {
+                edges.push((u, v));
+            }
+        }
+    }
+    edges
+}
+
+fn check_weight(max_weight: u64) -> Result<(), GenError> {
+    if max_weight == 0 {
+        return Err(GenError::OutOfRange {
+            parameter: "max_weight",
+            value: 0,
+            min: 1,
+            max: u64::MAX,
+        });
+    }
+    Ok(())
+}
+
+/// Weighted max-cut of a random graph G(`vertices`, `edge_probability`): one variable per
+/// vertex (its side), each edge `{u, v}` with a weight from 1..=`max_weight` gives two soft
+/// clauses of that weight, `u ∨ v` and `¬u ∨ ¬v`. A cut edge satisfies both, an uncut one
+/// falsifies exactly one, so the cost of an assignment is the weight of the edges it leaves
+/// uncut and the optimum is the total edge weight minus the maximum cut. No hard clauses
+/// (max-cut is the classic "all soft" MaxSAT family; weight 1 gives gen-maxsat.py's `maxcut`).
+///
+/// Errors: a probability outside [0, 1]; `max_weight` = 0; size limits.
+pub fn max_cut(
+    vertices: u64,
+    edge_probability: f64,
+    max_weight: u64,
+    seed: u64,
+) -> Result<GenWcnf, GenError> {
+    check_probability("edge-probability", edge_probability)?;
+    check_weight(max_weight)?;
+    let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
+    check_size("vertices", u128::from(vertices), pairs * 4)?;
+    let mut rng = SplitMix64::new(seed);
+    let edges = random_graph(&mut rng, vertices, edge_probability);
+    let mut soft = Vec::with_capacity(edges.len() * 2);
+    for (u, v) in edges {
+        let w = 1 + rng.below(max_weight);
+        soft.push((w, vec![u, v]));
+        soft.push((w, vec![-u, -v]));
+    }
+    Ok(GenWcnf {
+        num_vars: vertices,
+        hard: Vec::new(),
+        soft,
+        description: format!(
+            "maxcut vertices={vertices} edge-probability={edge_probability} \
+             max_weight={max_weight} seed={seed}"
+        ),
+    })
+}
+
+/// Maximum-weight independent set of a random graph G(`vertices`, `edge_probability`): one
+/// variable per vertex ("in the set"), a hard clause `¬u ∨ ¬v` per edge, a soft unit `v` per
+/// vertex with a weight from 1..=`max_weight`. The cost of a set is the weight left out, so the
+/// optimum is the total weight minus the heaviest independent set. Always satisfiable (the
+/// empty set). Many overlapping cores of size two: the family where at-most-one detection
+/// pays (gen-maxsat.py's `wmis`).
+///
+/// Errors: a probability outside [0, 1]; `max_weight` = 0; size limits.
+pub fn independent_set(
+    vertices: u64,
+    edge_probability: f64,
+    max_weight: u64,
+    seed: u64,
+) -> Result<GenWcnf, GenError> {
+    check_probability("edge-probability", edge_probability)?;
+    check_weight(max_weight)?;
+    let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
+    check_size(
+        "vertices",
+        u128::from(vertices),
+        pairs * 2 + u128::from(vertices),
+    )?;
+    let mut rng = SplitMix64::new(seed);
+    let hard = random_graph(&mut rng, vertices, edge_probability)
+        .into_iter()
+        .map(|(u, v)| vec![-u, -v])
+        .collect();
+    let soft = (1..=vertices as i64)
+        .map(|v| (1 + rng.below(max_weight), vec![v]))
+        .collect();
+    Ok(GenWcnf {
+        num_vars: vertices,
+        hard,
+        soft,
+        description: format!(
+            "wis vertices={vertices} edge-probability={edge_probability} \
+             max_weight={max_weight} seed={seed}"
+        ),
+    })
+}
+
+/// Minimum-weight set cover: `elements` elements, `sets` sets (one variable each, "chosen"),
+/// each element in `per_element` distinct sets drawn uniformly — a hard clause listing them,
+/// sorted — and a soft unit `¬s` per set with a weight from 1..=`max_weight`. Always
+/// satisfiable (choose every set); the optimum is the cheapest cover (gen-maxsat.py's `wsc`).
+///
+/// Errors: `per_element` = 0 or > `sets` ([`GenError::ClauseWidth`]); `max_weight` = 0; size
+/// limits.
+pub fn set_cover(
+    elements: u64,
+    sets: u64,
+    per_element: u32,
+    max_weight: u64,
+    seed: u64,
+) -> Result<GenWcnf, GenError> {
+    if per_element == 0 || u64::from(per_element) > sets {
+        return Err(GenError::ClauseWidth {
+            k: per_element,
+            vars: sets,
+        });
+    }
+    check_weight(max_weight)?;
+    check_size(
+        "elements",
+        u128::from(sets),
+        u128::from(elements) * u128::from(per_element) + u128::from(sets),
+    )?;
+    let mut rng = SplitMix64::new(seed);
+    let mut hard = Vec::with_capacity(elements as usize);
+    for _ in 0..elements {
+        let mut clause: Vec<i64> = Vec::with_capacity(per_element as usize);
+        while clause.len() < per_element as usize {
+            let s = rng.below(sets) as i64 + 1;
+            if !clause.contains(&s) {
+                clause.push(s);
+            }
+        }
+        clause.sort_unstable();
+        hard.push(clause);
+    }
+    let soft = (1..=sets as i64)
+        .map(|s| (1 + rng.below(max_weight), vec![-s]))
+        .collect();
+    Ok(GenWcnf {
+        num_vars: sets,
+        hard,
+        soft,
+        description: format!(
+            "set-cover elements={elements} sets={sets} per_element={per_element} \
+             max_weight={max_weight} seed={seed}"
+        ),
+    })
+}
+
+/// Random Max-3-SAT with lexicographic weights: `clauses` random soft 3-clauses over `vars`
+/// variables, each put on one of `levels` levels uniformly, and level `l`'s weight chosen
+/// larger than all the soft weight below it (1 at level 0; then one more than the lower
+/// levels' total). Falsifying one clause of a level then costs more than falsifying every
+/// clause below it: the optimum minimises the falsified clauses level by level, from the top
+/// (a Boolean multilevel optimisation problem in the sense of Marques-Silva, Argelich, Graça
+/// and Lynce, "Boolean lexicographic optimization: algorithms & applications", AMAI 2011,
+/// DOI 10.1007/s10472-011-9233-2) — the shape stratification and BLO detection are for.
+/// Unlike gen-maxsat.py's `bmo` (weights 10^l, lexicographic only while a level holds fewer
+/// than ten clauses), this one is lexicographic at every size.
+///
+/// Errors: `vars` < 3 ([`GenError::ClauseWidth`]); `levels` outside 1..=63
+/// ([`GenError::OutOfRange`]); weights beyond 64 bits ([`GenError::TooLarge`]); size limits.
+pub fn lexicographic(vars: u64, clauses: u64, levels: u32, seed: u64) -> Result<GenWcnf, GenError> {
+    if vars < 3 {
+        return Err(GenError::ClauseWidth { k: 3, vars });
+    }
+    if !(1..=63).contains(&levels) {
+        return Err(GenError::OutOfRange {
+            parameter: "levels",
+            value: u64::from(levels),
+            min: 1,
+            max: 63,
+        });
+    }
+    check_size("clauses", u128::from(vars), u128::from(clauses) * 3)?;
+    let mut rng = SplitMix64::new(seed);
+    let mut drawn = Vec::with_capacity(clauses as usize);
+    let mut per_level = vec![0u64; levels as usize];
+    for _ in 0..clauses {
+        let level = rng.below(u64::from(levels)) as usize;
+        let mut clause: Vec<i64> = Vec::with_capacity(3);
+        while clause.len() < 3 {
+            let var = rng.below(vars) as i64 + 1;
+            if clause.iter().all(|l| l.abs() != var) {
+                clause.push(if rng.coin() { -var } else { var });
+            }
+        }
+        if let Some(n) = per_level.get_mut(level) {
+            *n += 1;
+        }
+        drawn.push((level, clause));
+    }
+    let mut weights = Vec::with_capacity(levels as usize);
+    let mut below: u64 = 0;
+    for n in &per_level {
+        let w = below.checked_add(1).ok_or(GenError::TooLarge {
+            parameter: "levels",
+            needed: u64::MAX,
+            limit: u64::MAX,
+        })?;
+        below = n
+            .checked_mul(w)
+            .and_then(|x| x.checked_add(below))
+            .ok_or(GenError::TooLarge {
+                parameter: "levels",
+                needed: u64::MAX,
+                limit: u64::MAX,
+            })?;
+        weights.push(w);
+    }
+    let soft = drawn
+        .into_iter()
+        .map(|(level, clause)| (weights.get(level).copied().unwrap_or(1), clause))
+        .collect();
+    Ok(GenWcnf {
+        num_vars: vars,
+        hard: Vec::new(),
+        soft,
+        description: format!("lex vars={vars} clauses={clauses} levels={levels} seed={seed}"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1228,5 +1499,164 @@ mod tests {
             f.to_wcnf_string(),
             "c generated by grim-gen test\nh 1 -2 0\n3 2 0\n1 0\n"
         );
+    }
+
+    /// The optimum of `f` by brute force (only for ≤ 16 variables); `None` when infeasible.
+    fn brute_force_optimum(f: &GenWcnf) -> Option<u64> {
+        assert!(f.num_vars <= 16, "brute force on {} variables", f.num_vars);
+        (0u32..1 << f.num_vars)
+            .filter_map(|bits| {
+                let model: Vec<bool> = (0..f.num_vars).map(|i| bits >> i & 1 == 1).collect();
+                f.cost(&model)
+            })
+            .min()
+    }
+
+    #[test]
+    fn random_ksat_at_a_ratio_rounds_the_clause_count_and_is_seeded() {
+        let f = random_ksat_ratio(250, 4.26, 3, 1).unwrap();
+        assert_eq!(f.clauses.len(), 1065);
+        assert_eq!(f.clauses, random_ksat(250, 1065, 3, 1).unwrap().clauses);
+        assert_eq!(f, random_ksat_ratio(250, 4.26, 3, 1).unwrap());
+        assert!(f.description.contains("ratio=4.26"), "{}", f.description);
+        assert!(random_ksat_ratio(10, -1.0, 3, 0).is_err());
+        assert!(random_ksat_ratio(10, f64::NAN, 3, 0).is_err());
+        assert!(matches!(
+            random_ksat_ratio(1000, 1e12, 3, 0),
+            Err(GenError::TooLarge { .. })
+        ));
+        // Far above the threshold, small instances are UNSAT; far below, SAT.
+        assert!(!brute_force_sat(
+            &random_ksat_ratio(12, 10.0, 3, 4).unwrap()
+        ));
+        assert!(brute_force_sat(&random_ksat_ratio(12, 1.0, 3, 4).unwrap()));
+    }
+
+    #[test]
+    fn the_weighted_families_are_deterministic_per_seed() {
+        assert_eq!(max_cut(12, 0.5, 9, 3), max_cut(12, 0.5, 9, 3));
+        assert_ne!(max_cut(12, 0.5, 9, 3), max_cut(12, 0.5, 9, 4));
+        assert_eq!(
+            independent_set(12, 0.3, 9, 3),
+            independent_set(12, 0.3, 9, 3)
+        );
+        assert_ne!(
+            independent_set(12, 0.3, 9, 3),
+            independent_set(12, 0.3, 9, 4)
+        );
+        assert_eq!(set_cover(20, 10, 3, 9, 3), set_cover(20, 10, 3, 9, 3));
+        assert_ne!(set_cover(20, 10, 3, 9, 3), set_cover(20, 10, 3, 9, 4));
+        assert_eq!(lexicographic(10, 40, 3, 3), lexicographic(10, 40, 3, 3));
+        assert_ne!(lexicographic(10, 40, 3, 3), lexicographic(10, 40, 3, 4));
+        // The text is a function of the instance, so the bytes are reproducible too.
+        assert_eq!(
+            max_cut(6, 0.5, 1, 1).unwrap().to_wcnf_string(),
+            max_cut(6, 0.5, 1, 1).unwrap().to_wcnf_string()
+        );
+    }
+
+    /// Weight of the heaviest set of vertices with no two joined by an edge, by brute force.
+    fn heaviest_independent_set(n: u64, edges: &[(i64, i64)], weight: &[u64]) -> u64 {
+        (0u32..1 << n)
+            .filter(|bits| {
+                edges
+                    .iter()
+                    .all(|&(u, v)| bits >> (u - 1) & 1 == 0 || bits >> (v - 1) & 1 == 0)
+            })
+            .map(|bits| {
+                (0..n)
+                    .filter(|i| bits >> i & 1 == 1)
+                    .map(|i| weight[i as usize])
+                    .sum()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn the_weighted_families_have_the_optima_their_problems_define() {
+        // Max-cut of the complete graph K4, unit weights: the best cut has 4 of 6 edges.
+        let k4 = max_cut(4, 1.0, 1, 0).unwrap();
+        assert_eq!((k4.soft.len(), k4.hard.len()), (12, 0));
+        assert_eq!(brute_force_optimum(&k4), Some(2));
+        // K5: the best cut has 6 of 10 edges.
+        assert_eq!(
+            brute_force_optimum(&max_cut(5, 1.0, 1, 0).unwrap()),
+            Some(4)
+        );
+        for seed in 0..6 {
+            let g = independent_set(10, 0.35, 20, seed).unwrap();
+            let edges: Vec<(i64, i64)> = g.hard.iter().map(|c| (-c[0], -c[1])).collect();
+            let weight: Vec<u64> = g.soft.iter().map(|(w, _)| *w).collect();
+            let total: u64 = weight.iter().sum();
+            assert_eq!(
+                brute_force_optimum(&g),
+                Some(total - heaviest_independent_set(10, &edges, &weight)),
+                "{}",
+                g.description
+            );
+            // Set cover: the cheapest family of sets meeting every element's clause.
+            let c = set_cover(14, 9, 2, 20, seed).unwrap();
+            let cheapest = (0u32..1 << 9)
+                .filter(|bits| {
+                    c.hard
+                        .iter()
+                        .all(|e| e.iter().any(|&s| bits >> (s - 1) & 1 == 1))
+                })
+                .map(|bits| {
+                    (0..9)
+                        .filter(|i| bits >> i & 1 == 1)
+                        .map(|i| c.soft[i].0)
+                        .sum()
+                })
+                .min();
+            assert_eq!(brute_force_optimum(&c), cheapest, "{}", c.description);
+        }
+        assert!(set_cover(3, 2, 3, 1, 0).is_err());
+        assert!(max_cut(3, 1.5, 1, 0).is_err());
+        assert!(independent_set(3, 0.5, 0, 0).is_err());
+    }
+
+    #[test]
+    fn lexicographic_weights_dominate_every_lower_level() {
+        for seed in 0..4 {
+            let f = lexicographic(10, 60, 3, seed).unwrap();
+            let mut levels: Vec<u64> = f.soft.iter().map(|(w, _)| *w).collect();
+            levels.sort_unstable();
+            levels.dedup();
+            assert_eq!(levels[0], 1, "{}", f.description);
+            for (k, &w) in levels.iter().enumerate().skip(1) {
+                let below: u64 = f.soft.iter().map(|(v, _)| *v).filter(|&v| v < w).sum();
+                assert_eq!(w, below + 1, "level {k} of {}", f.description);
+            }
+            // The optimum minimises the top level's falsified clauses first.
+            let top = *levels.last().unwrap();
+            let falsified_top = |bits: u32| {
+                f.soft
+                    .iter()
+                    .filter(|(w, c)| {
+                        *w == top
+                            && !c
+                                .iter()
+                                .any(|&l| (bits >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))
+                    })
+                    .count()
+            };
+            let best_top = (0u32..1 << 10).map(falsified_top).min().unwrap();
+            let optimum = brute_force_optimum(&f).unwrap();
+            let at_optimum = (0u32..1 << 10)
+                .find(|&bits| {
+                    let model: Vec<bool> = (0..10).map(|i| bits >> i & 1 == 1).collect();
+                    f.cost(&model) == Some(optimum)
+                })
+                .unwrap();
+            assert_eq!(falsified_top(at_optimum), best_top, "{}", f.description);
+        }
+        assert!(lexicographic(2, 5, 2, 0).is_err());
+        assert!(lexicographic(5, 5, 0, 0).is_err());
+        assert!(matches!(
+            lexicographic(5, 1000, 63, 0),
+            Err(GenError::TooLarge { .. })
+        ));
     }
 }
