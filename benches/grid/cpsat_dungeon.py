@@ -394,6 +394,8 @@ def main():
     ap.add_argument("--root", choices=["first", "free"], default="first",
                     help="root 'any': the first class cell in row-major order (default) or a "
                     "free choice among the class cells")
+    ap.add_argument("--no-hints", action="store_true",
+                    help="diagnostics only: solve without the seeded hints")
     ap.add_argument("--quiet", action="store_true", help="do not print the level")
     args = ap.parse_args()
     global ROOT_MODE
@@ -414,7 +416,7 @@ def main():
     model.adjacency()
     model.counts()
     model.connectivity()
-    if prefs or args.hints:
+    if (prefs or args.hints) and not args.no_hints:
         model.hints(seed, args.hints)
     build = time.process_time() - t0
 

@@ -17,6 +17,7 @@ use grim_solver::Budget;
 use grim_tools::grid::decode::{Answer, read_answer};
 
 const ENCODE: &str = env!("CARGO_BIN_EXE_grim-encode");
+const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 
 /// The instances of `instances/grid/`, relative to this crate.
 fn instance(name: &str) -> PathBuf {
@@ -389,6 +390,39 @@ fn soft_rules_are_written_as_wcnf_in_either_dialect() {
     let o = encode(&[p(&json), "--preferences", "soft", "--wcnf", "old"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(stdout(&o).contains("\np wcnf "));
+}
+
+#[test]
+fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
+    // showcase-12 has a weighted count: WCNF out, grim-sat's OLL (MaxSAT Evaluation output, a
+    // `v 0101…` line) in, decoded and re-checked, at the optimum cost `solve` proves.
+    let dir = Dir::new("maxsat");
+    let json = instance("showcase-12.json");
+    let wcnf = dir.path("showcase.wcnf");
+    let o = encode(&[p(&json), "-o", p(&wcnf)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let run = Command::new(SAT).arg(&wcnf).output().expect("run grim-sat");
+    assert_eq!(
+        run.status.code(),
+        Some(30),
+        "grim-sat did not find the optimum"
+    );
+    let out = dir.file("showcase.out", &run.stdout);
+    let o = encode(&["decode", p(&json), p(&out)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("(MaxSAT output) decoded"), "{err}");
+    assert!(err.contains("check_level: every hard rule holds"), "{err}");
+    let cost = |text: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("grim-encode: cost "))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no cost line in: {text}"))
+    };
+    let solved = encode(&["solve", p(&json)]);
+    assert_eq!(code(&solved), 0, "{}", stderr(&solved));
+    assert_eq!(cost(&err), cost(&stderr(&solved)), "different optima");
 }
 
 #[test]

@@ -21,10 +21,12 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser as _;
-use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, Level};
+use grim_encodings::grid::{
+    self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridSpec, Level,
+};
 use grim_solver::{Budget, Lit, Var};
 use grim_tools::formats::open_input;
 use grim_tools::formats::wcnf::Dialect;
@@ -118,6 +120,14 @@ enum Command {
         /// Give up after N conflicts of the engine: exit 6, no level.
         #[arg(long, value_name = "N")]
         conflicts: Option<u64>,
+        /// How connectivity rules are solved: `lazy` (separator cuts added between engine
+        /// calls, the default) or `eager` (the founded encoding the CNF export carries).
+        #[arg(long, value_enum, default_value_t = ConnectivityArg::Lazy)]
+        connectivity: ConnectivityArg,
+        /// Print what the solve did on standard error: rounds, cuts, conflicts, model size,
+        /// wall-clock time.
+        #[arg(long)]
+        stats: bool,
     },
 }
 
@@ -149,6 +159,14 @@ enum PreferencesArg {
     Hint,
     /// Weighted soft clauses.
     Soft,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ConnectivityArg {
+    /// Separator cuts between engine calls.
+    Lazy,
+    /// The eager founded encoding.
+    Eager,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,7 +294,17 @@ fn main() -> ExitCode {
             svg,
             time,
             conflicts,
-        }) => solve(grid, *model, svg.as_deref(), *time, *conflicts),
+            connectivity,
+            stats,
+        }) => solve(
+            grid,
+            *model,
+            svg.as_deref(),
+            *time,
+            *conflicts,
+            *connectivity,
+            *stats,
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -520,22 +548,29 @@ fn solve(
     svg_path: Option<&Path>,
     time: Option<Duration>,
     conflicts: Option<u64>,
+    connectivity: ConnectivityArg,
+    print_stats: bool,
 ) -> Result<u8, Failure> {
+    let start = Instant::now();
     let spec = read_spec(grid_path)?;
+    let strategy = match connectivity {
+        ConnectivityArg::Lazy => ConnectivityStrategy::Lazy,
+        ConnectivityArg::Eager => ConnectivityStrategy::Eager,
+    };
     let options = model_args.options();
     let budget = Budget {
         conflicts,
         propagations: None,
     };
-    let level = match time {
-        None => grid::solve(&spec, &options, budget),
+    let outcome = match time {
+        None => grid::solve_with(&spec, &options, budget, strategy),
         Some(limit) => {
             // The engine is run on a worker thread; when the clock runs out the process ends
             // (returning from main) without waiting for it. Nothing has been written by then.
             let (send, receive) = mpsc::channel();
             let worker_spec = spec.clone();
             std::thread::spawn(move || {
-                let _ = send.send(grid::solve(&worker_spec, &options, budget));
+                let _ = send.send(grid::solve_with(&worker_spec, &options, budget, strategy));
             });
             match receive.recv_timeout(limit) {
                 Ok(result) => result,
@@ -554,6 +589,19 @@ fn solve(
         }
     }
     .map_err(|e| grid_failure(grid_path, &e))?;
+    let (level, stats) = outcome;
+    if print_stats {
+        eprintln!(
+            "grim-encode: solve: {} rounds, {} connectivity cuts, {} conflicts; model {} \
+             variables, {} hard clauses; {:.3} s wall-clock in all",
+            stats.rounds,
+            stats.cuts,
+            stats.conflicts,
+            stats.vars,
+            stats.clauses,
+            start.elapsed().as_secs_f64()
+        );
+    }
     // Never trust our own solver's word: the referee again, independently of the library's
     // own check.
     if let Err(problems) = grid::check_level(&spec, &level) {
@@ -570,6 +618,16 @@ fn solve(
     print_level(&spec, &level)?;
     if let Some(path) = svg_path {
         write_svg(path, &spec, &level)?;
+    }
+    let soft_preferences = options
+        .soft_preferences
+        .or_else(|| spec.preferences.as_ref().map(|p| p.soft))
+        .unwrap_or(false);
+    if spec.has_soft(soft_preferences) {
+        eprintln!(
+            "grim-encode: cost {} (proven least: the weight of the unmet wishes)",
+            grid::level_cost(&spec, &options, &level)
+        );
     }
     Ok(exit::OK)
 }

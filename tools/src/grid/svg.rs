@@ -32,7 +32,7 @@ const PALETTE: [&str; 12] = [
 
 /// Marker fills per layer value (the first value, "nothing", has no marker).
 const MARKER_PALETTE: [&str; 8] = [
-    "#d62728", "#ffbf00", "#8c564b", "#1f77b4", "#9467bd", "#17becf", "#e377c2", "#7f7f7f",
+    "#d62728", "#ffbf00", "#9467bd", "#1f77b4", "#17becf", "#e377c2", "#8c564b", "#7f7f7f",
 ];
 
 /// The SVG text of `level`, drawn with the tiles and layers of `spec`. Total: any level whose
