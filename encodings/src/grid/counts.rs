@@ -24,28 +24,102 @@ use super::GridModel;
 use super::spec::{Bound, CountRule};
 use crate::problem::Problem;
 use grim_solver::Lit;
+use std::collections::BTreeMap;
 
-/// Emits every count rule.
+/// Emits every count rule. Lists counted by a ratio get one sorting network each, shared
+/// with every other rule counting the same list (the dungeon's floor: 30–60% of the grid and
+/// the base of the enemies' ratio); other absolute counts go to `Problem::count`.
 pub(crate) fn encode(m: &mut GridModel) {
     let rules = m.spec.counts.clone();
-    for rule in &rules {
-        encode_rule(m, rule);
-    }
-}
-
-fn encode_rule(m: &mut GridModel, rule: &CountRule) {
-    let a = m.count_lits(&rule.of, &rule.region);
-    match &rule.per {
-        None => {
-            let base = rule.region.cells() as u64;
-            let lo = rule.min.map_or(0, |b| b.lower(base));
-            let hi = rule.max.map_or(u64::MAX, |b| b.upper(base));
-            let (lo, hi) = (to_usize(lo), to_usize(hi));
-            m.problem.count(&a, lo, hi.min(a.len()), rule.weight);
+    let lists: Vec<(Vec<Lit>, Option<Vec<Lit>>)> = rules
+        .iter()
+        .map(|r| {
+            let b = r.per.as_ref().map(|per| m.count_lits(per, &r.region));
+            (m.count_lits(&r.of, &r.region), b)
+        })
+        .collect();
+    // Plan: what each shared list needs.
+    let mut needs: BTreeMap<Vec<Lit>, Need> = BTreeMap::new();
+    let mut plans: Vec<Option<RatioPlan>> = Vec::with_capacity(rules.len());
+    for (rule, (a, b)) in rules.iter().zip(&lists) {
+        match b {
+            Some(b) => {
+                let plan = RatioPlan::new(a.len(), b.len(), rule.min, rule.max);
+                needs.entry(a.clone()).or_default().merge(plan.a);
+                needs.entry(b.clone()).or_default().merge(plan.b);
+                plans.push(Some(plan));
+            }
+            None => plans.push(None),
         }
-        Some(per) => {
-            let b = m.count_lits(per, &rule.region);
-            ratio(&mut m.problem, &a, &b, rule.min, rule.max, rule.weight);
+    }
+    let bounds = |rule: &CountRule, n: usize| {
+        let base = rule.region.cells() as u64;
+        let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+        let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
+        (lo, hi)
+    };
+    for (rule, (a, b)) in rules.iter().zip(&lists) {
+        if b.is_none()
+            && std::env::var_os("GRID_NO_SHARE").is_none()
+            && let Some(need) = needs.get_mut(a)
+        {
+            let (lo, hi) = bounds(rule, a.len());
+            if lo > 0 && lo <= a.len() {
+                need.merge(Need {
+                    upto: lo,
+                    up: false,
+                    down: true,
+                });
+            }
+            if hi < a.len() {
+                need.merge(Need {
+                    upto: hi + 1,
+                    up: true,
+                    down: false,
+                });
+            }
+        }
+    }
+    let mut sorted: BTreeMap<Vec<Lit>, Vec<Lit>> = BTreeMap::new();
+    for (lits, need) in &needs {
+        let out = sorter(&mut m.problem, lits, need.upto, need.up, need.down);
+        sorted.insert(lits.clone(), out);
+    }
+    for ((rule, (a, b)), plan) in rules.iter().zip(&lists).zip(&plans) {
+        match (b, plan) {
+            (Some(b), Some(plan)) => {
+                let (sa, sb) = (&sorted[a], &sorted[b]);
+                plan.emit(&mut m.problem, sa, sb, rule.weight);
+            }
+            _ => {
+                let (lo, hi) = bounds(rule, a.len());
+                match sorted.get(a) {
+                    Some(out)
+                        if lo <= hi
+                            && lo <= a.len()
+                            && (lo == 0 || out.len() >= lo)
+                            && (hi >= a.len() || out.len() > hi) =>
+                    {
+                        // Units on the shared outputs: o_lo and ¬o_{hi+1}.
+                        let guard = rule.weight.map(|_| m.problem.new_var().pos());
+                        let mut unit = |l: Lit| {
+                            let mut c = vec![l];
+                            c.extend(guard);
+                            m.problem.add_clause(&c, None);
+                        };
+                        if lo > 0 {
+                            unit(out[lo - 1]);
+                        }
+                        if hi < a.len() {
+                            unit(!out[hi]);
+                        }
+                        if let (Some(g), Some(w)) = (guard, rule.weight) {
+                            m.problem.add_clause(&[!g], Some(w));
+                        }
+                    }
+                    _ => m.problem.count(a, lo, hi, rule.weight),
+                }
+            }
         }
     }
 }
@@ -64,65 +138,127 @@ pub(crate) fn ratio(
     max: Option<Bound>,
     weight: Option<u64>,
 ) {
-    let guard = weight.map(|_| p.new_var().pos());
-    let (na, nb) = (a.len(), b.len());
-    let min = min.map(|x| x.fraction()).filter(|&(num, _)| num > 0);
-    let max = max.map(|x| x.fraction());
-    // Which outputs each side needs, and in which direction.
-    let mut need_a = 0usize;
-    let (mut a_up, mut a_down, mut b_up, mut b_down) = (false, false, false, false);
-    // min: b_k → a_⌈pk/q⌉ for k = 1..=nb.
-    if let Some((num, den)) = min {
-        let j = ceil_div(num as u128 * nb as u128, den as u128);
-        need_a = need_a.max(j.min(na as u128) as usize);
-        a_down = true;
-        b_up = true;
+    let plan = RatioPlan::new(a.len(), b.len(), min, max);
+    let sa = sorter(p, a, plan.a.upto, plan.a.up, plan.a.down);
+    let sb = sorter(p, b, plan.b.upto, plan.b.up, plan.b.down);
+    plan.emit(p, &sa, &sb, weight);
+}
+
+/// Which unary outputs a count needs (`upto`) and in which directions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Need {
+    upto: usize,
+    /// `|lits| ≥ k → o_k` (serves upper bounds).
+    up: bool,
+    /// `o_k → |lits| ≥ k` (serves lower bounds).
+    down: bool,
+}
+
+impl Need {
+    fn merge(&mut self, other: Need) {
+        self.upto = self.upto.max(other.upto);
+        self.up |= other.up;
+        self.down |= other.down;
     }
-    // max: a_j → b_⌈jq/p⌉ for j = 1..=j0, j0 the first j needing more than nb.
-    let mut j0 = 0usize;
-    if let Some((num, den)) = max {
-        j0 = if num == 0 {
-            1
-        } else {
+}
+
+/// `min·|B| ≤ |A| ≤ max·|B|` as clauses over unary outputs: min `p/q` is `b_k → a_⌈pk/q⌉`
+/// for every `k`, max `p/q` is `a_j → b_⌈jq/p⌉` up to the first `j` that would need more than
+/// `|B|` (asserted false).
+struct RatioPlan {
+    na: usize,
+    nb: usize,
+    min: Option<(u64, u64)>,
+    max: Option<(u64, u64)>,
+    /// The first `j` with `⌈j·q/p⌉ > |B|` (0 without max).
+    j0: usize,
+    a: Need,
+    b: Need,
+}
+
+impl RatioPlan {
+    fn new(na: usize, nb: usize, min: Option<Bound>, max: Option<Bound>) -> RatioPlan {
+        let min = min.map(|x| x.fraction()).filter(|&(num, _)| num > 0);
+        let max = max.map(|x| x.fraction());
+        let (mut a, mut b) = (Need::default(), Need::default());
+        if let Some((num, den)) = min {
+            let j = ceil_div(num as u128 * nb as u128, den as u128);
+            a.merge(Need {
+                upto: j.min(na as u128) as usize,
+                up: false,
+                down: true,
+            });
+            b.merge(Need {
+                upto: nb,
+                up: true,
+                down: false,
+            });
+        }
+        let mut j0 = 0usize;
+        if let Some((num, den)) = max {
             // The first j with ⌈j·den/num⌉ > nb, i.e. j > ⌊nb·num/den⌋.
-            (nb as u128 * num as u128 / den as u128 + 1).min(na as u128 + 1) as usize
+            j0 = if num == 0 {
+                1
+            } else {
+                (nb as u128 * num as u128 / den as u128 + 1).min(na as u128 + 1) as usize
+            };
+            a.merge(Need {
+                upto: j0.min(na),
+                up: true,
+                down: false,
+            });
+            b.merge(Need {
+                upto: nb,
+                up: false,
+                down: true,
+            });
+        }
+        RatioPlan {
+            na,
+            nb,
+            min,
+            max,
+            j0,
+            a,
+            b,
+        }
+    }
+
+    /// Emits the comparison clauses over sorter outputs `sa`, `sb` (at least as long as the
+    /// plan's needs); soft with a relaxation literal when `weight` is given.
+    fn emit(&self, p: &mut Problem, sa: &[Lit], sb: &[Lit], weight: Option<u64>) {
+        if self.min.is_none() && self.max.is_none() {
+            return;
+        }
+        let guard = weight.map(|_| p.new_var().pos());
+        let clause = |p: &mut Problem, lits: &[Lit]| {
+            let mut c = lits.to_vec();
+            c.extend(guard);
+            p.add_clause(&c, None);
         };
-        need_a = need_a.max(j0.min(na));
-        a_up = true;
-        b_down = true;
-    }
-    let sa = sorter(p, a, need_a, a_up, a_down);
-    let sb = sorter(p, b, if b_up || b_down { nb } else { 0 }, b_up, b_down);
-    let clause = |p: &mut Problem, lits: &[Lit]| {
-        let mut c = lits.to_vec();
-        c.extend(guard);
-        p.add_clause(&c, None);
-    };
-    if let Some((num, den)) = min {
-        for k in 1..=nb {
-            let j = ceil_div(num as u128 * k as u128, den as u128) as usize;
-            if j == 0 {
-                continue;
-            }
-            if j > na {
-                clause(p, &[!sb[k - 1]]);
-            } else {
-                clause(p, &[!sb[k - 1], sa[j - 1]]);
+        if let Some((num, den)) = self.min {
+            for k in 1..=self.nb {
+                let j = ceil_div(num as u128 * k as u128, den as u128) as usize;
+                if j > self.na {
+                    clause(p, &[!sb[k - 1]]);
+                } else {
+                    clause(p, &[!sb[k - 1], sa[j - 1]]);
+                }
             }
         }
-    }
-    if let Some((num, den)) = max {
-        for j in 1..=j0.min(na) {
-            if j == j0 {
-                clause(p, &[!sa[j - 1]]);
-            } else {
-                let k = ceil_div(j as u128 * den as u128, num as u128) as usize;
-                clause(p, &[!sa[j - 1], sb[k - 1]]);
+        if let Some((num, den)) = self.max {
+            for j in 1..=self.j0.min(self.na) {
+                if j == self.j0 {
+                    clause(p, &[!sa[j - 1]]);
+                } else {
+                    let k = ceil_div(j as u128 * den as u128, num as u128) as usize;
+                    clause(p, &[!sa[j - 1], sb[k - 1]]);
+                }
             }
         }
-    }
-    if let (Some(g), Some(w)) = (guard, weight) {
-        p.add_clause(&[!g], Some(w));
+        if let (Some(g), Some(w)) = (guard, weight) {
+            p.add_clause(&[!g], Some(w));
+        }
     }
 }
 

@@ -186,6 +186,36 @@ impl fmt::Display for GridError {
 
 impl std::error::Error for GridError {}
 
+/// The separator cuts [`solve`] would add for `spec.connectivity[rule]` on `level`, each a
+/// clause over "cell `c` holds the class" literals given as `(c, positive)`. Empty when the
+/// rule holds. Exposed for the tests, which check every cut against every connected level.
+#[doc(hidden)]
+pub fn separator_cuts(spec: &GridSpec, rule: usize, level: &Level) -> Vec<Vec<(usize, bool)>> {
+    let Some(r) = spec.connectivity.get(rule) else {
+        return Vec::new();
+    };
+    let lits: Vec<grim_solver::Lit> = (0..spec.cells())
+        .map(|c| grim_solver::Var::new(c as u32).unwrap_or_default().pos())
+        .collect();
+    let holds: Vec<bool> = level
+        .tiles
+        .iter()
+        .map(|&t| r.class.get(t).copied().unwrap_or(false))
+        .collect();
+    if holds.len() != spec.cells() {
+        return Vec::new();
+    }
+    let root = r.root.map(|(x, y)| spec.index(x, y));
+    connectivity::cuts(spec, &lits, &holds, root)
+        .into_iter()
+        .map(|c| {
+            c.into_iter()
+                .map(|l| (l.var().index(), l.is_positive()))
+                .collect()
+        })
+        .collect()
+}
+
 impl From<SolveError> for GridError {
     fn from(e: SolveError) -> GridError {
         match e {

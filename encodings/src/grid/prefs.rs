@@ -97,7 +97,8 @@ pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
             m.problem.add_clause(&[lit], Some(p.weight));
         }
     }
-    for l in 0..m.spec.layers.len() {
+    let layer_hints = std::env::var_os("GRID_NO_LAYER_HINTS").is_none();
+    for l in 0..m.spec.layers.len() * usize::from(layer_hints) {
         for c in 0..m.spec.cells() {
             for v in 0..m.spec.layers[l].values.len() {
                 let lit = m.value_lit(l, c, v);

@@ -87,7 +87,15 @@ pub fn solve_with(
         out
     };
     let level = if !model.is_soft() {
-        let mut s = Solver::new();
+        let mut opts = grim_solver::Options::default();
+        if let Ok(list) = std::env::var("GRID_SOLVER_OPTS") {
+            for kv in list.split(',').filter(|x| !x.is_empty()) {
+                if let Some((k, v)) = kv.split_once('=') {
+                    let _ = opts.set(k, v);
+                }
+            }
+        }
+        let mut s = Solver::with_options(opts);
         s.reserve_vars(wcnf.num_vars);
         for (lits, _) in &class {
             for l in lits {
