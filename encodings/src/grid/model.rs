@@ -15,7 +15,7 @@ use grim_solver::{Lit, Var};
 use std::collections::BTreeMap;
 
 /// One rule family's encoder.
-type RuleFn = dyn Fn(&mut GridModel);
+type RuleFn<'a> = dyn Fn(&mut GridModel) + 'a;
 
 /// How the connectivity rules are encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ impl GridModel {
         let size = |m: &GridModel| (m.problem.num_vars(), m.problem.constraints().len());
         let trace = std::env::var_os("GRID_TRACE_SIZES").is_some();
         let mut last = size(&m);
-        let steps: [(&str, &RuleFn); 7] = [
+        let steps: [(&str, &RuleFn<'_>); 7] = [
             ("tiles", &tiles::encode),
             ("adjacency", &adjacency::encode),
             ("layers", &layers::encode),
