@@ -903,7 +903,29 @@ fn bench_files_named_in_the_environment() {
         let t0 = std::time::Instant::now();
         let mut oll = Oll::new(&w, opts.clone()).expect("fits");
         let budget = limit.map_or(Budget::UNLIMITED, Budget::conflicts);
-        let status = oll.solve(budget, &mut |_| {});
+        // OLL_SLICE=n: solve in slices of n conflicts and print the bounds after each, to see
+        // where the conflicts go.
+        let slice: Option<u64> = std::env::var("OLL_SLICE").ok().and_then(|s| s.parse().ok());
+        let status = match slice {
+            None => oll.solve(budget, &mut |_| {}),
+            Some(n) => loop {
+                let s = oll.solve(Budget::conflicts(n), &mut |_| {});
+                let st = oll.stats();
+                println!(
+                    "  conflicts {:>9} lb {:>6} ub {:>6?} cores {:>4} totalizers {:>4} exhausted {:>3} sat {:>3}",
+                    st.conflicts,
+                    oll.lower_bound(),
+                    oll.best_cost(),
+                    st.cores,
+                    st.totalizers,
+                    st.exhausted,
+                    st.sat_answers
+                );
+                if matches!(s, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) {
+                    break s;
+                }
+            },
+        };
         let secs = t0.elapsed().as_secs_f64();
         total += secs;
         let model_ok = oll.best_model().map(|m| w.cost(m) == oll.best_cost());

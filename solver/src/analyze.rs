@@ -91,13 +91,28 @@ impl Solver {
         (bt, lbd)
     }
 
+    /// The level a literal at decision level `lv` counts as in an LBD. With
+    /// `lbd_merge_assumptions`, the levels of the assumptions (1..=their number) count as one:
+    /// an incremental user such as OLL assumes hundreds of literals, one level each, and a
+    /// learned clause over many of them is no less useful for it (Audemard, Lagniez & Simon,
+    /// "Improving Glucose for incremental SAT solving with assumptions", SAT 2013, leave the
+    /// assumption literals out of the LBD for the same reason).
+    #[inline]
+    fn lbd_level(&self, lv: u32) -> usize {
+        if self.opts.lbd_merge_assumptions && lv >= 1 && (lv as usize) <= self.assumptions.len() {
+            1
+        } else {
+            lv as usize
+        }
+    }
+
     /// Number of distinct decision levels among the literals of `self.learnt`.
     fn compute_lbd_of_learnt(&mut self) -> u32 {
         self.stamp += 1;
         let stamp = self.stamp;
         let mut lbd = 0;
         for k in 0..self.learnt.len() {
-            let lv = self.level[self.learnt[k].var().index()] as usize;
+            let lv = self.lbd_level(self.level[self.learnt[k].var().index()]);
             if self.level_stamp[lv] != stamp {
                 self.level_stamp[lv] = stamp;
                 lbd += 1;
@@ -112,7 +127,7 @@ impl Solver {
         let stamp = self.stamp;
         let mut lbd = 0;
         for k in 0..self.arena.len(c) {
-            let lv = self.level[self.arena.lits(c)[k].var().index()] as usize;
+            let lv = self.lbd_level(self.level[self.arena.lits(c)[k].var().index()]);
             if self.level_stamp[lv] != stamp {
                 self.level_stamp[lv] = stamp;
                 lbd += 1;

@@ -203,6 +203,8 @@ macro_rules! options_table {
 options_table! {
     /// Minimise learned clauses recursively (MiniSat's deep minimisation); off = local only.
     minimize: bool = true, [0, 1];
+    /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).
+    lbd_merge_assumptions: bool = true, [0, 1];
     /// EVSIDS activity decay factor per conflict; 0.95 (MiniSat's) measured best on sat-main.
     vsids_decay: f64 = 0.95, [0.5, 0.9999];
     /// Allow stable mode (Luby restarts, target phases); off = focused mode only.
