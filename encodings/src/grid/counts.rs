@@ -21,6 +21,7 @@
 //! unit `¬r` carries the weight; the networks themselves stay hard.
 
 use super::GridModel;
+use super::model::{set_wished, wished_value};
 use super::spec::{Bound, CountRule};
 use crate::problem::Problem;
 use grim_solver::Lit;
@@ -82,7 +83,14 @@ pub(crate) fn encode(m: &mut GridModel) {
     }
     let mut sorted: BTreeMap<Vec<Lit>, Vec<Lit>> = BTreeMap::new();
     for (lits, need) in &needs {
-        let out = sorter(&mut m.problem, lits, need.upto, need.up, need.down);
+        let out = sorter(
+            &mut m.problem,
+            &mut m.wished,
+            lits,
+            need.upto,
+            need.up,
+            need.down,
+        );
         sorted.insert(lits.clone(), out);
     }
     for ((rule, (a, b)), plan) in rules.iter().zip(&lists).zip(&plans) {
@@ -93,7 +101,12 @@ pub(crate) fn encode(m: &mut GridModel) {
             }
             _ => {
                 let (lo, hi) = bounds(rule, a.len());
-                match sorted.get(a) {
+                let shared = if std::env::var_os("GRID_NO_SHARE").is_none() {
+                    sorted.get(a)
+                } else {
+                    None
+                };
+                match shared {
                     Some(out)
                         if lo <= hi
                             && lo <= a.len()
@@ -132,6 +145,7 @@ fn to_usize(n: u64) -> usize {
 /// (an absolute `n` is `n/1`).
 pub(crate) fn ratio(
     p: &mut Problem,
+    wished: &mut Vec<Option<bool>>,
     a: &[Lit],
     b: &[Lit],
     min: Option<Bound>,
@@ -139,8 +153,8 @@ pub(crate) fn ratio(
     weight: Option<u64>,
 ) {
     let plan = RatioPlan::new(a.len(), b.len(), min, max);
-    let sa = sorter(p, a, plan.a.upto, plan.a.up, plan.a.down);
-    let sb = sorter(p, b, plan.b.upto, plan.b.up, plan.b.down);
+    let sa = sorter(p, wished, a, plan.a.upto, plan.a.up, plan.a.down);
+    let sb = sorter(p, wished, b, plan.b.upto, plan.b.up, plan.b.down);
     plan.emit(p, &sa, &sb, weight);
 }
 
@@ -280,7 +294,14 @@ enum Node {
 /// Unary outputs `o_1..o_upto` of `lits`, `o_k` standing for "at least `k` are true": with
 /// `up`, `|lits| ≥ k → o_k`; with `down`, `o_k → |lits| ≥ k`. Returns `upto` literals
 /// (`upto ≤ lits.len()`).
-pub(crate) fn sorter(p: &mut Problem, lits: &[Lit], upto: usize, up: bool, down: bool) -> Vec<Lit> {
+pub(crate) fn sorter(
+    p: &mut Problem,
+    wished: &mut Vec<Option<bool>>,
+    lits: &[Lit],
+    upto: usize,
+    up: bool,
+    down: bool,
+) -> Vec<Lit> {
     let upto = upto.min(lits.len());
     if upto == 0 {
         return Vec::new();
@@ -311,6 +332,24 @@ pub(crate) fn sorter(p: &mut Problem, lits: &[Lit], upto: usize, up: bool, down:
             stack.push(b);
         }
     }
+    // Node values in the wished-for level, to hint the node variables.
+    let mut value: Vec<Option<bool>> = vec![None; nodes.len()];
+    for n in 0..nodes.len() {
+        value[n] = match nodes[n] {
+            Node::Const(b) => Some(b),
+            Node::Input(l) => wished_value(wished, l),
+            Node::Max(a, b) => match (value[a], value[b]) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
+            Node::Min(a, b) => match (value[a], value[b]) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+        };
+    }
     for n in 0..nodes.len() {
         if !needed[n] {
             continue;
@@ -325,6 +364,7 @@ pub(crate) fn sorter(p: &mut Problem, lits: &[Lit], upto: usize, up: bool, down:
                     lit_of[b].unwrap_or(p.always_false()),
                 );
                 let o = p.new_var().pos();
+                set_wished(wished, o, value[n]);
                 if matches!(nodes[n], Node::Max(..)) {
                     if up {
                         p.add_clause(&[!la, o], None);

@@ -59,6 +59,7 @@ pub(crate) fn encode(m: &mut GridModel) {
             Bound::Ratio { .. } => {
                 ratio(
                     &mut m.problem,
+                    &mut m.wished,
                     &sealed,
                     &class,
                     Some(rule.min),

@@ -39,6 +39,11 @@ pub struct GridModel {
     pub(crate) class_lits: BTreeMap<TileSet, Vec<Lit>>,
     pub(crate) hints: Vec<Lit>,
     pub(crate) soft_preferences: bool,
+    /// Per variable, its value in the wished-for level (seeded preferences), when known:
+    /// cell and layer variables, and the auxiliary variables the encodings define as functions
+    /// of them (sorting-network nodes, class literals). Every known value becomes a phase
+    /// hint, so the engine never decides an auxiliary variable against the wishes.
+    pub(crate) wished: Vec<Option<bool>>,
 }
 
 impl GridModel {
@@ -83,7 +88,11 @@ impl GridModel {
             class_lits: BTreeMap::new(),
             hints: Vec::new(),
             soft_preferences: prefs.as_ref().is_some_and(|p| p.soft),
+            wished: Vec::new(),
         };
+        if let Some(p) = &prefs {
+            prefs::wish(&mut m, p);
+        }
         let size = |m: &GridModel| (m.problem.num_vars(), m.problem.constraints().len());
         let trace = std::env::var_os("GRID_TRACE_SIZES").is_some();
         let mut last = size(&m);
@@ -251,6 +260,11 @@ impl GridModel {
 
     // ----- helpers for the rule files -----
 
+    /// The wished value of `l`, if known.
+    pub(crate) fn wished(&self, l: Lit) -> Option<bool> {
+        wished_value(&self.wished, l)
+    }
+
     /// The literal "cell `c` holds `tile`".
     pub(crate) fn tile_lit(&self, c: usize, tile: usize) -> Lit {
         self.cell_vars[c * self.spec.tiles.len() + tile].pos()
@@ -288,6 +302,11 @@ impl GridModel {
                 1 => lits[0],
                 _ => {
                     let y = self.problem.new_var().pos();
+                    let any = lits
+                        .iter()
+                        .map(|&l| self.wished(l))
+                        .try_fold(false, |acc, v| v.map(|v| acc || v));
+                    set_wished(&mut self.wished, y, any);
                     let mut clause = vec![!y];
                     clause.extend_from_slice(&lits);
                     self.problem.add_clause(&clause, None);
@@ -344,4 +363,23 @@ impl GridModel {
             Endpoint::Select(sel) => self.selection_lits(sel),
         }
     }
+}
+
+/// The wished value of `l` in `wished` (see [`GridModel`]'s field).
+pub(crate) fn wished_value(wished: &[Option<bool>], l: Lit) -> Option<bool> {
+    wished
+        .get(l.var().index())
+        .copied()
+        .flatten()
+        .map(|v| v == l.is_positive())
+}
+
+/// Records the wished value of `l` (nothing when `value` is `None`).
+pub(crate) fn set_wished(wished: &mut Vec<Option<bool>>, l: Lit, value: Option<bool>) {
+    let Some(v) = value else { return };
+    let i = l.var().index();
+    if wished.len() <= i {
+        wished.resize(i + 1, None);
+    }
+    wished[i] = Some(v == l.is_positive());
 }

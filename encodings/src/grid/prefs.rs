@@ -12,8 +12,10 @@
 //! where the rules need them. As hints (default) the wishes steer which of the equally good
 //! levels is found; as soft unit clauses (mode "soft") each unmet wish costs `weight`.
 
+use super::model::set_wished;
 use super::spec::Preferences;
 use super::{GridModel, GridOptions, GridSpec};
+use grim_solver::Var;
 
 /// splitmix64: a 64-bit state advanced by the golden-ratio increment and mixed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,29 +84,97 @@ pub fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
         .collect()
 }
 
-/// Emits the hints (and, in soft mode, the soft unit clauses).
-pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
-    let wished = wishes(&m.spec, p.seed);
+/// Records the wished level's value of every cell and layer variable (before the rules are
+/// encoded, so that encodings can derive the values of their auxiliary variables).
+pub(crate) fn wish(m: &mut GridModel, p: &Preferences) {
+    let tiles = wishes(&m.spec, p.seed);
+    let layers = layer_wishes(&m.spec, p.seed, &tiles);
     let t = m.spec.tiles.len();
-    for (c, &w) in wished.iter().enumerate() {
+    for (c, &w) in tiles.iter().enumerate() {
         for a in 0..t {
             let lit = m.tile_lit(c, a);
-            m.hints.push(if a == w { lit } else { !lit });
-            m.problem.prefer(lit.var(), a == w);
-        }
-        if p.soft {
-            let lit = m.tile_lit(c, w);
-            m.problem.add_clause(&[lit], Some(p.weight));
+            set_wished(&mut m.wished, lit, Some(a == w));
         }
     }
-    let layer_hints = std::env::var_os("GRID_NO_LAYER_HINTS").is_none();
-    for l in 0..m.spec.layers.len() * usize::from(layer_hints) {
-        for c in 0..m.spec.cells() {
+    for (l, wish) in layers.iter().enumerate() {
+        for (c, &w) in wish.iter().enumerate() {
             for v in 0..m.spec.layers[l].values.len() {
                 let lit = m.value_lit(l, c, v);
-                m.hints.push(if v == 0 { lit } else { !lit });
-                m.problem.prefer(lit.var(), v == 0);
+                set_wished(&mut m.wished, lit, Some(v == w));
             }
         }
     }
+}
+
+/// Emits the hints — every variable whose wished value is known, in variable order (cells and
+/// layers first) — and, in soft mode, one soft unit clause per cell for its wished tile.
+pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
+    for i in 0..m.wished.len() {
+        if let (Some(v), Some(var)) = (m.wished[i], Var::new(i as u32)) {
+            m.hints.push(var.lit(v));
+            m.problem.prefer(var, v);
+        }
+    }
+    if p.soft {
+        let t = m.spec.tiles.len();
+        for c in 0..m.spec.cells() {
+            for a in 0..t {
+                let lit = m.tile_lit(c, a);
+                if m.wished(lit) == Some(true) {
+                    m.problem.add_clause(&[lit], Some(p.weight));
+                }
+            }
+        }
+    }
+}
+
+/// The wished-for value of every layer cell. Layer values have no weights; what a designer
+/// wants of them is in the count rules ("one key", "enemies on 5–20% of the floor"). So each
+/// count rule on a layer value, in file order, wishes the value onto a seeded choice of cells
+/// whose wished tile it may sit on: as many as the middle of the rule's bounds (for a ratio
+/// `per` a selection, the middle of the bounds applied to the wished tiles' count). Every other
+/// cell wishes the first value ("nothing"). Why: hinting every item to "nothing" made the
+/// engine discover each needed enemy through a conflict — on the 32×32 dungeon, thousands of
+/// conflicts per solve (measurements in `FORMAT.md`).
+pub fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usize>> {
+    use super::spec::Selection;
+    let cells = spec.cells();
+    let mut out: Vec<Vec<usize>> = spec.layers.iter().map(|_| vec![0; cells]).collect();
+    let mut rng = SplitMix64::new(seed ^ 0x6c61_7965_7273_2121);
+    let holds = |sel: &Selection, c: usize, out: &[Vec<usize>]| match sel {
+        Selection::Tiles(set) => set[tiles[c]],
+        Selection::LayerValue { layer, value } => out[*layer][c] == *value,
+    };
+    for rule in &spec.counts {
+        let Selection::LayerValue { layer, value } = rule.of else {
+            continue;
+        };
+        if value == 0 {
+            continue;
+        }
+        let region = rule.region;
+        let in_region: Vec<usize> = (0..cells)
+            .filter(|&c| region.contains(c % spec.width, c / spec.width))
+            .collect();
+        let base = match &rule.per {
+            Some(per) => in_region.iter().filter(|&&c| holds(per, c, &out)).count() as u64,
+            None => region.cells() as u64,
+        };
+        let lo = rule.min.map_or(0, |b| b.lower(base));
+        let hi = rule.max.map_or(lo, |b| b.upper(base)).max(lo);
+        let target = usize::try_from(lo + (hi - lo) / 2).unwrap_or(usize::MAX);
+        let requires = &spec.layers[layer].values[value].requires;
+        let mut candidates: Vec<usize> = in_region
+            .into_iter()
+            .filter(|&c| out[layer][c] == 0 && requires.as_ref().is_none_or(|r| r[tiles[c]]))
+            .collect();
+        // A seeded partial Fisher–Yates shuffle picks `target` of the candidates.
+        let take = target.min(candidates.len());
+        for i in 0..take {
+            let j = i + (rng.next() % (candidates.len() - i) as u64) as usize;
+            candidates.swap(i, j);
+            out[layer][candidates[i]] = value;
+        }
+    }
+    out
 }
