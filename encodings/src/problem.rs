@@ -36,9 +36,12 @@
 //! counter still propagates. Hard counts use [`crate::card::between`] (pairwise for small
 //! exactly-one, a counter, totalizer or network otherwise, by measured size).
 //!
-//! # Where this differs from the module it grew from
-//! The referee [`Problem::check`] evaluates the constraints as stated rather than the clauses
-//! built from them: it would catch an encoding bug instead of agreeing with it.
+//! # Two referees
+//! [`Problem::check`] evaluates the constraints as stated (counts counted, conjunctions
+//! conjoined): it would catch an encoding bug instead of agreeing with it.
+//! [`Problem::check_clauses`] evaluates the hard clauses actually built — the referee of the
+//! module this grew from, and the one that applies to an external solver's answer to the
+//! exported WCNF. [`Problem::solve`] runs both.
 
 use crate::card::{self, CardOptions};
 use crate::maxsat::{MaxSatError, MaxSatStatus, Oll, OllOptions};
@@ -209,6 +212,11 @@ pub enum Rejection {
         /// The referee's cost (on the constraints as stated).
         referee: u64,
     },
+    /// The model falsifies a hard clause of the built encoding ([`Problem::check_clauses`]).
+    ClauseFalsified {
+        /// The index of the clause in [`Problem::to_wcnf`]'s `hard` list.
+        clause: usize,
+    },
     /// A solution was reported without a model.
     NoModel,
 }
@@ -250,6 +258,12 @@ impl fmt::Display for SolveError {
                         f,
                         "the optimiser's optimum costs {optimiser:?}, the referee counts {referee}"
                     ),
+                    Rejection::ClauseFalsified { clause } => {
+                        write!(
+                            f,
+                            "the model falsifies hard clause {clause} of the encoding"
+                        )
+                    }
                     Rejection::NoModel => write!(f, "a solution was reported without a model"),
                 }
             }
@@ -479,6 +493,24 @@ impl Problem {
         }
     }
 
+    /// The second referee: `Ok` when `assignment` satisfies every hard clause actually built
+    /// (variable 0's unit, the hard constraints' clauses, the encodings' definitions and
+    /// guarded assertions), else the index in [`Problem::to_wcnf`]'s `hard` list of the first
+    /// clause it falsifies. This is what an external solver's answer to the exported WCNF is
+    /// checked against, since such an answer also sets the encodings' auxiliary variables.
+    ///
+    /// **Why two referees.** [`Problem::check`] judges the constraints as stated and would
+    /// catch an encoding that forbids too little; this one judges the clauses and catches a
+    /// solver whose model breaks them. [`Problem::solve`] runs both before it answers.
+    pub fn check_clauses(&self, assignment: &[bool]) -> Result<(), usize> {
+        let value =
+            |l: &Lit| assignment.get(l.var().index()).copied().unwrap_or(false) == l.is_positive();
+        match self.wcnf.hard.iter().position(|c| !c.iter().any(value)) {
+            None => Ok(()),
+            Some(i) => Err(i),
+        }
+    }
+
     /// The summed weight of the wishes `assignment` leaves unmet, as stated (saturating at
     /// `u64::MAX`; [`Problem::solve`] rejects weights whose total overflows).
     pub fn unmet(&self, assignment: &[bool]) -> u64 {
@@ -548,6 +580,9 @@ impl Problem {
         };
         if let Err(v) = self.check(model) {
             return Err(SolveError::Rejected(Rejection::HardViolated(v)));
+        }
+        if let Err(clause) = self.check_clauses(model) {
+            return Err(SolveError::Rejected(Rejection::ClauseFalsified { clause }));
         }
         let unmet = self.unmet_list(model);
         Ok(Solution {

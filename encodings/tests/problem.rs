@@ -514,6 +514,7 @@ fn solve_finds_the_brute_force_optimum_on_600_random_problems() {
             (Ok(s), Some(cost)) => {
                 assert_eq!(s.cost(), cost, "round {round}: {:?}", p.constraints());
                 assert!(p.check(s.model()).is_ok());
+                assert_eq!(p.check_clauses(s.model()), Ok(()));
                 assert_eq!(p.unmet(s.model()), cost);
                 assert_eq!(
                     p.to_wcnf().cost(s.model()),
@@ -581,4 +582,36 @@ fn a_small_tiled_level_is_solved_deterministically_and_passes_the_referee() {
     assert_eq!(p.to_wcnf().cost(a.model()), Some(a.cost()));
     let zeros = of(0).iter().filter(|&&l| a.value(l)).count();
     assert!((20..=30).contains(&zeros), "tile 0 covers {zeros} cells");
+}
+
+#[test]
+fn the_clause_referee_judges_the_auxiliary_variables_the_stated_one_ignores() {
+    // A hard count over 6 literals builds a counter with auxiliary variables. An assignment of
+    // the counted literals alone satisfies the count as stated, but with every auxiliary
+    // variable false it falsifies some defining clause (the counter must record the trues).
+    let mut p = Problem::new();
+    let xs: Vec<Lit> = (0..6).map(|_| p.new_var().pos()).collect();
+    let first_aux = p.num_vars();
+    p.count(&xs, 2, 3, None);
+    assert!(
+        p.num_vars() > first_aux,
+        "the count built auxiliary variables"
+    );
+    let mut a = vec![false; p.num_vars()];
+    a[0] = true; // variable 0 is asserted true
+    for x in &xs[..3] {
+        a[x.var().index()] = true;
+    }
+    assert!(p.check(&a).is_ok(), "the count holds as stated");
+    let falsified = p
+        .check_clauses(&a)
+        .expect_err("the counter's clauses notice");
+    assert!(falsified < p.to_wcnf().hard.len());
+    // The solver's answer passes both.
+    let s = p.solve(Budget::UNLIMITED).unwrap();
+    assert_eq!(p.check_clauses(s.model()), Ok(()));
+    // Breaking variable 0 (whose unit is the first hard clause) is caught.
+    let mut b = s.model().to_vec();
+    b[0] = false;
+    assert_eq!(p.check_clauses(&b), Err(0));
 }
