@@ -20,7 +20,8 @@ model, and builds it the way the issue describes the CP-SAT baseline:
   the draw grim makes (see `wished_tiles`); every tile variable of the cell gets an AddHint (1
   for the wish, 0 for the others), and every layer variable the hint grim gives it (its first
   value, "nothing"). `--hints FILE` instead takes the `c phase` lines of a `grim-encode` output
-  (tile variables only), to cross-check that both solvers get the same hints;
+  for every tile and layer variable, so CP-SAT gets exactly the hints grim gives those
+  variables (grim also hints its auxiliary variables, which have no counterpart here);
 * feasibility only (no objective), one worker.
 
 Features the benchmark does not need (enclosure, paths, soft counts, soft preferences) are
@@ -47,6 +48,7 @@ from ortools.sat.python import cp_model
 
 MASK64 = (1 << 64) - 1
 ROOT_MODE = "first"
+FLOW_MODE = "enforced"
 
 
 class SplitMix64:
@@ -276,13 +278,20 @@ class Model:
             for c in range(self.n):
                 for _, nb in self.neighbours(c):
                     f = self.m.NewIntVar(0, cap, f"f{i}_{c}_{nb}")
-                    self.m.Add(f == 0).OnlyEnforceIf(inc[c].Not())
-                    self.m.Add(f == 0).OnlyEnforceIf(inc[nb].Not())
+                    if FLOW_MODE == "linear":
+                        self.m.Add(f <= cap * inc[c])
+                        self.m.Add(f <= cap * inc[nb])
+                    else:
+                        self.m.Add(f == 0).OnlyEnforceIf(inc[c].Not())
+                        self.m.Add(f == 0).OnlyEnforceIf(inc[nb].Not())
                     flow[(c, nb)] = f
             supply = []
             for c in range(self.n):
                 s = self.m.NewIntVar(0, cap, f"s{i}_{c}")
-                self.m.Add(s == 0).OnlyEnforceIf(root[c].Not())
+                if FLOW_MODE == "linear":
+                    self.m.Add(s <= cap * root[c])
+                else:
+                    self.m.Add(s == 0).OnlyEnforceIf(root[c].Not())
                 supply.append(s)
                 inflow = sum(flow[(nb, c)] for _, nb in self.neighbours(c))
                 outflow = sum(flow[(c, nb)] for _, nb in self.neighbours(c))
@@ -299,29 +308,36 @@ class Model:
                     for v, var in enumerate(ys[c]):
                         self.m.AddHint(var, 1 if v == 0 else 0)
             return
-        # grim-encode comments: "c cell X Y TILE VAR" and "c phase LIT LIT ...".
+        # grim-encode comments: "c cell X Y TILE VAR", "c layer LAYER X Y VALUE VAR" and
+        # "c phase LIT LIT ...". Hints on grim's auxiliary variables have no counterpart here.
         var_of = {}
         phases = {}
+        layer_index = {l["name"]: li for li, l in enumerate(self.layers)}
         with open(hint_file) as f:
             for line in f:
                 p = line.split()
                 if len(p) >= 6 and p[0] == "c" and p[1] == "cell":
-                    var_of[int(p[5])] = (self.cell(int(p[2]), int(p[3])),
-                                         self.tile_index[p[4]])
+                    var_of[int(p[5])] = self.x[self.cell(int(p[2]), int(p[3]))][
+                        self.tile_index[p[4]]]
+                elif len(p) >= 7 and p[0] == "c" and p[1] == "layer" and p[2] in layer_index:
+                    li = layer_index[p[2]]
+                    names = [v["name"] for v in self.layers[li]["values"]]
+                    var_of[int(p[6])] = self.y[li][self.cell(int(p[3]), int(p[4]))][
+                        names.index(p[5])]
                 elif len(p) >= 2 and p[0] == "c" and p[1] == "phase":
                     for lit in p[2:]:
                         lit = int(lit)
                         if lit != 0:
                             phases[abs(lit)] = lit > 0
-                elif line and line[0] not in "c":
+                elif line and line[0] != "c":
                     break
         hinted = 0
-        for var, (c, t) in var_of.items():
+        for var, cp_var in var_of.items():
             if var in phases:
-                self.m.AddHint(self.x[c][t], 1 if phases[var] else 0)
+                self.m.AddHint(cp_var, 1 if phases[var] else 0)
                 hinted += 1
         if hinted == 0:
-            die(f"{hint_file}: no 'c phase' hint on a 'c cell' variable")
+            die(f"{hint_file}: no 'c phase' hint on a 'c cell' or 'c layer' variable")
 
 
 def check(spec, level, model):
@@ -394,12 +410,16 @@ def main():
     ap.add_argument("--root", choices=["first", "free"], default="first",
                     help="root 'any': the first class cell in row-major order (default) or a "
                     "free choice among the class cells")
+    ap.add_argument("--flow", choices=["enforced", "linear"], default="enforced",
+                    help="flow capacities as enforced `f == 0` constraints (default) or as "
+                    "linear `f <= cap * x` rows")
     ap.add_argument("--no-hints", action="store_true",
                     help="diagnostics only: solve without the seeded hints")
     ap.add_argument("--quiet", action="store_true", help="do not print the level")
     args = ap.parse_args()
-    global ROOT_MODE
+    global ROOT_MODE, FLOW_MODE
     ROOT_MODE = args.root
+    FLOW_MODE = args.flow
 
     with open(args.grid_json) as f:
         spec = json.load(f)

@@ -90,6 +90,7 @@ struct Args {
 enum Command {
     /// Read a SAT solver's `s`/`v` lines or a MaxSAT solver's `o`/`s`/`v` lines back into the
     /// level, check it (every clause, then the referee `check_level`) and print it.
+    #[command(after_help = AFTER_HELP)]
     Decode {
         /// The level description the CNF/WCNF was written from.
         #[arg(value_name = "GRID.json")]
@@ -105,6 +106,7 @@ enum Command {
     },
     /// Encode, solve with grimoire's engine (phase hints applied; a proven optimum when
     /// something is soft), check with `check_level`, and print the level.
+    #[command(after_help = AFTER_HELP)]
     Solve {
         /// The level description, or `-` for standard input.
         #[arg(value_name = "GRID.json")]
