@@ -349,3 +349,58 @@ fn soft_rules_reach_the_brute_force_optimum() {
         assert_eq!(level_cost(&spec, &options, &level), best, "seed {seed}");
     }
 }
+
+#[test]
+fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
+    // 72 cells: the floor-like count [20, 50] and the ratio are binary adders (the small ones
+    // above go to the front end's unary encodings). Too many levels to enumerate: random
+    // levels, plus levels with exactly 19, 20, 50 and 51 b cells and gems at the ratio's edges.
+    let spec = spec(&format!(
+        r#"{{"width": 9, "height": 8, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*", "requires": "b"}}]}}],
+            "counts": [{{"of": "b", "min": 20, "max": 50}},
+                       {{"of": "it.gem", "per": "b", "min": 0.1, "max": 0.3}}]}}"#
+    ));
+    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    let mut s = engine(&model);
+    let mut rng = grid::SplitMix64::new(42);
+    let (mut yes, mut no) = (0, 0);
+    for i in 0..600 {
+        let cells = spec.cells();
+        let target_b = [19, 20, 35, 50, 51][i % 5];
+        let mut order: Vec<usize> = (0..cells).collect();
+        for k in (1..cells).rev() {
+            order.swap(k, (rng.next() % (k as u64 + 1)) as usize);
+        }
+        let mut tiles = vec![0; cells];
+        for &c in &order[..target_b] {
+            tiles[c] = 1;
+        }
+        // Gems: around the ratio's edges (⌈0.1·b⌉ − 1 … ⌊0.3·b⌋ + 1), on b cells mostly.
+        let lo = target_b.div_ceil(10);
+        let hi = target_b * 3 / 10;
+        let gems = lo.saturating_sub(1) + (rng.next() % (hi - lo + 3) as u64) as usize;
+        let mut layer = vec![0; cells];
+        for &c in order.iter().take(gems) {
+            layer[c] = 1;
+        }
+        if i % 7 == 0 {
+            layer[order[cells - 1]] = 1; // a gem off the b cells
+        }
+        let level = Level {
+            width: spec.width,
+            height: spec.height,
+            tiles,
+            layers: vec![layer],
+        };
+        let expected = check_level(&spec, &level).is_ok();
+        let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
+        assert_eq!(got == Status::Sat, expected, "{}", level.to_text(&spec));
+        if expected {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+}

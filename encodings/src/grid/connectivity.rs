@@ -283,7 +283,7 @@ fn ring_limit() -> usize {
     std::env::var("GRID_RINGS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(usize::MAX)
+        .unwrap_or(3)
 }
 
 /// Cells that would join every stray component to the main one: for each component other

@@ -1,138 +1,87 @@
 //! Counts: absolute, as a ratio of a region, or as a ratio of another selection's count.
 //!
-//! **Absolute and region ratios** have fixed bounds once the ratio is rounded (`min` up, `max`
-//! down, in exact integer arithmetic on the 6-decimal fraction) and go to
+//! Bounds are fixed once a ratio of a region is rounded (`min` up, `max` down, in exact integer
+//! arithmetic on the 6-decimal fraction). Small ones — at most [`SMALL`] on either side, like
+//! "exactly one key", or any count over at most [`SMALL_LIST`] cells — go to
 //! [`crate::problem::Problem::count`], whose front end picks pairwise, counter, totalizer or
-//! cardinality network by measured size (`card/mod.rs`): a network for the dungeon's floor
-//! (30–60% of 1,024 cells), a counter for "exactly one key".
+//! network by measured size and propagates completely.
 //!
-//! **Ratios between selections** (`per`: enemies 5–20% of the floor) compare two counts,
-//! `q·|A| ≥ p·|B|`. Both sides are sorted by an odd–even merge sorting network (Batcher,
-//! AFIPS 1968) whose outputs `a_k ⇔ |A| ≥ k` are unary; then "min p/q" is, for every `k`,
-//! the clause `b_k → a_⌈pk/q⌉`, and "max p/q" is `a_j → b_⌈jq/p⌉`. The network has
-//! `O(n log² n)` comparators (n = 1,024: about 24,000), where a totalizer over all `n` outputs
-//! would need `O(n²)` clauses at the root alone. Only the directions the bounds use are
-//! emitted (`≥`: inputs force outputs; `≤`: outputs need inputs), comparators whose outputs no
-//! clause reads are never built, and constants fold (padding to a power of two is free). The
-//! comparisons are exact for every `|B|`: the rounding `⌈min·|B|⌉`, `⌊max·|B|⌋` is implied by
-//! integrality.
+//! Large counts and ratios between selections (`per`: enemies on 5–20% of the floor, i.e.
+//! `20·|E| ≥ |F|` and `5·|E| ≤ |F|`) are **binary**: each side is summed by an adder tree
+//! (under `n` full adders of 14 clauses), multiplied by its constant with shifted additions,
+//! and compared by a chain of 3 clauses per bit. The alternatives measured on the 32×32 dungeon
+//! (floor 30–60% of 1,024 cells, enemies 5–20% of the floor; `solve` with lazy connectivity,
+//! seeds 1–6, CPU seconds, `encodings/tests/grid_perf.rs`):
+//!
+//! | encoding of the floor count and the ratio | vars | clauses | CPU s (6 seeds) |
+//! |---|---|---|---|
+//! | cardinality network (front end) + two odd–even sorting networks | 138,622 | 416,065 | 3.9–5.7 (1 seed) |
+//! | one shared sorting network for the floor + one for the enemies | 102,270 | 316,497 | 2.2–3.7 |
+//! | binary adders (this) | 27,659 | 118,919 | 0.45–1.9 |
+//!
+//! Sorting networks propagate better (unit propagation completes the bounds), but `solve`
+//! re-propagates the whole model after every round of connectivity cuts, and the networks were
+//! three quarters of it. Wished values of the adder outputs are hinted like the cells', which
+//! keeps the weak propagation from costing conflicts (the sorter version went from 6,392 to 4
+//! conflicts on one seed once its nodes were hinted).
 //!
 //! Soft counts: the clauses that assert the bound carry a relaxation literal `r` and the soft
-//! unit `¬r` carries the weight; the networks themselves stay hard.
+//! unit `¬r` carries the weight; the counters themselves stay hard (they only define sums).
 
 use super::GridModel;
 use super::model::{set_wished, wished_value};
-use super::spec::{Bound, CountRule};
 use crate::problem::Problem;
 use grim_solver::Lit;
-use std::collections::BTreeMap;
 
-/// Emits every count rule. Lists counted by a ratio get one sorting network each, shared
-/// with every other rule counting the same list (the dungeon's floor: 30–60% of the grid and
-/// the base of the enemies' ratio); other absolute counts go to `Problem::count`.
+/// Bounds within this distance of 0 or of `n` use the front end's unary encodings.
+pub const SMALL: usize = 8;
+/// Counts over at most this many literals use the front end's unary encodings.
+pub const SMALL_LIST: usize = 64;
+
+/// Emits every count rule.
 pub(crate) fn encode(m: &mut GridModel) {
     let rules = m.spec.counts.clone();
-    let lists: Vec<(Vec<Lit>, Option<Vec<Lit>>)> = rules
-        .iter()
-        .map(|r| {
-            let b = r.per.as_ref().map(|per| m.count_lits(per, &r.region));
-            (m.count_lits(&r.of, &r.region), b)
-        })
-        .collect();
-    // Plan: what each shared list needs.
-    let mut needs: BTreeMap<Vec<Lit>, Need> = BTreeMap::new();
-    let mut plans: Vec<Option<RatioPlan>> = Vec::with_capacity(rules.len());
-    for (rule, (a, b)) in rules.iter().zip(&lists) {
-        match b {
-            Some(b) => {
-                let plan = RatioPlan::new(a.len(), b.len(), rule.min, rule.max);
-                needs.entry(a.clone()).or_default().merge(plan.a);
-                needs.entry(b.clone()).or_default().merge(plan.b);
-                plans.push(Some(plan));
-            }
-            None => plans.push(None),
-        }
-    }
-    let bounds = |rule: &CountRule, n: usize| {
-        let base = rule.region.cells() as u64;
-        let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
-        let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
-        (lo, hi)
-    };
-    for (rule, (a, b)) in rules.iter().zip(&lists) {
-        if b.is_none()
-            && std::env::var_os("GRID_NO_SHARE").is_none()
-            && let Some(need) = needs.get_mut(a)
-        {
-            let (lo, hi) = bounds(rule, a.len());
-            if lo > 0 && lo <= a.len() {
-                need.merge(Need {
-                    upto: lo,
-                    up: false,
-                    down: true,
-                });
-            }
-            if hi < a.len() {
-                need.merge(Need {
-                    upto: hi + 1,
-                    up: true,
-                    down: false,
-                });
-            }
-        }
-    }
-    let mut sorted: BTreeMap<Vec<Lit>, Vec<Lit>> = BTreeMap::new();
-    for (lits, need) in &needs {
-        let out = sorter(
-            &mut m.problem,
-            &mut m.wished,
-            lits,
-            need.upto,
-            need.up,
-            need.down,
-        );
-        sorted.insert(lits.clone(), out);
-    }
-    for ((rule, (a, b)), plan) in rules.iter().zip(&lists).zip(&plans) {
-        match (b, plan) {
-            (Some(b), Some(plan)) => {
-                let (sa, sb) = (&sorted[a], &sorted[b]);
-                plan.emit(&mut m.problem, sa, sb, rule.weight);
-            }
-            _ => {
-                let (lo, hi) = bounds(rule, a.len());
-                let shared = if std::env::var_os("GRID_NO_SHARE").is_none() {
-                    sorted.get(a)
-                } else {
-                    None
-                };
-                match shared {
-                    Some(out)
-                        if lo <= hi
-                            && lo <= a.len()
-                            && (lo == 0 || out.len() >= lo)
-                            && (hi >= a.len() || out.len() > hi) =>
-                    {
-                        // Units on the shared outputs: o_lo and ¬o_{hi+1}.
-                        let guard = rule.weight.map(|_| m.problem.new_var().pos());
-                        let mut unit = |l: Lit| {
-                            let mut c = vec![l];
-                            c.extend(guard);
-                            m.problem.add_clause(&c, None);
-                        };
-                        if lo > 0 {
-                            unit(out[lo - 1]);
-                        }
-                        if hi < a.len() {
-                            unit(!out[hi]);
-                        }
-                        if let (Some(g), Some(w)) = (guard, rule.weight) {
-                            m.problem.add_clause(&[!g], Some(w));
-                        }
-                    }
-                    _ => m.problem.count(a, lo, hi, rule.weight),
+    for rule in &rules {
+        let a = m.count_lits(&rule.of, &rule.region);
+        let guard;
+        match &rule.per {
+            None => {
+                let base = rule.region.cells() as u64;
+                let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+                let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
+                let small =
+                    a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
+                if small || lo > hi || lo > a.len() {
+                    m.problem.count(&a, lo, hi, rule.weight);
+                    continue;
+                }
+                guard = rule.weight.map(|_| m.problem.new_var().pos());
+                let sa = binary_count(&mut m.problem, &mut m.wished, &a);
+                if lo > 0 {
+                    let k = binary_const(&m.problem, lo as u64);
+                    binary_at_least(&mut m.problem, &sa, &k, guard);
+                }
+                if hi < a.len() {
+                    let k = binary_const(&m.problem, hi as u64);
+                    binary_at_least(&mut m.problem, &k, &sa, guard);
                 }
             }
+            Some(per) => {
+                let b = m.count_lits(per, &rule.region);
+                guard = rule.weight.map(|_| m.problem.new_var().pos());
+                ratio(
+                    &mut m.problem,
+                    &mut m.wished,
+                    &a,
+                    &b,
+                    rule.min,
+                    rule.max,
+                    guard,
+                );
+            }
+        }
+        if let (Some(g), Some(w)) = (guard, rule.weight) {
+            m.problem.add_clause(&[!g], Some(w));
         }
     }
 }
@@ -141,298 +90,154 @@ fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// `min·|B| ≤ |A| ≤ max·|B|` (each side optional), hard or soft. Bounds are read as fractions
-/// (an absolute `n` is `n/1`).
+/// `min·|B| ≤ |A| ≤ max·|B|` (each side optional; bounds read as fractions, an absolute `n`
+/// being `n/1`), every asserting clause guarded by `guard` when given.
 pub(crate) fn ratio(
     p: &mut Problem,
     wished: &mut Vec<Option<bool>>,
     a: &[Lit],
     b: &[Lit],
-    min: Option<Bound>,
-    max: Option<Bound>,
-    weight: Option<u64>,
+    min: Option<super::spec::Bound>,
+    max: Option<super::spec::Bound>,
+    guard: Option<Lit>,
 ) {
-    let plan = RatioPlan::new(a.len(), b.len(), min, max);
-    let sa = sorter(p, wished, a, plan.a.upto, plan.a.up, plan.a.down);
-    let sb = sorter(p, wished, b, plan.b.upto, plan.b.up, plan.b.down);
-    plan.emit(p, &sa, &sb, weight);
-}
-
-/// Which unary outputs a count needs (`upto`) and in which directions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Need {
-    upto: usize,
-    /// `|lits| ≥ k → o_k` (serves upper bounds).
-    up: bool,
-    /// `o_k → |lits| ≥ k` (serves lower bounds).
-    down: bool,
-}
-
-impl Need {
-    fn merge(&mut self, other: Need) {
-        self.upto = self.upto.max(other.upto);
-        self.up |= other.up;
-        self.down |= other.down;
+    let sa = binary_count(p, wished, a);
+    let sb = binary_count(p, wished, b);
+    if let Some((num, den)) = min.map(|x| x.fraction()) {
+        let x = binary_times(p, wished, &sa, den);
+        let y = binary_times(p, wished, &sb, num);
+        binary_at_least(p, &x, &y, guard);
+    }
+    if let Some((num, den)) = max.map(|x| x.fraction()) {
+        let x = binary_times(p, wished, &sb, num);
+        let y = binary_times(p, wished, &sa, den);
+        binary_at_least(p, &x, &y, guard);
     }
 }
 
-/// `min·|B| ≤ |A| ≤ max·|B|` as clauses over unary outputs: min `p/q` is `b_k → a_⌈pk/q⌉`
-/// for every `k`, max `p/q` is `a_j → b_⌈jq/p⌉` up to the first `j` that would need more than
-/// `|B|` (asserted false).
-struct RatioPlan {
-    na: usize,
-    nb: usize,
-    min: Option<(u64, u64)>,
-    max: Option<(u64, u64)>,
-    /// The first `j` with `⌈j·q/p⌉ > |B|` (0 without max).
-    j0: usize,
-    a: Need,
-    b: Need,
-}
-
-impl RatioPlan {
-    fn new(na: usize, nb: usize, min: Option<Bound>, max: Option<Bound>) -> RatioPlan {
-        let min = min.map(|x| x.fraction()).filter(|&(num, _)| num > 0);
-        let max = max.map(|x| x.fraction());
-        let (mut a, mut b) = (Need::default(), Need::default());
-        if let Some((num, den)) = min {
-            let j = ceil_div(num as u128 * nb as u128, den as u128);
-            a.merge(Need {
-                upto: j.min(na as u128) as usize,
-                up: false,
-                down: true,
-            });
-            b.merge(Need {
-                upto: nb,
-                up: true,
-                down: false,
-            });
-        }
-        let mut j0 = 0usize;
-        if let Some((num, den)) = max {
-            // The first j with ⌈j·den/num⌉ > nb, i.e. j > ⌊nb·num/den⌋.
-            j0 = if num == 0 {
-                1
-            } else {
-                (nb as u128 * num as u128 / den as u128 + 1).min(na as u128 + 1) as usize
-            };
-            a.merge(Need {
-                upto: j0.min(na),
-                up: true,
-                down: false,
-            });
-            b.merge(Need {
-                upto: nb,
-                up: false,
-                down: true,
-            });
-        }
-        RatioPlan {
-            na,
-            nb,
-            min,
-            max,
-            j0,
-            a,
-            b,
-        }
-    }
-
-    /// Emits the comparison clauses over sorter outputs `sa`, `sb` (at least as long as the
-    /// plan's needs); soft with a relaxation literal when `weight` is given.
-    fn emit(&self, p: &mut Problem, sa: &[Lit], sb: &[Lit], weight: Option<u64>) {
-        if self.min.is_none() && self.max.is_none() {
-            return;
-        }
-        let guard = weight.map(|_| p.new_var().pos());
-        let clause = |p: &mut Problem, lits: &[Lit]| {
-            let mut c = lits.to_vec();
-            c.extend(guard);
-            p.add_clause(&c, None);
-        };
-        if let Some((num, den)) = self.min {
-            for k in 1..=self.nb {
-                let j = ceil_div(num as u128 * k as u128, den as u128) as usize;
-                if j > self.na {
-                    clause(p, &[!sb[k - 1]]);
-                } else {
-                    clause(p, &[!sb[k - 1], sa[j - 1]]);
-                }
-            }
-        }
-        if let Some((num, den)) = self.max {
-            for j in 1..=self.j0.min(self.na) {
-                if j == self.j0 {
-                    clause(p, &[!sa[j - 1]]);
-                } else {
-                    let k = ceil_div(j as u128 * den as u128, num as u128) as usize;
-                    clause(p, &[!sa[j - 1], sb[k - 1]]);
-                }
-            }
-        }
-        if let (Some(g), Some(w)) = (guard, weight) {
-            p.add_clause(&[!g], Some(w));
-        }
-    }
-}
-
-fn ceil_div(a: u128, b: u128) -> u128 {
-    a.div_ceil(b.max(1))
-}
-
-/// A node of the symbolic sorting network.
-#[derive(Clone, Copy, Debug)]
-enum Node {
-    Const(bool),
-    Input(Lit),
-    /// `a ∨ b` (the larger output of a comparator).
-    Max(usize, usize),
-    /// `a ∧ b` (the smaller).
-    Min(usize, usize),
-}
-
-/// Unary outputs `o_1..o_upto` of `lits`, `o_k` standing for "at least `k` are true": with
-/// `up`, `|lits| ≥ k → o_k`; with `down`, `o_k → |lits| ≥ k`. Returns `upto` literals
-/// (`upto ≤ lits.len()`).
-pub(crate) fn sorter(
+/// The number of true `lits` in binary (least significant bit first), by an adder tree: one
+/// full or half adder per input beyond the first, so `n` inputs cost under `n` adders.
+pub(crate) fn binary_count(
     p: &mut Problem,
     wished: &mut Vec<Option<bool>>,
     lits: &[Lit],
-    upto: usize,
-    up: bool,
-    down: bool,
 ) -> Vec<Lit> {
-    let upto = upto.min(lits.len());
-    if upto == 0 {
-        return Vec::new();
+    match lits.len() {
+        0 => Vec::new(),
+        1 => vec![lits[0]],
+        n => {
+            let (lo, hi) = lits.split_at(n / 2);
+            let x = binary_count(p, wished, lo);
+            let y = binary_count(p, wished, hi);
+            binary_add(p, wished, &x, &y)
+        }
     }
-    let mut nodes: Vec<Node> = vec![Node::Const(false), Node::Const(true)];
-    let size = lits.len().next_power_of_two();
-    let mut wires: Vec<usize> = (0..size)
-        .map(|i| match lits.get(i) {
-            Some(&l) => {
-                nodes.push(Node::Input(l));
-                nodes.len() - 1
+}
+
+/// `x + y` by a ripple-carry adder (outputs defined both ways).
+fn binary_add(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], y: &[Lit]) -> Vec<Lit> {
+    let ff = p.always_false();
+    let n = x.len().max(y.len());
+    let mut out = Vec::with_capacity(n + 1);
+    let mut carry = ff;
+    for i in 0..n {
+        let a = x.get(i).copied().unwrap_or(ff);
+        let b = y.get(i).copied().unwrap_or(ff);
+        let (s, c) = full_adder(p, wished, [a, b, carry]);
+        out.push(s);
+        carry = c;
+    }
+    if carry != ff {
+        out.push(carry);
+    }
+    out
+}
+
+/// `(a ⊕ b ⊕ c, at least two of a, b, c)` with constant-false inputs folded away.
+fn full_adder(p: &mut Problem, wished: &mut Vec<Option<bool>>, ins: [Lit; 3]) -> (Lit, Lit) {
+    let ff = p.always_false();
+    let ins: Vec<Lit> = ins.into_iter().filter(|&l| l != ff).collect();
+    if ins.len() <= 1 {
+        return (ins.first().copied().unwrap_or(ff), ff);
+    }
+    let s = p.new_var().pos();
+    let k = p.new_var().pos();
+    let vals: Option<Vec<bool>> = ins.iter().map(|&l| wished_value(wished, l)).collect();
+    if let Some(v) = vals {
+        let ones = v.iter().filter(|&&b| b).count();
+        set_wished(wished, s, Some(ones % 2 == 1));
+        set_wished(wished, k, Some(ones >= 2));
+    }
+    let m = ins.len();
+    // s ↔ parity: exclude every input pattern with the wrong output.
+    for mask in 0u32..(1 << m) {
+        let mut clause: Vec<Lit> = (0..m)
+            .map(|i| if mask >> i & 1 == 1 { !ins[i] } else { ins[i] })
+            .collect();
+        clause.push(if mask.count_ones() % 2 == 1 { s } else { !s });
+        p.add_clause(&clause, None);
+    }
+    // k ↔ at least two.
+    for i in 0..m {
+        for j in i + 1..m {
+            p.add_clause(&[!ins[i], !ins[j], k], None);
+        }
+    }
+    if m == 2 {
+        p.add_clause(&[ins[0], !k], None);
+        p.add_clause(&[ins[1], !k], None);
+    } else {
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            p.add_clause(&[ins[i], ins[j], !k], None);
+        }
+    }
+    (s, k)
+}
+
+/// `k · x` by shifted additions.
+fn binary_times(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], k: u64) -> Vec<Lit> {
+    let ff = p.always_false();
+    let mut acc: Vec<Lit> = Vec::new();
+    for bit in 0..64 {
+        if k >> bit & 1 == 1 {
+            let mut shifted = vec![ff; bit];
+            shifted.extend_from_slice(x);
+            acc = if acc.is_empty() {
+                shifted
+            } else {
+                binary_add(p, wished, &acc, &shifted)
+            };
+        }
+    }
+    acc
+}
+
+/// The constant `k` in binary.
+fn binary_const(p: &Problem, k: u64) -> Vec<Lit> {
+    (0..64 - k.leading_zeros())
+        .map(|i| {
+            if k >> i & 1 == 1 {
+                p.always_true()
+            } else {
+                p.always_false()
             }
-            None => 0,
         })
-        .collect();
-    odd_even_sort(&mut nodes, &mut wires, 0, size);
-    // Emit backwards from the outputs used: only reachable comparators get variables.
-    let mut lit_of: Vec<Option<Lit>> = vec![None; nodes.len()];
-    let mut needed = vec![false; nodes.len()];
-    let mut stack: Vec<usize> = wires[..upto].to_vec();
-    while let Some(n) = stack.pop() {
-        if needed[n] {
-            continue;
-        }
-        needed[n] = true;
-        if let Node::Max(a, b) | Node::Min(a, b) = nodes[n] {
-            stack.push(a);
-            stack.push(b);
-        }
-    }
-    // Node values in the wished-for level, to hint the node variables.
-    let mut value: Vec<Option<bool>> = vec![None; nodes.len()];
-    for n in 0..nodes.len() {
-        value[n] = match nodes[n] {
-            Node::Const(b) => Some(b),
-            Node::Input(l) => wished_value(wished, l),
-            Node::Max(a, b) => match (value[a], value[b]) {
-                (Some(true), _) | (_, Some(true)) => Some(true),
-                (Some(false), Some(false)) => Some(false),
-                _ => None,
-            },
-            Node::Min(a, b) => match (value[a], value[b]) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            },
-        };
-    }
-    for n in 0..nodes.len() {
-        if !needed[n] {
-            continue;
-        }
-        let lit = match nodes[n] {
-            Node::Const(true) => p.always_true(),
-            Node::Const(false) => p.always_false(),
-            Node::Input(l) => l,
-            Node::Max(a, b) | Node::Min(a, b) => {
-                let (la, lb) = (
-                    lit_of[a].unwrap_or(p.always_false()),
-                    lit_of[b].unwrap_or(p.always_false()),
-                );
-                let o = p.new_var().pos();
-                set_wished(wished, o, value[n]);
-                if matches!(nodes[n], Node::Max(..)) {
-                    if up {
-                        p.add_clause(&[!la, o], None);
-                        p.add_clause(&[!lb, o], None);
-                    }
-                    if down {
-                        p.add_clause(&[!o, la, lb], None);
-                    }
-                } else {
-                    if up {
-                        p.add_clause(&[!la, !lb, o], None);
-                    }
-                    if down {
-                        p.add_clause(&[!o, la], None);
-                        p.add_clause(&[!o, lb], None);
-                    }
-                }
-                o
-            }
-        };
-        lit_of[n] = Some(lit);
-    }
-    wires[..upto]
-        .iter()
-        .map(|&w| lit_of[w].unwrap_or(p.always_false()))
         .collect()
 }
 
-/// A comparator on wires `i`, `j`: the larger value to `i`. Constants fold.
-fn compare(nodes: &mut Vec<Node>, wires: &mut [usize], i: usize, j: usize) {
-    let (a, b) = (wires[i], wires[j]);
-    let (hi, lo) = match (nodes[a], nodes[b]) {
-        (Node::Const(false), _) => (b, a),
-        (_, Node::Const(false)) => (a, b),
-        (Node::Const(true), _) => (a, b),
-        (_, Node::Const(true)) => (b, a),
-        _ => {
-            nodes.push(Node::Max(a, b));
-            nodes.push(Node::Min(a, b));
-            (nodes.len() - 2, nodes.len() - 1)
-        }
-    };
-    wires[i] = hi;
-    wires[j] = lo;
-}
-
-/// Batcher's odd–even merge sort of `wires[lo..lo + n]` (`n` a power of two), descending.
-fn odd_even_sort(nodes: &mut Vec<Node>, wires: &mut [usize], lo: usize, n: usize) {
-    if n > 1 {
-        let m = n / 2;
-        odd_even_sort(nodes, wires, lo, m);
-        odd_even_sort(nodes, wires, lo + m, m);
-        odd_even_merge(nodes, wires, lo, n, 1);
-    }
-}
-
-/// Merges the two sorted halves of the `r`-strided subsequence of `wires[lo..lo + n]`.
-fn odd_even_merge(nodes: &mut Vec<Node>, wires: &mut [usize], lo: usize, n: usize, r: usize) {
-    let step = r * 2;
-    if step < n {
-        odd_even_merge(nodes, wires, lo, n, step);
-        odd_even_merge(nodes, wires, lo + r, n, step);
-        let mut i = lo + r;
-        while i + r < lo + n {
-            compare(nodes, wires, i, i + r);
-            i += step;
-        }
-    } else {
-        compare(nodes, wires, lo, lo + r);
+/// Asserts `x ≥ y` (binary), every clause guarded.
+fn binary_at_least(p: &mut Problem, x: &[Lit], y: &[Lit], guard: Option<Lit>) {
+    let (tt, ff) = (p.always_true(), p.always_false());
+    let n = x.len().max(y.len());
+    // ge_i: "x[i..0] ≥ y[i..0]", asserted at the top; ge_{-1} is true.
+    let mut ge = guard.map_or(tt, |g| !g);
+    for i in (0..n).rev() {
+        let xi = x.get(i).copied().unwrap_or(ff);
+        let yi = y.get(i).copied().unwrap_or(ff);
+        let below = if i == 0 { tt } else { p.new_var().pos() };
+        p.add_clause(&[!ge, xi, !yi], None);
+        p.add_clause(&[!ge, xi, below], None);
+        p.add_clause(&[!ge, !yi, below], None);
+        ge = below;
     }
 }

@@ -57,6 +57,7 @@ pub(crate) fn encode(m: &mut GridModel) {
                 m.problem.count(&sealed, n, hi.max(n), rule.weight);
             }
             Bound::Ratio { .. } => {
+                let guard = rule.weight.map(|_| m.problem.new_var().pos());
                 ratio(
                     &mut m.problem,
                     &mut m.wished,
@@ -64,8 +65,11 @@ pub(crate) fn encode(m: &mut GridModel) {
                     &class,
                     Some(rule.min),
                     None,
-                    rule.weight,
+                    guard,
                 );
+                if let (Some(g), Some(w)) = (guard, rule.weight) {
+                    m.problem.add_clause(&[!g], Some(w));
+                }
             }
         }
     }
