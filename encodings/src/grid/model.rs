@@ -14,9 +14,6 @@ use crate::sink::{Cnf, Wcnf};
 use grim_solver::{Lit, Var};
 use std::collections::BTreeMap;
 
-/// One rule family's encoder.
-type RuleFn<'a> = dyn Fn(&mut GridModel) + 'a;
-
 /// How the connectivity rules are encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ConnMode {
@@ -93,32 +90,13 @@ impl GridModel {
         if let Some(p) = &prefs {
             prefs::wish(&mut m, p);
         }
-        let size = |m: &GridModel| (m.problem.num_vars(), m.problem.constraints().len());
-        let trace = std::env::var_os("GRID_TRACE_SIZES").is_some();
-        let mut last = size(&m);
-        let steps: [(&str, &RuleFn<'_>); 7] = [
-            ("tiles", &tiles::encode),
-            ("adjacency", &adjacency::encode),
-            ("layers", &layers::encode),
-            ("counts", &counts::encode),
-            ("enclosure", &enclosure::encode),
-            ("connectivity", &|m: &mut GridModel| {
-                connectivity::encode(m, mode)
-            }),
-            ("paths", &paths::encode),
-        ];
-        for (name, step) in steps {
-            step(&mut m);
-            if trace {
-                let now = size(&m);
-                eprintln!(
-                    "{name}: +{} vars, +{} constraints",
-                    now.0 - last.0,
-                    now.1 - last.1
-                );
-                last = now;
-            }
-        }
+        tiles::encode(&mut m);
+        adjacency::encode(&mut m);
+        layers::encode(&mut m);
+        counts::encode(&mut m);
+        enclosure::encode(&mut m);
+        connectivity::encode(&mut m, mode);
+        paths::encode(&mut m);
         if let Some(p) = prefs {
             prefs::encode(&mut m, &p);
         }

@@ -3,10 +3,17 @@
 //!
 //! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
 //! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
-//! not the main one, solve again; learned clauses and saved phases carry over, so each round
-//! is a small repair. Models with soft rules re-optimise with OLL after each round of cuts
-//! (added as hard clauses): the cuts hold in every connected level, so the optimum of the
-//! relaxation, once connected, is the optimum of the full model.
+//! not the main one, hint the cells bridging them to the main one, solve again; learned clauses
+//! and saved phases carry over, so each round is a small repair. Models with soft rules
+//! re-optimise with OLL after each round of cuts (added as hard clauses): the cuts hold in every
+//! connected level, so the optimum of the relaxation, once connected, is the optimum of the
+//! full model.
+//!
+//! What made the loop converge, on the 32×32 dungeon (seed 7, CPU s, counts as sorting
+//! networks at the time): boundary cuts alone, 119 rounds / 5.7 s (each round grows a stray
+//! component by one cell); with the bridge hints and every ring, 21 rounds / 3.6 s; with the
+//! small-fragment cuts too, 24 rounds / 2.1 s. The eager founded encoding instead took 0.95 s
+//! at 12×12 (65,182 conflicts) where the loop takes 0.01–0.03 s.
 
 use super::model::ConnMode;
 use super::{
@@ -87,15 +94,7 @@ pub fn solve_with(
         out
     };
     let level = if !model.is_soft() {
-        let mut opts = grim_solver::Options::default();
-        if let Ok(list) = std::env::var("GRID_SOLVER_OPTS") {
-            for kv in list.split(',').filter(|x| !x.is_empty()) {
-                if let Some((k, v)) = kv.split_once('=') {
-                    let _ = opts.set(k, v);
-                }
-            }
-        }
-        let mut s = Solver::with_options(opts);
+        let mut s = Solver::new();
         s.reserve_vars(wcnf.num_vars);
         for (lits, _) in &class {
             for l in lits {
@@ -129,14 +128,6 @@ pub fn solve_with(
             })?;
             let level = model.decode(&values)?;
             let cuts = cuts_for(&level);
-            if std::env::var_os("GRID_TRACE_ROUNDS").is_some() {
-                eprintln!(
-                    "round {}: {} cuts, conflicts {}",
-                    stats.rounds,
-                    cuts.len(),
-                    s.stats().conflicts
-                );
-            }
             if cuts.is_empty() {
                 break level;
             }
@@ -144,10 +135,8 @@ pub fn solve_with(
             for c in &cuts {
                 s.add_clause(c);
             }
-            if bridge_hints() {
-                for l in bridge_phases(&model, &level) {
-                    s.set_phase(l);
-                }
+            for l in bridge_phases(&model, &level) {
+                s.set_phase(l);
             }
         }
     } else {
@@ -173,19 +162,13 @@ pub fn solve_with(
             for c in &cuts {
                 problem.add_clause(c, None);
             }
-            if bridge_hints() {
-                for l in bridge_phases(&model, &level) {
-                    problem.prefer(l.var(), l.is_positive());
-                }
+            for l in bridge_phases(&model, &level) {
+                problem.prefer(l.var(), l.is_positive());
             }
         }
     };
     check_level(spec, &level).map_err(|problems| GridError::Rejected { problems })?;
     Ok((level, stats))
-}
-
-fn bridge_hints() -> bool {
-    std::env::var_os("GRID_NO_BRIDGES").is_none()
 }
 
 /// Phase hints that steer the next round towards joining the stray components: on the cells
