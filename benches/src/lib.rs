@@ -3,8 +3,10 @@
 //! one measurement profile that keeps `cargo bench -p grim-benches` near two minutes.
 //!
 //! The benchmarks themselves live in `benches/`: `propagate` (propagation throughput inside
-//! real solves), `parse` (DIMACS reading in MB/s, plain and gzip) and `solve` (time to answer
-//! small instances of each generator family).
+//! real solves), `analyze` (conflicts per second, minimisation on and off), `parse` (DIMACS
+//! reading in MB/s, plain and gzip), `totalizer` (clauses per second building and extending
+//! totalizers), `solve` (time to answer small instances of each generator family) and `oll`
+//! (time to a proven optimum on small instances of each weighted family).
 //!
 //! The [`harness`] module is the competition-style comparison behind the `grim-bench` binary.
 // `unsafe` is denied everywhere but in `harness::run`, whose FFI calls (setrlimit, waitid,

@@ -330,6 +330,28 @@ fn a_correct_run_writes_the_table_the_csv_and_a_cactus_line_per_solver() {
             "legend for {name}"
         );
     }
+    // The CSV alone gives the same summary and plot back.
+    let again = dir.join("again.svg");
+    let replot = bench(&[
+        "-t",
+        "20",
+        "--baseline",
+        "slow",
+        "--replot",
+        csv.to_str().unwrap(),
+        "--cactus",
+        again.to_str().unwrap(),
+    ]);
+    let replotted = String::from_utf8_lossy(&replot.stdout);
+    assert_eq!(replot.status.code(), Some(0), "{}", text(&replot));
+    let summary = |s: &str| {
+        s.lines()
+            .skip_while(|l| !l.contains("PAR-2 (s)"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(summary(&replotted), summary(&stdout), "{}", text(&replot));
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), svg_text);
 }
 
 #[test]
@@ -365,7 +387,7 @@ fn the_slurm_export_is_a_valid_script_that_runs_one_array_task() {
     for line in [
         "#SBATCH --array=0-1",
         "#SBATCH --cpus-per-task=1",
-        "#SBATCH --time=00:02:10",
+        "#SBATCH --time=00:06:00",
         "ulimit -t 30",
         "ulimit -v 1024000",
     ] {

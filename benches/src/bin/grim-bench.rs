@@ -26,7 +26,9 @@ use grim_benches::harness::check::{check_run, disagreements};
 use grim_benches::harness::expected::KnownAnswers;
 use grim_benches::harness::export::{self, Campaign};
 use grim_benches::harness::instance::{Instance, display_name, expand};
-use grim_benches::harness::report::{Layout, Row, RunRecord, csv, summarise, summary_text};
+use grim_benches::harness::report::{
+    Layout, Row, RunRecord, csv, rows_from_csv, summarise, summary_text,
+};
 use grim_benches::harness::run::{Exit, Limits, command_line, run};
 
 const AFTER_HELP: &str = "\
@@ -37,7 +39,7 @@ line, relative to the list's folder or, if nothing is there, its parent, as in
 
 Every run gets its CPU limit from the kernel (RLIMIT_CPU: SIGXCPU at the limit, SIGKILL 5 s
 later) and, with --memory, an address-space limit (RLIMIT_AS); a run still alive after
-4 x timeout + 10 s of wall time is killed with its process group. CPU seconds (user + system,
+--wall-limit seconds of wall time (default 10 x timeout + 60) is killed with its process group. CPU seconds (user + system,
 from wait4, children included) are what is reported: the machine may be shared, and wall time
 is noise.
 
@@ -70,17 +72,32 @@ struct Cli {
     /// A solver: NAME=COMMAND, where {} in COMMAND stands for the instance path (appended when
     /// absent). COMMAND is split like a shell would (quotes, backslashes), without expansion.
     /// Repeat for each solver; they run in this order on each instance.
-    #[arg(short, long = "solver", value_name = "NAME=COMMAND", required = true)]
+    #[arg(
+        short,
+        long = "solver",
+        value_name = "NAME=COMMAND",
+        required_unless_present = "replot"
+    )]
     solvers: Vec<String>,
     /// Instance files, directories or lists.
-    #[arg(required = true, value_name = "INSTANCE")]
+    #[arg(required_unless_present = "replot", value_name = "INSTANCE")]
     instances: Vec<PathBuf>,
+    /// Run nothing: read a CSV this tool wrote (a finished or interrupted campaign) and print
+    /// its table and summary again, with --cactus to redraw the plot. Use the campaign's
+    /// --timeout: PAR-2 and the plot's scale depend on it.
+    #[arg(long, value_name = "FILE.csv", conflicts_with_all = ["export", "csv"])]
+    replot: Option<PathBuf>,
     /// CPU seconds per run (enforced by RLIMIT_CPU, rounded up to whole seconds).
     #[arg(short, long, default_value_t = 60.0, value_name = "SECONDS")]
     timeout: f64,
     /// Address-space limit per run in MiB (RLIMIT_AS).
     #[arg(short, long, value_name = "MIB")]
     memory: Option<u64>,
+    /// Wall seconds after which a run is killed whatever its CPU time (default: ten times the
+    /// timeout plus 60): a safety net for solvers that sleep or block; raise it on a heavily
+    /// loaded machine, where a run may get a small share of a core.
+    #[arg(long, value_name = "SECONDS")]
+    wall_limit: Option<f64>,
     /// Instances run in parallel (each runs its solvers one after another). Keep 1 when
     /// comparing speed: on a small machine, parallel runs share caches, memory bandwidth and
     /// cores with each other (and with other users), so their CPU times are inflated unevenly
@@ -165,20 +182,29 @@ fn parse_solvers(specs: &[String]) -> Result<Vec<(String, String)>, String> {
 }
 
 fn real_main(cli: &Cli) -> Result<ExitCode, String> {
-    let solvers = parse_solvers(&cli.solvers)?;
     if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
         return Err(format!(
             "--timeout {} must be a positive number of seconds",
             cli.timeout
         ));
     }
+    if let Some(file) = &cli.replot {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let (rows, names) = rows_from_csv(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        if names.is_empty() {
+            return Err(format!("{}: no runs", file.display()));
+        }
+        return report(cli, &rows, &names);
+    }
+    let solvers = parse_solvers(&cli.solvers)?;
     if cli.jobs == 0 {
         return Err("--jobs must be at least 1".to_string());
     }
     let names: Vec<String> = solvers.iter().map(|(n, _)| n.clone()).collect();
-    let baseline = cli.baseline.clone().unwrap_or_else(|| names[0].clone());
-    if !names.contains(&baseline) {
-        return Err(format!("--baseline {baseline}: no solver has that name"));
+    if let Some(b) = &cli.baseline
+        && !names.contains(b)
+    {
+        return Err(format!("--baseline {b}: no solver has that name"));
     }
     let paths = expand(&cli.instances, cli.list_base.as_deref())?;
     if paths.is_empty() {
@@ -206,6 +232,7 @@ fn real_main(cli: &Cli) -> Result<ExitCode, String> {
     let limits = Limits {
         cpu_seconds: cli.timeout,
         memory_mib: cli.memory,
+        wall_seconds: cli.wall_limit,
     };
     let instance_names: Vec<String> = paths.iter().map(|p| display_name(p)).collect();
     let layout = Layout::new(&instance_names, &names);
@@ -222,8 +249,29 @@ fn real_main(cli: &Cli) -> Result<ExitCode, String> {
 
     let rows = run_campaign(cli, &solvers, &paths, &known, limits, &scratch, &layout);
     let _ = std::fs::remove_dir_all(&scratch);
+    if let Some(file) = &cli.csv {
+        std::fs::write(file, csv(&rows)).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    report(cli, &rows, &names)
+}
 
-    let summaries = summarise(&rows, &names, cli.timeout);
+/// Prints the summary (and, for --replot, the table first), draws the cactus plot, and turns
+/// the checks into the exit status.
+fn report(cli: &Cli, rows: &[Row], names: &[String]) -> Result<ExitCode, String> {
+    let baseline = cli.baseline.clone().unwrap_or_else(|| names[0].clone());
+    if !names.contains(&baseline) {
+        return Err(format!("--baseline {baseline}: no solver has that name"));
+    }
+    if cli.replot.is_some() {
+        let instance_names: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
+        let layout = Layout::new(&instance_names, names);
+        println!("{}", layout.header(names));
+        for row in rows {
+            println!("{}", layout.line(row));
+        }
+    }
+
+    let summaries = summarise(rows, names, cli.timeout);
     println!();
     println!(
         "{}",
@@ -240,9 +288,6 @@ fn real_main(cli: &Cli) -> Result<ExitCode, String> {
             "{wrong} wrong answer(s), {disagreeing} instance(s) with disagreements, {broken} \
              instance(s) unreadable or with a solver that could not start"
         );
-    }
-    if let Some(file) = &cli.csv {
-        std::fs::write(file, csv(&rows)).map_err(|e| format!("{}: {e}", file.display()))?;
     }
     if let Some(file) = &cli.cactus {
         let lines: Vec<Line> = names
@@ -481,6 +526,9 @@ fn export_campaign(
         instances: &instances,
         timeout: cli.timeout,
         memory_mib: cli.memory,
+        wall_seconds: cli
+            .wall_limit
+            .unwrap_or_else(|| Limits::default_wall_seconds(cli.timeout)),
     };
     let write = |file: &Path, text: String| {
         std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))

@@ -67,6 +67,14 @@ fn draw<'a>(
         .axis_desc_style(("sans-serif", 16))
         .label_style(("sans-serif", 14))
         .light_line_style(RGBColor(235, 235, 235))
+        // Instances are counted: label whole numbers only.
+        .x_label_formatter(&|x| {
+            if x.fract() == 0.0 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
         .draw()?;
     // The time limit, dashed, so that the top of the plot reads as "unsolved beyond here".
     chart.draw_series(DashedLineSeries::new(

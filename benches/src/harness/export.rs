@@ -20,6 +20,8 @@ pub struct Campaign<'a> {
     pub timeout: f64,
     /// Memory limit in MiB, if any.
     pub memory_mib: Option<u64>,
+    /// Wall seconds per run (the Slurm `--time` of one array task).
+    pub wall_seconds: f64,
 }
 
 /// Quotes `text` for a POSIX shell (single quotes; a single quote becomes `'\''`).
@@ -35,7 +37,7 @@ pub fn shell_quote(text: &str) -> String {
 pub fn slurm(c: &Campaign<'_>, results_dir: &Path) -> String {
     let tasks = c.instances.len() * c.solvers.len();
     let cpu = (c.timeout.ceil() as u64).max(1);
-    let wall = (4.0 * c.timeout + 10.0).ceil() as u64;
+    let wall = c.wall_seconds.ceil() as u64;
     let mut s = String::new();
     let _ = writeln!(s, "#!/usr/bin/env bash");
     let _ = writeln!(

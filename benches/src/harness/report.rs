@@ -269,7 +269,7 @@ pub fn csv(rows: &[Row]) -> String {
             };
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{:.3},{:.3},{},{},{}",
+                "{},{},{},{},{},{:.6},{:.3},{},{},{}",
                 csv_field(&row.name),
                 csv_field(&row.path),
                 csv_field(&run.solver),
@@ -284,4 +284,184 @@ pub fn csv(rows: &[Row]) -> String {
         }
     }
     out
+}
+
+/// Splits one CSV line into fields (RFC 4180 quoting: `"` around a field, `""` inside it).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// Reads back a CSV written by [`csv`] (this harness's, or one assembled from an exported
+/// campaign's results in the same columns): the rows, and the solver names in order of first
+/// appearance. What the CSV does not keep (the models) is not re-checked: verdicts are taken
+/// as written.
+pub fn rows_from_csv(text: &str) -> Result<(Vec<Row>, Vec<String>), String> {
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or("");
+    if !header.starts_with("instance,path,solver,status,cost,cpu_s,wall_s,exit,solved,verdict") {
+        return Err("not a grim-bench CSV (the header row differs)".to_string());
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let mut solvers: Vec<String> = Vec::new();
+    for (i, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f = csv_fields(line);
+        let [
+            instance,
+            path,
+            solver,
+            status,
+            cost,
+            cpu,
+            wall,
+            exit,
+            solved,
+            verdict,
+        ] = &f[..]
+        else {
+            return Err(format!(
+                "line {}: expected 10 fields, got {}",
+                i + 2,
+                f.len()
+            ));
+        };
+        let row = match rows.iter().position(|r| &r.path == path) {
+            Some(k) => k,
+            None => {
+                rows.push(Row {
+                    index: rows.len(),
+                    name: instance.clone(),
+                    path: path.clone(),
+                    weighted: false,
+                    runs: Vec::new(),
+                    disagreements: Vec::new(),
+                    error: None,
+                });
+                rows.len() - 1
+            }
+        };
+        let Some(row) = rows.get_mut(row) else {
+            continue;
+        };
+        if let Some(why) = verdict.strip_prefix("unreadable: ") {
+            row.error = Some(why.to_string());
+            continue;
+        }
+        if !solvers.contains(solver) {
+            solvers.push(solver.clone());
+        }
+        let status = match status.as_str() {
+            "SATISFIABLE" => Status::Sat,
+            "UNSATISFIABLE" => Status::Unsat,
+            "OPTIMUM FOUND" => {
+                row.weighted = true;
+                Status::Optimum
+            }
+            _ => Status::Unknown,
+        };
+        if !cost.is_empty() {
+            row.weighted = true;
+        }
+        let number = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| format!("line {}: `{s}` is not a number", i + 2))
+        };
+        let exit = if let Some(c) = exit.strip_prefix("exit ") {
+            Exit::Code(c.parse().unwrap_or(-1))
+        } else if let Some(s) = exit.strip_prefix("signal ") {
+            Exit::Signal(s.parse().unwrap_or(-1))
+        } else if exit == "wall-clock kill" {
+            Exit::WallClock
+        } else {
+            Exit::Failed(exit.strip_prefix("failed: ").unwrap_or(exit).to_string())
+        };
+        let wrong = verdict.strip_prefix("WRONG: ").map(str::to_string);
+        if let Some(d) = verdict.strip_prefix("DISAGREE: ")
+            && !row.disagreements.iter().any(|x| x == d)
+        {
+            row.disagreements.push(d.to_string());
+        }
+        let file_disagrees = verdict
+            .strip_prefix("DISAGREE with expected: ")
+            .map(str::to_string);
+        if let Some(d) = &file_disagrees {
+            row.disagreements
+                .push(format!("{solver} vs expected answers: {d}"));
+        }
+        row.runs.push(RunRecord {
+            solver: solver.clone(),
+            checked: Checked {
+                status,
+                cost: cost.parse().ok(),
+                wrong,
+                file_disagrees,
+            },
+            cpu: number(cpu)?,
+            wall: number(wall)?,
+            exit,
+            solved: solved == "true",
+        });
+    }
+    Ok((rows, solvers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csv_reads_back_as_the_rows_it_was_written_from() {
+        let run = |solver: &str, status, cost, wrong: Option<&str>| RunRecord {
+            solver: solver.to_string(),
+            checked: Checked {
+                status,
+                cost,
+                wrong: wrong.map(str::to_string),
+                file_disagrees: None,
+            },
+            cpu: 1.5,
+            wall: 2.25,
+            exit: Exit::Code(30),
+            solved: wrong.is_none(),
+        };
+        let rows = vec![Row {
+            index: 0,
+            name: "a,b.wcnf".to_string(),
+            path: "dir/a,b.wcnf".to_string(),
+            weighted: true,
+            runs: vec![
+                run("x", Status::Optimum, Some(3), None),
+                run(
+                    "y",
+                    Status::Optimum,
+                    Some(3),
+                    Some("reported cost 2, the \"model\" costs 3"),
+                ),
+            ],
+            disagreements: Vec::new(),
+            error: None,
+        }];
+        let (back, solvers) = rows_from_csv(&csv(&rows)).unwrap();
+        assert_eq!(solvers, vec!["x", "y"]);
+        assert_eq!(back, rows);
+        assert!(rows_from_csv("a,b\n").is_err());
+    }
 }
