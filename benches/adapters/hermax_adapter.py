@@ -27,7 +27,9 @@ its weight >= TOP) or new (`h` marks hard clauses, no header) format; clauses ma
 
 Output: `o COST` (the solver's own cost plus the offset), `s OPTIMUM FOUND`, and `v 0101...`
 (new-format 0/1 model over variables 1..N, N = the largest variable of the file or its header);
-or `s UNSATISFIABLE`; or `s UNKNOWN` with a `c` line saying why (bad input, solver error).
+or `s UNSATISFIABLE`; or `s UNKNOWN` with a `c` line saying why: bad input, a solver error,
+or weights beyond what the solver computes with (see WEIGHT_SUM_LIMIT; a single weight from 2^63
+up is refused by the bindings themselves).
 The script recomputes the cost of the model and checks the hard clauses, and says so in a `c`
 line when the solver's claim does not hold; the `o` line stays the solver's claim so that
 compare.py, which checks every answer itself, reports it as WRONG. Anything the native solver
@@ -35,6 +37,7 @@ prints goes to stderr, so stdout carries only these lines. Exit status: always 0
 adapter (compare.py reads the `s` line, not the exit status).
 """
 import bz2
+import ctypes
 import gzip
 import lzma
 import os
@@ -43,6 +46,19 @@ import sys
 
 class BadInput(Exception):
     """The file is not a WCNF this script can read."""
+
+
+class OutOfRange(Exception):
+    """The weights do not fit the solver's arithmetic, so its answer could not be trusted."""
+
+
+# The sum of all soft weights must stay below this, per solver. Both bindings take weights as
+# signed 64-bit integers. UWrMaxSat adds them up in signed 64 bits: on the MSE regression
+# instance MSE22Unique/e0829ae6... (weights summing to 1.3e19) it claims an optimum of 3.2e18
+# where 2.8e18 is known, so a sum from 2^63 up is refused. EvalMaxSAT keeps its costs
+# unsigned and the binding returns them cast to signed 64 bits, which this script undoes; its
+# answers on the regression instances with sums between 2^63 and 2^64 all check out.
+WEIGHT_SUM_LIMIT = {"evalmaxsat": 1 << 64, "uwrmaxsat": 1 << 63}
 
 
 def open_text(path):
@@ -176,12 +192,18 @@ class StdoutToStderr:
         os.dup2(2, 1)
 
     def __exit__(self, *exc):
+        # C stdio (and std::cout, synchronised with it) buffers: flush it while fd 1 is still
+        # stderr, or EvalMaxSAT's intermediate `o` lines would reach stdout at exit.
+        ctypes.CDLL(None).fflush(None)
         os.dup2(self.saved, 1)
         os.close(self.saved)
 
 
-def solve(solver_name, num_vars, hard, units, nonunits):
+def solve(solver_name, num_vars, hard, units, nonunits, offset):
     """Return (optimal?, model as list of bools for 1..num_vars, solver's cost)."""
+    total = offset + sum(units.values()) + sum(w for w, _ in nonunits)
+    if total >= WEIGHT_SUM_LIMIT[solver_name]:
+        raise OutOfRange(f"the soft weights sum to {total}, beyond {solver_name}'s range")
     if solver_name == "evalmaxsat":
         import hermax.core.evalmaxsat_latest as native
 
@@ -210,6 +232,9 @@ def solve(solver_name, num_vars, hard, units, nonunits):
         if not r:
             return False, None, None
         model = [bool(s.getValue(i)) for i in range(1, num_vars + 1)]
+        # The cost is unsigned inside, returned as signed 64 bits; total < 2^64 makes this exact.
+        cost = int(s.getCost())
+        return True, model, cost + (1 << 64) if cost < 0 else cost
     else:
         if int(r) == 20:
             return False, None, None
@@ -234,8 +259,8 @@ def main(argv):
             print("s UNSATISFIABLE", flush=True)
             return 0
         hard_n, units, nonunits, offset = norm
-        optimal, model, cost = solve(solver_name, num_vars, hard_n, units, nonunits)
-    except (OSError, BadInput, ValueError, TypeError, OverflowError, RuntimeError) as e:
+        optimal, model, cost = solve(solver_name, num_vars, hard_n, units, nonunits, offset)
+    except (OSError, BadInput, OutOfRange, ValueError, TypeError, OverflowError, RuntimeError) as e:
         print(f"c {solver_name}: {type(e).__name__}: {e}")
         print("s UNKNOWN", flush=True)
         return 0
