@@ -7,6 +7,9 @@
 #   cargo build --release -p grim-tools --bin grim-encode
 #   benches/grid/run.sh [SIZES] [SEEDS] [LIMIT]        # defaults: "12 32 64" "1 2 3 4 5" 600
 #
+# Environment: OUT (the CSV), GRIM (the grim-encode binary), SOLVERS ("grim cpsat", or one of
+# them: the rows of the other are not written, so merge CSVs by hand).
+#
 # Writes benches/grid/results.csv (or $OUT; one row per run) and prints the summary table that
 # benches/grid/README.md shows. LIMIT is each run's CPU-second limit (ulimit -t); a run that
 # hits it is recorded as status TIMEOUT with the limit as its time.
@@ -16,7 +19,8 @@ SIZES=${1:-"12 32 64"}
 SEEDS=${2:-"1 2 3 4 5"}
 LIMIT=${3:-600}
 TARGET=${CARGO_TARGET_DIR:-target}
-GRIM=$TARGET/release/grim-encode
+GRIM=${GRIM:-$TARGET/release/grim-encode}
+SOLVERS=${SOLVERS:-"grim cpsat"}
 [ -x "$GRIM" ] || { echo "build first: cargo build --release -p grim-tools --bin grim-encode" >&2; exit 2; }
 python3 -c "import ortools" 2>/dev/null || { echo "pip install ortools" >&2; exit 2; }
 OUT=${OUT:-benches/grid/results.csv}
@@ -27,6 +31,7 @@ for n in $SIZES; do
   json=instances/grid/dungeon-$n.json
   for s in $SEEDS; do
     # grim: the whole process (read, build, solve, check, print).
+    if [[ " $SOLVERS " == *" grim "* ]]; then
     ( ulimit -t "$LIMIT"; /usr/bin/time -f "%U %S" -o "$TMP/t" "$GRIM" solve "$json" --seed "$s" > "$TMP/level" 2> "$TMP/err" )
     rc=$?
     read -r u sy < <(tail -1 "$TMP/t")
@@ -35,7 +40,9 @@ for n in $SIZES; do
     [ $rc -eq 137 ] || [ $rc -eq 152 ] && { status=TIMEOUT; cpu=$LIMIT; }
     echo "grim,$n,$s,$status,$cpu," >> "$OUT"
     echo "grim   ${n}x$n seed $s: $status $cpu s" >&2
+    fi
     # CP-SAT: the whole process, and the CPU time inside Solve() as the script measures it.
+    if [[ " $SOLVERS " == *" cpsat "* ]]; then
     ( ulimit -t "$LIMIT"; /usr/bin/time -f "%U %S" -o "$TMP/t" python3 benches/grid/cpsat_dungeon.py "$json" --seed "$s" --quiet --time-limit 100000 > "$TMP/cp" 2>&1 )
     rc=$?
     read -r u sy < <(tail -1 "$TMP/t")
@@ -45,23 +52,7 @@ for n in $SIZES; do
     [ $rc -eq 137 ] || [ $rc -eq 152 ] && { status=TIMEOUT; cpu=$LIMIT; solve=""; }
     echo "cpsat,$n,$s,$status,$cpu,$solve" >> "$OUT"
     echo "cpsat  ${n}x$n seed $s: $status $cpu s (Solve $solve s)" >&2
+    fi
   done
 done
-python3 - "$OUT" <<'EOF'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-sizes = sorted({int(r["size"]) for r in rows})
-print("| size | grim CPU s (median; min-max) | CP-SAT CPU s (median; min-max) | CP-SAT Solve() s (median) | ratio (median CP-SAT / grim) |")
-print("| --- | --- | --- | --- | --- |")
-for n in sizes:
-    def col(solver, key="cpu_s"):
-        return [float(r[key]) for r in rows if r["solver"] == solver and int(r["size"]) == n and r[key]]
-    def fmt(v, solver):
-        bad = sum(1 for r in rows if r["solver"] == solver and int(r["size"]) == n and r["status"] != "OK")
-        s = f"{statistics.median(v):.2f}; {min(v):.2f}-{max(v):.2f}" if v else "-"
-        return s + (f" ({bad} not solved)" if bad else "")
-    g, c, cs = col("grim"), col("cpsat"), col("cpsat", "solve_cpu_s")
-    ratio = f"{statistics.median(c) / statistics.median(g):.1f}x" if g and c else "-"
-    print(f"| {n}x{n} | {fmt(g, 'grim')} | {fmt(c, 'cpsat')} | {statistics.median(cs):.2f} | {ratio} |" if cs else
-          f"| {n}x{n} | {fmt(g, 'grim')} | {fmt(c, 'cpsat')} | - | {ratio} |")
-EOF
+python3 benches/grid/summary.py "$OUT"
