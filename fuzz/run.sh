@@ -15,7 +15,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(dimacs_parse solve_vs_bruteforce incremental_api)
+    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce incremental_api oll_vs_bruteforce)
 fi
 
 if ! command -v cargo-fuzz > /dev/null; then
@@ -35,6 +35,9 @@ for target in "${targets[@]}"; do
     fi
     echo "== $target: fuzzing for ${seconds}s"
     mkdir -p "corpus/$target"
+    if [ "$target" = wcnf_parse ] && [ -z "$(ls -A corpus/wcnf_parse)" ]; then
+        find ../instances -name "*.wcnf*" -size -8k -exec cp {} corpus/wcnf_parse/ \; || true
+    fi
     if [ "$target" = dimacs_parse ] && [ -z "$(ls -A corpus/dimacs_parse)" ]; then
         # Seed the parser with the small corpus instances (plain and gzip, edge cases
         # included): libFuzzer mutates real DIMACS far faster than it invents it.
