@@ -6,13 +6,13 @@
 //! use grim_encodings::grid::{self, GridOptions, GridSpec};
 //! use grim_solver::Budget;
 //!
-//! let spec = GridSpec::from_json(r#"{
+//! let spec = GridSpec::from_json(r##"{
 //!   "width": 6, "height": 4,
 //!   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
 //!   "counts": [{"of": "floor", "min": 0.5}],
 //!   "connectivity": [{"class": "floor"}],
 //!   "preferences": {"seed": 7}
-//! }"#).unwrap();
+//! }"##).unwrap();
 //! let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
 //! assert!(grid::check_level(&spec, &level).is_ok());
 //! assert_eq!(level.to_text(&spec).lines().count(), 4);
