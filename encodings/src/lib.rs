@@ -11,8 +11,8 @@
 //!   minimisation, exhaustion, weight-aware core extraction, at-most-one groups).
 //! - `problem`: the mid-level constraint API level generation is written against (hard and
 //!   weighted soft constraints, phase hints, an independent referee, solve to a proven optimum).
-//!
-//! Grid rules (`grid/`) come with their own issue.
+//! - `grid`: tiled levels from `grid.json` (format in `grid/FORMAT.md`): the rules encoded on
+//!   the Problem API, solved with lazy connectivity cuts, checked by an independent referee.
 #![forbid(unsafe_code)]
 
 pub mod card;
