@@ -121,7 +121,8 @@ impl GridModel {
 
     /// Whether anything is soft: then only [`GridModel::to_wcnf`] describes the model.
     pub fn is_soft(&self) -> bool {
-        !self.problem.to_wcnf().soft.is_empty() || self.spec.has_soft(self.soft_preferences)
+        // Soft clauses come only from soft rules, so the spec answers without copying the WCNF.
+        self.spec.has_soft(self.soft_preferences)
     }
 
     /// The model as a CNF, or `None` when something is soft (use [`GridModel::to_wcnf`]).
