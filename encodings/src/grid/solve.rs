@@ -107,6 +107,7 @@ pub fn solve_with(
         for l in model.problem.phases() {
             s.set_phase(l);
         }
+        let mut assume: Vec<Lit> = Vec::new();
         loop {
             let used = s.stats();
             let left = Budget {
@@ -116,7 +117,13 @@ pub fn solve_with(
                     .map(|b| b.saturating_sub(used.propagations)),
             };
             stats.rounds += 1;
-            let status = s.solve(&[], left);
+            let mut status = s.solve(&assume, left);
+            if status == Status::Unsat && !assume.is_empty() {
+                // The bridges were only a guess: drop them and solve again.
+                assume.clear();
+                stats.rounds += 1;
+                status = s.solve(&[], left);
+            }
             stats.conflicts = s.stats().conflicts;
             match status {
                 Status::Unsat => return Err(GridError::Unsatisfiable),
@@ -138,6 +145,10 @@ pub fn solve_with(
             for l in bridge_phases(&model, &level) {
                 s.set_phase(l);
             }
+            // Also assume the bridges for the next round (dropped if that is unsatisfiable):
+            // on the 32x32 dungeon, seeds 1, 3, 5: 1.07, 2.21, 1.13 s CPU against 2.05, 2.63,
+            // 1.39 s with the hints alone.
+            assume = bridge_lits(&model, &level, &class);
         }
     } else {
         let mut problem = model.problem.clone();
@@ -191,5 +202,20 @@ fn bridge_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
             }
         }
     }
+    out
+}
+
+/// The class literals of the bridge cells (see [`bridge_phases`]), to assume for one round.
+fn bridge_lits(model: &GridModel, level: &Level, class: &[(Vec<Lit>, Option<usize>)]) -> Vec<Lit> {
+    let spec = model.spec();
+    let mut out = Vec::new();
+    for (rule, (lits, root)) in spec.connectivity.iter().zip(class) {
+        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+        for c in connectivity::bridges(spec, &holds, *root) {
+            out.push(lits[c]);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
     out
 }
