@@ -43,8 +43,8 @@ fn malformed_grid_json_is_rejected_with_the_field_and_the_value() {
         ("{\"width\": 3,\n  \"height\": }".into(), "line 2, column 13: expected value"),
         ("[1, 2]".into(), ": [1,2] must be an object"),
         (r#"{"height": 2, "tiles": []}"#.into(), "width: is required"),
-        (r#"{"width": 0, "height": 2}"#.into(), "width: 0 must be a whole number from 1 to 512"),
-        (r#"{"width": 2, "height": 1e9}"#.into(), "height: 1000000000.0 must be a whole number from 1 to 512"),
+        (r#"{"width": 0, "height": 2}"#.into(), "width: 0 must be a whole number from 1 to 256"),
+        (r#"{"width": 2, "height": 1e9}"#.into(), "height: 1000000000.0 must be a whole number from 1 to 256"),
         (r#"{"width": 2, "height": 2, "tiles": []}"#.into(), "tiles: must list at least one tile"),
         (
             r###"{"width": 2, "height": 2, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}, {"name": "c", "glyph": "c"}, {"name": "d", "glyph": "##"}]}"###.into(),
@@ -89,6 +89,10 @@ fn malformed_grid_json_is_rejected_with_the_field_and_the_value() {
         ),
         (format!(r#"{{"width": 2, "height": 2, {T2}, "connectivity": [{{"class": "floor", "root": "first"}}]}}"#), r#"connectivity[0].root: "first" must be "any" or a cell {"x": .., "y": ..}"#),
         (format!(r#"{{"width": 2, "height": 2, {T2}, "paths": [{{"from": 3, "to": "floor", "through": "floor"}}]}}"#), r#"paths[0].from: 3 must be a cell {"x": .., "y": ..} or a name"#),
+        (
+            format!(r#"{{"width": 256, "height": 256, {T2}, "paths": [{{"from": "floor", "to": "floor", "through": "floor", "max_length": 100}}]}}"#),
+            "paths[0].max_length: 100 steps on 65536 cells needs 100 layers of 65536 variables",
+        ),
         (format!(r#"{{"width": 2, "height": 2, {T2}, "preferences": {{"mode": "random"}}}}"#), r#"preferences.mode: "random" must be "hint" or "soft""#),
         (
             format!(r#"{{"width": 2, "height": 2, {T2}, "adjacency": {{"forbid": [["wall", "floor"]], "directional": [{{"tile": "wall", "dir": "N", "allow": ["floor"]}}]}}}}"#),

@@ -12,9 +12,13 @@
 use super::{Dir, GridError};
 use serde_json::{Map, Value};
 
-/// Largest accepted `width` or `height`. The encodings are linear-ish in the number of cells,
-/// and this keeps a typo (`"width": 1e9`) from allocating without bound.
-pub const MAX_SIDE: usize = 512;
+/// Largest accepted `width` or `height`. The encodings are linear-ish in the number of cells
+/// (the eager connectivity encoding is about 230 clauses per cell at 32×32, growing with
+/// log₂ cells), and this keeps a typo (`"width": 1e9`) from allocating without bound: 256×256
+/// is about 20 million clauses with a connectivity rule.
+pub const MAX_SIDE: usize = 256;
+/// Largest accepted `max_length × cells` of a path (the layered encoding's variables / 2).
+pub const MAX_PATH_LAYERS: usize = 1 << 22;
 /// Largest accepted number of tiles, and of values per layer.
 pub const MAX_TILES: usize = 256;
 /// Ratios are read to this many decimal places (6): `0.3333333` is `333333/1000000`.
@@ -1154,10 +1158,26 @@ impl Reader {
         let from = self.endpoint(required(m, path, "from")?, &join(path, "from"))?;
         let to = self.endpoint(required(m, path, "to")?, &join(path, "to"))?;
         let through = self.tile_sets(required(m, path, "through")?, &join(path, "through"))?;
+        let cells = self.width * self.height;
         let max_length = match field(m, "max_length") {
             Some(l) => {
-                Some(uint(l, &join(path, "max_length"), "a whole number of steps")? as usize)
-                    .map(|l| l.min(self.width * self.height))
+                let lp = join(path, "max_length");
+                let n = uint(l, &lp, "a whole number of steps")?;
+                // A shortest walk never takes more than cells − 1 steps: longer is unbounded.
+                if n >= cells as u64 {
+                    None
+                } else if (n as usize).saturating_mul(cells) > MAX_PATH_LAYERS {
+                    return Err(invalid(
+                        &lp,
+                        format!(
+                            "{n} steps on {cells} cells needs {n} layers of {cells} variables; \
+                             at most {MAX_PATH_LAYERS} layer-cells are supported — shorten it \
+                             or drop it (an unbounded path costs no layers)"
+                        ),
+                    ));
+                } else {
+                    Some(n as usize)
+                }
             }
             None => None,
         };
