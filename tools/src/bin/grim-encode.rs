@@ -238,7 +238,7 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
 }
 
 /// Largest grid.json read (64 MiB): a hand-written level is a few KB, and a mask for the
-/// largest grid (512 × 512) about 270 KB.
+/// largest grid (256 × 256) about 70 KB.
 const MAX_GRID_JSON: u64 = 64 << 20;
 
 /// Reads and validates grid.json.

@@ -16,7 +16,7 @@ use crate::formats::ParseError;
 use crate::formats::maxsat_output::{self, read_output};
 use crate::formats::solution::{self, read_solution};
 
-/// Largest solver output read into memory (1 GiB). A 512×512 grid's model is a few tens of
+/// Largest solver output read into memory (1 GiB). A 256×256 grid's model is a few tens of
 /// MB; anything beyond this is not an answer to a grid.
 pub const MAX_OUTPUT: u64 = 1 << 30;
 
