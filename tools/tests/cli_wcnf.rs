@@ -448,7 +448,9 @@ fn degenerate_instances_answer_correctly() {
             "tautology.wcnf",
             "h 1 -1 0\n3 2 -2 0\n",
             30,
-            vec!["o 0", "s OPTIMUM FOUND", "v 00"],
+            // Any model is optimal (flipping every variable maps the instance onto itself, so
+            // the optimiser may fix one): `assert_solution` checks the `v` line.
+            vec!["o 0", "s OPTIMUM FOUND"],
         ),
         (
             "zero.wcnf",

@@ -27,10 +27,11 @@ use crate::sink::Wcnf;
 pub(super) fn complement_symmetry(wcnf: &Wcnf) -> Option<Var> {
     // Pass 1, a filter: per variable, positive minus negative occurrences (soft ones counted
     // with their weight) vanish on a symmetric instance. Also count occurrences, for the choice.
+    // Soft clauses of weight 0 cost nothing and are ignored throughout.
     let num_vars = wcnf
         .hard
         .iter()
-        .chain(wcnf.soft.iter().map(|(_, c)| c))
+        .chain(wcnf.soft.iter().filter(|(w, _)| *w > 0).map(|(_, c)| c))
         .flatten()
         .map(|l| l.var().index() + 1)
         .max()?;
@@ -42,7 +43,7 @@ pub(super) fn complement_symmetry(wcnf: &Wcnf) -> Option<Var> {
             occurrences[l.var().index()] += 1;
         }
     }
-    for (w, clause) in &wcnf.soft {
+    for (w, clause) in wcnf.soft.iter().filter(|(w, _)| *w > 0) {
         for l in clause {
             let w = *w as i128;
             balance[l.var().index()] += if l.is_positive() { w } else { -w };
@@ -143,5 +144,13 @@ mod tests {
         w.add_soft(1, &clause(&[-2]));
         assert_eq!(complement_symmetry(&w), None);
         assert_eq!(complement_symmetry(&Wcnf::new(4)), None, "no variable used");
+        let mut zero = Wcnf::new(1);
+        zero.add_soft(0, &clause(&[1]));
+        zero.add_soft(0, &clause(&[-1]));
+        assert_eq!(
+            complement_symmetry(&zero),
+            None,
+            "weight-0 softs use no variable"
+        );
     }
 }
