@@ -15,7 +15,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce incremental_api oll_vs_bruteforce)
+    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce incremental_api oll_vs_bruteforce card_vs_enumeration)
 fi
 
 if ! command -v cargo-fuzz > /dev/null; then
