@@ -15,7 +15,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce incremental_api oll_vs_bruteforce card_vs_enumeration)
+    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce incremental_api oll_vs_bruteforce card_vs_enumeration grid_json_parse)
 fi
 
 if ! command -v cargo-fuzz > /dev/null; then
@@ -35,6 +35,9 @@ for target in "${targets[@]}"; do
     fi
     echo "== $target: fuzzing for ${seconds}s"
     mkdir -p "corpus/$target"
+    if [ "$target" = grid_json_parse ] && [ -z "$(ls -A corpus/grid_json_parse)" ]; then
+        cp ../instances/grid/*.json corpus/grid_json_parse/
+    fi
     if [ "$target" = wcnf_parse ] && [ -z "$(ls -A corpus/wcnf_parse)" ]; then
         find ../instances -name "*.wcnf*" -size -8k -exec cp {} corpus/wcnf_parse/ \; || true
     fi
