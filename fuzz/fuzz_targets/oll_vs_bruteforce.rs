@@ -81,7 +81,10 @@ fn brute_force(w: &Wcnf) -> Option<u64> {
 fuzz_target!(|case: Case| {
     let Case { wcnf, opts, slice } = case;
     if wcnf.total_soft_weight().is_none() {
-        assert!(Oll::new(&wcnf, opts).is_err(), "an overflowing sum was accepted");
+        assert!(
+            Oll::new(&wcnf, opts).is_err(),
+            "an overflowing sum was accepted"
+        );
         return;
     }
     let expected = brute_force(&wcnf);
@@ -104,7 +107,11 @@ fuzz_target!(|case: Case| {
             assert_eq!(status, MaxSatStatus::Optimum);
             assert_eq!(oll.best_cost(), Some(opt));
             let model = oll.best_model().expect("an optimum has a model");
-            assert_eq!(wcnf.cost(model), Some(opt), "the model is priced differently");
+            assert_eq!(
+                wcnf.cost(model),
+                Some(opt),
+                "the model is priced differently"
+            );
         }
     }
 });

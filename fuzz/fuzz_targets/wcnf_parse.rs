@@ -43,8 +43,14 @@ fuzz_target!(|data: &[u8]| {
         }
         let again = read_wcnf(&out[..], ParseOptions { strict: true })
             .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
-        assert_eq!(again.wcnf.hard, parsed.wcnf.hard, "{dialect:?}: hard clauses");
-        assert_eq!(again.wcnf.soft, parsed.wcnf.soft, "{dialect:?}: soft clauses");
+        assert_eq!(
+            again.wcnf.hard, parsed.wcnf.hard,
+            "{dialect:?}: hard clauses"
+        );
+        assert_eq!(
+            again.wcnf.soft, parsed.wcnf.soft,
+            "{dialect:?}: soft clauses"
+        );
         assert!(again.warnings.is_empty());
     }
 });
