@@ -28,6 +28,7 @@ use grim_encodings::grid::{
     self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridSpec, Level,
 };
 use grim_solver::{Budget, Lit, Var};
+use grim_tools::cli::parse_seconds;
 use grim_tools::formats::open_input;
 use grim_tools::formats::wcnf::Dialect;
 use grim_tools::grid::decode::{Answer, OutputKind, read_answer};
@@ -177,17 +178,6 @@ enum WcnfArg {
     New,
     /// `p wcnf V C TOP`.
     Old,
-}
-
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err(format!("the time limit must be positive, got {text}"));
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|e| format!("`{text}`: {e}"))
 }
 
 /// Why a command ends early: the message (printed after `grim-encode: error: `) and the exit

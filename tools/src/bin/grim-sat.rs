@@ -33,7 +33,9 @@ use std::time::{Duration, Instant};
 use clap::Parser as _;
 use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
-use grim_tools::cli::{options_help, per_second, sat_exit, split_option, stats_lines};
+use grim_tools::cli::{
+    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines,
+};
 use grim_tools::formats::detect::{Detected, Format, Reason, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, write_bits, write_cost};
@@ -128,17 +130,6 @@ struct Args {
     /// List the engine options with their defaults and ranges, and exit.
     #[arg(long)]
     help_options: bool,
-}
-
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err(format!("the time limit must be positive, got {text}"));
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|e| format!("`{text}`: {e}"))
 }
 
 /// Why grim-sat ends without an answer.

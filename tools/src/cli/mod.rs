@@ -150,6 +150,19 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
     lines
 }
 
+/// Parses a `--time` value: positive seconds, fractions allowed (shared by `grim-sat` and
+/// `grim-encode`, so both accept and refuse the same texts with the same messages).
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!("the time limit must be positive, got {text}"));
+    }
+    std::time::Duration::try_from_secs_f64(seconds).map_err(|e| format!("`{text}`: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
