@@ -21,7 +21,7 @@ struct Case {
 impl<'a> Arbitrary<'a> for Case {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Case> {
         let n = u.int_in_range(1..=10usize)?;
-        let mut clause = |u: &mut Unstructured<'a>| -> arbitrary::Result<Vec<Lit>> {
+        let clause = |u: &mut Unstructured<'a>| -> arbitrary::Result<Vec<Lit>> {
             let len = u.int_in_range(0..=4usize)?;
             (0..len)
                 .map(|_| {
