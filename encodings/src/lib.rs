@@ -19,6 +19,7 @@ pub mod card;
 pub mod grid;
 pub mod maxsat;
 pub mod problem;
+pub mod rng;
 pub mod sink;
 
 pub use grim_solver::{Lit, Var};

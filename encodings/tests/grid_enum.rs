@@ -370,7 +370,7 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
         let target_b = [19, 20, 35, 50, 51][i % 5];
         let mut order: Vec<usize> = (0..cells).collect();
         for k in (1..cells).rev() {
-            order.swap(k, (rng.next() % (k as u64 + 1)) as usize);
+            order.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
         }
         let mut tiles = vec![0; cells];
         for &c in &order[..target_b] {
@@ -379,7 +379,7 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
         // Gems: around the ratio's edges (⌈0.1·b⌉ − 1 … ⌊0.3·b⌋ + 1), on b cells mostly.
         let lo = target_b.div_ceil(10);
         let hi = target_b * 3 / 10;
-        let gems = lo.saturating_sub(1) + (rng.next() % (hi - lo + 3) as u64) as usize;
+        let gems = lo.saturating_sub(1) + (rng.next_u64() % (hi - lo + 3) as u64) as usize;
         let mut layer = vec![0; cells];
         for &c in order.iter().take(gems) {
             layer[c] = 1;

@@ -2,11 +2,11 @@
 //! differential tests are built from.
 //!
 //! Every generator is a pure function of its parameters (and its `seed`, where it has one): the
-//! same call gives the same clauses, in the same order, on every machine. The randomness is a
-//! SplitMix64 stream written here (Steele, Lea & Flood, "Fast splittable pseudorandom number
-//! generators", OOPSLA 2014, DOI 10.1145/2660193.2660195) rather than the `rand` crate, because
-//! a corpus regenerated next year must be byte-identical and `rand`'s streams are not a stable
-//! promise across its major versions.
+//! same call gives the same clauses, in the same order, on every machine. The randomness is
+//! the SplitMix64 stream of `grim_encodings::rng` (Steele, Lea & Flood, "Fast splittable
+//! pseudorandom number generators", OOPSLA 2014, DOI 10.1145/2660193.2660195) rather than the
+//! `rand` crate, because a corpus regenerated next year must be byte-identical and `rand`'s
+//! streams are not a stable promise across its major versions.
 //!
 //! Each generator returns a [`GenCnf`]: the clauses as DIMACS integers, a one-line description of
 //! the generator and its parameters, and the answer when the construction fixes it
@@ -38,6 +38,9 @@
 
 use std::fmt;
 use std::io::{self, Write};
+
+/// The generators' stream, shared with the grid preferences (see `grim_encodings::rng`).
+pub use grim_encodings::rng::SplitMix64;
 
 /// The most variables a generated formula may have: the engine's limit (`Var::MAX_INDEX + 1`).
 pub const MAX_VARS: u64 = (1 << 31) - 1;
@@ -219,68 +222,6 @@ impl GenCnf {
                 value == (lit > 0)
             })
         })
-    }
-}
-
-/// SplitMix64: a 64-bit state advanced by a Weyl constant and finalised by two multiply-xorshift
-/// rounds. Passes BigCrush; plenty for instance generation, and four lines to audit.
-#[derive(Clone, Debug)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A stream starting from `seed` (every seed, 0 included, gives a good stream).
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64 { state: seed }
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..n` (`n` > 0), without modulo bias (Lemire's multiply-shift
-    /// with rejection, ACM TOMACS 2019, DOI 10.1145/3230636). Returns 0 when `n` is 0.
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            return 0;
-        }
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let product = u128::from(self.next_u64()) * u128::from(n);
-            if (product as u64) >= threshold {
-                return (product >> 64) as u64;
-            }
-        }
-    }
-
-    /// A uniform index in `0..n` (`n` > 0).
-    pub fn index(&mut self, n: usize) -> usize {
-        self.below(n as u64) as usize
-    }
-
-    /// True with probability `p` (53-bit resolution; `p` ≤ 0 never, `p` ≥ 1 always).
-    pub fn chance(&mut self, p: f64) -> bool {
-        let unit = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        unit < p
-    }
-
-    /// A fair coin.
-    pub fn coin(&mut self) -> bool {
-        self.next_u64() >> 63 == 1
-    }
-
-    /// Shuffles `items` in place (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.index(i + 1);
-            items.swap(i, j);
-        }
     }
 }
 

@@ -53,9 +53,9 @@ mod solve;
 pub mod spec;
 mod tiles;
 
+pub use crate::rng::SplitMix64;
 pub use level::Level;
 pub use model::GridModel;
-pub use prefs::SplitMix64;
 pub use referee::{check_level, level_cost};
 pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with};
 pub use spec::GridSpec;

@@ -1,8 +1,7 @@
 //! Seeded preferences: one wished-for tile per cell, drawn from the tile weights.
 //!
-//! The generator is splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
-//! generators", OOPSLA 2014, doi:10.1145/2660193.2660195): written here in ten lines so that the
-//! same seed gives the same level on every platform and every version of every dependency.
+//! The generator is splitmix64 (`crate::rng`, shared with `grim-gen`), so that the same seed
+//! gives the same level on every platform and every version of every dependency.
 //! Cells are visited in row-major order and each draws exactly one 64-bit number, whether or not
 //! its domain leaves a choice, so a pin in one cell does not shift the wishes of the others. The
 //! wish is drawn among the tiles the cell's domain allows, with probability proportional to
@@ -15,28 +14,8 @@
 use super::model::set_wished;
 use super::spec::Preferences;
 use super::{GridModel, GridOptions, GridSpec};
+use crate::rng::SplitMix64;
 use grim_solver::Var;
-
-/// splitmix64: a 64-bit state advanced by the golden-ratio increment and mixed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    /// The next number.
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// The effective preferences: the file's, overridden by the options.
 pub(crate) fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferences> {
@@ -64,7 +43,7 @@ pub fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
     let t = spec.tiles.len();
     (0..spec.cells())
         .map(|c| {
-            let draw = rng.next();
+            let draw = rng.next_u64();
             let allowed: Vec<usize> = (0..t).filter(|&a| spec.domains[c][a]).collect();
             let total: u128 = allowed.iter().map(|&a| spec.tiles[a].weight as u128).sum();
             if total == 0 {
@@ -171,7 +150,7 @@ pub fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usiz
         // A seeded partial Fisher–Yates shuffle picks `target` of the candidates.
         let take = target.min(candidates.len());
         for i in 0..take {
-            let j = i + (rng.next() % (candidates.len() - i) as u64) as usize;
+            let j = i + (rng.next_u64() % (candidates.len() - i) as u64) as usize;
             candidates.swap(i, j);
             out[layer][candidates[i]] = value;
         }
