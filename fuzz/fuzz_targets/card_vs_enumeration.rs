@@ -76,18 +76,20 @@ fuzz_target!(|case: Case| {
         let value = |l: Lit| (bits >> l.var().index() & 1 == 1) == l.is_positive();
         let count = case.lits.iter().filter(|&&l| value(l)).count();
         let holds = case.lo <= count && count <= case.hi;
-        let mut assumptions: Vec<Lit> = (0..case.vars)
+        let inputs: Vec<Lit> = (0..case.vars)
             .map(|v| {
                 let l = Lit::from_dimacs(v as i64 + 1).expect("in range");
                 if bits >> v & 1 == 1 { l } else { !l }
             })
             .collect();
-        for guard_value in [false, true] {
-            if guard.is_none() && guard_value {
-                continue;
-            }
+        let guard_values: &[bool] = if guard.is_some() {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for &guard_value in guard_values {
+            let mut assumptions = inputs.clone();
             if let Some(g) = guard {
-                assumptions.truncate(case.vars);
                 assumptions.push(if guard_value { g } else { !g });
             }
             let expected = holds || guard_value;
