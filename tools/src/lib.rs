@@ -4,6 +4,12 @@
 //! pictures: [`grid`]).
 #![forbid(unsafe_code)]
 
+/// The README's Rust examples, compiled (and run, except the one that reads a file of the
+/// reader's own) by `cargo test` as doctests, so the front page cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod cli;
 pub mod formats;
 pub mod generate;
