@@ -171,6 +171,27 @@ impl Solution {
     }
 }
 
+/// Engine work done by [`Problem::solve_counting`], in the units of a [`Budget`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Conflicts, over every engine call.
+    pub conflicts: u64,
+    /// Propagations, over every engine call.
+    pub propagations: u64,
+}
+
+impl Effort {
+    /// What is left of `budget` after this much work (`None` limits stay `None`).
+    pub fn left_of(&self, budget: Budget) -> Budget {
+        Budget {
+            conflicts: budget.conflicts.map(|b| b.saturating_sub(self.conflicts)),
+            propagations: budget
+                .propagations
+                .map(|b| b.saturating_sub(self.propagations)),
+        }
+    }
+}
+
 /// Why [`Problem::solve`] has no optimal answer.
 ///
 /// Conflicting wishes are *not* an error: the optimum then has a positive
@@ -545,12 +566,25 @@ impl Problem {
     /// with it), and weights or sizes the optimiser cannot represent. Deterministic: the same
     /// problem and budget give the same solution.
     pub fn solve(&self, budget: Budget) -> Result<Solution, SolveError> {
+        self.solve_counting(budget, &mut Effort::default())
+    }
+
+    /// [`Problem::solve`], adding the engine work it did to `effort` whatever the outcome: a
+    /// caller that solves several times (adding clauses in between, as the grid solver adds
+    /// connectivity cuts) can then hold all the calls to one budget.
+    pub fn solve_counting(
+        &self,
+        budget: Budget,
+        effort: &mut Effort,
+    ) -> Result<Solution, SolveError> {
         let mut oll = Oll::new(&self.wcnf, OllOptions::default()).map_err(|e| match e {
             MaxSatError::WeightOverflow { .. } => SolveError::WeightOverflow,
             MaxSatError::TooManyVariables { num_vars } => SolveError::TooManyVariables { num_vars },
         })?;
         oll.set_phases(&self.phases());
         let status = oll.solve(budget, &mut |_| {});
+        effort.conflicts = effort.conflicts.saturating_add(oll.stats().conflicts);
+        effort.propagations = effort.propagations.saturating_add(oll.stats().propagations);
         match status {
             MaxSatStatus::Unsatisfiable => Err(SolveError::HardRulesUnsatisfiable),
             MaxSatStatus::Optimum => {

@@ -261,3 +261,53 @@ fn every_family_together_solves_to_a_level_the_referee_accepts() {
         assert_eq!(check_level(&spec, &eager), Ok(()), "seed {seed} (eager)");
     }
 }
+
+/// The budget of a soft grid holds for all its rounds together (each connectivity round
+/// re-solves the optimisation): a budget one conflict short of what the unlimited run used in
+/// all rounds must run out, though every single round used less than it.
+#[test]
+fn soft_grid_budget_counts_every_round() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../instances/grid/showcase-12.json"
+    );
+    let spec = GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut checked = 0;
+    for seed in 0..8 {
+        let options = GridOptions {
+            seed: Some(seed),
+            soft_preferences: None,
+        };
+        let lazy = grid::ConnectivityStrategy::Lazy;
+        let (level, stats) = grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy).unwrap();
+        assert_eq!(check_level(&spec, &level), Ok(()), "seed {seed}");
+        // Every round needs conflicts of its own for the claim to mean something.
+        if stats.rounds < 2 || stats.conflicts < 2 * stats.rounds as u64 {
+            continue;
+        }
+        checked += 1;
+        // A budget that is not reached changes nothing.
+        let ample = Budget::conflicts(2 * stats.conflicts);
+        let (again, again_stats) = grid::solve_with(&spec, &options, ample, lazy).unwrap();
+        assert_eq!(
+            again, level,
+            "seed {seed}: an ample budget changed the answer"
+        );
+        assert_eq!(again_stats, stats, "seed {seed}");
+        let short = Budget::conflicts(stats.conflicts - 1);
+        assert_eq!(
+            grid::solve_with(&spec, &options, short, lazy),
+            Err(GridError::BudgetExhausted),
+            "seed {seed}: {} rounds, {} conflicts",
+            stats.rounds,
+            stats.conflicts
+        );
+        if checked == 2 {
+            break;
+        }
+    }
+    assert!(
+        checked >= 2,
+        "only {checked} seeds needed several rounds with conflicts"
+    );
+}

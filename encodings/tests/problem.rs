@@ -2,7 +2,7 @@
 //! (both ways, hard and soft), and `solve` against brute force on seeded random problems.
 
 use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
-use grim_encodings::problem::{Constraint, Problem, SolveError};
+use grim_encodings::problem::{Constraint, Effort, Problem, SolveError};
 use grim_encodings::{Lit, Var, Wcnf};
 use grim_solver::{Budget, Solver, Status};
 
@@ -614,4 +614,51 @@ fn the_clause_referee_judges_the_auxiliary_variables_the_stated_one_ignores() {
     let mut b = s.model().to_vec();
     b[0] = false;
     assert_eq!(p.check_clauses(&b), Err(0));
+}
+
+/// `solve_counting` adds each call's engine work to the caller's tally whatever the outcome,
+/// and `left_of` holds a sequence of calls to one budget.
+#[test]
+fn solve_counting_adds_up_the_work_of_every_call() {
+    let mut rng = Rng(5);
+    let mut p = Problem::new();
+    let vars: Vec<Var> = (0..14).map(|_| p.new_var()).collect();
+    for _ in 0..60 {
+        let c: Vec<Lit> = (0..3)
+            .map(|_| vars[rng.below(vars.len())].lit(rng.below(2) == 0))
+            .collect();
+        p.add_clause(&c, Some(1 + rng.below(4) as u64));
+    }
+    let mut once = Effort::default();
+    let first = p.solve_counting(Budget::UNLIMITED, &mut once).unwrap();
+    assert!(
+        once.conflicts > 0,
+        "the instance is too easy to say anything"
+    );
+    assert_eq!(first, p.solve(Budget::UNLIMITED).unwrap());
+    let mut tally = once;
+    assert_eq!(p.solve_counting(Budget::UNLIMITED, &mut tally), Ok(first));
+    assert_eq!(tally.conflicts, 2 * once.conflicts);
+    assert_eq!(tally.propagations, 2 * once.propagations);
+    // What is left of a budget the first call used up is nothing: the next call stops at once,
+    // and says so, with the lower bound it had before searching.
+    let budget = Budget::conflicts(once.conflicts);
+    assert_eq!(once.left_of(budget), Budget::conflicts(0));
+    let mut tally = once;
+    assert!(matches!(
+        p.solve_counting(once.left_of(budget), &mut tally),
+        Err(SolveError::BudgetExhausted { best: None, .. })
+    ));
+    assert_eq!(tally.conflicts, once.conflicts);
+    let unlimited_props = Budget {
+        conflicts: Some(3 * once.conflicts),
+        propagations: None,
+    };
+    assert_eq!(
+        once.left_of(unlimited_props),
+        Budget {
+            conflicts: Some(2 * once.conflicts),
+            propagations: None
+        }
+    );
 }

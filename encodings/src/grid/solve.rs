@@ -19,6 +19,7 @@ use super::model::ConnMode;
 use super::{
     GridError, GridModel, GridOptions, GridSpec, Level, check_level, connectivity, level_cost,
 };
+use crate::problem::Effort;
 use grim_solver::{Budget, Lit, Solver, Status};
 
 /// How [`solve_with`] handles connectivity rules.
@@ -43,13 +44,13 @@ pub struct SolveStats {
     pub vars: usize,
     /// Hard clauses of the model solved (cuts not included).
     pub clauses: usize,
-    /// Engine conflicts (hard-only models).
+    /// Engine conflicts, over all rounds.
     pub conflicts: u64,
 }
 
 /// A level for `spec`: any level satisfying the hard rules (steered by the seeded hints), or,
 /// when something is soft, one of least cost (proven). `budget` bounds the engine's conflicts
-/// and propagations over all rounds (per optimiser call when soft). The level has passed
+/// and propagations over all rounds (connectivity cuts make several). The level has passed
 /// [`check_level`] (and its cost, when soft, the optimiser's claim) before it is returned.
 /// Deterministic: the same spec and options give the same level.
 pub fn solve(spec: &GridSpec, options: &GridOptions, budget: Budget) -> Result<Level, GridError> {
@@ -152,9 +153,13 @@ pub fn solve_with(
         }
     } else {
         let mut problem = model.problem.clone();
+        // Every round re-solves from scratch; the budget holds for all of them together.
+        let mut effort = Effort::default();
         loop {
             stats.rounds += 1;
-            let solution = problem.solve(budget)?;
+            let result = problem.solve_counting(effort.left_of(budget), &mut effort);
+            stats.conflicts = effort.conflicts;
+            let solution = result?;
             let level = model.decode(solution.model())?;
             let cuts = cuts_for(&level);
             if cuts.is_empty() {
