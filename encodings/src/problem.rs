@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use grim_encodings::problem::{Problem, SolveError};
-//! use grim_solver::Budget;
+//! use grim_solver::{Budget, Terminator};
 //!
 //! let mut p = Problem::new();
 //! let cells: Vec<_> = (0..4).map(|_| p.new_var().pos()).collect();
@@ -46,7 +46,7 @@
 use crate::card::{self, CardOptions};
 use crate::maxsat::{MaxSatError, MaxSatStatus, Oll, OllOptions};
 use crate::sink::{ClauseSink, Wcnf};
-use grim_solver::Budget;
+use grim_solver::{Budget, Terminator};
 pub use grim_solver::{Lit, Var};
 use std::fmt;
 
@@ -171,7 +171,7 @@ impl Solution {
     }
 }
 
-/// Engine work done by [`Problem::solve_counting`], in the units of a [`Budget`].
+/// Engine work done by [`Problem::solve_within`], in the units of a [`Budget`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Effort {
     /// Conflicts, over every engine call.
@@ -566,15 +566,18 @@ impl Problem {
     /// with it), and weights or sizes the optimiser cannot represent. Deterministic: the same
     /// problem and budget give the same solution.
     pub fn solve(&self, budget: Budget) -> Result<Solution, SolveError> {
-        self.solve_counting(budget, &mut Effort::default())
+        self.solve_within(budget, None, &mut Effort::default())
     }
 
-    /// [`Problem::solve`], adding the engine work it did to `effort` whatever the outcome: a
-    /// caller that solves several times (adding clauses in between, as the grid solver adds
-    /// connectivity cuts) can then hold all the calls to one budget.
-    pub fn solve_counting(
+    /// [`Problem::solve`] that also stops when `stop` is set (from another thread: a wall-clock
+    /// limit, a cancelled request), answering [`SolveError::BudgetExhausted`] with the best
+    /// solution so far, and adds the engine work it did to `effort` whatever the outcome, so
+    /// that a caller that solves several times (adding clauses in between, as the grid solver
+    /// adds connectivity cuts) can hold all the calls to one budget.
+    pub fn solve_within(
         &self,
         budget: Budget,
+        stop: Option<&Terminator>,
         effort: &mut Effort,
     ) -> Result<Solution, SolveError> {
         let mut oll = Oll::new(&self.wcnf, OllOptions::default()).map_err(|e| match e {
@@ -582,6 +585,9 @@ impl Problem {
             MaxSatError::TooManyVariables { num_vars } => SolveError::TooManyVariables { num_vars },
         })?;
         oll.set_phases(&self.phases());
+        if let Some(stop) = stop {
+            oll.set_terminator(stop);
+        }
         let status = oll.solve(budget, &mut |_| {});
         effort.conflicts = effort.conflicts.saturating_add(oll.stats().conflicts);
         effort.propagations = effort.propagations.saturating_add(oll.stats().propagations);

@@ -311,3 +311,56 @@ fn soft_grid_budget_counts_every_round() {
         "only {checked} seeds needed several rounds with conflicts"
     );
 }
+
+/// A stop handle stops both solving paths: set before the call, every grid answers
+/// `Interrupted` (not `BudgetExhausted`, which names the other limit); never set, the answer
+/// is the one `solve_with` gives; set from another thread while the engine runs on the 64×64
+/// dungeon (tens of seconds of work), the call returns early with `Interrupted`.
+#[test]
+fn a_stop_handle_interrupts_hard_and_soft_grids() {
+    use grim_solver::Terminator;
+    let lazy = grid::ConnectivityStrategy::Lazy;
+    let file = |name: &str| {
+        let path = format!("{}/../instances/grid/{name}", env!("CARGO_MANIFEST_DIR"));
+        GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let options = GridOptions::default();
+    for (name, soft) in [("dungeon-12.json", false), ("showcase-12.json", true)] {
+        let spec = file(name);
+        let model = GridModel::build(&spec, &options).unwrap();
+        assert_eq!(model.is_soft(), soft, "{name}");
+        let stop = Terminator::default();
+        let free = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+        assert_eq!(
+            free,
+            grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy),
+            "{name}"
+        );
+        assert!(free.is_ok(), "{name}");
+        stop.terminate();
+        assert_eq!(
+            grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop)),
+            Err(GridError::Interrupted),
+            "{name}"
+        );
+        assert!(stop.is_set(), "the handle stays set for its owner to reset");
+    }
+    let spec = file("dungeon-64.json");
+    let stop = Terminator::default();
+    let timer = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.terminate();
+        })
+    };
+    let result = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+    timer.join().unwrap();
+    // The 64×64 dungeon takes tens of seconds of CPU (benches/grid/results-*.csv): no machine
+    // finishes it in 100 ms, so anything but `Interrupted` means the handle was not heard.
+    assert!(
+        matches!(result, Err(GridError::Interrupted)),
+        "{:?}",
+        result.map(|(_, stats)| stats)
+    );
+}

@@ -616,10 +616,10 @@ fn the_clause_referee_judges_the_auxiliary_variables_the_stated_one_ignores() {
     assert_eq!(p.check_clauses(&b), Err(0));
 }
 
-/// `solve_counting` adds each call's engine work to the caller's tally whatever the outcome,
+/// `solve_within` adds each call's engine work to the caller's tally whatever the outcome,
 /// and `left_of` holds a sequence of calls to one budget.
 #[test]
-fn solve_counting_adds_up_the_work_of_every_call() {
+fn solve_within_adds_up_the_work_of_every_call() {
     let mut rng = Rng(5);
     let mut p = Problem::new();
     let vars: Vec<Var> = (0..14).map(|_| p.new_var()).collect();
@@ -630,14 +630,17 @@ fn solve_counting_adds_up_the_work_of_every_call() {
         p.add_clause(&c, Some(1 + rng.below(4) as u64));
     }
     let mut once = Effort::default();
-    let first = p.solve_counting(Budget::UNLIMITED, &mut once).unwrap();
+    let first = p.solve_within(Budget::UNLIMITED, None, &mut once).unwrap();
     assert!(
         once.conflicts > 0,
         "the instance is too easy to say anything"
     );
     assert_eq!(first, p.solve(Budget::UNLIMITED).unwrap());
     let mut tally = once;
-    assert_eq!(p.solve_counting(Budget::UNLIMITED, &mut tally), Ok(first));
+    assert_eq!(
+        p.solve_within(Budget::UNLIMITED, None, &mut tally),
+        Ok(first)
+    );
     assert_eq!(tally.conflicts, 2 * once.conflicts);
     assert_eq!(tally.propagations, 2 * once.propagations);
     // What is left of a budget the first call used up is nothing: the next call stops at once,
@@ -646,7 +649,7 @@ fn solve_counting_adds_up_the_work_of_every_call() {
     assert_eq!(once.left_of(budget), Budget::conflicts(0));
     let mut tally = once;
     assert!(matches!(
-        p.solve_counting(once.left_of(budget), &mut tally),
+        p.solve_within(once.left_of(budget), None, &mut tally),
         Err(SolveError::BudgetExhausted { best: None, .. })
     ));
     assert_eq!(tally.conflicts, once.conflicts);

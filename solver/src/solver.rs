@@ -546,6 +546,13 @@ impl Solver {
         self.terminator.clone()
     }
 
+    /// Makes `stop` this solver's terminate handle (instead of its own), so one handle can
+    /// stop several solvers, or a solver a library creates internally: a game's frame-time
+    /// watchdog, say, holding the handle before the level generator builds its engine.
+    pub fn set_terminator(&mut self, stop: &Terminator) {
+        self.terminator = stop.clone();
+    }
+
     /// Level-0 value of `lit`: `Some` when the clauses alone fix it (a unit consequence found
     /// so far), `None` otherwise. Useful between solves to read proven facts.
     pub fn fixed(&self, lit: Lit) -> Option<bool> {

@@ -2,7 +2,7 @@
 //! Every instance runs under the default options and under `Options::aggressive()` (restart,
 //! reduce, rephase and mode switches every few conflicts) so those paths fire on tiny inputs.
 
-use grim_solver::{Budget, Lit, Options, Solver, Status, Var};
+use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 
 /// splitmix64: a tiny seeded generator, so the tests need no dependency and never change.
 struct Rng(u64);
@@ -268,6 +268,33 @@ fn terminate_before_solve_answers_unknown_until_reset() {
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unknown);
     t.reset();
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+}
+
+#[test]
+fn one_terminator_set_on_two_solvers_stops_both_and_not_their_own_handles() {
+    let stop = Terminator::default();
+    let mut solvers: Vec<Solver> = (0..2).map(|_| Solver::new()).collect();
+    for s in &mut solvers {
+        let a = s.new_var();
+        s.add_clause(&[a.pos()]);
+        s.set_terminator(&stop);
+    }
+    stop.terminate();
+    for s in &mut solvers {
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unknown);
+        // The handle a solver gives out is the shared one now.
+        assert!(s.terminator().is_set());
+    }
+    stop.reset();
+    for s in &mut solvers {
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    }
+    // A solver without the shared handle is not stopped by it.
+    let mut own = Solver::new();
+    let b = own.new_var();
+    own.add_clause(&[b.neg()]);
+    stop.terminate();
+    assert_eq!(own.solve(&[], Budget::UNLIMITED), Status::Sat);
 }
 
 #[test]

@@ -57,7 +57,7 @@ pub use crate::rng::SplitMix64;
 pub use level::Level;
 pub use model::GridModel;
 pub use referee::{check_level, level_cost};
-pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with};
+pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
 pub use spec::GridSpec;
 
 use crate::problem::SolveError;
@@ -135,6 +135,9 @@ pub enum GridError {
     Unsatisfiable,
     /// The budget ran out before a level (or, with soft rules, a proven optimum) was found.
     BudgetExhausted,
+    /// The stop handle given to [`solve_within`] was set before a level (or, with soft rules,
+    /// a proven optimum) was found.
+    Interrupted,
     /// A model handed to [`GridModel::decode`] does not describe a level (too short, or a
     /// cell without exactly one tile).
     BadModel {
@@ -172,6 +175,10 @@ impl fmt::Display for GridError {
                 f,
                 "the budget ran out before a level was found; this is not a proof that none \
                  exists — give it more budget"
+            ),
+            GridError::Interrupted => write!(
+                f,
+                "stopped before a level was found; this is not a proof that none exists"
             ),
             GridError::BadModel { message } => write!(f, "the model is not a level: {message}"),
             GridError::TooLarge { message } => write!(f, "{message}"),

@@ -19,8 +19,8 @@ use super::model::ConnMode;
 use super::{
     GridError, GridModel, GridOptions, GridSpec, Level, check_level, connectivity, level_cost,
 };
-use crate::problem::Effort;
-use grim_solver::{Budget, Lit, Solver, Status};
+use crate::problem::{Effort, SolveError};
+use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 
 /// How [`solve_with`] handles connectivity rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,6 +64,22 @@ pub fn solve_with(
     budget: Budget,
     strategy: ConnectivityStrategy,
 ) -> Result<(Level, SolveStats), GridError> {
+    solve_within(spec, options, budget, strategy, None)
+}
+
+/// [`solve_with`] that also stops, answering [`GridError::Interrupted`], once `stop` is set —
+/// from another thread or a timer: a wall-clock limit such as a frame-time budget, which
+/// conflicts cannot express. The engine checks the flag at every conflict and decision, so it
+/// stops within microseconds and leaves nothing half-done; the handle stays set until its
+/// owner resets it.
+pub fn solve_within(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+    strategy: ConnectivityStrategy,
+    stop: Option<&Terminator>,
+) -> Result<(Level, SolveStats), GridError> {
+    let stopped = || stop.is_some_and(Terminator::is_set);
     let mode = match strategy {
         ConnectivityStrategy::Lazy => ConnMode::Lazy,
         ConnectivityStrategy::Eager => ConnMode::Eager,
@@ -96,6 +112,9 @@ pub fn solve_with(
     };
     let level = if !model.is_soft() {
         let mut s = Solver::new();
+        if let Some(stop) = stop {
+            s.set_terminator(stop);
+        }
         s.reserve_vars(wcnf.num_vars);
         for (lits, _) in &class {
             for l in lits {
@@ -128,6 +147,7 @@ pub fn solve_with(
             stats.conflicts = s.stats().conflicts;
             match status {
                 Status::Unsat => return Err(GridError::Unsatisfiable),
+                Status::Unknown if stopped() => return Err(GridError::Interrupted),
                 Status::Unknown => return Err(GridError::BudgetExhausted),
                 Status::Sat => {}
             }
@@ -157,9 +177,14 @@ pub fn solve_with(
         let mut effort = Effort::default();
         loop {
             stats.rounds += 1;
-            let result = problem.solve_counting(effort.left_of(budget), &mut effort);
+            let result = problem.solve_within(effort.left_of(budget), stop, &mut effort);
             stats.conflicts = effort.conflicts;
-            let solution = result?;
+            let solution = match result {
+                Err(SolveError::BudgetExhausted { .. }) if stopped() => {
+                    return Err(GridError::Interrupted);
+                }
+                r => r?,
+            };
             let level = model.decode(solution.model())?;
             let cuts = cuts_for(&level);
             if cuts.is_empty() {

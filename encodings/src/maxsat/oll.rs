@@ -295,6 +295,11 @@ impl Oll {
         self.solver.terminator()
     }
 
+    /// Makes `stop` the engine's terminate handle (see [`Solver::set_terminator`]).
+    pub fn set_terminator(&mut self, stop: &Terminator) {
+        self.solver.set_terminator(stop);
+    }
+
     /// The cost of the best model found so far.
     pub fn best_cost(&self) -> Option<u64> {
         self.best.as_ref().map(|(c, _)| *c)

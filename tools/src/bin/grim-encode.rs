@@ -27,7 +27,7 @@ use clap::Parser as _;
 use grim_encodings::grid::{
     self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridSpec, Level,
 };
-use grim_solver::{Budget, Lit, Var};
+use grim_solver::{Budget, Lit, Terminator, Var};
 use grim_tools::cli::parse_seconds;
 use grim_tools::formats::open_input;
 use grim_tools::formats::wcnf::Dialect;
@@ -223,6 +223,8 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::BadModel { .. } => Failure::new(exit::INPUT, format!("{e}")),
         GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
         GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
+        // Only the --time watchdog sets the stop handle; the message says which limit it was.
+        GridError::Interrupted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         GridError::Rejected { .. } => Failure::new(exit::INTERNAL, format!("{file}: {e}")),
     }
 }
@@ -557,16 +559,25 @@ fn solve(
     let outcome = match time {
         None => grid::solve_with(&spec, &options, budget, strategy),
         Some(limit) => {
-            // The engine is run on a worker thread; when the clock runs out the process ends
-            // (returning from main) without waiting for it. Nothing has been written by then.
-            let (send, receive) = mpsc::channel();
-            let worker_spec = spec.clone();
-            std::thread::spawn(move || {
-                let _ = send.send(grid::solve_with(&worker_spec, &options, budget, strategy));
-            });
-            match receive.recv_timeout(limit) {
-                Ok(result) => result,
-                Err(_) => {
+            // A watchdog thread sets the engine's stop handle when the time is up (counted from
+            // the start, parsing included); the engine then stops at its next conflict or
+            // decision and the solve returns `Interrupted`. Nothing has been written by then.
+            let stop = Terminator::default();
+            let (done, finished) = mpsc::channel::<()>();
+            let watchdog = {
+                let stop = stop.clone();
+                let left = limit.saturating_sub(start.elapsed());
+                std::thread::spawn(move || {
+                    if finished.recv_timeout(left).is_err() {
+                        stop.terminate();
+                    }
+                })
+            };
+            let result = grid::solve_within(&spec, &options, budget, strategy, Some(&stop));
+            let _ = done.send(());
+            let _ = watchdog.join();
+            match result {
+                Err(GridError::Interrupted) => {
                     return Err(Failure::new(
                         exit::UNKNOWN,
                         format!(
@@ -577,6 +588,7 @@ fn solve(
                         ),
                     ));
                 }
+                r => r,
             }
         }
     }
