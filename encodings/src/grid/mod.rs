@@ -1,6 +1,7 @@
 //! Grid level generation: a tiled map described by `grid.json` (see `FORMAT.md` in this
-//! directory), encoded as hard rules and weighted wishes over the [`Problem`] API, solved by the
-//! engine, and checked by an independent referee before it is returned.
+//! directory), encoded as hard rules and weighted wishes over the
+//! [`Problem`](crate::problem::Problem) API, solved by the engine, and checked by an independent
+//! referee before it is returned.
 //!
 //! ```
 //! use grim_encodings::grid::{self, GridOptions, GridSpec};

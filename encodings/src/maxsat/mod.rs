@@ -23,12 +23,12 @@
 //! soft literal itself for a unit soft, otherwise a fresh selector `s` with the hard clause
 //! `C ∨ ¬s`) and a weight. The engine is asked to satisfy all terms of the current stratum as
 //! assumptions. A SAT answer is a model (priced on the original instance with
-//! [`Wcnf::cost`]); an UNSAT answer names a core of terms, at least one of which every
-//! solution violates. The core's minimum weight `w` is added to the lower bound and taken off
-//! each term; the violation literals of the core go into a totalizer whose output "at most one
-//! is violated" becomes a new term of weight `w` (OLL: Andres, Kaufmann, Matheis & Schaub,
-//! ICLP 2012, doi:10.4230/LIPIcs.ICLP.2012.211; Morgado, Dodaro & Marques-Silva, CP 2014,
-//! doi:10.1007/978-3-319-10428-7_41). When "at most k" of a totalizer is itself in a core,
+//! [`Wcnf::cost`](crate::sink::Wcnf::cost)); an UNSAT answer names a core of terms, at least one
+//! of which every solution violates. The core's minimum weight `w` is added to the lower bound
+//! and taken off each term; the violation literals of the core go into a totalizer whose output
+//! "at most one is violated" becomes a new term of weight `w` (OLL: Andres, Kaufmann, Matheis &
+//! Schaub, ICLP 2012, doi:10.4230/LIPIcs.ICLP.2012.211; Morgado, Dodaro & Marques-Silva, CP
+//! 2014, doi:10.1007/978-3-319-10428-7_41). When "at most k" of a totalizer is itself in a core,
 //! "at most k + 1" joins the terms with the totalizer's weight. The lower bound and the cost of
 //! the best model meet at the optimum.
 //!
