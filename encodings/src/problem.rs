@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use grim_encodings::problem::{Problem, SolveError};
-//! use grim_solver::{Budget, Terminator};
+//! use grim_solver::Budget;
 //!
 //! let mut p = Problem::new();
 //! let cells: Vec<_> = (0..4).map(|_| p.new_var().pos()).collect();
@@ -183,12 +183,7 @@ pub struct Effort {
 impl Effort {
     /// What is left of `budget` after this much work (`None` limits stay `None`).
     pub fn left_of(&self, budget: Budget) -> Budget {
-        Budget {
-            conflicts: budget.conflicts.map(|b| b.saturating_sub(self.conflicts)),
-            propagations: budget
-                .propagations
-                .map(|b| b.saturating_sub(self.propagations)),
-        }
+        budget.left_after(self.conflicts, self.propagations)
     }
 }
 

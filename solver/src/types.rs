@@ -195,6 +195,24 @@ impl Budget {
             propagations: Some(n),
         }
     }
+
+    /// What is left of this budget after `conflicts` and `propagations` were spent (a limit
+    /// that is `None` stays `None`; a spent one is `Some(0)`). For callers that hold several
+    /// `solve` calls to one budget, as the MaxSAT and grid layers do.
+    ///
+    /// ```
+    /// use grim_solver::Budget;
+    /// let b = Budget::conflicts(100);
+    /// assert_eq!(b.left_after(30, 5_000), Budget::conflicts(70));
+    /// assert_eq!(b.left_after(300, 0), Budget::conflicts(0));
+    /// assert_eq!(Budget::UNLIMITED.left_after(30, 5_000), Budget::UNLIMITED);
+    /// ```
+    pub fn left_after(self, conflicts: u64, propagations: u64) -> Budget {
+        Budget {
+            conflicts: self.conflicts.map(|b| b.saturating_sub(conflicts)),
+            propagations: self.propagations.map(|b| b.saturating_sub(propagations)),
+        }
+    }
 }
 
 /// Three-valued truth for the trail: packed in an `i8` so the assignment array stays dense.

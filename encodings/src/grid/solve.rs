@@ -130,12 +130,7 @@ pub fn solve_within(
         let mut assume: Vec<Lit> = Vec::new();
         loop {
             let used = s.stats();
-            let left = Budget {
-                conflicts: budget.conflicts.map(|b| b.saturating_sub(used.conflicts)),
-                propagations: budget
-                    .propagations
-                    .map(|b| b.saturating_sub(used.propagations)),
-            };
+            let left = budget.left_after(used.conflicts, used.propagations);
             stats.rounds += 1;
             let mut status = s.solve(&assume, left);
             if status == Status::Unsat && !assume.is_empty() {

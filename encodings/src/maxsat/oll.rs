@@ -450,13 +450,11 @@ impl Oll {
     /// probes). Answers `Unknown` without calling when the budget is spent.
     pub(super) fn call(&mut self, assumptions: &[Lit], cap: Option<u64>) -> Status {
         let st = self.solver.stats();
-        let left = |limit: Option<u64>, used: u64| limit.map(|l| l.saturating_sub(used));
-        let conflicts = left(
-            self.budget.conflicts,
+        let Budget {
+            conflicts,
+            propagations,
+        } = self.budget.left_after(
             st.conflicts.saturating_sub(self.start_conflicts),
-        );
-        let propagations = left(
-            self.budget.propagations,
             st.propagations.saturating_sub(self.start_propagations),
         );
         if conflicts == Some(0) || propagations == Some(0) {

@@ -223,7 +223,8 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::BadModel { .. } => Failure::new(exit::INPUT, format!("{e}")),
         GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
         GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
-        // Only the --time watchdog sets the stop handle; the message says which limit it was.
+        // `solve` reports its --time limit itself, naming the limit; this arm keeps the match
+        // total for any other caller.
         GridError::Interrupted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         GridError::Rejected { .. } => Failure::new(exit::INTERNAL, format!("{file}: {e}")),
     }
