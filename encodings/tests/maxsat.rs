@@ -297,6 +297,14 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             },
         ),
         (
+            "exhaust+phases",
+            OllOptions {
+                exhaust: true,
+                exhaust_phases: true,
+                ..plain()
+            },
+        ),
+        (
             "minimize",
             OllOptions {
                 minimize_conflicts: 1000,
@@ -886,6 +894,7 @@ fn bench_files_named_in_the_environment() {
             "symmetry" => opts.symmetry = n != 0,
             "am1_effort" => opts.am1_effort = n,
             "exhaust_conflicts" => opts.exhaust_conflicts = n,
+            "exhaust_phases" => opts.exhaust_phases = n != 0,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

@@ -517,6 +517,20 @@ impl Solver {
         self.user_phase[lit.var().index()] = if lit.is_positive() { L_TRUE } else { L_FALSE };
     }
 
+    /// Overwrites the saved phase (phase saving's memory) of variable `i` with `values[i]`, for
+    /// every variable the solver has; extra values are ignored.
+    ///
+    /// Why, next to [`Solver::set_phase`]: this is a *soft* hint. A user phase is tried on every
+    /// decision forever; a saved phase is only where the search starts, and phase saving,
+    /// target phases (stable mode) and rephasing move on from it as soon as conflicts say so.
+    /// It suits a caller that knows a good assignment of a formula close to the next query —
+    /// OLL seeds its best model before each core-exhaustion call, whose answer is often that
+    /// model's neighbourhood.
+    pub fn seed_phases(&mut self, values: &[bool]) {
+        let n = values.len().min(self.saved.len());
+        self.saved[..n].copy_from_slice(&values[..n]);
+    }
+
     /// Keeps `var` from being eliminated by preprocessing. Needed only for speed: a variable
     /// that reappears in a later clause or assumption after being eliminated is restored with
     /// all eliminated clauses (correct, but it undoes the elimination).

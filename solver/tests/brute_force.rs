@@ -259,6 +259,38 @@ fn user_phases_are_honoured_when_the_clauses_allow() {
 }
 
 #[test]
+fn seeded_phases_start_the_search_and_yield_to_the_clauses_and_user_phases() {
+    // Elimination off: every variable is decided, none reconstructed.
+    let mut s = Solver::with_options(Options {
+        eliminate: false,
+        ..Options::default()
+    });
+    let vs: Vec<Var> = (0..12).map(|_| s.new_var()).collect();
+    // x0 ∨ x1, and ¬x2: the seed below wants x0 = x1 = false and x2 = true.
+    s.add_clause(&[vs[0].pos(), vs[1].pos()]);
+    s.add_clause(&[vs[2].neg()]);
+    let seed: Vec<bool> = (0..12).map(|i| i % 2 == 0 && i != 0).collect();
+    // Extra values (past the 12 variables) are ignored.
+    let mut long = seed.clone();
+    long.extend([true, true]);
+    s.seed_phases(&long);
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    let model = s.model().expect("a model");
+    assert_eq!(model.len(), 12);
+    assert!(model[0] || model[1], "the clause x0 ∨ x1 holds");
+    assert!(!model[2], "the unit ¬x2 beats the seed");
+    for i in 3..12 {
+        assert_eq!(model[i], seed[i], "free variable {i} follows the seed");
+    }
+    // A user phase wins over a seed.
+    s.seed_phases(&[false; 12]);
+    s.set_phase(vs[5].pos());
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    assert_eq!(s.value(vs[5].pos()), Some(true));
+    assert_eq!(s.value(vs[7].pos()), Some(false));
+}
+
+#[test]
 fn terminate_before_solve_answers_unknown_until_reset() {
     let mut s = Solver::new();
     let a = s.new_var();

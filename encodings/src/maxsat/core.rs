@@ -19,7 +19,9 @@
 //! violated" impossible under the hard clauses alone, every model violates b + 1 of the core,
 //! so the lower bound rises by the core's weight and b grows. It replaces a chain of cores that
 //! would each rediscover the same totalizer. Ours stops as soon as a raise could only prove
-//! the best model optimal (see `exhaust`). Tried and dropped: exhausting under every live term
+//! the best model optimal (see `exhaust`). Each call starts from the best model's phases
+//! (`exhaust_phases`): the answer "at most b is possible" is usually found near it. Tried and
+//! dropped: exhausting under every live term
 //! of the stratum as well as the bound (a raise only when the core is the bound alone) — 14%
 //! faster on four rmax instances, 43% slower over all of `maxsat-main` (151 → 216 s CPU).
 
@@ -127,6 +129,11 @@ impl Oll {
                 .is_some_and(|ub| self.lb.saturating_add(w) >= ub)
             {
                 return Some((bound, lit));
+            }
+            if self.opts.exhaust_phases
+                && let Some((_, model)) = &self.best
+            {
+                self.solver.seed_phases(model);
             }
             let start = self.solver.stats().conflicts;
             let cap = Some(self.opts.exhaust_conflicts).filter(|&c| c > 0);
