@@ -21,9 +21,11 @@
 //! would each rediscover the same totalizer. Ours stops as soon as a raise could only prove
 //! the best model optimal (see `exhaust`). Each call starts from the best model's phases
 //! (`exhaust_phases`): the answer "at most b is possible" is usually found near it. Tried and
-//! dropped: exhausting under every live term
-//! of the stratum as well as the bound (a raise only when the core is the bound alone) — 14%
-//! faster on four rmax instances, 43% slower over all of `maxsat-main` (151 → 216 s CPU).
+//! dropped: exhausting under every live term of the stratum as well as the bound (a raise only
+//! when the core is the bound alone) — 14% faster on four rmax instances, 43% slower over all
+//! of `maxsat-main` (151 → 216 s CPU); capping each call at 1× or 3× the conflicts of the main
+//! call that found the core (76.5 → 96.6 and 80.6 s on eight heavy instances); exhausting only
+//! cores without totalizer outputs (weighted set cover and min-ones 2–4× slower).
 
 use grim_solver::{Lit, Status};
 

@@ -99,7 +99,8 @@ pub struct OllOptions {
     /// so far ([`grim_solver::Solver::seed_phases`]): a model that violates few terms of the
     /// core is often near that one, and a raise that fails ends with it found sooner. Over all
     /// of `maxsat-main` with engine seeds 0, 1 and 2: 6.65M → 6.35M conflicts and 170.4 →
-    /// 163.2 s CPU in the mean (rmax2_42_420_1 with seeds 1 and 2: 45 → 39 and 35 s).
+    /// 163.2 s CPU in the mean (rmax2_42_420_1 with seeds 1 and 2: 45 → 39 and 35 s); with
+    /// seed 0, the default, no change beyond noise (148.5 → 150.2 s).
     pub exhaust_phases: bool,
     /// Deletion-based core minimisation: the conflict budget of each deletion probe; the first
     /// probe that runs out ends the minimisation. 0 turns it off. RC2 uses 1000; on 14
