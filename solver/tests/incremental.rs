@@ -805,12 +805,19 @@ fn proptest_cases() -> u32 {
 /// reported with the minimal sequence of calls.
 #[test]
 fn random_api_call_sequences_agree_with_the_reference_model_and_brute_force() {
-    use proptest::test_runner::{Config, TestRunner};
-    let config = Config {
+    use proptest::test_runner::{Config, RngSeed, TestRunner};
+    let mut config = Config {
         cases: proptest_cases(),
         failure_persistence: None,
         ..Config::default()
     };
+    // A fixed seed unless `PROPTEST_RNG_SEED` asks for another: the coverage assertions below
+    // count rare events (a `failed()` call naming a core literal: 14–17 per 256 cases over
+    // seeds 1–6), and a random seed once drew 10 and failed CI with no bug behind it.
+    // Exploring other seeds stays one variable away.
+    if matches!(config.rng_seed, RngSeed::Random) {
+        config.rng_seed = RngSeed::Fixed(1);
+    }
     let cases = config.cases as u64;
     let mut runner = TestRunner::new(config);
     let counts = std::cell::Cell::new(Counts::default());
