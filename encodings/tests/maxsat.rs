@@ -163,6 +163,7 @@ struct Run {
     strata: u64,
     trimmed: u64,
     minimized: u64,
+    up_cores: u64,
 }
 
 fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
@@ -208,6 +209,7 @@ fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
         strata: st.strata,
         trimmed: st.trimmed,
         minimized: st.minimized,
+        up_cores: st.up_cores,
     }
 }
 
@@ -328,6 +330,22 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             },
         ),
         (
+            "up_cores",
+            OllOptions {
+                up_cores: true,
+                ..plain()
+            },
+        ),
+        (
+            "up_cores+wce+stratify",
+            OllOptions {
+                up_cores: true,
+                wce: true,
+                stratify: true,
+                ..plain()
+            },
+        ),
+        (
             "stratify+hardening",
             OllOptions {
                 stratify: true,
@@ -345,7 +363,8 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     let mut core_of_three = 0;
     let mut unsat = 0;
     let mut positive_cost = 0;
-    let mut seen = [0usize; 6]; // exhausted, hardened, am1, several strata, trimmed, minimised
+    // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation
+    let mut seen = [0usize; 7];
     for seed in 0..600u64 {
         let w = random_instance(seed);
         let optimum = brute_force(&w);
@@ -368,6 +387,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             seen[3] += usize::from(r.strata > 1);
             seen[4] += usize::from(r.trimmed > 0);
             seen[5] += usize::from(r.minimized > 0);
+            seen[6] += usize::from(r.up_cores > 0);
         }
         nontrivial_core += usize::from(any_nontrivial);
         core_of_three += usize::from(any_three);
@@ -375,8 +395,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     println!(
         "600 instances: {unsat} unsat, {positive_cost} with positive optimum, {nontrivial_core} \
          with a core of size >= 2, {core_of_three} with one of size >= 3; runs that exhausted \
-         {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}",
-        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5]
+         {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}, \
+         took cores from propagation {}",
+        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]
     );
     assert!(
         nontrivial_core > 150,
@@ -393,7 +414,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     // Exhaustion and trimming only act on non-minimal cores, which ten-variable instances
     // rarely produce; the larger test below checks that they fire.
     assert!(
-        seen[1..4].iter().all(|&s| s > 20) && seen[5] > 20,
+        seen[1..4].iter().all(|&s| s > 20) && seen[5] > 20 && seen[6] > 100,
         "some technique rarely fired: {seen:?}"
     );
 }
@@ -895,6 +916,7 @@ fn bench_files_named_in_the_environment() {
             "am1_effort" => opts.am1_effort = n,
             "exhaust_conflicts" => opts.exhaust_conflicts = n,
             "exhaust_phases" => opts.exhaust_phases = n != 0,
+            "up_cores" => opts.up_cores = n != 0,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

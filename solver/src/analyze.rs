@@ -196,6 +196,18 @@ impl Solver {
             return;
         }
         self.seen[v0] = 1;
+        let mut failed = std::mem::take(&mut self.failed);
+        self.collect_marked_decisions(&mut failed);
+        failed.sort_unstable();
+        failed.dedup();
+        self.failed = failed;
+    }
+
+    /// Walks the trail down from its top and clears the `seen` marks on the way: a marked
+    /// decision (above level 0; below the search, an assumption) goes to `out`, a marked
+    /// implied literal marks the other literals of its reason (above level 0). Pre: only
+    /// variables assigned above level 0 are marked.
+    pub(crate) fn collect_marked_decisions(&mut self, out: &mut Vec<Lit>) {
         let start = self.trail_lim.first().copied().unwrap_or(self.trail.len());
         for i in (start..self.trail.len()).rev() {
             let q = self.trail[i];
@@ -206,22 +218,15 @@ impl Solver {
             self.seen[v] = 0;
             let r = self.reason[v];
             if r == NO_REASON {
-                // A decision below the assumption levels is an assumption (level > 0).
-                if q != p && self.level[v] > 0 {
-                    self.failed.push(q);
-                }
+                out.push(q);
             } else {
                 for k in 0..self.arena.len(r) {
-                    let x = self.arena.lits(r)[k];
-                    let xv = x.var().index();
-                    if xv != v && self.level[xv] > 0 {
-                        self.seen[xv] = 1;
+                    let x = self.arena.lits(r)[k].var().index();
+                    if x != v && self.level[x] > 0 {
+                        self.seen[x] = 1;
                     }
                 }
             }
         }
-        self.seen[v0] = 0;
-        self.failed.sort_unstable();
-        self.failed.dedup();
     }
 }

@@ -51,6 +51,7 @@ mod heap;
 mod minimize;
 mod mode;
 pub mod options;
+mod probe;
 mod proof;
 mod propagate;
 mod reduce;
@@ -66,6 +67,7 @@ mod walk;
 mod watch;
 
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
+pub use probe::Probes;
 pub use proof::ProofFormat;
 pub use solver::{ProgressFn, Solver, Terminator};
 pub use stats::Stats;

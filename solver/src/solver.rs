@@ -581,7 +581,7 @@ impl Solver {
         }
     }
 
-    fn reset_answer(&mut self) {
+    pub(crate) fn reset_answer(&mut self) {
         self.model.clear();
         self.failed.clear();
         self.last_status = None;
@@ -618,6 +618,12 @@ impl Solver {
     /// Undoes every assignment above `level`, saving phases and returning the variables to
     /// the decision heap.
     pub(crate) fn backtrack(&mut self, level: u32) {
+        self.undo_to(level, true);
+    }
+
+    /// `backtrack`, with the choice of saving the phases of the undone assignments (probes do
+    /// not: their assignments are not the search's).
+    pub(crate) fn undo_to(&mut self, level: u32, save_phases: bool) {
         if self.decision_level() <= level {
             return;
         }
@@ -627,7 +633,9 @@ impl Solver {
             let v = l.var().index();
             self.vals[l.code()] = L_UNDEF;
             self.vals[(!l).code()] = L_UNDEF;
-            self.saved[v] = l.is_positive();
+            if save_phases {
+                self.saved[v] = l.is_positive();
+            }
             self.heap.insert(v, &self.activity);
         }
         self.trail.truncate(start);

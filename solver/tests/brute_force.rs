@@ -381,3 +381,129 @@ fn a_conflict_budget_stops_after_exactly_that_many_conflicts() {
         assert_eq!(s.stats().conflicts - before, budget, "budget {budget}");
     }
 }
+
+/// Unit propagation of `lits` (in order) over `clauses`, the reference for `probe`: whether a
+/// conflict is reached. A literal already false is a conflict too.
+fn up_conflicts(vars: u32, clauses: &[Vec<Lit>], lits: &[Lit]) -> bool {
+    let value = |val: &[Option<bool>], l: Lit| val[l.var().index()].map(|b| b != l.is_negative());
+    // Propagates to a fixpoint; whether some clause is falsified.
+    let propagate = |val: &mut Vec<Option<bool>>| loop {
+        let mut changed = false;
+        for c in clauses {
+            if c.iter().any(|&x| value(val, x) == Some(true)) {
+                continue;
+            }
+            let mut free: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&x| value(val, x).is_none())
+                .collect();
+            free.sort_unstable();
+            free.dedup();
+            match free.as_slice() {
+                [] => return true,
+                [u] => {
+                    val[u.var().index()] = Some(u.is_positive());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return false;
+        }
+    };
+    let mut val: Vec<Option<bool>> = vec![None; vars as usize];
+    if propagate(&mut val) {
+        return true;
+    }
+    for &l in lits {
+        match value(&val, l) {
+            Some(true) => continue,
+            Some(false) => return true,
+            None => val[l.var().index()] = Some(l.is_positive()),
+        }
+        if propagate(&mut val) {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn probes_report_exactly_the_unit_propagation_conflicts_with_sets_that_are_cores() {
+    use grim_solver::Probes;
+    let mut rng = Rng(0x9b0b);
+    let (mut conflicts, mut assumption_fails, mut quiet) = (0, 0, 0);
+    for round in 0..600 {
+        let vars = 3 + rng.below(9) as u32; // 3..=11
+        let clauses = random_cnf(&mut rng, vars, (vars as usize) * (1 + round % 2), 3);
+        let assumptions: Vec<Lit> = (0..rng.below(5))
+            .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+            .collect();
+        let probes: Vec<Lit> = (0..vars)
+            .flat_map(|v| [lit(v, false), lit(v, true)])
+            .collect();
+        // A fresh solver (nothing learned, nothing eliminated): the answers must match the
+        // reference propagation exactly. After a solve, learned clauses may only add conflicts.
+        let mut s = solver_with(&Options::default(), vars, &clauses);
+        let before_solve = s.probe(&assumptions, &probes);
+        let st = s.solve(&assumptions, Budget::UNLIMITED);
+        let after_solve = s.probe(&assumptions, &probes);
+        // Probing leaves the solver as it was: the same answer again.
+        assert_eq!(
+            s.solve(&assumptions, Budget::UNLIMITED),
+            st,
+            "round {round}"
+        );
+        for (probed, exact) in [(before_solve, true), (after_solve, false)] {
+            let check_core = |set: &[Lit], allowed: &[Lit]| {
+                assert!(
+                    set.iter().all(|l| allowed.contains(l)),
+                    "round {round}: {set:?}"
+                );
+                assert!(
+                    !brute_force(vars, &clauses, set),
+                    "round {round}: {set:?} is satisfiable with the clauses"
+                );
+            };
+            match probed {
+                Probes::AssumptionsFail(set) => {
+                    assumption_fails += 1;
+                    if exact {
+                        assert!(up_conflicts(vars, &clauses, &assumptions), "round {round}");
+                    }
+                    check_core(&set, &assumptions);
+                }
+                Probes::Each(each) => {
+                    assert_eq!(each.len(), probes.len());
+                    if exact {
+                        assert!(!up_conflicts(vars, &clauses, &assumptions), "round {round}");
+                    }
+                    for (&p, found) in probes.iter().zip(each) {
+                        let mut lits = assumptions.clone();
+                        lits.push(p);
+                        let reference = up_conflicts(vars, &clauses, &lits);
+                        match found {
+                            Some(set) => {
+                                conflicts += 1;
+                                assert!(!exact || reference, "round {round}: probe {p:?}");
+                                check_core(&set, &lits);
+                            }
+                            None => {
+                                quiet += 1;
+                                // After a solve, eliminated variables are not probed.
+                                assert!(
+                                    !exact || !reference,
+                                    "round {round}: probe {p:?} missed a conflict"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{conflicts} probe conflicts, {assumption_fails} assumption failures, {quiet} quiet");
+    assert!(conflicts > 1500 && assumption_fails > 300 && quiet > 5000);
+}

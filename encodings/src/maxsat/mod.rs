@@ -53,6 +53,7 @@ mod oll;
 mod relax;
 mod stratify;
 mod symmetry;
+mod upcore;
 
 use std::fmt;
 
@@ -125,6 +126,11 @@ pub struct OllOptions {
     /// Work limit of the at-most-one detection, in watch-list visits of its propagation probes
     /// over the whole instance; past it the groups found so far are used.
     pub am1_effort: u64,
+    /// Look for cores by unit propagation (failed literals) before asking the search, and
+    /// relax the smallest first (`upcore.rs`): small cores make a small reformulation. Over
+    /// `maxsat-main` with engine seeds 0, 1 and 2: 163.2 → 124.9 s CPU in the mean, random
+    /// Max-2-SAT and max-cut 10–35× faster (the figures per family are in `upcore.rs`).
+    pub up_cores: bool,
 }
 
 impl Default for OllOptions {
@@ -142,6 +148,7 @@ impl Default for OllOptions {
             am1: true,
             symmetry: true,
             am1_effort: 20_000_000,
+            up_cores: true,
         }
     }
 }
@@ -162,6 +169,7 @@ impl OllOptions {
             am1: false,
             symmetry: false,
             am1_effort: 0,
+            up_cores: false,
         }
     }
 }
@@ -272,4 +280,10 @@ pub struct OllStats {
     pub propagations: u64,
     /// Engine decisions over all calls (from the engine's statistics).
     pub decisions: u64,
+    /// Cores taken from unit-propagation probes (`up_cores`), before minimisation.
+    pub up_cores: u64,
+    /// Literals probed for them.
+    pub up_probes: u64,
+    /// Engine propagations spent probing (included in `propagations`).
+    pub up_propagations: u64,
 }
