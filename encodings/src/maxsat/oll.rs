@@ -120,14 +120,6 @@ impl Oll {
 
         let mut solver = Solver::with_options(options.solver.clone());
         solver.reserve_vars(num_vars);
-        // Probing for cores needs the instance's variables: keep them from elimination.
-        if options.up_cores {
-            for v in 0..num_vars {
-                if let Some(x) = Var::new(v as u32) {
-                    solver.freeze(x);
-                }
-            }
-        }
         for clause in &wcnf.hard {
             solver.add_clause(clause);
         }
