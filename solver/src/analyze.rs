@@ -198,15 +198,13 @@ impl Solver {
         self.seen[v0] = 1;
         let mut failed = std::mem::take(&mut self.failed);
         self.collect_marked_decisions(&mut failed);
-        failed.sort_unstable();
-        failed.dedup();
         self.failed = failed;
     }
 
     /// Walks the trail down from its top and clears the `seen` marks on the way: a marked
     /// decision (above level 0; below the search, an assumption) goes to `out`, a marked
-    /// implied literal marks the other literals of its reason (above level 0). Pre: only
-    /// variables assigned above level 0 are marked.
+    /// implied literal marks the other literals of its reason (above level 0); `out` ends
+    /// sorted and without duplicates. Pre: only variables assigned above level 0 are marked.
     pub(crate) fn collect_marked_decisions(&mut self, out: &mut Vec<Lit>) {
         let start = self.trail_lim.first().copied().unwrap_or(self.trail.len());
         for i in (start..self.trail.len()).rev() {
@@ -228,5 +226,7 @@ impl Solver {
                 }
             }
         }
+        out.sort_unstable();
+        out.dedup();
     }
 }

@@ -50,15 +50,11 @@ impl Solver {
         if !self.ok {
             return Probes::AssumptionsFail(Vec::new());
         }
-        self.backtrack(0);
+        self.undo_to(0, false);
         if self.propagate() != NO_REASON {
             self.ok = false;
             self.proof_empty();
             return Probes::AssumptionsFail(Vec::new());
-        }
-        let levels = self.num_vars() + assumptions.len() + 2;
-        if self.level_stamp.len() < levels {
-            self.level_stamp.resize(levels, 0);
         }
         for &a in assumptions {
             if let Some(failed) = self.probe_one(a) {
@@ -108,8 +104,6 @@ impl Solver {
             }
         }
         self.collect_marked_decisions(&mut failed);
-        failed.sort_unstable();
-        failed.dedup();
         failed
     }
 }

@@ -622,7 +622,9 @@ impl Solver {
     }
 
     /// `backtrack`, with the choice of saving the phases of the undone assignments (probes do
-    /// not: their assignments are not the search's).
+    /// not: their assignments are not the search's). Inlined so that `backtrack`, on the hot
+    /// path, compiles with the flag constant and no test in its loop.
+    #[inline(always)]
     pub(crate) fn undo_to(&mut self, level: u32, save_phases: bool) {
         if self.decision_level() <= level {
             return;

@@ -379,10 +379,8 @@ impl Oll {
                         self.harden();
                         continue;
                     }
-                    let everything_assumed = self
-                        .terms
-                        .iter()
-                        .all(|t| !t.live || t.weight >= self.threshold);
+                    let everything_assumed =
+                        self.terms.iter().all(|t| !t.live || self.in_stratum(t));
                     self.harden();
                     if everything_assumed {
                         // The model satisfies every live term, so its cost is the lower bound
@@ -447,11 +445,16 @@ impl Oll {
             .terms
             .iter()
             .enumerate()
-            .filter(|(_, t)| t.live && t.weight >= self.threshold)
+            .filter(|(_, t)| self.in_stratum(t))
             .map(|(i, t)| (t.weight, i))
             .collect();
         terms.sort_unstable_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
         terms.into_iter().map(|(_, i)| self.terms[i].lit).collect()
+    }
+
+    /// Whether the current stratum assumes term `t` (live, and at least the threshold).
+    pub(super) fn in_stratum(&self, t: &Term) -> bool {
+        t.live && t.weight >= self.threshold
     }
 
     /// One engine call within what is left of the budget (and within `cap` conflicts, for

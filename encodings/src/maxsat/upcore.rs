@@ -99,23 +99,19 @@ impl Oll {
             Probes::Each(each) => {
                 let mut out = Vec::new();
                 for (x, pair) in vars.iter().zip(each.chunks(2)) {
-                    let (pos, neg) = (x.pos(), x.neg());
-                    let core = match (&pair[0], &pair[1]) {
-                        (Some(a), _) if a.binary_search(&pos).is_err() => a.clone(),
-                        (_, Some(b)) if b.binary_search(&neg).is_err() => b.clone(),
-                        (Some(a), Some(b)) => {
-                            let mut u: Vec<Lit> = a
-                                .iter()
-                                .chain(b)
-                                .copied()
-                                .filter(|l| l.var() != *x)
-                                .collect();
-                            u.sort_unstable();
-                            u.dedup();
-                            u
-                        }
-                        _ => continue,
+                    // Each set contains its probe: the assumptions alone propagated without
+                    // conflict, so every conflict's cone reaches the probe's level.
+                    let (Some(a), Some(b)) = (&pair[0], &pair[1]) else {
+                        continue;
                     };
+                    let mut core: Vec<Lit> = a
+                        .iter()
+                        .chain(b)
+                        .copied()
+                        .filter(|l| l.var() != *x)
+                        .collect();
+                    core.sort_unstable();
+                    core.dedup();
                     if !core.is_empty() {
                         out.push(core);
                     }
@@ -140,6 +136,6 @@ impl Oll {
     /// Whether `lit` is the literal of a term the current stratum assumes.
     fn is_assumed(&self, lit: Lit) -> bool {
         self.term_index(lit)
-            .is_some_and(|t| self.terms[t].live && self.terms[t].weight >= self.threshold)
+            .is_some_and(|t| self.in_stratum(&self.terms[t]))
     }
 }
