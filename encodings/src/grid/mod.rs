@@ -57,7 +57,7 @@ mod tiles;
 pub use crate::rng::SplitMix64;
 pub use level::Level;
 pub use model::GridModel;
-pub use referee::{check_level, level_cost};
+pub use referee::{Violation, check_level, level_cost};
 pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
 pub use spec::GridSpec;
 

@@ -203,7 +203,9 @@ pub fn solve_within(
             }
         }
     };
-    check_level(spec, &level).map_err(|problems| GridError::Rejected { problems })?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected {
+        problems: found.iter().map(ToString::to_string).collect(),
+    })?;
     Ok((level, stats))
 }
 

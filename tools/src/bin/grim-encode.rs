@@ -615,7 +615,11 @@ fn solve(
             format!(
                 "internal error: the engine's level breaks the rules: {}; please report it \
                  with {} and the seed",
-                problems.join("; "),
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
                 display(grid_path)
             ),
         ));
