@@ -145,6 +145,15 @@ pub enum GridError {
         /// What is wrong.
         message: String,
     },
+    /// A level's text form handed to [`Level::from_text`] does not fit the spec.
+    BadText {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was expected there.
+        message: String,
+    },
     /// The problem is too large or its weights overflow.
     TooLarge {
         /// What overflowed.
@@ -182,6 +191,11 @@ impl fmt::Display for GridError {
                 "stopped before a level was found; this is not a proof that none exists"
             ),
             GridError::BadModel { message } => write!(f, "the model is not a level: {message}"),
+            GridError::BadText {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: {message}"),
             GridError::TooLarge { message } => write!(f, "{message}"),
             GridError::Rejected { problems } => write!(
                 f,

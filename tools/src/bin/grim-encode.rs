@@ -220,7 +220,9 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::Invalid { .. } | GridError::TooLarge { .. } => {
             Failure::new(exit::INPUT, format!("{file}: {e}"))
         }
-        GridError::BadModel { .. } => Failure::new(exit::INPUT, format!("{e}")),
+        GridError::BadModel { .. } | GridError::BadText { .. } => {
+            Failure::new(exit::INPUT, format!("{e}"))
+        }
         GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
         GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         // `solve` reports its --time limit itself, naming the limit; this arm keeps the match
