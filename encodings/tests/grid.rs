@@ -223,9 +223,23 @@ fn unsatisfiable_rules_are_reported_as_such() {
             "connectivity": [{{"class": "floor"}}]}}"#
     ))
     .unwrap();
+    let got = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED);
+    let Err(GridError::Unsatisfiable { clash }) = got else {
+        panic!("{got:?}");
+    };
+    // A floor cell above, one below, the three walls between them, and connectivity.
+    let paths: Vec<&str> = clash.iter().map(|r| r.path.as_str()).collect();
     assert_eq!(
-        grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED),
-        Err(GridError::Unsatisfiable)
+        paths,
+        [
+            "mask[0]",
+            "mask[1]",
+            "mask[1]",
+            "mask[1]",
+            "mask[2]",
+            "connectivity[0]"
+        ],
+        "{clash:?}"
     );
 }
 

@@ -117,16 +117,26 @@ impl Level {
             }
             Ok(cells)
         };
-        let tiles = read_rows(0, "tiles", &|g| spec.tiles.iter().position(|t| t.glyph == g))?;
+        let tiles = read_rows(0, "tiles", &|g| {
+            spec.tiles.iter().position(|t| t.glyph == g)
+        })?;
         let mut at = h;
         let mut layers = Vec::with_capacity(spec.layers.len());
         for layer in &spec.layers {
             if lines.get(at).is_none_or(|l| !l.is_empty()) {
-                return Err(bad(at, 1, "expected an empty line before a layer".to_string()));
+                return Err(bad(
+                    at,
+                    1,
+                    "expected an empty line before a layer".to_string(),
+                ));
             }
             let header = format!("[{}]", layer.name);
             if lines.get(at + 1) != Some(&header.as_str()) {
-                return Err(bad(at + 1, 1, format!("expected the layer header {header}")));
+                return Err(bad(
+                    at + 1,
+                    1,
+                    format!("expected the layer header {header}"),
+                ));
             }
             let what = format!("layer {}", layer.name);
             let cells = read_rows(at + 2, &what, &|g| {

@@ -41,6 +41,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod adjacency;
+mod clash;
 mod connectivity;
 mod counts;
 mod enclosure;
@@ -55,11 +56,12 @@ pub mod spec;
 mod tiles;
 
 pub use crate::rng::SplitMix64;
+pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use level::Level;
 pub use model::GridModel;
 pub use referee::{Violation, check_level, level_cost};
 pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
-pub use spec::GridSpec;
+pub use spec::{GridSpec, RuleRef};
 
 use crate::problem::SolveError;
 use std::fmt;
@@ -132,8 +134,13 @@ pub enum GridError {
         /// What is wrong, quoting the value.
         message: String,
     },
-    /// The hard rules admit no level (proven).
-    Unsatisfiable,
+    /// The hard rules admit no level (proven). `clash` names rules that together admit none,
+    /// in file order — a small set, shrunk until dropping any one of them leaves a level (best
+    /// effort within the diagnosis's budget; empty when the diagnosis could not finish).
+    Unsatisfiable {
+        /// The rules that cannot all hold.
+        clash: Vec<RuleRef>,
+    },
     /// The budget ran out before a level (or, with soft rules, a proven optimum) was found.
     BudgetExhausted,
     /// The stop handle given to [`solve_within`] was set before a level (or, with soft rules,
@@ -176,11 +183,23 @@ impl fmt::Display for GridError {
                 message,
             } => write!(f, "line {line}, column {column}: {message}"),
             GridError::Invalid { field, message } => write!(f, "{field}: {message}"),
-            GridError::Unsatisfiable => write!(
-                f,
-                "no level satisfies the hard rules (proven); relax a count, a pin or an \
-                 adjacency rule"
-            ),
+            GridError::Unsatisfiable { clash } => match clash.as_slice() {
+                [] => write!(
+                    f,
+                    "no level satisfies the hard rules (proven); the rules that clash could \
+                     not be narrowed down within the diagnosis budget"
+                ),
+                [one] => write!(f, "no level: {one} cannot hold"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                    let all = if clash.len() == 2 { "both" } else { "all" };
+                    write!(
+                        f,
+                        "no level: {} and {last} cannot {all} hold",
+                        rest.join(", ")
+                    )
+                }
+            },
             GridError::BudgetExhausted => write!(
                 f,
                 "the budget ran out before a level was found; this is not a proof that none \
@@ -241,7 +260,7 @@ pub fn separator_cuts(spec: &GridSpec, rule: usize, level: &Level) -> Vec<Vec<(u
 impl From<SolveError> for GridError {
     fn from(e: SolveError) -> GridError {
         match e {
-            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable,
+            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable { clash: Vec::new() },
             SolveError::BudgetExhausted { .. } => GridError::BudgetExhausted,
             SolveError::WeightOverflow | SolveError::TooManyVariables { .. } => {
                 GridError::TooLarge {

@@ -64,14 +64,20 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
     }
     for rule in doc.list("counts") {
         match doc.count(rule, level) {
-            Ok(Judged { soft: false, broken: Some(v) }) => found.push(v),
+            Ok(Judged {
+                soft: false,
+                broken: Some(v),
+            }) => found.push(v),
             Ok(_) => {}
             Err(v) => found.push(v),
         }
     }
     for rule in doc.list("enclosure") {
         match doc.enclosure(rule, level) {
-            Ok(Judged { soft: false, broken: Some(v) }) => found.push(v),
+            Ok(Judged {
+                soft: false,
+                broken: Some(v),
+            }) => found.push(v),
             Ok(_) => {}
             Err(v) => found.push(v),
         }
@@ -111,7 +117,10 @@ pub fn level_cost(spec: &GridSpec, options: &GridOptions, level: &Level) -> u64 
                 doc.enclosure(rule, level)
             };
             match judged {
-                Ok(Judged { soft: true, broken: Some(_) }) => {
+                Ok(Judged {
+                    soft: true,
+                    broken: Some(_),
+                }) => {
                     cost = cost.saturating_add(doc.weight(rule).unwrap_or(0));
                 }
                 Ok(_) => {}
@@ -557,18 +566,17 @@ impl<'a> Doc<'a> {
     /// Per cell, the tiles `mask`, `pins` and `allowed` leave, each restriction with its rule:
     /// `report` gets one violation per cell a rule's restriction excludes the level's tile from
     /// (when `level` is given).
-    fn domains(
-        &self,
-        level: &Level,
-        report: &mut dyn FnMut(Violation),
-    ) -> Result<(), Violation> {
+    fn domains(&self, level: &Level, report: &mut dyn FnMut(Violation)) -> Result<(), Violation> {
         self.walk_domains(&mut |rule, c, allowed| {
             let t = level.tiles[c];
             if !allowed.get(t).copied().unwrap_or(false) {
                 report(broken(
                     rule.to_string(),
                     Some(self.xy(c)),
-                    format!("the cell holds {:?}, which this rule excludes", self.tiles[t].name),
+                    format!(
+                        "the cell holds {:?}, which this rule excludes",
+                        self.tiles[t].name
+                    ),
                 ));
             }
         })
@@ -614,11 +622,7 @@ impl<'a> Doc<'a> {
     }
 
     /// Every adjacency rule, checked as stated on every pair of neighbouring cells.
-    fn adjacency(
-        &self,
-        level: &Level,
-        report: &mut dyn FnMut(Violation),
-    ) -> Result<(), Violation> {
+    fn adjacency(&self, level: &Level, report: &mut dyn FnMut(Violation)) -> Result<(), Violation> {
         let Some(adj) = get(self.top, "adjacency") else {
             return Ok(());
         };
@@ -1022,11 +1026,7 @@ impl<'a> Doc<'a> {
                 format!("the shortest walk takes {s} steps, more than {l}"),
             )),
             (Some(_), _) => Ok(()),
-            (None, _) => Err(broken(
-                path,
-                None,
-                "no walk connects the ends".to_string(),
-            )),
+            (None, _) => Err(broken(path, None, "no walk connects the ends".to_string())),
         }
     }
 

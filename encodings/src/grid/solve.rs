@@ -17,7 +17,8 @@
 
 use super::model::ConnMode;
 use super::{
-    GridError, GridModel, GridOptions, GridSpec, Level, check_level, connectivity, level_cost,
+    GridError, GridModel, GridOptions, GridSpec, Level, check_level, clash, connectivity,
+    level_cost,
 };
 use crate::problem::{Effort, SolveError};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
@@ -141,7 +142,10 @@ pub fn solve_within(
             }
             stats.conflicts = s.stats().conflicts;
             match status {
-                Status::Unsat => return Err(GridError::Unsatisfiable),
+                Status::Unsat => {
+                    let clash = clash::explain(spec, stats.conflicts, stop)?;
+                    return Err(GridError::Unsatisfiable { clash });
+                }
                 Status::Unknown if stopped() => return Err(GridError::Interrupted),
                 Status::Unknown => return Err(GridError::BudgetExhausted),
                 Status::Sat => {}
@@ -177,6 +181,10 @@ pub fn solve_within(
             let solution = match result {
                 Err(SolveError::BudgetExhausted { .. }) if stopped() => {
                     return Err(GridError::Interrupted);
+                }
+                Err(SolveError::HardRulesUnsatisfiable) => {
+                    let clash = clash::explain(spec, stats.conflicts, stop)?;
+                    return Err(GridError::Unsatisfiable { clash });
                 }
                 r => r?,
             };

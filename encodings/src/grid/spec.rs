@@ -261,9 +261,11 @@ pub struct GridSpec {
 /// designer told which rules clash can find them without counting array entries.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RuleRef {
-    /// The field path, as in validation errors.
+    /// The field path, as in validation errors (`mask[3]` for a character of the mask's row 3).
     pub path: String,
-    /// What the rule says, in a few words (`x=3 y=4 is wall`); may be empty.
+    /// The one cell `(x, y)` the rule is about: a mask character, a pin, an `allowed` entry.
+    pub cell: Option<(usize, usize)>,
+    /// What the rule says, in a few words (`x=3 y=4: wall`); may be empty.
     pub summary: String,
 }
 
@@ -271,6 +273,7 @@ impl RuleRef {
     pub(crate) fn new(path: impl Into<String>, summary: impl Into<String>) -> RuleRef {
         RuleRef {
             path: path.into(),
+            cell: None,
             summary: summary.into(),
         }
     }
@@ -516,13 +519,18 @@ fn millionths(text: &str) -> Option<u64> {
     }
     let digits = digits.trim_start_matches('0');
     // value = digits · 10^shift; we want round(value · 10⁶).
-    let shift = exponent.checked_sub(i32::try_from(frac.len()).ok()?)?.checked_add(6)?;
+    let shift = exponent
+        .checked_sub(i32::try_from(frac.len()).ok()?)?
+        .checked_add(6)?;
     if digits.is_empty() {
         return Some(0);
     }
     if shift >= 0 {
         // A whole number of millionths; anything longer than 20 digits is far beyond 1.
-        let padded = format!("{digits}{}", "0".repeat(usize::try_from(shift).ok()?.min(40)));
+        let padded = format!(
+            "{digits}{}",
+            "0".repeat(usize::try_from(shift).ok()?.min(40))
+        );
         return padded.parse::<u64>().ok();
     }
     let cut = usize::try_from(-shift).ok()?;
@@ -531,7 +539,11 @@ fn millionths(text: &str) -> Option<u64> {
         return Some(0);
     }
     let (keep, dropped) = digits.split_at(digits.len() - cut);
-    let whole = if keep.is_empty() { 0 } else { keep.parse::<u64>().ok()? };
+    let whole = if keep.is_empty() {
+        0
+    } else {
+        keep.parse::<u64>().ok()?
+    };
     let half_or_more = dropped.as_bytes().first().is_some_and(|&b| b >= b'5');
     whole.checked_add(half_or_more as u64)
 }
@@ -549,7 +561,10 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// The merged adjacency table (see [`GridSpec::adjacent`]) and each rule's forbidden triples.
-type AdjacencyTables = ([Vec<Vec<bool>>; 4], Vec<(RuleRef, Vec<(Dir, usize, usize)>)>);
+type AdjacencyTables = (
+    [Vec<Vec<bool>>; 4],
+    Vec<(RuleRef, Vec<(Dir, usize, usize)>)>,
+);
 
 /// A name or a list of names as a short text: `wall`, `wall, water`.
 fn compact_names(v: &Value) -> String {
@@ -1068,10 +1083,10 @@ impl Reader {
                     }
                 }
                 let summary = format!(
-                    "{} {} of {}: {}",
-                    key,
+                    "{} of {}: {} {}",
                     d.name(),
                     tv.as_str().unwrap_or("?"),
+                    if is_allow { "only" } else { "not" },
                     compact_names(list)
                 );
                 rules.push((RuleRef::new(p, summary), own));
@@ -1137,12 +1152,12 @@ impl Reader {
         };
         let mut narrow = |c: usize, set: &[bool], src: String| -> R<()> {
             let (x, y) = (c % w, c / w);
-            let summary = if src.starts_with("mask") {
-                format!("x={x} is {}", names(set))
-            } else {
-                format!("x={x} y={y}: {}", names(set))
+            let rule = RuleRef {
+                path: src.clone(),
+                cell: Some((x, y)),
+                summary: format!("x={x} y={y}: {}", names(set)),
             };
-            origins.push((RuleRef::new(src.clone(), summary), c, set.to_vec()));
+            origins.push((rule, c, set.to_vec()));
             for (d, s) in domains[c].iter_mut().zip(set) {
                 *d &= *s;
             }

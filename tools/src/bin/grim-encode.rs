@@ -223,7 +223,9 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::BadModel { .. } | GridError::BadText { .. } => {
             Failure::new(exit::INPUT, format!("{e}"))
         }
-        GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
+        GridError::Unsatisfiable { .. } => {
+            Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}"))
+        }
         GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         // `solve` reports its --time limit itself, naming the limit; this arm keeps the match
         // total for any other caller.
