@@ -637,7 +637,8 @@ impl<'a> Doc<'a> {
                 }
             }
         }
-        let pairs = |key: &str| -> Result<Vec<(Vec<bool>, Vec<bool>)>, Violation> {
+        type Pairs = Vec<(Vec<bool>, Vec<bool>)>;
+        let pairs = |key: &str| -> Result<Pairs, Violation> {
             let mut out = Vec::new();
             if let Some(list) = get(adj, key) {
                 let list = list

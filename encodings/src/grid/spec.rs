@@ -289,15 +289,21 @@ impl std::fmt::Display for RuleRef {
     }
 }
 
+/// A cell restriction: the rule, the cell and the tiles it leaves there.
+pub(crate) type DomainOrigin = (RuleRef, usize, TileSet);
+
+/// An adjacency rule and the `(dir, a, b)` triples it forbids.
+pub(crate) type AdjacencyOrigin = (RuleRef, Vec<(Dir, usize, usize)>);
+
 /// The restrictions the resolved tables merge, each with the rule it came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Origins {
     /// Each cell restriction of `mask`, `pins` and `allowed`: the rule, the cell and the tiles
     /// it leaves there (`domains` is their intersection).
-    pub(crate) domain: Vec<(RuleRef, usize, TileSet)>,
+    pub(crate) domain: Vec<DomainOrigin>,
     /// Each adjacency rule and the `(dir, a, b)` triples it forbids ("`b` on the `dir` side of
     /// `a`"), mirrors included (`adjacent` is true outside their union).
-    pub(crate) adjacency: Vec<(RuleRef, Vec<(Dir, usize, usize)>)>,
+    pub(crate) adjacency: Vec<AdjacencyOrigin>,
 }
 
 impl GridSpec {
@@ -505,12 +511,9 @@ fn millionths(text: &str) -> Option<u64> {
         Some((m, e)) => (m, e.parse::<i32>().ok()?),
         None => (text, 0),
     };
-    if mantissa.starts_with('-') {
+    if let Some(magnitude) = mantissa.strip_prefix('-') {
         // Only zero may carry a sign.
-        return mantissa[1..]
-            .chars()
-            .all(|c| c == '0' || c == '.')
-            .then_some(0);
+        return magnitude.chars().all(|c| c == '0' || c == '.').then_some(0);
     }
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits: String = format!("{int}{frac}");
@@ -946,7 +949,7 @@ impl Reader {
         let mut forbidden_by: Vec<Option<String>> = vec![None; 4 * t * t];
         let at = |d: Dir, a: usize, b: usize| (d as usize * t + a) * t + b;
         // Each rule's forbidden triples (mirrors included), in rule order.
-        let mut rules: Vec<(RuleRef, Vec<(Dir, usize, usize)>)> = Vec::new();
+        let mut rules: Vec<AdjacencyOrigin> = Vec::new();
         // Marks (a, d, b) and its mirror (b, opposite(d), a) in `table`, and in `own` (the
         // rule's list) when given.
         let mark = |table: &mut Vec<Option<String>>,
@@ -1136,11 +1139,11 @@ impl Reader {
     }
 
     /// The cell domains, and each restriction with the rule it came from.
-    fn domains(&self, m: &Map<String, Value>) -> R<(Vec<TileSet>, Vec<(RuleRef, usize, TileSet)>)> {
+    fn domains(&self, m: &Map<String, Value>) -> R<(Vec<TileSet>, Vec<DomainOrigin>)> {
         let t = self.tiles.len();
         let (w, h) = (self.width, self.height);
         let mut domains = vec![vec![true; t]; w * h];
-        let mut origins: Vec<(RuleRef, usize, TileSet)> = Vec::new();
+        let mut origins: Vec<DomainOrigin> = Vec::new();
         // Which rule last narrowed each cell, for the error when a cell runs empty.
         let mut why: Vec<String> = vec![String::new(); w * h];
         let names = |set: &[bool]| -> String {
