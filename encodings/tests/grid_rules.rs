@@ -933,3 +933,67 @@ fn issue_14_a_forbid_naming_another_tile_is_no_contradiction() {
          adjacency.directional[0] allows it, adjacency.directional[1] forbids it"
     );
 }
+
+#[test]
+fn every_shipped_level_solves_passes_the_referee_and_reads_back_from_its_text() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../instances/grid");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    let mut solved = 0;
+    for name in &names {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let spec = GridSpec::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if spec.cells() > 32 * 32 {
+            continue; // the 64x64 dungeon takes a minute: a benchmark, not a test
+        }
+        let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(check_level(&spec, &level), Ok(()), "{name}");
+        let printed = level.to_text(&spec);
+        assert_eq!(
+            printed.lines().count(),
+            spec.height * (1 + spec.layers.len()) + 2 * spec.layers.len(),
+            "{name}"
+        );
+        assert_eq!(Level::from_text(&spec, &printed), Ok(level), "{name}");
+        solved += 1;
+    }
+    assert!(solved >= 6, "{solved} of {names:?}");
+}
+
+#[test]
+fn the_text_form_refuses_what_does_not_fit_and_names_the_place() {
+    let spec = GridSpec::from_json(&grid(
+        2,
+        2,
+        AB,
+        r#""layers": [{"name": "it", "values": [{"name": "none", "glyph": "."}, {"name": "gem", "glyph": "*"}]}]"#,
+    ))
+    .unwrap();
+    let good = "ab\nba\n\n[it]\n.*\n..\n";
+    let level = Level::from_text(&spec, good).unwrap();
+    assert_eq!(level.tiles, [0, 1, 1, 0]);
+    assert_eq!(level.layers, [vec![0, 1, 0, 0]]);
+    assert_eq!(level.to_text(&spec), good);
+    for (bad, line, column) in [
+        ("ab\nbx\n\n[it]\n.*\n..\n", 2, 2),
+        ("ab\nb\n\n[it]\n.*\n..\n", 2, 2),
+        ("ab\nba\n[it]\n.*\n..\n", 3, 1),
+        ("ab\nba\n\n[items]\n.*\n..\n", 4, 1),
+        ("ab\nba\n\n[it]\n.a\n..\n", 5, 2),
+        ("ab\nba\n\n[it]\n.*\n", 6, 1),
+        ("ab\nba\n\n[it]\n.*\n..\nab\n", 7, 1),
+    ] {
+        match Level::from_text(&spec, bad) {
+            Err(GridError::BadText {
+                line: l, column: c, ..
+            }) => assert_eq!((l, c), (line, column), "{bad:?}"),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+}

@@ -32,9 +32,12 @@
 //!   complete) that the exported CNF carries, and the separator cuts `solve` adds lazily.
 //! - `paths`: a walk between endpoints through a class, bounded (layered) or not (founded).
 //! - `prefs`: seeded preferences (splitmix64), as phase hints or soft unit clauses.
-//! - `referee`: [`check_level`], BFS / flood fill / direct counting over a [`Level`], never
-//!   looking at the encoding.
+//! - `referee`: [`check_level`] and [`level_cost`], judging a [`Level`] against the document
+//!   as written — its own reading of every field, never the encoder's tables.
 //! - `solve`: [`solve`], the engine loop with lazy connectivity cuts.
+//! - `clash`: when no level exists, the rules that clash (activation literals, the failed
+//!   core, shrunk by deletion).
+//! - `level`: [`Level`] and its text form ([`Level::to_text`], [`Level::from_text`]).
 
 // Rules walk parallel per-cell arrays (literals, domains, neighbours) by cell index; an index
 // loop reads better than zipped iterators there.
