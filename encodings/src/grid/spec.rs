@@ -45,7 +45,8 @@ pub struct Tile {
 pub struct LayerValue {
     /// Name, unique within the layer.
     pub name: String,
-    /// The glyph drawn over the tile when this value is set (values other than the first).
+    /// The glyph of this value in the layer's rows of the text form (and drawn over the tile in
+    /// pictures); unique within the layer.
     pub glyph: char,
     /// The tiles this value may sit on (`None`: any tile).
     pub requires: Option<TileSet>,
