@@ -3,39 +3,12 @@
 //! admit no level on their own (a spec keeping only them, checked over every tiling by the
 //! referee), and dropping any one of them admits a level (the set is minimal).
 
-use grim_encodings::grid::{self, GridError, GridOptions, GridSpec, Level, RuleRef, SplitMix64};
+use grim_encodings::grid::{self, GridError, GridOptions, GridSpec, RuleRef, SplitMix64};
 use grim_solver::Budget;
 use serde_json::{Value, json};
 
-/// Every level of `spec` (tiles, then layer values).
-fn all_levels(spec: &GridSpec) -> Vec<Level> {
-    let cells = spec.cells();
-    let mut radices = vec![spec.tiles.len(); cells];
-    for l in &spec.layers {
-        radices.extend(std::iter::repeat_n(l.values.len(), cells));
-    }
-    let total: usize = radices.iter().product();
-    let mut out = Vec::with_capacity(total);
-    let mut digits = vec![0usize; radices.len()];
-    for _ in 0..total {
-        out.push(Level {
-            width: spec.width,
-            height: spec.height,
-            tiles: digits[..cells].to_vec(),
-            layers: (0..spec.layers.len())
-                .map(|l| digits[cells * (l + 1)..cells * (l + 2)].to_vec())
-                .collect(),
-        });
-        for (d, &r) in digits.iter_mut().zip(&radices) {
-            *d += 1;
-            if *d < r {
-                break;
-            }
-            *d = 0;
-        }
-    }
-    out
-}
+mod grid_util;
+use grid_util::all_levels;
 
 /// Whether any tiling keeps every hard rule of `doc` (by the referee).
 fn has_level(doc: &Value) -> bool {

@@ -14,10 +14,11 @@
 //! Issue 14's inverted directional `forbid` went unseen because the encoder and the old
 //! referee read the same tables; it fails here three ways.
 
-use grim_encodings::grid::{
-    self, GridError, GridModel, GridOptions, GridSpec, Level, SplitMix64, check_level,
-};
-use grim_solver::{Budget, Lit, Solver, Status};
+use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, Level, check_level};
+use grim_solver::{Budget, Solver, Status};
+
+mod grid_util;
+use grid_util::{assumptions, levels};
 
 /// A level as the predicates see it: tile and layer-value names by coordinates.
 struct View<'a> {
@@ -149,72 +150,6 @@ fn connected(w: i64, h: i64, member: &dyn Fn(i64, i64) -> bool, root: Option<(i6
 
 type Predicate<'p> = dyn Fn(&View) -> bool + 'p;
 
-/// Every level of `spec` (tiles, then layer values, odometer order), or a seeded sample of
-/// `sample` levels when there are more than `limit`.
-fn levels(spec: &GridSpec, limit: u64, sample: usize, seed: u64) -> Vec<Level> {
-    let cells = spec.cells();
-    let mut radices = vec![spec.tiles.len(); cells];
-    for l in &spec.layers {
-        radices.extend(std::iter::repeat_n(l.values.len(), cells));
-    }
-    let total = radices
-        .iter()
-        .try_fold(1u64, |acc, &r| acc.checked_mul(r as u64));
-    let make = |digits: &[usize]| Level {
-        width: spec.width,
-        height: spec.height,
-        tiles: digits[..cells].to_vec(),
-        layers: (0..spec.layers.len())
-            .map(|l| digits[cells * (l + 1)..cells * (l + 2)].to_vec())
-            .collect(),
-    };
-    match total {
-        Some(n) if n <= limit => {
-            let mut out = Vec::with_capacity(n as usize);
-            let mut digits = vec![0usize; radices.len()];
-            for _ in 0..n {
-                out.push(make(&digits));
-                for (d, &r) in digits.iter_mut().zip(&radices) {
-                    *d += 1;
-                    if *d < r {
-                        break;
-                    }
-                    *d = 0;
-                }
-            }
-            out
-        }
-        _ => {
-            let mut rng = SplitMix64::new(seed);
-            (0..sample)
-                .map(|_| {
-                    let digits: Vec<usize> = radices
-                        .iter()
-                        .map(|&r| (rng.next_u64() % r as u64) as usize)
-                        .collect();
-                    make(&digits)
-                })
-                .collect()
-        }
-    }
-}
-
-fn assumptions(model: &GridModel, spec: &GridSpec, level: &Level) -> Vec<Lit> {
-    let mut a = Vec::new();
-    for c in 0..spec.cells() {
-        let (x, y) = (c % spec.width, c / spec.width);
-        for t in 0..spec.tiles.len() {
-            a.push(model.cell_var(x, y, t).lit(level.tiles[c] == t));
-        }
-        for (l, layer) in spec.layers.iter().enumerate() {
-            for v in 0..layer.values.len() {
-                a.push(model.layer_var(l, x, y, v).lit(level.layers[l][c] == v));
-            }
-        }
-    }
-    a
-}
-
 struct Tally {
     kept: usize,
     broken: usize,
@@ -233,14 +168,7 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
         s.add_clause(c);
     }
     let all = levels(&spec, 70_000, 12_000, 0x5eed);
-    let exhaustive = {
-        let cells = spec.cells() as u32;
-        let mut n = (spec.tiles.len() as u64).checked_pow(cells);
-        for l in &spec.layers {
-            n = n.and_then(|n| n.checked_mul((l.values.len() as u64).checked_pow(cells)?));
-        }
-        n.is_some_and(|n| n as usize == all.len())
-    };
+    let exhaustive = grid_util::count(&spec).is_some_and(|n| n as usize == all.len());
     let (mut kept, mut broken) = (0, 0);
     for level in &all {
         let view = View { spec: &spec, level };

@@ -62,18 +62,8 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
     if let Err(v) = doc.layers_requires(level, &mut |v| found.push(v)) {
         found.push(v);
     }
-    for rule in doc.list("counts") {
-        match doc.count(rule, level) {
-            Ok(Judged {
-                soft: false,
-                broken: Some(v),
-            }) => found.push(v),
-            Ok(_) => {}
-            Err(v) => found.push(v),
-        }
-    }
-    for rule in doc.list("enclosure") {
-        match doc.enclosure(rule, level) {
+    for (_, judged) in doc.weighable(level) {
+        match judged {
             Ok(Judged {
                 soft: false,
                 broken: Some(v),
@@ -109,23 +99,14 @@ pub fn level_cost(spec: &GridSpec, options: &GridOptions, level: &Level) -> u64 
         return u64::MAX;
     }
     let mut cost = 0u64;
-    for key in ["counts", "enclosure"] {
-        for rule in doc.list(key) {
-            let judged = if key == "counts" {
-                doc.count(rule, level)
-            } else {
-                doc.enclosure(rule, level)
-            };
-            match judged {
-                Ok(Judged {
-                    soft: true,
-                    broken: Some(_),
-                }) => {
-                    cost = cost.saturating_add(doc.weight(rule).unwrap_or(0));
-                }
-                Ok(_) => {}
-                Err(_) => return u64::MAX,
-            }
+    for (rule, judged) in doc.weighable(level) {
+        match judged {
+            Ok(Judged {
+                soft: true,
+                broken: Some(_),
+            }) => cost = cost.saturating_add(doc.weight(rule).unwrap_or(0)),
+            Ok(_) => {}
+            Err(_) => return u64::MAX,
         }
     }
     match doc.soft_wishes(options) {
@@ -447,6 +428,19 @@ impl<'a> Doc<'a> {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// Every count and enclosure rule (the rules that may be soft) judged on `level`, in file
+    /// order.
+    fn weighable<'d>(
+        &'d self,
+        level: &'d Level,
+    ) -> impl Iterator<Item = (Rule<'a>, Result<Judged, Violation>)> + 'd {
+        let counts = self.list("counts").into_iter();
+        let enclosures = self.list("enclosure").into_iter();
+        counts
+            .map(move |r| (r, self.count(r, level)))
+            .chain(enclosures.map(move |r| (r, self.enclosure(r, level))))
     }
 
     fn weight(&self, rule: Rule) -> Option<u64> {
