@@ -53,6 +53,8 @@ mod level;
 mod model;
 mod paths;
 mod prefs;
+#[allow(dead_code)] // used by the grid propagator (issue 15), tested on its own meanwhile
+mod reach;
 mod referee;
 mod solve;
 pub mod spec;
