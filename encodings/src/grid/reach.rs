@@ -387,7 +387,7 @@ mod tests {
                         _ => State::Out,
                     })
                     .collect();
-                let rooted = rng.next_u64() % 2 == 0;
+                let rooted = rng.next_u64().is_multiple_of(2);
                 let Some(anchor) = (0..n).find(|&c| state[c] == State::In) else {
                     continue;
                 };
