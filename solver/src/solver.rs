@@ -486,9 +486,9 @@ impl Solver {
         });
     }
 
-    /// Checks the invariants of the trail and the watches in debug builds (`n log n` in the
-    /// watches: called after collections and simplification rounds, not per `solve`, which an
-    /// enumerating caller runs thousands of times).
+    /// Checks the invariants of the trail and the watches in debug builds (linear in the
+    /// clauses: called after collections, sweeps and simplification rounds, not per `solve`,
+    /// which an enumerating caller runs thousands of times).
     pub(crate) fn debug_check(&self) {
         if cfg!(debug_assertions) {
             self.trail.debug_check();

@@ -119,40 +119,31 @@ impl Watches {
         }
     }
 
-    /// Checks invariants 1–3 for every live clause of `clauses` in debug builds (a sort of
-    /// every watch, so called at coarse points only: after a reduction or a simplification).
+    /// Checks invariants 1–3 for every live clause of `clauses` in debug builds: one pass over
+    /// the watches and one over the clauses, so called at coarse points only (after a
+    /// collection or sweep, after a simplification round).
     pub(crate) fn debug_check(&self, arena: &Arena, clauses: &Clauses, trail: &Trail) {
         if !cfg!(debug_assertions) {
             return;
         }
-        let mut all: Vec<(CRef, usize, Watch)> = Vec::new();
+        // Per arena offset: bit 0 set by a watch of the clause's first literal, bit 1 by one of
+        // its second, bit 2 by any further watch (one too many).
+        let mut seen = vec![0u8; arena.size()];
         for (code, ws) in self.lists.iter().enumerate() {
-            all.extend(
-                ws.iter()
-                    .filter(|w| !arena.is_deleted(w.cref()))
-                    .map(|w| (w.cref(), code, *w)),
-            );
-        }
-        all.sort_unstable_by_key(|&(c, code, _)| (c, code));
-        let mut live = 0;
-        for &c in clauses.originals.iter().chain(&clauses.learnts) {
-            if arena.is_deleted(c) {
-                continue;
-            }
-            live += 1;
-            let lits = arena.lits(c);
-            let from = all.partition_point(|x| x.0 < c);
-            let to = all.partition_point(|x| x.0 <= c);
-            let mut watched: Vec<usize> = vec![(!lits[0]).code(), (!lits[1]).code()];
-            watched.sort_unstable();
-            let found: Vec<usize> = all[from..to].iter().map(|x| x.1).collect();
-            debug_assert_eq!(found, watched, "watch invariant 1 for clause {c}: {lits:?}");
-            for &(_, code, w) in &all[from..to] {
-                let own = Lit::from_code(code ^ 1);
-                if w.is_binary() {
-                    debug_assert_eq!(lits.len(), 2, "watch invariant 3");
-                    debug_assert!(w.blocker == lits[0] || w.blocker == lits[1]);
-                }
+            let own = !Lit::from_code(code); // the literal the clauses of this list watch
+            for w in ws.iter().filter(|w| !arena.is_deleted(w.cref())) {
+                let c = w.cref();
+                let lits = arena.lits(c);
+                let bit = if own == lits[0] {
+                    1
+                } else if own == lits[1] {
+                    2
+                } else {
+                    debug_assert!(false, "watch invariant 1: {lits:?} watched by {own:?}");
+                    continue;
+                };
+                let slot = &mut seen[c as usize];
+                *slot |= if *slot & bit != 0 { 4 } else { bit };
                 debug_assert!(w.blocker != own, "watch invariant 2: blocker is the watch");
                 debug_assert!(
                     lits.contains(&w.blocker)
@@ -160,12 +151,21 @@ impl Watches {
                     "watch invariant 2: blocker {:?} of clause {lits:?}",
                     w.blocker
                 );
+                if w.is_binary() {
+                    debug_assert_eq!(lits.len(), 2, "watch invariant 3");
+                    debug_assert!(w.blocker == lits[0] || w.blocker == lits[1]);
+                }
             }
         }
-        debug_assert_eq!(
-            all.len(),
-            2 * live,
-            "watch invariant 1: a watch of no listed clause"
+        for &c in clauses.originals.iter().chain(&clauses.learnts) {
+            if !arena.is_deleted(c) {
+                debug_assert_eq!(seen[c as usize], 3, "watch invariant 1 for clause {c}");
+                seen[c as usize] = 0;
+            }
+        }
+        debug_assert!(
+            seen.iter().all(|&x| x == 0),
+            "watch invariant 1: a watch of a clause in neither list"
         );
     }
 }
