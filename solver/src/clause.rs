@@ -47,6 +47,9 @@ const VIVIFIED: u32 = 1 << 5;
 const USED_SHIFT: u32 = 3;
 const USED_MASK: u32 = 3 << USED_SHIFT;
 const LBD_SHIFT: u32 = 8;
+/// The LBD field has the 24 bits above `LBD_SHIFT`; larger LBDs are stored as this (no tier
+/// tells them apart: tiers end at `reduce_tier2_glue` ≤ 1000).
+const MAX_LBD: u32 = (1 << (32 - LBD_SHIFT)) - 1;
 /// The arena stops at 2^31 words (8 GiB): watches use the top bit of an offset to tag binary
 /// clauses (`watch.rs`), and `NO_REASON` must stay out of range.
 const MAX_WORDS: usize = (1 << 31) - 1;
@@ -98,7 +101,7 @@ impl Arena {
         }
         self.words.push(lits.len() as u32);
         self.words
-            .push((learned as u32) | (lbd.min(0xFF_FFFF) << LBD_SHIFT));
+            .push((learned as u32) | (lbd.min(MAX_LBD) << LBD_SHIFT));
         self.words.push(0f32.to_bits());
         self.words.extend(lits.iter().map(|l| l.code() as u32));
         Some(offset as CRef)
@@ -175,7 +178,7 @@ impl Arena {
 
     pub(crate) fn set_lbd(&mut self, c: CRef, lbd: u32) {
         let w = &mut self.words[c as usize + 1];
-        *w = (*w & ((1 << LBD_SHIFT) - 1)) | (lbd.min(0xFF_FFFF) << LBD_SHIFT);
+        *w = (*w & ((1 << LBD_SHIFT) - 1)) | (lbd.min(MAX_LBD) << LBD_SHIFT);
     }
 
     #[inline(always)]

@@ -143,4 +143,65 @@ mod tests {
             "files with unsafe code"
         );
     }
+
+    /// The crate map above must name every module, and `ARCHITECTURE.md` every field of
+    /// `Solver`: the map is how a newcomer finds the owner of a piece of state.
+    #[test]
+    fn the_crate_map_and_the_architecture_note_name_every_module_and_every_part() {
+        // The first cell of every table row, the rows opening with `prefix`.
+        let first_cells = |text: &'static str, prefix: &'static str| -> Vec<&'static str> {
+            text.lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .filter_map(|row| row.split(" | ").next())
+                .collect()
+        };
+        let lib = include_str!("lib.rs");
+        let map = first_cells(lib, "//! | ");
+        let modules: Vec<&str> = lib
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("mod ")
+                    .or_else(|| l.strip_prefix("pub mod "))
+            })
+            .filter_map(|l| l.strip_suffix(';'))
+            .collect();
+        assert!(modules.len() > 20, "parsed {modules:?}");
+        // The names no cell mentions (in backquotes).
+        let missing = |names: &[&str], cells: &[&str]| -> Vec<String> {
+            names
+                .iter()
+                .filter(|n| !cells.iter().any(|c| c.contains(&format!("`{n}`"))))
+                .map(|n| n.to_string())
+                .collect()
+        };
+        assert_eq!(
+            missing(&modules, &map),
+            Vec::<String>::new(),
+            "not in the crate map"
+        );
+        let note = include_str!("../ARCHITECTURE.md");
+        let parts_table = note
+            .split("## The parts")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("ARCHITECTURE.md has a section `## The parts`");
+        let parts = first_cells(parts_table, "| ");
+        let solver = include_str!("solver.rs");
+        let body = &solver[solver.find("pub struct Solver {").expect("the struct")..];
+        let body = &body[..body.find("\n}").expect("its end")];
+        let fields: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.starts_with("//"))
+            .filter_map(|l| l.split_once(':'))
+            .filter_map(|(lhs, _)| lhs.split_whitespace().last())
+            .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            .collect();
+        assert!(fields.len() > 20, "parsed {fields:?}");
+        assert_eq!(
+            missing(&fields, &parts),
+            Vec::<String>::new(),
+            "Solver fields not in ARCHITECTURE.md's table of parts"
+        );
+    }
 }
