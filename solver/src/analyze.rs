@@ -202,6 +202,7 @@ impl Solver {
         let mut clause = conflict;
         loop {
             debug_assert_ne!(clause, NO_REASON);
+            debug_assert!(!self.arena.is_deleted(clause), "clause.rs invariant 2");
             if self.arena.is_learned(clause) {
                 self.bump_clause(clause, merged);
             }

@@ -163,7 +163,14 @@ impl Solver {
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         let use_target = self.mode.is_stable() && self.opts.target_phases;
         loop {
-            let v = self.vsids.pop()?;
+            let Some(v) = self.vsids.pop() else {
+                debug_assert!(
+                    (0..self.num_vars())
+                        .all(|v| self.trail.var_value(v) != L_UNDEF || self.elim.is_eliminated(v)),
+                    "decide.rs invariant: an unassigned variable was missing from the heap"
+                );
+                return None;
+            };
             if self.trail.var_value(v) == L_UNDEF && !self.elim.is_eliminated(v) {
                 return Some(Var::from_index(v).lit(self.phases.decision(v, use_target)));
             }

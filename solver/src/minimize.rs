@@ -38,6 +38,12 @@ impl Analysis {
         if self.learnt.len() <= 1 {
             return;
         }
+        debug_assert!(
+            self.learnt[1..]
+                .iter()
+                .all(|l| self.seen[l.var().index()] == SEEN_IN_CLAUSE),
+            "minimize.rs pre-condition: the clause's variables are marked"
+        );
         let mut abstract_levels = 0u32;
         for &l in &self.learnt[1..] {
             abstract_levels |= abstract_level(trail, l.var().index());

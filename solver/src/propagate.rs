@@ -85,6 +85,7 @@ pub(crate) fn propagate(
                     continue;
                 }
                 let c = w.cref();
+                debug_assert!(!arena.is_deleted(c), "clause.rs invariant 2");
                 let lits = arena.lits_mut_unchecked(c);
                 if *lits.get_unchecked(0) == false_lit {
                     lits.swap(0, 1);
