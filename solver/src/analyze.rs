@@ -4,184 +4,295 @@
 //! 1UIP learning: Marques-Silva & Sakallah, GRASP (IEEE TC 1999); Zhang et al., "Efficient
 //! conflict driven learning" (ICCAD 2001). LBD ("glue"): Audemard & Simon, "Predicting learnt
 //! clauses quality in modern SAT solvers" (IJCAI 2009). EVSIDS bumping: Moskewicz et al.
-//! (DAC 2001) with MiniSat's exponential increments. Where ours differs: the LBD of a learned
-//! clause used as a reason is recomputed and lowered on the fly (glucose's dynamic LBD
-//! update), which is what promotes clauses between the tiers in `reduce.rs`.
+//! (DAC 2001) with MiniSat's exponential increments (the scores live in `decide.rs`). Where
+//! ours differs: the LBD of a learned clause used as a reason is recomputed and lowered on the
+//! fly (glucose's dynamic LBD update, by at least `lbd_update_drop`), which is what promotes
+//! clauses between the tiers in `reduce.rs`.
+//!
+//! The marks in `Analysis::seen` (invariant owned here; `minimize.rs`, `probe.rs` and
+//! `analyze_final` rely on it): every mark is 0 between two calls of the engine's entry points,
+//! which is checked at the end of every `solve` in debug builds. During one analysis, 1
+//! (`SEEN_IN_CLAUSE`) marks a variable of the clause being learned (or one resolved away, until
+//! the trail walk clears it); `minimize.rs` adds 2 (proven redundant) and 3 (proven not
+//! redundant) and clears both before it returns.
+//!
+//! The loops over a clause's literals hold one slice of the arena (`Arena::lits`) for the whole
+//! clause and borrow the trail, the scores and the marks separately, instead of re-indexing the
+//! arena through the solver for every literal (two or three bounds checks per literal). With
+//! the same change in propagation and minimisation, callgrind counts 2.6% fewer instructions
+//! on uuf250-01, 1.9% on php-10p-9h and 4.7% on schup-l2s-abp4-1-k31, the search unchanged;
+//! outside propagation, uuf250-01 went from 1.92 to 1.76 G instructions.
 
-use crate::clause::{CRef, NO_REASON};
+#![forbid(unsafe_code)]
+
+use crate::clause::{Arena, CRef, NO_REASON};
+use crate::decide::Vsids;
 use crate::solver::Solver;
+use crate::trail::Trail;
 use crate::types::{L_FALSE, Lit};
 
+/// Mark of a variable in the clause being learned (see the module doc).
+pub(crate) const SEEN_IN_CLAUSE: u8 = 1;
+
+/// The scratch state of conflict analysis, reused from one conflict to the next.
+#[derive(Default)]
+pub(crate) struct Analysis {
+    /// Per-variable marks; all 0 between calls (module doc).
+    pub(crate) seen: Vec<u8>,
+    /// The clause being learned. Post-condition of `Solver::analyze`: `learnt[0]` is the
+    /// asserting literal; `learnt[1]`, if any, has the highest level among the rest.
+    pub(crate) learnt: Vec<Lit>,
+    /// Minimisation's depth-first stack (`minimize.rs`).
+    pub(crate) stack: Vec<Lit>,
+    /// Literals whose marks minimisation must clear (`minimize.rs`).
+    pub(crate) to_clear: Vec<Lit>,
+    /// Stamps for counting distinct levels (LBD).
+    pub(crate) levels: LevelStamps,
+}
+
+/// Counts distinct decision levels without clearing anything between counts: level `lv` was
+/// seen in the current count when `stamps[lv] == stamp`.
+#[derive(Default)]
+pub(crate) struct LevelStamps {
+    stamps: Vec<u64>,
+    stamp: u64,
+}
+
+impl LevelStamps {
+    /// Makes room for levels `0..levels`.
+    pub(crate) fn reserve(&mut self, levels: usize) {
+        if self.stamps.len() < levels {
+            self.stamps.resize(levels, 0);
+        }
+    }
+
+    /// The LBD of `lits`: its number of distinct decision levels, where the levels
+    /// `1..=merged` (the assumptions', with `lbd_merge_assumptions`) count as one. An
+    /// incremental user such as OLL assumes hundreds of literals, one level each, and a learned
+    /// clause over many of them is no less useful for it (Audemard, Lagniez & Simon, "Improving
+    /// Glucose for incremental SAT solving with assumptions", SAT 2013, leave the assumption
+    /// literals out of the LBD for the same reason).
+    pub(crate) fn lbd(&mut self, lits: &[Lit], trail: &Trail, merged: u32) -> u32 {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut lbd = 0;
+        for &l in lits {
+            let lv = trail.level[l.var().index()];
+            let lv = if lv >= 1 && lv <= merged {
+                1
+            } else {
+                lv as usize
+            };
+            if self.stamps[lv] != stamp {
+                self.stamps[lv] = stamp;
+                lbd += 1;
+            }
+        }
+        lbd
+    }
+}
+
+impl Analysis {
+    /// Makes room for variables `0..n`.
+    pub(crate) fn grow(&mut self, n: usize) {
+        self.seen.resize(n, 0);
+    }
+
+    /// Marks the variables of one antecedent `lits` (the conflict, then each reason on the way
+    /// up the trail), skipping the pivot resolved on and level-0 literals: bumps each newly
+    /// marked variable, puts the ones below the current level into the learned clause, and
+    /// returns how many are at the current level (still to be resolved).
+    #[inline]
+    fn resolve(
+        &mut self,
+        lits: &[Lit],
+        pivot: Option<Lit>,
+        trail: &Trail,
+        vsids: &mut Vsids,
+        current: u32,
+    ) -> usize {
+        let mut open = 0;
+        for &q in lits {
+            if pivot.is_some_and(|p| p.var() == q.var()) {
+                continue;
+            }
+            let v = q.var().index();
+            if self.seen[v] != 0 || trail.level[v] == 0 {
+                continue;
+            }
+            debug_assert_eq!(trail.value(q), L_FALSE);
+            self.seen[v] = SEEN_IN_CLAUSE;
+            vsids.bump(v);
+            if trail.level[v] >= current {
+                open += 1;
+            } else {
+                self.learnt.push(q);
+            }
+        }
+        open
+    }
+
+    /// Walks the trail down from its top and clears the marks on the way: a marked decision
+    /// (above level 0; below the search, an assumption) goes to `out`, a marked implied literal
+    /// marks the other literals of its reason (above level 0); `out` ends sorted and without
+    /// duplicates. Pre: only variables assigned above level 0 are marked. Post: no marks.
+    pub(crate) fn collect_marked_decisions(
+        &mut self,
+        arena: &Arena,
+        trail: &Trail,
+        out: &mut Vec<Lit>,
+    ) {
+        let start = trail.lim.first().copied().unwrap_or(trail.len());
+        for &q in trail.lits[start..].iter().rev() {
+            let v = q.var().index();
+            if self.seen[v] == 0 {
+                continue;
+            }
+            self.seen[v] = 0;
+            let r = trail.reason[v];
+            if r == NO_REASON {
+                out.push(q);
+            } else {
+                for &x in arena.lits(r) {
+                    let x = x.var().index();
+                    if x != v && trail.level[x] > 0 {
+                        self.seen[x] = SEEN_IN_CLAUSE;
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Checks the module doc's invariant (every mark 0) in debug builds; linear.
+    pub(crate) fn debug_check_clear(&self) {
+        debug_assert!(
+            self.seen.iter().all(|&s| s == 0),
+            "analyze.rs: a mark left set between calls"
+        );
+    }
+}
+
 impl Solver {
-    /// Analyses `conflict` into `self.learnt` and returns `(backtrack level, LBD)`.
+    /// The levels that count as one in an LBD (`LevelStamps::lbd`): the assumptions', when
+    /// `lbd_merge_assumptions` is on.
+    #[inline]
+    fn lbd_merged_levels(&self) -> u32 {
+        if self.opts.lbd_merge_assumptions {
+            self.assumptions.len() as u32
+        } else {
+            0
+        }
+    }
+
+    /// Analyses `conflict` into `self.analysis.learnt` and returns `(backtrack level, LBD)`.
     ///
-    /// Pre: the current decision level is above 0 and every literal of `conflict` is false.
+    /// Pre: the current decision level is above 0, every literal of `conflict` is false, and
+    /// no mark is set (module doc).
     /// Post: `learnt[0]` is the asserting literal (the negation of the 1UIP); `learnt[1]`, if
-    /// any, has the highest level among the rest, which is the returned backtrack level.
-    pub(crate) fn analyze(&mut self, mut conflict: CRef) -> (u32, u32) {
-        debug_assert!(self.decision_level() > 0);
-        self.learnt.clear();
-        self.learnt.push(Lit::default()); // placeholder for the asserting literal
-        let current = self.decision_level();
+    /// any, has the highest level among the rest, which is the returned backtrack level; no
+    /// mark is set.
+    pub(crate) fn analyze(&mut self, conflict: CRef) -> (u32, u32) {
+        debug_assert!(self.trail.decision_level() > 0);
+        let current = self.trail.decision_level();
+        let merged = self.lbd_merged_levels();
+        self.analysis.learnt.clear();
+        self.analysis.learnt.push(Lit::default()); // placeholder for the asserting literal
         let mut open = 0usize; // literals of the current level still to resolve
         let mut index = self.trail.len();
         let mut pivot: Option<Lit> = None;
+        let mut clause = conflict;
         loop {
-            debug_assert_ne!(conflict, NO_REASON);
-            if self.arena.is_learned(conflict) {
-                self.bump_clause(conflict);
+            debug_assert_ne!(clause, NO_REASON);
+            debug_assert!(!self.arena.is_deleted(clause), "clause.rs invariant 2");
+            if self.arena.is_learned(clause) {
+                self.bump_clause(clause, merged);
             }
-            let len = self.arena.len(conflict);
-            for k in 0..len {
-                let q = self.arena.lits(conflict)[k];
-                if pivot.is_some_and(|p| p.var() == q.var()) {
-                    continue;
-                }
-                let v = q.var().index();
-                if self.seen[v] != 0 || self.level[v] == 0 {
-                    continue;
-                }
-                debug_assert_eq!(self.lit_value(q), L_FALSE);
-                self.seen[v] = 1;
-                self.bump_var(v);
-                if self.level[v] >= current {
-                    open += 1;
-                } else {
-                    self.learnt.push(q);
-                }
-            }
+            let Solver {
+                arena,
+                trail,
+                analysis,
+                vsids,
+                ..
+            } = self;
+            open += analysis.resolve(arena.lits(clause), pivot, trail, vsids, current);
             // The next literal of the current level to resolve on, walking the trail down.
-            loop {
+            let p = loop {
                 index -= 1;
-                if self.seen[self.trail[index].var().index()] != 0 {
-                    break;
+                let p = trail.lits[index];
+                if analysis.seen[p.var().index()] != 0 {
+                    break p;
                 }
-            }
-            let p = self.trail[index];
+            };
             let v = p.var().index();
-            self.seen[v] = 0;
+            analysis.seen[v] = 0;
             open -= 1;
             pivot = Some(p);
             if open == 0 {
-                self.learnt[0] = !p;
+                analysis.learnt[0] = !p;
                 break;
             }
-            conflict = self.reason[v];
+            clause = trail.reason[v];
         }
-        self.stats.learned_literals += self.learnt.len() as u64;
-        self.minimize_learnt();
-        for k in 1..self.learnt.len() {
-            self.seen[self.learnt[k].var().index()] = 0;
+        self.stats.learned_literals += self.analysis.learnt.len() as u64;
+        if self.opts.minimize {
+            self.analysis
+                .minimize(&self.arena, &self.trail, &mut self.stats);
+        }
+        let Solver {
+            analysis, trail, ..
+        } = self;
+        for &l in &analysis.learnt[1..] {
+            analysis.seen[l.var().index()] = 0;
         }
         // Put the highest-level remaining literal at position 1 (watch invariant for learnt).
+        let learnt = &mut analysis.learnt;
         let mut bt = 0;
-        if self.learnt.len() > 1 {
+        if learnt.len() > 1 {
+            let level = |l: Lit| trail.level[l.var().index()];
             let mut best = 1;
-            for k in 2..self.learnt.len() {
-                if self.level[self.learnt[k].var().index()]
-                    > self.level[self.learnt[best].var().index()]
-                {
+            for k in 2..learnt.len() {
+                if level(learnt[k]) > level(learnt[best]) {
                     best = k;
                 }
             }
-            self.learnt.swap(1, best);
-            bt = self.level[self.learnt[1].var().index()];
+            learnt.swap(1, best);
+            bt = level(learnt[1]);
         }
-        let lbd = self.compute_lbd_of_learnt();
+        let lbd = analysis.levels.lbd(&analysis.learnt, trail, merged);
         (bt, lbd)
     }
 
-    /// The level a literal at decision level `lv` counts as in an LBD. With
-    /// `lbd_merge_assumptions`, the levels of the assumptions (1..=their number) count as one:
-    /// an incremental user such as OLL assumes hundreds of literals, one level each, and a
-    /// learned clause over many of them is no less useful for it (Audemard, Lagniez & Simon,
-    /// "Improving Glucose for incremental SAT solving with assumptions", SAT 2013, leave the
-    /// assumption literals out of the LBD for the same reason).
-    #[inline]
-    fn lbd_level(&self, lv: u32) -> usize {
-        if self.opts.lbd_merge_assumptions && lv >= 1 && (lv as usize) <= self.assumptions.len() {
-            1
+    /// A learned clause took part in a conflict: mark it used, raise its activity
+    /// (`reduce.rs`), and lower its LBD if the current assignment shows one smaller by at
+    /// least `lbd_update_drop`.
+    fn bump_clause(&mut self, c: CRef, merged: u32) {
+        let used = if self.arena.lbd(c) <= self.opts.reduce_tier2_glue as u32 {
+            2
         } else {
-            lv as usize
-        }
-    }
-
-    /// Number of distinct decision levels among the literals of `self.learnt`.
-    fn compute_lbd_of_learnt(&mut self) -> u32 {
-        self.stamp += 1;
-        let stamp = self.stamp;
-        let mut lbd = 0;
-        for k in 0..self.learnt.len() {
-            let lv = self.lbd_level(self.level[self.learnt[k].var().index()]);
-            if self.level_stamp[lv] != stamp {
-                self.level_stamp[lv] = stamp;
-                lbd += 1;
-            }
-        }
-        lbd
-    }
-
-    /// Number of distinct decision levels among the literals of clause `c`.
-    pub(crate) fn compute_lbd(&mut self, c: CRef) -> u32 {
-        self.stamp += 1;
-        let stamp = self.stamp;
-        let mut lbd = 0;
-        for k in 0..self.arena.len(c) {
-            let lv = self.lbd_level(self.level[self.arena.lits(c)[k].var().index()]);
-            if self.level_stamp[lv] != stamp {
-                self.level_stamp[lv] = stamp;
-                lbd += 1;
-            }
-        }
-        lbd
-    }
-
-    /// A learned clause took part in a conflict: mark it used, raise its activity, and lower its
-    /// LBD if the current assignment shows a smaller one.
-    fn bump_clause(&mut self, c: CRef) {
-        self.arena.set_used(
-            c,
-            if self.arena.lbd(c) <= self.opts.reduce_tier2_glue as u32 {
-                2
-            } else {
-                1
-            },
-        );
-        let a = self.arena.activity(c) + self.cla_inc;
-        self.arena.set_activity(c, a);
-        if a > 1e20 {
-            for i in 0..self.learnts.len() {
-                let l = self.learnts[i];
-                let scaled = self.arena.activity(l) * 1e-20;
-                self.arena.set_activity(l, scaled);
-            }
-            self.cla_inc *= 1e-20;
-        }
+            1
+        };
+        self.arena.set_used(c, used);
+        self.reduce
+            .bump_activity(&mut self.arena, &self.clauses.learnts, c);
         let old = self.arena.lbd(c);
         if old > self.opts.reduce_tier1_glue as u32 {
-            let new = self.compute_lbd(c);
-            if new + 1 < old {
+            let new = self
+                .analysis
+                .levels
+                .lbd(self.arena.lits(c), &self.trail, merged);
+            if new as u64 + self.opts.lbd_update_drop <= old as u64 {
                 self.arena.set_lbd(c, new);
             }
         }
     }
 
-    /// EVSIDS: raise `v`'s activity by the current increment (rescaling near overflow).
-    pub(crate) fn bump_var(&mut self, v: usize) {
-        self.activity[v] += self.var_inc;
-        if self.activity[v] > 1e100 {
-            for a in self.activity.iter_mut() {
-                *a *= 1e-100;
-            }
-            self.var_inc *= 1e-100;
-        }
-        self.heap.increased(v, &self.activity);
-    }
-
-    /// Decays every activity by growing the increment (the exponential half of EVSIDS).
+    /// Decays every activity by growing the increments (the exponential half of EVSIDS and of
+    /// clause activities): once per conflict.
     pub(crate) fn decay_activities(&mut self) {
-        self.var_inc /= self.opts.vsids_decay;
-        self.cla_inc /= 0.999;
+        self.vsids.decay(self.opts.vsids_decay);
+        self.reduce.decay_activity(self.opts.reduce_activity_decay);
     }
 
     /// The assumption `p` is false: collect into `self.failed` the assumptions that imply ¬p,
@@ -192,41 +303,11 @@ impl Solver {
         self.failed.clear();
         self.failed.push(p);
         let v0 = p.var().index();
-        if self.level[v0] == 0 {
+        if self.trail.level[v0] == 0 {
             return;
         }
-        self.seen[v0] = 1;
-        let mut failed = std::mem::take(&mut self.failed);
-        self.collect_marked_decisions(&mut failed);
-        self.failed = failed;
-    }
-
-    /// Walks the trail down from its top and clears the `seen` marks on the way: a marked
-    /// decision (above level 0; below the search, an assumption) goes to `out`, a marked
-    /// implied literal marks the other literals of its reason (above level 0); `out` ends
-    /// sorted and without duplicates. Pre: only variables assigned above level 0 are marked.
-    pub(crate) fn collect_marked_decisions(&mut self, out: &mut Vec<Lit>) {
-        let start = self.trail_lim.first().copied().unwrap_or(self.trail.len());
-        for i in (start..self.trail.len()).rev() {
-            let q = self.trail[i];
-            let v = q.var().index();
-            if self.seen[v] == 0 {
-                continue;
-            }
-            self.seen[v] = 0;
-            let r = self.reason[v];
-            if r == NO_REASON {
-                out.push(q);
-            } else {
-                for k in 0..self.arena.len(r) {
-                    let x = self.arena.lits(r)[k].var().index();
-                    if x != v && self.level[x] > 0 {
-                        self.seen[x] = 1;
-                    }
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
+        self.analysis.seen[v0] = SEEN_IN_CLAUSE;
+        self.analysis
+            .collect_marked_decisions(&self.arena, &self.trail, &mut self.failed);
     }
 }

@@ -16,8 +16,20 @@
 //! collection, which copies live clauses into a fresh arena in the order they are reached from
 //! the watch lists (better locality) and leaves a forwarding offset in the old header.
 //!
-//! Invariant (owned here, relied on by `propagate.rs` and `analyze.rs`): the two watched
-//! literals of a clause are its first two literals.
+//! Invariants (owned here):
+//! 1. A `CRef` held anywhere — a watch, a reason, a clause list — is the offset of a clause of
+//!    the current arena: a collection relocates every holder (`simplify.rs`) before the old
+//!    arena is dropped. Propagation's unchecked reads (`lits_mut_unchecked`) rest on this.
+//! 2. A deleted clause is never read for its literals by propagation or analysis: its
+//!    watches are gone before propagation runs (`watch.rs` invariant 4), and it is the reason
+//!    of no assignment above level 0 (`reduce.rs` spares locked clauses).
+//! 3. The two watched literals of a clause are its first two (`watch.rs` invariant 1).
+//! 4. Every live clause is in exactly one of `Clauses::originals` / `Clauses::learnts`;
+//!    deleted ones leave the lists at the next `retain` (lazily, like the watches).
+//!
+//! `unsafe`: this file holds two of the engine's unsafe spots, the `&[u32]` → `&[Lit]` views
+//! (`bytemuck_lits`) and `lits_mut_unchecked`; `propagate.rs` holds the third, its unchecked
+//! loop. Every other module is `#![forbid(unsafe_code)]` (`tests::unsafe_lives_in_the_files_the_docs_name` in `lib.rs` keeps it so).
 
 use crate::types::Lit;
 
@@ -35,9 +47,41 @@ const VIVIFIED: u32 = 1 << 5;
 const USED_SHIFT: u32 = 3;
 const USED_MASK: u32 = 3 << USED_SHIFT;
 const LBD_SHIFT: u32 = 8;
+/// The LBD field has the 24 bits above `LBD_SHIFT`; larger LBDs are stored as this (no tier
+/// tells them apart: tiers end at `reduce_tier2_glue` ≤ 1000).
+const MAX_LBD: u32 = (1 << (32 - LBD_SHIFT)) - 1;
 /// The arena stops at 2^31 words (8 GiB): watches use the top bit of an offset to tag binary
 /// clauses (`watch.rs`), and `NO_REASON` must stay out of range.
 const MAX_WORDS: usize = (1 << 31) - 1;
+
+/// The clause lists: which arena clauses are irredundant and which are learned (invariant 4).
+/// Written by `Solver::add_irredundant` (`solver.rs`), `search.rs` (learning), `reduce.rs`,
+/// `vivify.rs`, `eliminate.rs` and `simplify.rs`.
+#[derive(Default)]
+pub(crate) struct Clauses {
+    /// Irredundant (original) clauses of two or more literals, and resolvents.
+    pub(crate) originals: Vec<CRef>,
+    /// Learned clauses of two or more literals.
+    pub(crate) learnts: Vec<CRef>,
+}
+
+impl Clauses {
+    /// Drops deleted clauses from both lists.
+    pub(crate) fn retain_live(&mut self, arena: &Arena) {
+        self.originals.retain(|&c| !arena.is_deleted(c));
+        self.learnts.retain(|&c| !arena.is_deleted(c));
+    }
+
+    /// Drops deleted clauses and moves the others from `from` to `to` (collection).
+    pub(crate) fn relocate(&mut self, from: &mut Arena, to: &mut Arena) {
+        for cs in [&mut self.originals, &mut self.learnts] {
+            cs.retain(|&c| !from.is_deleted(c));
+            for c in cs.iter_mut() {
+                *c = from.relocate(*c, to);
+            }
+        }
+    }
+}
 
 /// The arena of clauses. See the module doc for the layout.
 #[derive(Default, Clone)]
@@ -57,7 +101,7 @@ impl Arena {
         }
         self.words.push(lits.len() as u32);
         self.words
-            .push((learned as u32) | (lbd.min(0xFF_FFFF) << LBD_SHIFT));
+            .push((learned as u32) | (lbd.min(MAX_LBD) << LBD_SHIFT));
         self.words.push(0f32.to_bits());
         self.words.extend(lits.iter().map(|l| l.code() as u32));
         Some(offset as CRef)
@@ -134,7 +178,7 @@ impl Arena {
 
     pub(crate) fn set_lbd(&mut self, c: CRef, lbd: u32) {
         let w = &mut self.words[c as usize + 1];
-        *w = (*w & ((1 << LBD_SHIFT) - 1)) | (lbd.min(0xFF_FFFF) << LBD_SHIFT);
+        *w = (*w & ((1 << LBD_SHIFT) - 1)) | (lbd.min(MAX_LBD) << LBD_SHIFT);
     }
 
     #[inline(always)]
@@ -212,7 +256,8 @@ fn lits_of_mut(words: &mut [u32]) -> &mut [Lit] {
 }
 
 // `Lit` is declared `#[repr(transparent)]` over `u32` in types.rs, so these casts are sound.
-// They are the crate's only unsafe code: a safe alternative copies every clause on every visit.
+// Why unsafe here: a safe alternative copies every clause on every visit. (The engine's other
+// unsafe code is `lits_mut_unchecked` above and propagation's loop, `propagate.rs`.)
 #[allow(unsafe_code)]
 #[inline(always)]
 fn bytemuck_lits(words: &[u32]) -> &[Lit] {

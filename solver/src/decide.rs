@@ -5,29 +5,149 @@
 //! Why the user phase wins over everything: level generation draws seeded per-cell wishes and
 //! expects the solver to honour them wherever the rules allow, on every decision, not only the
 //! first; target and saved phases only break the ties the user left open.
+//!
+//! State owned here: the scores (`Vsids`: activities, increment and heap) and the phases
+//! (`Phases`). Who writes them: `analyze.rs` bumps scores; backtracking (`Solver::undo_to`,
+//! `solver.rs`) saves phases and returns variables to the heap; `rephase.rs` and `walk.rs`
+//! overwrite saved, target and best phases; the API (`set_phase`, `seed_phases`) sets user and
+//! saved phases.
+//!
+//! Invariant (owned here; `search.rs` relies on it to answer Sat when the heap is empty): every
+//! unassigned, non-eliminated variable is in the heap. Assigned ones may linger in it and are
+//! skipped when popped.
 
+#![forbid(unsafe_code)]
+
+use crate::heap::VarHeap;
+use crate::rng;
 use crate::solver::Solver;
-use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit, Var};
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
 
-impl Solver {
-    /// The next decision literal, or `None` when every variable is assigned.
-    pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
-        loop {
-            let v = self.heap.pop(&self.activity)?;
-            if self.vals[Var::from_index(v).pos().code()] == L_UNDEF && !self.eliminated[v] {
-                return Some(Var::from_index(v).lit(self.phase_of(v)));
+/// Activities above this are rescaled (with the increment) before they overflow an `f64`.
+const RESCALE_LIMIT: f64 = 1e100;
+/// The rescaling factor: keeps the order of activities, which is all that matters.
+const RESCALE: f64 = 1e-100;
+/// The largest seeded initial activity (`seed` ≠ 0): far below one bump (the increment starts
+/// at 1), so the seed only orders variables the search has not touched yet.
+const SEED_SCALE: f64 = 1e-3;
+
+/// EVSIDS scores: activities bumped by a growing increment (Moskewicz et al., DAC 2001;
+/// MiniSat's exponential form), in a heap that yields the most active variable.
+pub(crate) struct Vsids {
+    /// Activity of each variable.
+    activity: Vec<f64>,
+    /// The current bump; grows by `1 / vsids_decay` per conflict, which decays every score.
+    inc: f64,
+    /// The variables by activity (module doc for the invariant).
+    heap: VarHeap,
+}
+
+impl Default for Vsids {
+    fn default() -> Vsids {
+        Vsids {
+            activity: Vec::new(),
+            inc: 1.0,
+            heap: VarHeap::default(),
+        }
+    }
+}
+
+impl Vsids {
+    /// Makes room for variables `old..n` and puts them in the heap. With a `seed` ≠ 0 their
+    /// activities get a deterministic, seeded tie-break: tiny values from a splitmix64 stream
+    /// (`rng.rs`), far below one bump.
+    pub(crate) fn grow(&mut self, old: usize, n: usize, seed: u64) {
+        self.activity.resize(n, 0.0);
+        self.heap.grow(n);
+        if seed != 0 {
+            for v in old..n {
+                let z = rng::mix(seed.wrapping_add((v as u64).wrapping_mul(rng::GOLDEN)));
+                self.activity[v] = rng::unit(z) * SEED_SCALE;
             }
+        }
+        for v in old..n {
+            self.heap.insert(v, &self.activity);
         }
     }
 
-    /// The polarity tried first for `v` (true = positive).
-    fn phase_of(&self, v: usize) -> bool {
-        match self.user_phase[v] {
+    /// EVSIDS: raises `v`'s activity by the current increment (rescaling near overflow).
+    #[inline]
+    pub(crate) fn bump(&mut self, v: usize) {
+        self.activity[v] += self.inc;
+        if self.activity[v] > RESCALE_LIMIT {
+            for a in self.activity.iter_mut() {
+                *a *= RESCALE;
+            }
+            self.inc *= RESCALE;
+        }
+        self.heap.increased(v, &self.activity);
+    }
+
+    /// Decays every activity by growing the increment by `1 / decay`.
+    #[inline]
+    pub(crate) fn decay(&mut self, decay: f64) {
+        self.inc /= decay;
+    }
+
+    /// Puts `v` back in the heap (no-op when it is there).
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, v: usize) {
+        self.heap.insert(v, &self.activity);
+    }
+
+    /// The activity of `v`.
+    #[inline]
+    pub(crate) fn activity(&self, v: usize) -> f64 {
+        self.activity[v]
+    }
+
+    /// The most active variable in the heap, without removing it.
+    #[inline]
+    pub(crate) fn top(&self) -> Option<usize> {
+        self.heap.top()
+    }
+
+    /// Removes and returns the most active variable.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<usize> {
+        self.heap.pop(&self.activity)
+    }
+}
+
+/// The phases of every variable: what a decision tries first.
+#[derive(Default)]
+pub(crate) struct Phases {
+    /// Phase saving: the last value each variable had (`Solver::undo_to`), or what rephasing
+    /// and walking installed.
+    pub(crate) saved: Vec<bool>,
+    /// Target phase (stable mode): the value in the longest conflict-free trail since the last
+    /// rephase (`rephase.rs`); `L_UNDEF` when unknown.
+    pub(crate) target: Vec<LBool>,
+    /// Best phase: the value in the longest conflict-free trail seen overall (`rephase.rs`).
+    pub(crate) best: Vec<LBool>,
+    /// User phase preference (`Solver::set_phase`): `L_UNDEF` when none.
+    pub(crate) user: Vec<LBool>,
+}
+
+impl Phases {
+    /// Makes room for variables `0..n`, with saved phase `initial` and no other phase.
+    pub(crate) fn grow(&mut self, n: usize, initial: bool) {
+        self.saved.resize(n, initial);
+        self.target.resize(n, L_UNDEF);
+        self.best.resize(n, L_UNDEF);
+        self.user.resize(n, L_UNDEF);
+    }
+
+    /// The polarity tried first for `v` (true = positive); target phases only when
+    /// `use_target` (stable mode with `target_phases`).
+    #[inline]
+    fn decision(&self, v: usize, use_target: bool) -> bool {
+        match self.user[v] {
             L_TRUE => return true,
             L_FALSE => return false,
             _ => {}
         }
-        if self.stable && self.opts.target_phases {
+        if use_target {
             match self.target[v] {
                 L_TRUE => return true,
                 L_FALSE => return false,
@@ -35,5 +155,25 @@ impl Solver {
             }
         }
         self.saved[v]
+    }
+}
+
+impl Solver {
+    /// The next decision literal, or `None` when every variable is assigned or eliminated.
+    pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
+        let use_target = self.mode.is_stable() && self.opts.target_phases;
+        loop {
+            let Some(v) = self.vsids.pop() else {
+                debug_assert!(
+                    (0..self.num_vars())
+                        .all(|v| self.trail.var_value(v) != L_UNDEF || self.elim.is_eliminated(v)),
+                    "decide.rs invariant: an unassigned variable was missing from the heap"
+                );
+                return None;
+            };
+            if self.trail.var_value(v) == L_UNDEF && !self.elim.is_eliminated(v) {
+                return Some(Var::from_index(v).lit(self.phases.decision(v, use_target)));
+            }
+        }
     }
 }

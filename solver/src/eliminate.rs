@@ -21,35 +21,126 @@
 //! (the eliminated variable's literal) first. Going through the stack backwards, a clause the
 //! model falsifies gets its witness made true (`extend_model`).
 
+#![forbid(unsafe_code)]
+
 use crate::clause::{CRef, NO_REASON};
+use crate::decide::Phases;
 use crate::solver::Solver;
-use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit, Var};
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
+
+/// The state of elimination: which variables are gone, which may never go, and the clauses
+/// kept for model reconstruction. Written only here (`Solver::freeze` calls `freeze`).
+///
+/// Invariant (owned here; `decide.rs`, `probe.rs` and `Solver::add_clause` rely on it): an
+/// eliminated variable occurs in no live clause and is never assigned by the search; a clause
+/// or assumption that mentions one first restores every eliminated clause.
+#[derive(Default)]
+pub(crate) struct Elimination {
+    /// Variables removed by elimination.
+    eliminated: Vec<bool>,
+    /// Frozen variables are never eliminated (`Solver::freeze`).
+    frozen: Vec<bool>,
+    /// Clauses removed by elimination, for model reconstruction: flattened, each with its
+    /// witness literal first; `ends[i]` is the end of clause `i`.
+    stack: Vec<Lit>,
+    ends: Vec<u32>,
+    /// Elimination ran already (it runs once, before the first search).
+    done: bool,
+}
+
+impl Elimination {
+    /// Makes room for variables `0..n` (neither eliminated nor frozen).
+    pub(crate) fn grow(&mut self, n: usize) {
+        self.eliminated.resize(n, false);
+        self.frozen.resize(n, false);
+    }
+
+    /// Whether variable `v` is eliminated.
+    #[inline(always)]
+    pub(crate) fn is_eliminated(&self, v: usize) -> bool {
+        self.eliminated[v]
+    }
+
+    /// Keeps variable `v` from being eliminated.
+    pub(crate) fn freeze(&mut self, v: usize) {
+        self.frozen[v] = true;
+    }
+
+    /// Whether some literal of `lits` is on an eliminated variable.
+    pub(crate) fn touches(&self, lits: &[Lit]) -> bool {
+        lits.iter().any(|l| self.eliminated[l.var().index()])
+    }
+
+    /// Saves clause `lits` with its `witness` first, for reconstruction.
+    fn push_clause(&mut self, witness: Lit, lits: &[Lit]) {
+        self.stack.push(witness);
+        self.stack
+            .extend(lits.iter().copied().filter(|&l| l != witness));
+        self.ends.push(self.stack.len() as u32);
+    }
+
+    /// Gives the eliminated variables of `model` the values that satisfy the eliminated
+    /// clauses (module doc), starting from the value a decision would have chosen (user phase,
+    /// else saved phase), so reconstruction overrides preferences only where an eliminated
+    /// clause demands it.
+    pub(crate) fn extend_model(&self, model: &mut [LBool], phases: &Phases) {
+        for (v, m) in model.iter_mut().enumerate() {
+            if self.eliminated[v] && *m == L_UNDEF {
+                *m = match phases.user[v] {
+                    L_UNDEF => {
+                        if phases.saved[v] {
+                            L_TRUE
+                        } else {
+                            L_FALSE
+                        }
+                    }
+                    p => p,
+                };
+            }
+        }
+        let mut end = self.stack.len();
+        for i in (0..self.ends.len()).rev() {
+            let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+            debug_assert_eq!(end, self.ends[i] as usize);
+            let clause = &self.stack[start..end];
+            end = start;
+            let satisfied = clause.iter().any(|&l| {
+                let x = model[l.var().index()];
+                (if l.is_negative() { -x } else { x }) == L_TRUE
+            });
+            if !satisfied {
+                let w = clause[0];
+                model[w.var().index()] = if w.is_positive() { L_TRUE } else { L_FALSE };
+            }
+        }
+    }
+}
 
 impl Solver {
     /// Whether elimination should run now: once, at the first solve, when enabled.
     pub(crate) fn eliminating(&self) -> bool {
-        self.opts.eliminate && !self.elim_done && self.decision_level() == 0 && self.ok
+        self.opts.eliminate && !self.elim.done && self.trail.decision_level() == 0 && self.ok
     }
 
     /// Runs bounded variable elimination (see the module doc). Pre: level 0.
     pub(crate) fn eliminate(&mut self) {
-        self.elim_done = true;
+        self.elim.done = true;
         if self.propagate() != NO_REASON {
             self.ok = false;
-            self.proof_empty();
+            self.proof.empty();
             return;
         }
         if self.simplifying() {
             self.simplify();
         }
         let n = self.num_vars();
-        let mut frozen = self.frozen.clone();
+        let mut frozen = self.elim.frozen.clone();
         for a in &self.assumptions {
             frozen[a.var().index()] = true;
         }
         let mut occ: Vec<Vec<CRef>> = vec![Vec::new(); 2 * n];
         let mut literals = 0usize;
-        for &c in &self.originals {
+        for &c in &self.clauses.originals {
             for &l in self.arena.lits(c) {
                 occ[l.code()].push(c);
                 literals += 1;
@@ -57,12 +148,13 @@ impl Solver {
         }
         let budget = (literals as f64 * self.opts.eliminate_effort) as u64;
         let mut marks = vec![0u8; 2 * n];
-        let mut ticks = self.subsume(&mut occ, &mut marks, budget / 2);
+        let subsume_budget = (budget as f64 * self.opts.eliminate_subsume_fraction) as u64;
+        let mut ticks = self.subsume(&mut occ, &mut marks, subsume_budget);
         let max_occ = self.opts.eliminate_occurrences as usize;
         let max_len = self.opts.eliminate_clause_length as usize;
         let extra = self.opts.eliminate_bound as usize;
         let mut candidates: Vec<usize> = (0..n)
-            .filter(|&v| !frozen[v] && self.vals[2 * v] == L_UNDEF)
+            .filter(|&v| !frozen[v] && self.trail.var_value(v) == L_UNDEF)
             .filter(|&v| {
                 let (p, q) = (occ[2 * v].len(), occ[2 * v + 1].len());
                 p + q > 0 && p <= max_occ && q <= max_occ
@@ -74,7 +166,7 @@ impl Solver {
             if ticks > budget || !self.ok {
                 break;
             }
-            if self.vals[2 * v] != L_UNDEF {
+            if self.trail.var_value(v) != L_UNDEF {
                 continue;
             }
             let pos = Var::from_index(v).pos();
@@ -111,36 +203,25 @@ impl Solver {
             }
             // Eliminate: save the clauses for reconstruction, remove them, add resolvents.
             for &c in ps.iter().chain(ns.iter()) {
-                let witness = if self.arena.lits(c).contains(&pos) {
-                    pos
-                } else {
-                    neg
-                };
-                self.elim_stack.push(witness);
-                for k in 0..self.arena.len(c) {
-                    let l = self.arena.lits(c)[k];
-                    if l != witness {
-                        self.elim_stack.push(l);
-                    }
-                }
-                self.elim_ends.push(self.elim_stack.len() as u32);
-                self.detach(c);
+                let lits = self.arena.lits(c);
+                let witness = if lits.contains(&pos) { pos } else { neg };
+                self.elim.push_clause(witness, lits);
+                self.watches.detach(&self.arena, c);
                 self.arena.delete(c);
             }
-            self.eliminated[v] = true;
+            self.elim.eliminated[v] = true;
             self.stats.eliminated += 1;
             for r in std::mem::take(&mut resolvents) {
-                self.proof_add(&r);
-                let before = self.originals.len();
+                self.proof.add(&r);
+                let before = self.clauses.originals.len();
                 self.add_irredundant(&r);
                 if !self.ok {
                     break;
                 }
-                if self.originals.len() > before
-                    && let Some(&c) = self.originals.last()
+                if self.clauses.originals.len() > before
+                    && let Some(&c) = self.clauses.originals.last()
                 {
-                    for k in 0..self.arena.len(c) {
-                        let l = self.arena.lits(c)[k];
+                    for &l in self.arena.lits(c) {
                         occ[l.code()].push(c);
                     }
                 }
@@ -150,23 +231,13 @@ impl Solver {
         // Learned clauses over eliminated variables would resurrect them: drop them (they are
         // implied, so nothing is lost but speed). Only present when elimination follows
         // earlier solves.
-        let learnts = std::mem::take(&mut self.learnts);
-        for &c in &learnts {
-            if !self.arena.is_deleted(c)
-                && self
-                    .arena
-                    .lits(c)
-                    .iter()
-                    .any(|l| self.eliminated[l.var().index()])
-            {
-                self.detach(c);
+        for &c in &self.clauses.learnts {
+            if !self.arena.is_deleted(c) && self.elim.touches(self.arena.lits(c)) {
+                self.watches.detach(&self.arena, c);
                 self.arena.delete(c);
             }
         }
-        self.learnts = learnts;
-        let arena = &self.arena;
-        self.learnts.retain(|&c| !arena.is_deleted(c));
-        self.originals.retain(|&c| !arena.is_deleted(c));
+        self.clauses.retain_live(&self.arena);
         self.collect_garbage();
     }
 
@@ -175,7 +246,7 @@ impl Solver {
     /// elimination otherwise: on cmu-bmc-longmult15, 576 of 586 candidates failed the bound,
     /// many of them with the same clause three times. Returns the literal visits spent.
     fn subsume(&mut self, occ: &mut [Vec<CRef>], marks: &mut [u8], budget: u64) -> u64 {
-        let mut order: Vec<CRef> = self.originals.clone();
+        let mut order: Vec<CRef> = self.clauses.originals.clone();
         order.sort_by_key(|&c| (self.arena.len(c), c));
         let mut ticks = 0u64;
         for c in order {
@@ -185,16 +256,16 @@ impl Solver {
             if self.arena.is_deleted(c) {
                 continue;
             }
-            let len = self.arena.len(c);
+            let lits = self.arena.lits(c);
+            let len = lits.len();
             // The literal of `c` with the shortest occurrence list.
-            let mut best = self.arena.lits(c)[0];
-            for &l in self.arena.lits(c) {
+            let mut best = lits[0];
+            for &l in lits {
                 if occ[l.code()].len() < occ[best.code()].len() {
                     best = l;
                 }
             }
-            for k in 0..len {
-                let l = self.arena.lits(c)[k];
+            for &l in lits {
                 marks[l.code()] = 1;
             }
             let candidates = std::mem::take(&mut occ[best.code()]);
@@ -210,15 +281,14 @@ impl Solver {
                     .filter(|l| marks[l.code()] != 0)
                     .count();
                 if inside == len {
-                    self.proof_delete_clause(d);
-                    self.detach(d);
+                    self.proof.delete(self.arena.lits(d), &self.trail);
+                    self.watches.detach(&self.arena, d);
                     self.arena.delete(d);
                     self.stats.subsumed += 1;
                 }
             }
             occ[best.code()] = candidates;
-            for k in 0..len {
-                let l = self.arena.lits(c)[k];
+            for &l in self.arena.lits(c) {
                 marks[l.code()] = 0;
             }
         }
@@ -234,7 +304,7 @@ impl Solver {
             if l.var().index() == v {
                 continue;
             }
-            match self.lit_value(l) {
+            match self.trail.value(l) {
                 L_TRUE => {
                     result = None;
                     break;
@@ -257,53 +327,14 @@ impl Solver {
         result.map(|()| out)
     }
 
-    /// Gives eliminated variables the values that satisfy the eliminated clauses (module doc).
-    pub(crate) fn extend_model(&mut self) {
-        // Start from the value a decision would have chosen (user phase, else saved phase),
-        // so reconstruction overrides preferences only where an eliminated clause demands it.
-        for v in 0..self.model.len() {
-            if self.eliminated[v] && self.model[v] == L_UNDEF {
-                self.model[v] = match self.user_phase[v] {
-                    L_UNDEF => {
-                        if self.saved[v] {
-                            L_TRUE
-                        } else {
-                            L_FALSE
-                        }
-                    }
-                    p => p,
-                };
-            }
-        }
-        let mut end = self.elim_stack.len();
-        for i in (0..self.elim_ends.len()).rev() {
-            let start = if i == 0 {
-                0
-            } else {
-                self.elim_ends[i - 1] as usize
-            };
-            debug_assert_eq!(end, self.elim_ends[i] as usize);
-            let clause = &self.elim_stack[start..end];
-            end = start;
-            let satisfied = clause.iter().any(|&l| {
-                let x = self.model[l.var().index()];
-                (if l.is_negative() { -x } else { x }) == L_TRUE
-            });
-            if !satisfied {
-                let w = clause[0];
-                self.model[w.var().index()] = if w.is_positive() { L_TRUE } else { L_FALSE };
-            }
-        }
-    }
-
     /// Re-adds every eliminated clause and makes the variables ordinary again.
     pub(crate) fn restore_eliminated(&mut self) {
-        let stack = std::mem::take(&mut self.elim_stack);
-        let ends = std::mem::take(&mut self.elim_ends);
+        let stack = std::mem::take(&mut self.elim.stack);
+        let ends = std::mem::take(&mut self.elim.ends);
         for v in 0..self.num_vars() {
-            if self.eliminated[v] {
-                self.eliminated[v] = false;
-                self.heap.insert(v, &self.activity);
+            if self.elim.eliminated[v] {
+                self.elim.eliminated[v] = false;
+                self.vsids.insert(v);
             }
         }
         self.stats.restored += 1;

@@ -1,6 +1,13 @@
 //! A binary max-heap of variables keyed by activity (EVSIDS), with a position index so that a
 //! bumped variable moves up in O(log n). Ties keep insertion order stable: the heap is a pure
 //! function of the sequence of operations, which is what determinism needs.
+//!
+//! Invariants (owned here): `heap` is a max-heap under the activity array it is given (every
+//! caller passes the same one, `decide.rs`'s `Vsids::activity`); `pos[heap[i]] == i` for
+//! every slot, and `pos[v] == ABSENT` exactly for the variables not in `heap`. What the heap
+//! must contain is `decide.rs`'s invariant.
+
+#![forbid(unsafe_code)]
 
 /// Position of a variable that is not in the heap.
 const ABSENT: u32 = u32::MAX;
@@ -71,12 +78,10 @@ impl VarHeap {
             if act[pv as usize] >= a {
                 break;
             }
-            self.heap[i] = pv;
-            self.pos[pv as usize] = i as u32;
+            self.place(i, pv);
             i = parent;
         }
-        self.heap[i] = v;
-        self.pos[v as usize] = i as u32;
+        self.place(i, v);
     }
 
     fn sift_down(&mut self, mut i: usize, act: &[f64]) {
@@ -99,10 +104,15 @@ impl VarHeap {
             if act[cv as usize] <= a {
                 break;
             }
-            self.heap[i] = cv;
-            self.pos[cv as usize] = i as u32;
+            self.place(i, cv);
             i = child;
         }
+        self.place(i, v);
+    }
+
+    /// Puts `v` in slot `i` and records its position.
+    #[inline(always)]
+    fn place(&mut self, i: usize, v: u32) {
         self.heap[i] = v;
         self.pos[v as usize] = i as u32;
     }

@@ -22,27 +22,50 @@
 //! *configuring* on the next `add_clause` (which discards the model and the failed set) or the
 //! next `solve`. Learned clauses survive across calls.
 //!
-//! # Modules, one technique each
-//! - `types`: `Var`, `Lit` (packed 2·var + sign), `Status`, `Budget`.
-//! - `options`: the one options table; `stats`: the one statistics struct.
-//! - `solver`: the state and the public API.
-//! - `clause`: the clause arena (u32 offsets); `watch`: watch lists and their invariants.
-//! - `propagate`: two-watched-literal unit propagation with blockers and binary watches.
-//! - `analyze`: 1UIP learning, LBD, EVSIDS/clause bumping, final conflict for assumptions.
-//! - `minimize`: recursive learned-clause minimisation.
-//! - `decide`: EVSIDS heap (`heap`) and phase selection (user, target, saved).
-//! - `restart`: glucose EMA restarts (focused), Luby (stable); `mode`: switching between them.
-//! - `rephase`: target/best phases and rephasing; `reduce`: the three-tier clause database.
-//! - `vivify`: learned-clause vivification after each reduction.
-//! - `walk`: ProbSAT local search as a rephasing step.
-//! - `proof`: DRAT proof output (text and binary).
-//! - `eliminate`: bounded variable elimination before the first search.
-//! - `simplify`: level-0 simplification and garbage collection; `check`: the model check.
-//! - `search`: the CDCL loop, a ladder of the above.
+//! # Parts, one file each
+//! [`Solver`] is a composition: one field per part, each part's state a struct in the file
+//! named after its technique, which states the part's invariants and who may write it. The
+//! full map — every piece of state, its owner, its writers and its readers, and the rules
+//! for adding a technique — is `solver/ARCHITECTURE.md`, rendered here as [`architecture`].
+//!
+//! | file | owns (struct) | what it does |
+//! |---|---|---|
+//! | `types` | — | `Var`, `Lit` (packed 2·var + sign), `Status`, `Budget` |
+//! | `options`, `stats` | `Options`, `Stats` | the one options table; the one statistics struct |
+//! | `solver` | `Solver` | the composition and the public API; the answers |
+//! | `trail` | `Trail` | values, levels, reasons, the trail and backtracking |
+//! | `clause` | `Arena`, `Clauses` | the clause arena (u32 offsets); the clause lists |
+//! | `watch` | `Watches` | watch lists and their invariants |
+//! | `propagate` | — | two-watched-literal unit propagation with blockers and binary watches |
+//! | `analyze` | `Analysis` | 1UIP learning, LBD, clause bumping, final conflict for assumptions |
+//! | `minimize` | (in `Analysis`) | recursive learned-clause minimisation |
+//! | `decide`, `heap` | `Vsids`, `Phases`, `VarHeap` | EVSIDS scores and heap; phase selection (user, target, saved) |
+//! | `restart` | `Restart` | glucose EMA restarts (focused), Luby (stable) |
+//! | `mode` | `Mode` | switching between focused and stable mode |
+//! | `rephase` | `Rephase` | target/best phases and rephasing |
+//! | `reduce` | `Reduce` | the three-tier learned-clause database; clause activities |
+//! | `vivify` | `Vivify` | learned-clause vivification after each reduction |
+//! | `walk`, `rng` | `Walk`, `SplitMix64` | ProbSAT local search as a rephasing step; the seeded random stream |
+//! | `probe` | — | unit-propagation probes under assumptions (`Solver::probe`) |
+//! | `eliminate` | `Elimination` | bounded variable elimination before the first search; model reconstruction |
+//! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
+//! | `check` | `ModelCheck` | the copy of the clauses and the model check |
+//! | `proof` | `Proof` | DRAT proof output (text and binary) |
+//! | `budget` | `Limits`, `Terminator` | budgets and the terminate flag |
+//! | `search` | `Progress` | the CDCL loop, a ladder of the above; progress reports |
+//!
+//! `unsafe` lives in two files only, `propagate.rs` and `clause.rs`, each block with a
+//! `// SAFETY:` comment naming the invariant it relies on; every other module is
+//! `#![forbid(unsafe_code)]`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod analyze;
+/// The engine's architecture: its parts, who owns and who writes each piece of state (the
+/// text of `solver/ARCHITECTURE.md`; a module with no items, for the documentation only).
+#[doc = include_str!("../ARCHITECTURE.md")]
+pub mod architecture {}
+mod budget;
 mod check;
 mod clause;
 mod decide;
@@ -57,18 +80,128 @@ mod propagate;
 mod reduce;
 mod rephase;
 mod restart;
+mod rng;
 mod search;
 mod simplify;
 mod solver;
 mod stats;
+mod trail;
 mod types;
 mod vivify;
 mod walk;
 mod watch;
 
+pub use budget::Terminator;
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
 pub use probe::Probes;
 pub use proof::ProofFormat;
-pub use solver::{ProgressFn, Solver, Terminator};
+pub use search::ProgressFn;
+pub use solver::Solver;
 pub use stats::Stats;
 pub use types::{Budget, Lit, Status, Var};
+
+#[cfg(test)]
+mod tests {
+    /// The crate doc and `ARCHITECTURE.md` say `unsafe` lives in `propagate.rs` and
+    /// `clause.rs` only; this keeps them right: any other file that mentions the keyword in
+    /// code (not in a comment) fails, and so does either of the two if it stops using it.
+    #[test]
+    fn unsafe_lives_in_the_files_the_docs_name() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let allowed = ["propagate.rs", "clause.rs"];
+        let mut users = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("solver/src is readable") {
+            let path = entry.expect("directory entry").path();
+            let name = path
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            // Spelled in pieces so that this test does not find itself.
+            let keyword = concat!("uns", "afe");
+            let forms = [format!("{keyword} {{"), format!("{keyword} fn")];
+            let code_uses = text.lines().any(|line| {
+                let code = line.split("//").next().unwrap_or("");
+                forms.iter().any(|f| code.contains(f.as_str()))
+            });
+            if code_uses {
+                users.push(name.clone());
+            }
+            let forbids = text.contains("#![forbid(unsafe_code)]");
+            if !allowed.contains(&name.as_str()) && name != "lib.rs" {
+                assert!(forbids, "{name} does not say #![forbid(unsafe_code)]");
+            }
+        }
+        users.sort();
+        assert_eq!(
+            users,
+            vec!["clause.rs", "propagate.rs"],
+            "files with unsafe code"
+        );
+    }
+
+    /// The crate map above must name every module, and `ARCHITECTURE.md` every field of
+    /// `Solver`: the map is how a newcomer finds the owner of a piece of state.
+    #[test]
+    fn the_crate_map_and_the_architecture_note_name_every_module_and_every_part() {
+        // The first cell of every table row, the rows opening with `prefix`.
+        let first_cells = |text: &'static str, prefix: &'static str| -> Vec<&'static str> {
+            text.lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .filter_map(|row| row.split(" | ").next())
+                .collect()
+        };
+        let lib = include_str!("lib.rs");
+        let map = first_cells(lib, "//! | ");
+        let modules: Vec<&str> = lib
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("mod ")
+                    .or_else(|| l.strip_prefix("pub mod "))
+            })
+            .filter_map(|l| l.strip_suffix(';'))
+            .collect();
+        assert!(modules.len() > 20, "parsed {modules:?}");
+        // The names no cell mentions (in backquotes).
+        let missing = |names: &[&str], cells: &[&str]| -> Vec<String> {
+            names
+                .iter()
+                .filter(|n| !cells.iter().any(|c| c.contains(&format!("`{n}`"))))
+                .map(|n| n.to_string())
+                .collect()
+        };
+        assert_eq!(
+            missing(&modules, &map),
+            Vec::<String>::new(),
+            "not in the crate map"
+        );
+        let note = include_str!("../ARCHITECTURE.md");
+        let parts_table = note
+            .split("## The parts")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("ARCHITECTURE.md has a section `## The parts`");
+        let parts = first_cells(parts_table, "| ");
+        let solver = include_str!("solver.rs");
+        let body = &solver[solver.find("pub struct Solver {").expect("the struct")..];
+        let body = &body[..body.find("\n}").expect("its end")];
+        let fields: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.starts_with("//"))
+            .filter_map(|l| l.split_once(':'))
+            .filter_map(|(lhs, _)| lhs.split_whitespace().last())
+            .filter(|name| name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            .collect();
+        assert!(fields.len() > 20, "parsed {fields:?}");
+        assert_eq!(
+            missing(&fields, &parts),
+            Vec::<String>::new(),
+            "Solver fields not in ARCHITECTURE.md's table of parts"
+        );
+    }
+}

@@ -6,73 +6,86 @@
 //! rejects most candidates without a graph walk. Runs on every learned clause; measured on
 //! MiniSat's own figures to remove about a third of the literals on industrial instances.
 //!
-//! Marks in `seen`: 1 = in the learned clause (or proven redundant, kept for the walk),
-//! 2 = proven redundant during this analysis, 3 = proven not redundant (a failure cache).
+//! Marks in `Analysis::seen` (the invariant is `analyze.rs`'s): 1 = in the learned clause (or
+//! proven redundant, kept for the walk), 2 = proven redundant during this analysis, 3 = proven
+//! not redundant (a failure cache). The walk over a reason holds one slice of the arena for the
+//! whole clause.
 
-use crate::clause::NO_REASON;
-use crate::solver::Solver;
+#![forbid(unsafe_code)]
 
-const SEEN_IN_CLAUSE: u8 = 1;
+use crate::analyze::{Analysis, SEEN_IN_CLAUSE};
+use crate::clause::{Arena, NO_REASON};
+use crate::stats::Stats;
+use crate::trail::Trail;
+use crate::types::Lit;
+
 const SEEN_REDUNDANT: u8 = 2;
 const SEEN_FAILED: u8 = 3;
 
-impl Solver {
+/// The abstract level of `v`: one bit for its decision level mod 32.
+#[inline]
+fn abstract_level(trail: &Trail, v: usize) -> u32 {
+    1 << (trail.level[v] & 31)
+}
+
+impl Analysis {
     /// Removes redundant literals from `self.learnt[1..]`.
     ///
-    /// Pre: `seen[v] == 1` exactly for the variables of `learnt[1..]`.
+    /// Pre: `seen[v] == 1` exactly for the variables of `learnt[1..]`, which are all false
+    /// (`analyze.rs`).
     /// Post: the same holds for the shortened clause; the other marks set here are cleared.
-    pub(crate) fn minimize_learnt(&mut self) {
-        if !self.opts.minimize || self.learnt.len() <= 1 {
+    pub(crate) fn minimize(&mut self, arena: &Arena, trail: &Trail, stats: &mut Stats) {
+        if self.learnt.len() <= 1 {
             return;
         }
+        debug_assert!(
+            self.learnt[1..]
+                .iter()
+                .all(|l| self.seen[l.var().index()] == SEEN_IN_CLAUSE),
+            "minimize.rs pre-condition: the clause's variables are marked"
+        );
         let mut abstract_levels = 0u32;
-        for k in 1..self.learnt.len() {
-            abstract_levels |= self.abstract_level(self.learnt[k].var().index());
+        for &l in &self.learnt[1..] {
+            abstract_levels |= abstract_level(trail, l.var().index());
         }
-        self.analyze_clear.clear();
+        self.to_clear.clear();
         let before = self.learnt.len();
         let mut j = 1;
         for i in 1..self.learnt.len() {
             let l = self.learnt[i];
             let v = l.var().index();
-            if self.reason[v] == NO_REASON || !self.redundant(l, abstract_levels) {
+            if trail.reason[v] == NO_REASON || !self.redundant(l, abstract_levels, arena, trail) {
                 self.learnt[j] = l;
                 j += 1;
             } else {
                 // Dropped: its mark must be cleared below with the walk's marks.
-                self.analyze_clear.push(l);
+                self.to_clear.push(l);
             }
         }
         self.learnt.truncate(j);
-        self.stats.minimized_literals += (before - j) as u64;
+        stats.minimized_literals += (before - j) as u64;
         // Clear the marks the walks left, except for literals still in the clause.
-        for k in 0..self.analyze_clear.len() {
-            let v = self.analyze_clear[k].var().index();
-            self.seen[v] = 0;
+        for &l in &self.to_clear {
+            self.seen[l.var().index()] = 0;
         }
-        for k in 1..self.learnt.len() {
-            self.seen[self.learnt[k].var().index()] = SEEN_IN_CLAUSE;
+        for &l in &self.learnt[1..] {
+            self.seen[l.var().index()] = SEEN_IN_CLAUSE;
         }
-        self.analyze_clear.clear();
-    }
-
-    #[inline]
-    fn abstract_level(&self, v: usize) -> u32 {
-        1 << (self.level[v] & 31)
+        self.to_clear.clear();
     }
 
     /// Whether literal `p` of the learned clause is implied by the others (DFS over reasons).
-    fn redundant(&mut self, p: crate::types::Lit, abstract_levels: u32) -> bool {
-        self.analyze_stack.clear();
-        self.analyze_stack.push(p);
-        let top = self.analyze_clear.len();
-        while let Some(q) = self.analyze_stack.pop() {
-            let r = self.reason[q.var().index()];
+    fn redundant(&mut self, p: Lit, abstract_levels: u32, arena: &Arena, trail: &Trail) -> bool {
+        self.stack.clear();
+        self.stack.push(p);
+        let top = self.to_clear.len();
+        while let Some(q) = self.stack.pop() {
+            let qv = q.var().index();
+            let r = trail.reason[qv];
             debug_assert_ne!(r, NO_REASON);
-            for k in 0..self.arena.len(r) {
-                let x = self.arena.lits(r)[k];
+            for &x in arena.lits(r) {
                 let xv = x.var().index();
-                if xv == q.var().index() || self.level[xv] == 0 {
+                if xv == qv || trail.level[xv] == 0 {
                     continue;
                 }
                 match self.seen[xv] {
@@ -83,10 +96,11 @@ impl Solver {
                     }
                     _ => {}
                 }
-                if self.reason[xv] != NO_REASON && self.abstract_level(xv) & abstract_levels != 0 {
+                if trail.reason[xv] != NO_REASON && abstract_level(trail, xv) & abstract_levels != 0
+                {
                     self.seen[xv] = SEEN_REDUNDANT;
-                    self.analyze_stack.push(x);
-                    self.analyze_clear.push(x);
+                    self.stack.push(x);
+                    self.to_clear.push(x);
                 } else {
                     self.fail_walk(top);
                     return false;
@@ -96,12 +110,11 @@ impl Solver {
         true
     }
 
-    /// The walk from `analyze_clear[top..]` failed: those literals are not known redundant.
+    /// The walk from `to_clear[top..]` failed: those literals are not known redundant.
     /// Mark them as failures so later walks stop at them at once.
     fn fail_walk(&mut self, top: usize) {
-        for k in top..self.analyze_clear.len() {
-            let v = self.analyze_clear[k].var().index();
-            self.seen[v] = SEEN_FAILED;
+        for &l in &self.to_clear[top..] {
+            self.seen[l.var().index()] = SEEN_FAILED;
         }
     }
 }

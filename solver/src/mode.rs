@@ -7,25 +7,64 @@
 //! CaDiCaL's propagation ticks: the first focused phase lasts `mode_initial` conflicts, the
 //! stable phase after it as long, and each following pair `mode_growth` times longer.
 
+#![forbid(unsafe_code)]
+
 use crate::solver::Solver;
 
+/// The search mode and its schedule: written only here; `restart.rs` and `decide.rs` read
+/// `is_stable`.
+#[derive(Default)]
+pub(crate) struct Mode {
+    /// Stable mode (else focused).
+    stable: bool,
+    /// The current mode ends at this conflict count.
+    limit: u64,
+    /// Length in conflicts of the current phase pair's phases.
+    length: f64,
+    /// The schedules started (at the first `solve`; they carry over between calls).
+    started: bool,
+}
+
+impl Mode {
+    /// Whether the search is in stable mode (else focused).
+    #[inline(always)]
+    pub(crate) fn is_stable(&self) -> bool {
+        self.stable
+    }
+}
+
 impl Solver {
+    /// Starts the mode schedule (focused first) if it has not started: at the first `solve`.
+    /// Returns whether it did. Schedules carry over between calls: an incremental user (OLL, a
+    /// sliced run) gets the same long stable phases as one long call.
+    pub(crate) fn start_modes(&mut self) -> bool {
+        if self.mode.started {
+            return false;
+        }
+        let m = &mut self.mode;
+        m.started = true;
+        m.stable = false;
+        m.length = self.opts.mode_initial as f64;
+        m.limit = self.stats.conflicts + self.opts.mode_initial;
+        true
+    }
+
     /// Whether the current mode's phase is over.
     pub(crate) fn switching_mode(&self) -> bool {
-        self.opts.stable && self.stats.conflicts >= self.mode_limit
+        self.opts.stable && self.stats.conflicts >= self.mode.limit
     }
 
     /// Switches focused ↔ stable.
     pub(crate) fn switch_mode(&mut self) {
         self.stats.mode_switches += 1;
-        if self.stable {
-            self.mode_length *= self.opts.mode_growth;
+        let m = &mut self.mode;
+        if m.stable {
+            m.length *= self.opts.mode_growth;
         }
-        self.stable = !self.stable;
-        self.mode_limit = self.stats.conflicts + self.mode_length as u64;
-        // Each mode starts from its own restart schedule.
-        self.luby_index = 0;
-        self.target_assigned = 0;
-        self.schedule_restart();
+        m.stable = !m.stable;
+        m.limit = self.stats.conflicts + m.length as u64;
+        // Each mode starts from its own restart schedule and its own target phase.
+        self.rephase.forget_target();
+        self.start_restarts();
     }
 }

@@ -5,6 +5,8 @@
 //! prefix (`reduce_interval`, `reduce_fraction`). Defaults were tuned on `sat-main` from
 //! `../shared/bench` unless a row says otherwise.
 
+#![forbid(unsafe_code)]
+
 use std::fmt;
 
 /// The type of an option's value, for help texts and parsing.
@@ -205,6 +207,9 @@ options_table! {
     minimize: bool = true, [0, 1];
     /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).
     lbd_merge_assumptions: bool = true, [0, 1];
+    /// A learned clause's LBD is lowered in analysis only when the recomputed one is smaller by
+    /// at least this (glucose's rule: by 2, so that tiers do not churn on every conflict).
+    lbd_update_drop: u64 = 2, [1, 1000];
     /// EVSIDS activity decay factor per conflict; 0.95 (MiniSat's) measured best on sat-main.
     vsids_decay: f64 = 0.95, [0.5, 0.9999];
     /// Allow stable mode (Luby restarts, target phases); off = focused mode only.
@@ -235,8 +240,15 @@ options_table! {
     reduce_fraction: f64 = 0.75, [0.0, 1.0];
     /// Learned clauses with LBD at most this are kept forever (the core tier).
     reduce_tier1_glue: u64 = 2, [0, 1000];
-    /// Learned clauses with LBD at most this stay while used since the previous reduction.
+    /// Learned clauses with LBD at most this survive two reductions after their last use.
     reduce_tier2_glue: u64 = 6, [0, 1000];
+    /// Clause activity decay per conflict (MiniSat's `clause_decay`): the tie-break within an
+    /// LBD when reducing. 0.999 is MiniSat's default.
+    reduce_activity_decay: f64 = 0.999, [0.5, 0.9999];
+    /// Compact the clause arena when at least this percentage of it is wasted by deleted or
+    /// shortened clauses (otherwise only their watches are swept); 0 compacts at every
+    /// reduction.
+    collect_waste_percent: u64 = 20, [0, 100];
     /// Use target phases (the longest conflict-free trail) in stable mode.
     target_phases: bool = true, [0, 1];
     /// Conflicts between rephasings (reset saved phases to original/best/inverted…); grows
@@ -245,6 +257,9 @@ options_table! {
     /// Local-search (ProbSAT) effort per rephase walk, in occurrence visits per propagation since
     /// the previous walk; 0 disables walking.
     walk_effort: f64 = 0.5, [0.0, 100.0];
+    /// Occurrence visits per literal of the walk's clauses that every walk gets on top of
+    /// `walk_effort`, so that the first walk (few propagations yet) still moves.
+    walk_base_effort: u64 = 10, [0, 10000];
     /// Vivification effort after each reduction, in propagations per propagation of search
     /// since the previous round; 0 disables it.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
@@ -258,6 +273,8 @@ options_table! {
     eliminate_clause_length: u64 = 100, [2, u32::MAX];
     /// Elimination effort: literal visits per literal of the formula.
     eliminate_effort: f64 = 20.0, [0.0, 10000.0];
+    /// Share of the elimination effort that backward subsumption (run first) may spend.
+    eliminate_subsume_fraction: f64 = 0.5, [0.0, 1.0];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).
@@ -308,6 +325,14 @@ mod tests {
                 spec.name
             );
         }
+    }
+
+    /// `Reduce::decay_activity` divides an `f32` increment by the option cast to `f32`; the
+    /// engine used the `f32` literal 0.999 before the option existed, and the two must be the
+    /// same number for the search to stay the same.
+    #[test]
+    fn the_clause_decay_default_is_the_same_number_as_an_f32() {
+        assert_eq!(Options::default().reduce_activity_decay as f32, 0.999f32);
     }
 
     #[test]

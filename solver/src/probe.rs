@@ -10,6 +10,9 @@
 //! JAIR 30, 2007); OLL uses it to pick small cores first (`grim-encodings`,
 //! `maxsat/upcore.rs`).
 
+#![forbid(unsafe_code)]
+
+use crate::analyze::SEEN_IN_CLAUSE;
 use crate::clause::{CRef, NO_REASON};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, Lit};
@@ -53,7 +56,7 @@ impl Solver {
         self.undo_to(0, false);
         if self.propagate() != NO_REASON {
             self.ok = false;
-            self.proof_empty();
+            self.proof.empty();
             return Probes::AssumptionsFail(Vec::new());
         }
         for &a in assumptions {
@@ -62,7 +65,7 @@ impl Solver {
                 return Probes::AssumptionsFail(failed);
             }
         }
-        let base = self.decision_level();
+        let base = self.trail.decision_level();
         let mut each = Vec::with_capacity(probes.len());
         for &p in probes {
             each.push(self.probe_one(p));
@@ -74,18 +77,18 @@ impl Solver {
 
     /// Assigns `a` on a new level and propagates; the assumptions behind a conflict, if any.
     fn probe_one(&mut self, a: Lit) -> Option<Vec<Lit>> {
-        if self.eliminated[a.var().index()] {
+        if self.elim.is_eliminated(a.var().index()) {
             return None;
         }
-        match self.lit_value(a) {
+        match self.trail.value(a) {
             L_TRUE => None,
             L_FALSE => {
                 self.analyze_final(a);
                 Some(std::mem::take(&mut self.failed))
             }
             _ => {
-                self.new_decision_level();
-                self.assign(a, NO_REASON);
+                self.trail.new_decision_level();
+                self.trail.assign(a, NO_REASON);
                 match self.propagate() {
                     NO_REASON => None,
                     conflict => Some(self.conflict_assumptions(conflict)),
@@ -97,13 +100,14 @@ impl Solver {
     /// The decisions (here: assumptions and the probe) in the implication cone of `conflict`.
     fn conflict_assumptions(&mut self, conflict: CRef) -> Vec<Lit> {
         let mut failed = Vec::new();
-        for k in 0..self.arena.len(conflict) {
-            let v = self.arena.lits(conflict)[k].var().index();
-            if self.level[v] > 0 {
-                self.seen[v] = 1;
+        for &l in self.arena.lits(conflict) {
+            let v = l.var().index();
+            if self.trail.level[v] > 0 {
+                self.analysis.seen[v] = SEEN_IN_CLAUSE;
             }
         }
-        self.collect_marked_decisions(&mut failed);
+        self.analysis
+            .collect_marked_decisions(&self.arena, &self.trail, &mut failed);
         failed
     }
 }

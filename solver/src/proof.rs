@@ -19,10 +19,17 @@
 //! written; the proof then certifies every learned clause, and the failed core `F` can be
 //! certified by checking the proof against the clauses plus the units of `F`.
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, Write};
 
 use crate::solver::Solver;
+use crate::trail::Trail;
 use crate::types::Lit;
+
+/// Bytes buffered before a write to the proof's sink: one write per 64 KiB keeps the cost of
+/// a proof to the encoding, not the system calls.
+const BUFFER: usize = 1 << 16;
 
 /// The proof format written by [`Solver::set_proof`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,24 +40,64 @@ pub enum ProofFormat {
     Binary,
 }
 
+/// The DRAT proof: off, or a writer. Every engine step that derives or drops a clause calls
+/// `add` / `delete` here unconditionally; they cost one test when the proof is off.
+#[derive(Default)]
 pub(crate) struct Proof {
+    writer: Option<DratWriter>,
+}
+
+impl Proof {
+    /// Logs the addition of `lits` (a clause the engine derived).
+    #[inline]
+    pub(crate) fn add(&mut self, lits: &[Lit]) {
+        if let Some(w) = &mut self.writer {
+            w.clause(false, lits);
+        }
+    }
+
+    /// Logs the deletion of `lits` unless one of them is assigned at level 0 (module doc).
+    #[inline]
+    pub(crate) fn delete(&mut self, lits: &[Lit], trail: &Trail) {
+        if let Some(w) = &mut self.writer
+            && !lits.iter().any(|&l| trail.is_fixed(l))
+        {
+            w.clause(true, lits);
+        }
+    }
+
+    /// The clauses are refuted: logs the empty clause.
+    pub(crate) fn empty(&mut self) {
+        self.add(&[]);
+    }
+
+    /// Flushes the writer, reporting the first write error if one happened.
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.writer {
+            Some(w) => w.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The proof's sink, its format, and a buffer of encoded clauses.
+struct DratWriter {
     out: Box<dyn Write + Send>,
     format: ProofFormat,
-    /// The first write error; writing stops after it and `Solver::proof_error` reports it.
+    /// The first write error; writing stops after it and `Solver::flush_proof` reports it.
     error: Option<io::Error>,
     buf: Vec<u8>,
 }
 
-impl Proof {
-    pub(crate) fn new(out: Box<dyn Write + Send>, format: ProofFormat) -> Proof {
-        Proof {
+impl DratWriter {
+    fn new(out: Box<dyn Write + Send>, format: ProofFormat) -> DratWriter {
+        DratWriter {
             out,
             format,
             error: None,
-            buf: Vec::with_capacity(1 << 16),
+            buf: Vec::with_capacity(BUFFER),
         }
     }
-
     fn clause(&mut self, delete: bool, lits: &[Lit]) {
         if self.error.is_some() {
             return;
@@ -79,7 +126,7 @@ impl Proof {
                 self.buf.push(0);
             }
         }
-        if self.buf.len() >= 1 << 16 {
+        if self.buf.len() >= BUFFER {
             self.drain();
         }
     }
@@ -109,51 +156,11 @@ impl Solver {
     /// call. Call [`Solver::flush_proof`] when done (at the latest before dropping `out`'s
     /// owner expects the bytes); write errors are kept and reported there.
     pub fn set_proof(&mut self, out: Box<dyn Write + Send>, format: ProofFormat) {
-        self.proof = Some(Proof::new(out, format));
+        self.proof.writer = Some(DratWriter::new(out, format));
     }
 
     /// Flushes the proof writer, reporting the first write error if one happened.
     pub fn flush_proof(&mut self) -> io::Result<()> {
-        match &mut self.proof {
-            Some(p) => p.flush(),
-            None => Ok(()),
-        }
-    }
-
-    #[inline]
-    pub(crate) fn proof_add(&mut self, lits: &[Lit]) {
-        if let Some(p) = &mut self.proof {
-            p.clause(false, lits);
-        }
-    }
-
-    /// Logs the deletion of `lits` unless one of them is assigned at level 0 (module doc).
-    #[inline]
-    pub(crate) fn proof_delete(&mut self, lits: &[Lit]) {
-        if self.proof.is_none() {
-            return;
-        }
-        if lits.iter().any(|l| {
-            self.level[l.var().index()] == 0 && self.lit_value(*l) != crate::types::L_UNDEF
-        }) {
-            return;
-        }
-        if let Some(p) = &mut self.proof {
-            p.clause(true, lits);
-        }
-    }
-
-    /// Logs the deletion of arena clause `c` (see `proof_delete`).
-    pub(crate) fn proof_delete_clause(&mut self, c: crate::clause::CRef) {
-        if self.proof.is_none() {
-            return;
-        }
-        let lits = self.arena.lits(c).to_vec();
-        self.proof_delete(&lits);
-    }
-
-    /// The clauses are refuted: log the empty clause.
-    pub(crate) fn proof_empty(&mut self) {
-        self.proof_add(&[]);
+        self.proof.flush()
     }
 }

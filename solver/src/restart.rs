@@ -7,7 +7,51 @@
 //! "Evaluating CDCL restart schemes", POS 2015). Stable mode uses the Luby sequence (Luby,
 //! Sinclair & Zuckerman, IPL 1993) scaled by `restart_luby_unit`, i.e. Knuth's reluctant doubling.
 
+#![forbid(unsafe_code)]
+
 use crate::solver::Solver;
+use crate::types::L_UNDEF;
+
+/// The bias correction of the moving averages: the effective smoothing starts at 1 and is
+/// multiplied by this per update until it reaches the option's alpha (Biere & Fröhlich 2015).
+const BIAS_DECAY: f64 = 0.5;
+
+/// An exponential moving average with bias correction at start-up.
+pub(crate) struct Ema {
+    value: f64,
+    /// The smoothing in use: 1 at first, then `BIAS_DECAY` times less per update, down to alpha.
+    beta: f64,
+}
+
+impl Default for Ema {
+    fn default() -> Ema {
+        Ema {
+            value: 0.0,
+            beta: 1.0,
+        }
+    }
+}
+
+impl Ema {
+    #[inline]
+    fn update(&mut self, x: f64, alpha: f64) {
+        self.beta = (self.beta * BIAS_DECAY).max(alpha);
+        self.value += self.beta * (x - self.value);
+    }
+}
+
+/// The restart schedule: written only here (`mode.rs` and `search.rs` call
+/// `start_restarts` when a mode starts).
+#[derive(Default)]
+pub(crate) struct Restart {
+    /// No restart before this conflict count.
+    limit: u64,
+    /// Position in the Luby sequence (stable mode); 0 when a mode starts.
+    luby_index: u64,
+    /// Moving averages of learned-clause LBDs (focused mode): fast and slow.
+    fast: Ema,
+    slow: Ema,
+}
 
 /// The `i`-th element (0-based) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …
 pub(crate) fn luby(i: u64) -> u64 {
@@ -31,27 +75,23 @@ impl Solver {
     /// Feeds the LBD of a new learned clause to the moving averages.
     pub(crate) fn update_restart_averages(&mut self, lbd: u32) {
         let lbd = lbd as f64;
-        let fa = self.opts.restart_fast_alpha;
-        let sa = self.opts.restart_slow_alpha;
-        // Bias correction: the effective smoothing starts at 1 and halves down to alpha.
-        self.ema_fast_beta = (self.ema_fast_beta * 0.5).max(fa);
-        self.ema_slow_beta = (self.ema_slow_beta * 0.5).max(sa);
-        self.ema_fast += self.ema_fast_beta * (lbd - self.ema_fast);
-        self.ema_slow += self.ema_slow_beta * (lbd - self.ema_slow);
+        let r = &mut self.restart;
+        r.fast.update(lbd, self.opts.restart_fast_alpha);
+        r.slow.update(lbd, self.opts.restart_slow_alpha);
     }
 
     /// Whether to restart now (checked after conflict-free propagation).
     pub(crate) fn restarting(&self) -> bool {
-        if self.decision_level() as usize <= self.assumptions.len() {
+        if self.trail.decision_level() as usize <= self.assumptions.len() {
             return false;
         }
-        if self.stats.conflicts < self.restart_limit {
+        if self.stats.conflicts < self.restart.limit {
             return false;
         }
-        if self.stable {
+        if self.mode.is_stable() {
             return true;
         }
-        self.ema_fast > self.opts.restart_margin * self.ema_slow
+        self.restart.fast.value > self.opts.restart_margin * self.restart.slow.value
     }
 
     /// Restarts: back to the assumption levels, and schedules the next restart.
@@ -69,26 +109,26 @@ impl Solver {
     /// CDCL solvers", van der Tak, Ramos & Heule, JSAT 2011). On gus-md5-04 (68,679 variables)
     /// it avoids re-propagating most of the trail at each of the frequent focused-mode restarts.
     fn reuse_trail_level(&mut self) -> u32 {
-        let keep = (self.assumptions.len() as u32).min(self.decision_level());
+        let keep = (self.assumptions.len() as u32).min(self.trail.decision_level());
         if !self.opts.restart_reuse_trail {
             return keep;
         }
         // Assigned variables at the top of the heap are stale: drop them (backtrack puts them
         // back when they are unassigned).
         let next = loop {
-            match self.heap.top() {
+            match self.vsids.top() {
                 None => return keep,
-                Some(v) if self.vals[2 * v] != crate::types::L_UNDEF => {
-                    self.heap.pop(&self.activity);
+                Some(v) if self.trail.var_value(v) != L_UNDEF => {
+                    self.vsids.pop();
                 }
-                Some(v) => break self.activity[v],
+                Some(v) => break self.vsids.activity(v),
             }
         };
         let mut level = keep;
-        while level < self.decision_level() {
-            let start = self.trail_lim[level as usize];
-            let decision = self.trail[start].var().index();
-            if self.activity[decision] <= next {
+        while level < self.trail.decision_level() {
+            let start = self.trail.lim[level as usize];
+            let decision = self.trail.lits[start].var().index();
+            if self.vsids.activity(decision) <= next {
                 break;
             }
             level += 1;
@@ -96,14 +136,20 @@ impl Solver {
         level
     }
 
-    /// Sets `restart_limit` for the current mode.
-    pub(crate) fn schedule_restart(&mut self) {
-        if self.stable {
-            self.luby_index += 1;
-            self.restart_limit =
-                self.stats.conflicts + luby(self.luby_index) * self.opts.restart_luby_unit;
+    /// A mode starts: its own restart schedule from the beginning.
+    pub(crate) fn start_restarts(&mut self) {
+        self.restart.luby_index = 0;
+        self.schedule_restart();
+    }
+
+    /// Sets the next restart limit for the current mode.
+    fn schedule_restart(&mut self) {
+        let r = &mut self.restart;
+        if self.mode.is_stable() {
+            r.luby_index += 1;
+            r.limit = self.stats.conflicts + luby(r.luby_index) * self.opts.restart_luby_unit;
         } else {
-            self.restart_limit = self.stats.conflicts + self.opts.restart_min;
+            r.limit = self.stats.conflicts + self.opts.restart_min;
         }
     }
 }

@@ -2,12 +2,45 @@
 //! technique is a predicate and an action in its own file.
 //!
 //! propagate → conflict? analyze, learn, backtrack
-//!           → otherwise: budget? restart? simplify? reduce? rephase? switch mode?
+//!           → otherwise: budget? restart? simplify? reduce? vivify? rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
+
+#![forbid(unsafe_code)]
 
 use crate::clause::NO_REASON;
 use crate::solver::Solver;
+use crate::stats::Stats;
 use crate::types::{L_FALSE, L_TRUE, Status};
+
+/// A progress callback: receives the cumulative statistics (see
+/// [`crate::Solver::set_progress`]).
+pub type ProgressFn = Box<dyn FnMut(&Stats) + Send>;
+
+/// The progress report: set by `Solver::set_progress`, called here.
+#[derive(Default)]
+pub(crate) struct Progress {
+    /// Conflicts between two reports; 0 = off.
+    every: u64,
+    report: Option<ProgressFn>,
+}
+
+impl Progress {
+    /// A report every `every` conflicts (0 or `None` = off).
+    pub(crate) fn new(every: u64, report: Option<ProgressFn>) -> Progress {
+        Progress { every, report }
+    }
+
+    /// Reports `stats` when the conflict count is a multiple of `every`.
+    #[inline]
+    fn tick(&mut self, stats: &Stats) {
+        if self.every > 0
+            && stats.conflicts.is_multiple_of(self.every)
+            && let Some(report) = &mut self.report
+        {
+            report(stats);
+        }
+    }
+}
 
 impl Solver {
     /// Prepares a call of `search`: scratch space, and the schedules on the first call.
@@ -15,23 +48,16 @@ impl Solver {
         // Decision levels reach num_vars + one per assumption (a repeated or already-true
         // assumption opens an empty level), plus level 0.
         let levels = self.num_vars() + self.assumptions.len() + 2;
-        if self.level_stamp.len() < levels {
-            self.level_stamp.resize(levels, 0);
-        }
+        self.analysis.levels.reserve(levels);
         // Schedules carry over between calls: an incremental user (OLL, a sliced run) gets the
         // same long stable phases and reductions as one long call. Only the first call starts
         // them.
-        if self.mode_length == 0.0 {
-            let conflicts = self.stats.conflicts;
-            self.stable = false;
-            self.mode_length = self.opts.mode_initial as f64;
-            self.mode_limit = conflicts + self.opts.mode_initial;
-            self.luby_index = 0;
-            self.schedule_restart();
-            self.reduce_limit = conflicts + self.opts.reduce_interval;
-            self.rephase_limit = conflicts + self.opts.rephase_interval;
+        if self.start_modes() {
+            self.start_restarts();
+            self.start_reductions();
+            self.start_rephasing();
         }
-        self.target_assigned = 0;
+        self.rephase.forget_target();
     }
 
     /// Runs CDCL until an answer or the budget. Pre: level 0, `ok`.
@@ -40,9 +66,9 @@ impl Solver {
             let conflict = self.propagate();
             if conflict != NO_REASON {
                 self.stats.conflicts += 1;
-                if self.decision_level() == 0 {
+                if self.trail.decision_level() == 0 {
                     self.ok = false;
-                    self.proof_empty();
+                    self.proof.empty();
                     return Status::Unsat;
                 }
                 self.update_target_and_best();
@@ -51,21 +77,15 @@ impl Solver {
                 self.learn(lbd);
                 self.update_restart_averages(lbd);
                 self.decay_activities();
-                if self.progress_every > 0
-                    && self.stats.conflicts.is_multiple_of(self.progress_every)
-                    && let Some(mut report) = self.progress.take()
-                {
-                    report(&self.stats);
-                    self.progress = Some(report);
-                }
+                self.progress.tick(&self.stats);
                 // Budgets are checked at every conflict so that `Budget::conflicts(n)` stops
                 // after exactly n conflicts, not at the next conflict-free propagation.
-                if self.out_of_memory || self.out_of_budget() {
+                if self.out_of_memory || self.limits.exhausted(&self.stats) {
                     return Status::Unknown;
                 }
                 continue;
             }
-            if self.out_of_budget() {
+            if self.limits.exhausted(&self.stats) {
                 return Status::Unknown;
             }
             if self.restarting() {
@@ -92,10 +112,10 @@ impl Solver {
             // Assumptions first, one decision level each (MiniSat's scheme), so that
             // `analyze_final` can tell them apart from decisions.
             let mut next = None;
-            while (self.decision_level() as usize) < self.assumptions.len() {
-                let a = self.assumptions[self.decision_level() as usize];
-                match self.lit_value(a) {
-                    L_TRUE => self.new_decision_level(),
+            while (self.trail.decision_level() as usize) < self.assumptions.len() {
+                let a = self.assumptions[self.trail.decision_level() as usize];
+                match self.trail.value(a) {
+                    L_TRUE => self.trail.new_decision_level(),
                     L_FALSE => {
                         self.analyze_final(a);
                         return Status::Unsat;
@@ -116,39 +136,34 @@ impl Solver {
                     None => return Status::Sat,
                 },
             };
-            self.new_decision_level();
-            self.assign(lit, NO_REASON);
+            self.trail.new_decision_level();
+            self.trail.assign(lit, NO_REASON);
         }
     }
 
-    /// Adds `self.learnt` (asserting at the current level after backtracking) and assigns its
-    /// first literal.
+    /// Adds the learned clause `self.analysis.learnt` (asserting at the current level after
+    /// backtracking) and assigns its first literal.
     fn learn(&mut self, lbd: u32) {
         self.stats.learned += 1;
-        if self.proof.is_some() {
-            let learnt = std::mem::take(&mut self.learnt);
-            self.proof_add(&learnt);
-            self.learnt = learnt;
-        }
-        let first = self.learnt[0];
-        if self.learnt.len() == 1 {
+        let learnt = &self.analysis.learnt;
+        self.proof.add(learnt);
+        let first = learnt[0];
+        if learnt.len() == 1 {
             self.stats.learned_units += 1;
             // A unit holds at level 0: propagate it there (above the assumptions too).
-            debug_assert_eq!(self.decision_level(), 0);
-            self.assign(first, NO_REASON);
+            debug_assert_eq!(self.trail.decision_level(), 0);
+            self.trail.assign(first, NO_REASON);
             return;
         }
-        let learnt = std::mem::take(&mut self.learnt);
-        match self.arena.alloc(&learnt, true, lbd) {
+        match self.arena.alloc(learnt, true, lbd) {
             Some(c) => {
                 self.arena.set_used(c, 1);
-                self.arena.set_activity(c, self.cla_inc);
-                self.attach(c);
-                self.learnts.push(c);
-                self.assign(first, c);
+                self.arena.set_activity(c, self.reduce.activity_inc());
+                self.watches.attach(&self.arena, c);
+                self.clauses.learnts.push(c);
+                self.trail.assign(first, c);
             }
             None => self.out_of_memory = true,
         }
-        self.learnt = learnt;
     }
 }

@@ -1,57 +1,139 @@
-//! The one statistics struct. Every counter says where it is counted; all are cumulative over
-//! the solver's lifetime (across incremental calls).
+//! The one statistics struct. All counters are cumulative over the solver's lifetime (across
+//! incremental calls), and each counter's doc ends with the one file that counts it —
+//! `tests::every_counter_is_counted_in_the_file_its_doc_names` below reads the sources and
+//! fails when a doc and the code part ways.
+
+#![forbid(unsafe_code)]
 
 /// Counters of the engine's work, read with [`crate::Solver::stats`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Calls of `solve` (`Solver::solve`).
+    /// Calls of `solve`. Counted in `solver.rs`.
     pub solves: u64,
-    /// Decisions taken, assumptions excluded (`decide.rs`).
+    /// Decisions taken, assumptions excluded. Counted in `search.rs`.
     pub decisions: u64,
-    /// Literals propagated: each trail literal whose watch lists were visited (`propagate.rs`).
+    /// Literals propagated: each trail literal whose watch lists were visited. Counted in
+    /// `propagate.rs`.
     pub propagations: u64,
-    /// Conflicts found by propagation (`search.rs`).
+    /// Conflicts found by propagation during search. Counted in `search.rs`.
     pub conflicts: u64,
-    /// Restarts (`restart.rs`).
+    /// Restarts. Counted in `restart.rs`.
     pub restarts: u64,
-    /// Switches between focused and stable mode (`mode.rs`).
+    /// Switches between focused and stable mode. Counted in `mode.rs`.
     pub mode_switches: u64,
-    /// Rephasings (`rephase.rs`).
+    /// Rephasings. Counted in `rephase.rs`.
     pub rephases: u64,
-    /// Learned-clause database reductions (`reduce.rs`).
+    /// Learned-clause database reductions. Counted in `reduce.rs`.
     pub reductions: u64,
-    /// Learned clauses added, units and binaries included (`analyze.rs`).
+    /// Learned clauses added, units and binaries included. Counted in `search.rs`.
     pub learned: u64,
-    /// Learned unit clauses (`analyze.rs`).
+    /// Learned unit clauses. Counted in `search.rs`.
     pub learned_units: u64,
-    /// Literals in learned clauses before minimisation (`analyze.rs`).
+    /// Literals in learned clauses before minimisation. Counted in `analyze.rs`.
     pub learned_literals: u64,
-    /// Literals removed by minimisation (`minimize.rs`).
+    /// Literals removed by minimisation. Counted in `minimize.rs`.
     pub minimized_literals: u64,
-    /// Learned clauses deleted by reduction (`reduce.rs`).
+    /// Learned clauses deleted by reduction. Counted in `reduce.rs`.
     pub deleted: u64,
-    /// Clauses removed because satisfied at level 0 (`simplify.rs`).
+    /// Clauses removed because satisfied at level 0. Counted in `simplify.rs`.
     pub simplified: u64,
-    /// Arena garbage collections (`clause.rs`).
+    /// Arena garbage collections (compactions). Counted in `simplify.rs`.
     pub collections: u64,
-    /// Local-search walks (`walk.rs`).
+    /// Local-search walks. Counted in `walk.rs`.
     pub walks: u64,
-    /// Falsified clauses in the best assignment of the latest walk (`walk.rs`).
+    /// Falsified clauses in the best assignment of the latest walk. Counted in `walk.rs`.
     pub walk_best_broken: u64,
-    /// Vivification rounds (`vivify.rs`).
+    /// Vivification rounds. Counted in `vivify.rs`.
     pub vivify_rounds: u64,
-    /// Learned clauses shortened by vivification (`vivify.rs`).
+    /// Learned clauses shortened by vivification. Counted in `vivify.rs`.
     pub vivified: u64,
-    /// Literals removed by vivification (`vivify.rs`).
+    /// Literals removed by vivification. Counted in `vivify.rs`.
     pub vivified_literals: u64,
-    /// Variables eliminated (`eliminate.rs`).
+    /// Variables eliminated. Counted in `eliminate.rs`.
     pub eliminated: u64,
-    /// Clauses removed by subsumption before elimination (`eliminate.rs`).
+    /// Clauses removed by subsumption before elimination. Counted in `eliminate.rs`.
     pub subsumed: u64,
-    /// Resolvents added by elimination (`eliminate.rs`).
+    /// Resolvents added by elimination. Counted in `eliminate.rs`.
     pub resolvents: u64,
-    /// Restorations of eliminated clauses for a reappearing variable (`eliminate.rs`).
+    /// Restorations of eliminated clauses for a reappearing variable. Counted in
+    /// `eliminate.rs`.
     pub restored: u64,
-    /// Models checked against the original clauses (`check.rs`).
+    /// Models checked against the original clauses. Counted in `check.rs`.
     pub models_checked: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    /// Each `pub NAME: u64` of `Stats` with the file its doc names (`Counted in `FILE`.`).
+    fn documented_counters() -> Vec<(String, String)> {
+        let text = include_str!("stats.rs");
+        let body = &text[text.find("pub struct Stats {").expect("the struct")..];
+        let body = &body[..body.find("\n}").expect("its end")];
+        let mut out = Vec::new();
+        let mut doc_lines = String::new();
+        for line in body.lines().skip(1) {
+            let line = line.trim();
+            if let Some(d) = line.strip_prefix("///") {
+                doc_lines.push_str(d);
+                doc_lines.push(' ');
+            } else if let Some(field) = line.strip_prefix("pub ") {
+                let name = field.split(':').next().expect("a field name").trim();
+                let doc = doc_lines.split_whitespace().collect::<Vec<_>>().join(" ");
+                let file = doc
+                    .split("Counted in `")
+                    .nth(1)
+                    .and_then(|rest| rest.split('`').next())
+                    .unwrap_or_else(|| panic!("the doc of `{name}` names no file: {doc}"));
+                out.push((name.to_string(), file.to_string()));
+                doc_lines.clear();
+            }
+        }
+        out
+    }
+
+    /// Whether `source` changes counter `name` (`stats.NAME += …` or `stats.NAME = …`).
+    fn counts(source: &str, name: &str) -> bool {
+        let needle = format!("stats.{name} ");
+        source.match_indices(&needle).any(|(at, _)| {
+            let rest = source[at + needle.len()..].trim_start();
+            rest.starts_with("+=") || (rest.starts_with('=') && !rest.starts_with("=="))
+        })
+    }
+
+    #[test]
+    fn every_counter_is_counted_in_the_file_its_doc_names() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut sources = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).expect("solver/src is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                let name = path.file_name().expect("a file name").to_string_lossy();
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                sources.insert(name.into_owned(), text);
+            }
+        }
+        let counters = documented_counters();
+        assert!(counters.len() >= 20, "parsed only {counters:?}");
+        for (name, file) in counters {
+            let src = sources
+                .get(&file)
+                .unwrap_or_else(|| panic!("`{name}`'s doc names `{file}`, which does not exist"));
+            assert!(
+                counts(src, &name),
+                "`{name}` is documented as counted in `{file}`, which never changes it"
+            );
+            let others: Vec<&String> = sources
+                .iter()
+                .filter(|(f, src)| **f != file && counts(src, &name))
+                .map(|(f, _)| f)
+                .collect();
+            assert!(
+                others.is_empty(),
+                "`{name}` is counted in {others:?} too, not only in `{file}`"
+            );
+        }
+    }
 }

@@ -3,6 +3,8 @@
 //! `Lit` is a packed `u32` (2·var + sign), the layout every modern solver uses: the literal's
 //! index addresses watch lists and the assignment directly, and negation is one XOR.
 
+#![forbid(unsafe_code)]
+
 use std::fmt;
 
 /// A propositional variable, numbered from 0.
@@ -122,6 +124,13 @@ impl Lit {
     #[inline(always)]
     pub fn code(self) -> usize {
         self.0 as usize
+    }
+
+    /// The literal whose `code` is `code`, for callers that walk per-literal arrays.
+    #[inline(always)]
+    pub(crate) fn from_code(code: usize) -> Lit {
+        debug_assert!(code as u64 <= u32::MAX as u64);
+        Lit(code as u32)
     }
 }
 

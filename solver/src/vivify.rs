@@ -11,31 +11,51 @@
 //! after every reduction on the tier-1/tier-2 learned clauses not yet vivified, lowest LBD
 //! first, within `vivify_effort` × the propagations since the previous round.
 
+#![forbid(unsafe_code)]
+
 use crate::clause::{CRef, NO_REASON};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, Lit};
 
+/// The vivification schedule: written only here (`reduce.rs` calls `request` after each
+/// reduction).
+#[derive(Default)]
+pub(crate) struct Vivify {
+    /// A reduction happened since the last vivification round.
+    pending: bool,
+    /// Propagation count at the previous vivification round (the budget is relative to it).
+    props_mark: u64,
+}
+
+impl Vivify {
+    /// A reduction happened: the next round is due.
+    pub(crate) fn request(&mut self) {
+        self.pending = true;
+    }
+}
+
 impl Solver {
     /// Whether a vivification round is due (it follows every reduction).
     pub(crate) fn vivifying(&self) -> bool {
-        self.opts.vivify_effort > 0.0 && self.vivify_pending
+        self.opts.vivify_effort > 0.0 && self.vivify.pending
     }
 
     /// One round of learned-clause vivification. Leaves the solver at level 0.
     pub(crate) fn vivify(&mut self) {
-        self.vivify_pending = false;
+        self.vivify.pending = false;
         self.stats.vivify_rounds += 1;
         self.backtrack(0);
         if self.propagate() != NO_REASON {
             self.ok = false;
-            self.proof_empty();
+            self.proof.empty();
             return;
         }
-        let budget = ((self.stats.propagations - self.vivify_props_mark) as f64
+        let budget = ((self.stats.propagations - self.vivify.props_mark) as f64
             * self.opts.vivify_effort) as u64;
         let start_props = self.stats.propagations;
         let tier2 = self.opts.reduce_tier2_glue as u32;
         let mut candidates: Vec<CRef> = self
+            .clauses
             .learnts
             .iter()
             .copied()
@@ -56,14 +76,14 @@ impl Solver {
             self.arena.set_vivified(c);
             lits.clear();
             lits.extend_from_slice(self.arena.lits(c));
-            if lits.iter().any(|&l| self.lit_value(l) == L_TRUE) {
+            if lits.iter().any(|&l| self.trail.value(l) == L_TRUE) {
                 continue; // satisfied at level 0: simplify removes it
             }
-            self.detach(c);
+            self.watches.detach(&self.arena, c);
             kept.clear();
             let mut shortened = false;
             for &l in &lits {
-                match self.lit_value(l) {
+                match self.trail.value(l) {
                     L_TRUE => {
                         // ¬(kept) implies l: kept ∨ l is the clause.
                         kept.push(l);
@@ -77,8 +97,8 @@ impl Solver {
                     _ => {}
                 }
                 kept.push(l);
-                self.new_decision_level();
-                self.assign(!l, NO_REASON);
+                self.trail.new_decision_level();
+                self.trail.assign(!l, NO_REASON);
                 if self.propagate() != NO_REASON {
                     shortened = kept.len() < lits.len();
                     break;
@@ -86,7 +106,7 @@ impl Solver {
             }
             self.backtrack(0);
             if !shortened || kept.len() >= lits.len() {
-                self.attach(c);
+                self.watches.attach(&self.arena, c);
                 continue;
             }
             self.stats.vivified += 1;
@@ -94,8 +114,8 @@ impl Solver {
             // Level-0 false literals may remain in `kept` only if they were decided, which
             // cannot happen (they were skipped as false). So `kept` has no false literal.
             // The shortened clause first, then the deletion of the old one (proof.rs).
-            self.proof_add(&kept);
-            self.proof_delete(&lits);
+            self.proof.add(&kept);
+            self.proof.delete(&lits, &self.trail);
             match kept.len() {
                 0 => {
                     self.ok = false;
@@ -103,10 +123,10 @@ impl Solver {
                 }
                 1 => {
                     self.arena.delete(c);
-                    self.assign(kept[0], NO_REASON);
+                    self.trail.assign(kept[0], NO_REASON);
                     if self.propagate() != NO_REASON {
                         self.ok = false;
-                        self.proof_empty();
+                        self.proof.empty();
                     }
                 }
                 n => {
@@ -114,12 +134,13 @@ impl Solver {
                     self.arena.shrink(c, n);
                     let lbd = self.arena.lbd(c).min(n as u32 - 1);
                     self.arena.set_lbd(c, lbd);
-                    self.attach(c);
+                    self.watches.attach(&self.arena, c);
                 }
             }
         }
-        self.vivify_props_mark = self.stats.propagations;
-        self.learnts.retain(|&c| !self.arena.is_deleted(c));
+        self.vivify.props_mark = self.stats.propagations;
+        let arena = &self.arena;
+        self.clauses.learnts.retain(|&c| !arena.is_deleted(c));
         // Deleted clauses have no watches (detached above), so no sweep is needed.
     }
 }

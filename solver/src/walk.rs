@@ -11,28 +11,27 @@
 //! Ours walks over the irredundant clauses at level 0 only (fixed variables keep their values),
 //! with `cb` interpolated by average clause length from the ProbSAT paper's exponential-break
 //! table, and a budget in occurrence visits tied to the propagations since the previous walk
-//! (`walk_effort`). Randomness comes from a splitmix64 stream seeded by `seed` and the walk count:
-//! the same run walks the same way every time.
+//! (`walk_effort`) plus `walk_base_effort` per literal of the walk's clauses. Randomness comes
+//! from a splitmix64 stream (`rng.rs`) seeded by `seed` and the walk count: the same run walks
+//! the same way every time.
 
+#![forbid(unsafe_code)]
+
+use crate::rng::SplitMix64;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
 
-struct Rng(u64);
+/// Mixed into the seed with the walk count, so that every walk of a run draws its own stream.
+const WALK_STREAM: u64 = 0x2545_F491_4F6C_DD1D;
+/// Break counts at or above this share the last probability (`base^-(BREAK_CAP-1)`, which is
+/// below 1e-25 for every base of the table: such flips are never picked in practice).
+const BREAK_CAP: usize = 64;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
+/// What the walk remembers between two walks: written only here.
+#[derive(Default)]
+pub(crate) struct Walk {
+    /// Propagation count at the previous walk (the walk budget is relative to it).
+    props_mark: u64,
 }
 
 /// ProbSAT's base for exponential break, by clause length (Balint & Schöning 2012, table 1);
@@ -55,22 +54,22 @@ impl Solver {
     /// Runs ProbSAT from the saved phases and installs the best assignment found as saved and
     /// target phases. Pre: decision level 0, propagated, no conflict.
     pub(crate) fn walk(&mut self) {
-        debug_assert_eq!(self.decision_level(), 0);
+        debug_assert_eq!(self.trail.decision_level(), 0);
         self.stats.walks += 1;
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         // Clause database for the walk: unassigned literals of the irredundant clauses not
         // satisfied at level 0, in CSR form.
         let mut lits: Vec<Lit> = Vec::new();
         let mut starts: Vec<u32> = vec![0];
-        for &c in &self.originals {
+        for &c in &self.clauses.originals {
             let cl = self.arena.lits(c);
-            if cl.iter().any(|&l| self.vals[l.code()] == L_TRUE) {
+            if cl.iter().any(|&l| self.trail.value(l) == L_TRUE) {
                 continue;
             }
             lits.extend(
                 cl.iter()
                     .copied()
-                    .filter(|&l| self.vals[l.code()] == L_UNDEF),
+                    .filter(|&l| self.trail.value(l) == L_UNDEF),
             );
             starts.push(lits.len() as u32);
         }
@@ -97,10 +96,10 @@ impl Solver {
         }
         // Current assignment: saved phases for free variables.
         let mut value: Vec<bool> = (0..n)
-            .map(|v| match self.vals[2 * v] {
+            .map(|v| match self.trail.var_value(v) {
                 L_TRUE => true,
                 L_FALSE => false,
-                _ => self.saved[v],
+                _ => self.phases.saved[v],
             })
             .collect();
         let is_true = |value: &[bool], l: Lit| value[l.var().index()] == l.is_positive();
@@ -120,14 +119,14 @@ impl Solver {
         }
         let mut best = value.clone();
         let mut best_broken = broken.len();
-        let budget = ((self.stats.propagations - self.walk_props_mark) as f64
+        let budget = ((self.stats.propagations - self.walk.props_mark) as f64
             * self.opts.walk_effort) as u64
-            + 10 * lits.len() as u64;
-        self.walk_props_mark = self.stats.propagations;
+            + self.opts.walk_base_effort * lits.len() as u64;
+        self.walk.props_mark = self.stats.propagations;
         let mut ticks = 0u64;
-        let mut rng = Rng(self.opts.seed ^ self.stats.walks.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let mut rng = SplitMix64(self.opts.seed ^ self.stats.walks.wrapping_mul(WALK_STREAM));
         let mut probs: Vec<f64> = Vec::new();
-        let pow: Vec<f64> = (0..64i32).map(|b| base.powi(-b)).collect();
+        let pow: Vec<f64> = (0..BREAK_CAP as i32).map(|b| base.powi(-b)).collect();
         while !broken.is_empty() && ticks < budget {
             let c = broken[rng.below(broken.len())] as usize;
             let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
@@ -146,7 +145,7 @@ impl Solver {
                     .iter()
                     .filter(|&&d| num_true[d as usize] == 1)
                     .count();
-                let p = pow[brk.min(63)];
+                let p = pow[brk.min(BREAK_CAP - 1)];
                 probs.push(p);
                 sum += p;
             }
@@ -199,9 +198,9 @@ impl Solver {
         }
         self.stats.walk_best_broken = best_broken as u64;
         for (v, &b) in best.iter().enumerate() {
-            if self.vals[2 * v] == L_UNDEF {
-                self.saved[v] = b;
-                self.target[v] = if b { L_TRUE } else { L_FALSE };
+            if self.trail.var_value(v) == L_UNDEF {
+                self.phases.saved[v] = b;
+                self.phases.target[v] = if b { L_TRUE } else { L_FALSE };
             }
         }
     }

@@ -158,15 +158,12 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
     );
 }
 
-#[test]
-fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
-    // Pigeonhole 7 into 6: small, UNSAT, and needs hundreds of conflicts.
-    let (p, h) = (7u32, 6u32);
+/// Pigeonhole `p` into `h` (variable `i·h + j`: pigeon `i` in hole `j`): every pigeon in
+/// some hole, no two in one. Unsatisfiable for `p > h`, and hard for resolution, so small
+/// instances already need hundreds of conflicts.
+fn pigeonhole(p: u32, h: u32) -> Vec<Vec<Lit>> {
     let x = |i: u32, j: u32| lit(i * h + j, false);
-    let mut clauses = vec![];
-    for i in 0..p {
-        clauses.push((0..h).map(|j| x(i, j)).collect::<Vec<_>>());
-    }
+    let mut clauses: Vec<Vec<Lit>> = (0..p).map(|i| (0..h).map(|j| x(i, j)).collect()).collect();
     for j in 0..h {
         for a in 0..p {
             for b in a + 1..p {
@@ -174,7 +171,13 @@ fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
             }
         }
     }
-    let mut s = solver_with(&Options::aggressive(), p * h, &clauses);
+    clauses
+}
+
+#[test]
+fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
+    // Pigeonhole 7 into 6: small, UNSAT, and needs hundreds of conflicts.
+    let mut s = solver_with(&Options::aggressive(), 7 * 6, &pigeonhole(7, 6));
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
     let st = s.stats().clone();
     assert!(st.restarts > 10, "restarts: {st:?}");
@@ -187,19 +190,7 @@ fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
 
 #[test]
 fn a_conflict_budget_answers_unknown_and_the_solver_continues_afterwards() {
-    let (p, h) = (8u32, 7u32);
-    let x = |i: u32, j: u32| lit(i * h + j, false);
-    let mut s = Solver::new();
-    for i in 0..p {
-        s.add_clause(&(0..h).map(|j| x(i, j)).collect::<Vec<_>>());
-    }
-    for j in 0..h {
-        for a in 0..p {
-            for b in a + 1..p {
-                s.add_clause(&[!x(a, j), !x(b, j)]);
-            }
-        }
-    }
+    let mut s = solver_with(&Options::default(), 8 * 7, &pigeonhole(8, 7));
     assert_eq!(s.solve(&[], Budget::conflicts(10)), Status::Unknown);
     assert!(s.model().is_none());
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
@@ -362,19 +353,7 @@ fn a_clause_over_an_eliminated_variable_restores_the_eliminated_clauses() {
 
 #[test]
 fn a_conflict_budget_stops_after_exactly_that_many_conflicts() {
-    let (p, h) = (9u32, 8u32);
-    let x = |i: u32, j: u32| lit(i * h + j, false);
-    let mut s = Solver::new();
-    for i in 0..p {
-        s.add_clause(&(0..h).map(|j| x(i, j)).collect::<Vec<_>>());
-    }
-    for j in 0..h {
-        for a in 0..p {
-            for b in a + 1..p {
-                s.add_clause(&[!x(a, j), !x(b, j)]);
-            }
-        }
-    }
+    let mut s = solver_with(&Options::default(), 9 * 8, &pigeonhole(9, 8));
     for budget in [1u64, 2, 17, 500, 2000] {
         let before = s.stats().conflicts;
         assert_eq!(s.solve(&[], Budget::conflicts(budget)), Status::Unknown);

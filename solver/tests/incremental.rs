@@ -641,6 +641,18 @@ struct Model {
     terminated: bool,
 }
 
+/// `failed(l)` must say whether `l` is in the reference core of the last answer.
+fn check_failed(s: &Solver, m: &Model, l: Lit, step: usize, counts: &mut Counts) {
+    let expected = matches!(&m.last, Some(Answer::Unsat(core)) if core.contains(&l));
+    assert_eq!(
+        s.failed(l),
+        expected,
+        "step {step}: failed({l:?}) after {:?}",
+        m.last
+    );
+    counts.failed_true += expected as u64;
+}
+
 /// Runs `ops` on a solver with `opts`, checking every call against the reference model.
 /// Panics (with the values) at the first disagreement.
 fn run_ops(opts: &Options, ops: &[Op], counts: &mut Counts) {
@@ -716,30 +728,13 @@ fn run_ops(opts: &Options, ops: &[Op], counts: &mut Counts) {
                 );
                 counts.values_some += expected.is_some() as u64;
             }
-            Op::Failed(v, n) => {
-                let l = lit(*v, *n);
-                let expected = matches!(&m.last, Some(Answer::Unsat(core)) if core.contains(&l));
-                assert_eq!(
-                    s.failed(l),
-                    expected,
-                    "step {step}: failed({l:?}) after {:?}",
-                    m.last
-                );
-                counts.failed_true += expected as u64;
-            }
+            Op::Failed(v, n) => check_failed(&s, &m, lit(*v, *n), step, counts),
             Op::FailedAssumption(i) => {
                 let l = match m.last_assumptions.get(i % m.last_assumptions.len().max(1)) {
                     Some(&l) => l,
                     None => lit(0, false),
                 };
-                let expected = matches!(&m.last, Some(Answer::Unsat(core)) if core.contains(&l));
-                assert_eq!(
-                    s.failed(l),
-                    expected,
-                    "step {step}: failed({l:?}) after {:?}",
-                    m.last
-                );
-                counts.failed_true += expected as u64;
+                check_failed(&s, &m, l, step, counts);
             }
             Op::Terminate => {
                 t.terminate();
@@ -833,41 +828,26 @@ fn random_api_call_sequences_agree_with_the_reference_model_and_brute_force() {
     }
     let c = counts.get();
     eprintln!("{cases} cases: {c:?}");
+    // Each interesting outcome must happen often enough (per 256 cases) to mean something.
     let per_case = |n: u64| n * cases / 256;
-    assert!(c.sat > per_case(400), "only {} SAT answers: {c:?}", c.sat);
-    assert!(
-        c.unsat_with_core > per_case(150),
-        "only {} UNSAT answers with a core: {c:?}",
-        c.unsat_with_core
-    );
-    assert!(
-        c.unsat_empty_core > per_case(20),
-        "only {} UNSAT answers from the clauses alone: {c:?}",
-        c.unsat_empty_core
-    );
-    assert!(
-        c.unknown_budget > per_case(10),
-        "only {} budgeted Unknown answers: {c:?}",
-        c.unknown_budget
-    );
-    assert!(
-        c.unknown_terminated > per_case(20),
-        "only {} terminated Unknown answers: {c:?}",
-        c.unknown_terminated
-    );
-    assert!(
-        c.values_some > per_case(60),
-        "only {} value() calls had a model to read: {c:?}",
-        c.values_some
-    );
-    assert!(
-        c.conflicts > per_case(50),
-        "only {} conflicts: {c:?}",
-        c.conflicts
-    );
-    assert!(
-        c.failed_true > per_case(10),
-        "only {} failed() calls named a core literal: {c:?}",
-        c.failed_true
-    );
+    for (what, got, at_least) in [
+        ("SAT answers", c.sat, 400),
+        ("UNSAT answers with a core", c.unsat_with_core, 150),
+        (
+            "UNSAT answers from the clauses alone",
+            c.unsat_empty_core,
+            20,
+        ),
+        ("budgeted Unknown answers", c.unknown_budget, 10),
+        ("terminated Unknown answers", c.unknown_terminated, 20),
+        ("value() calls that had a model to read", c.values_some, 60),
+        ("conflicts", c.conflicts, 50),
+        (
+            "failed() calls that named a core literal",
+            c.failed_true,
+            10,
+        ),
+    ] {
+        assert!(got > per_case(at_least), "only {got} {what}: {c:?}");
+    }
 }

@@ -1,0 +1,150 @@
+//! The assignment and the trail: which literals are true, at which decision level, for which
+//! reason, and in which order they were assigned.
+//!
+//! Invariants (written once here; `propagate.rs`, `analyze.rs`, `minimize.rs`, `probe.rs` and
+//! `simplify.rs` rely on them):
+//! 1. `vals[l] == -vals[!l]` for every literal: a variable is unassigned (both `L_UNDEF`) or
+//!    exactly one of its literals is true.
+//! 2. `lits` holds exactly the true literals, in assignment order, and `lim[d]` is the length
+//!    of `lits` when decision level `d + 1` began; so `lim` is non-decreasing and `lim.len()`
+//!    is the current decision level.
+//! 3. For an assigned variable `v`, `level[v]` is the level it was assigned at and
+//!    `reason[v]` the clause that implied it — `NO_REASON` for a decision, an assumption or a
+//!    level-0 unit. For an unassigned variable both are stale and never read.
+//! 4. `qhead <= lits.len()`, and `lits[..qhead]` have been propagated (their watch lists
+//!    visited, `watch.rs`).
+//! 5. Level 0 is never analysed: a level-0 literal's reason may be forgotten (`NO_REASON`)
+//!    once `simplify.rs` deletes the clause, and the clause arena may drop it.
+//!
+//! Who writes: `assign`, `new_decision_level` and `undo_to` below, and propagation's
+//! unchecked copy of `assign` (`propagate.rs`, for speed); `simplify.rs` clears level-0
+//! reasons and `simplify.rs`'s collection relocates reasons. Everyone else reads.
+
+#![forbid(unsafe_code)]
+
+use crate::clause::{CRef, NO_REASON};
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit};
+
+/// The assignment, per literal and per variable, and the trail of assigned literals.
+#[derive(Default)]
+pub(crate) struct Trail {
+    /// Truth value of each literal, indexed by `Lit::code` (invariant 1).
+    pub(crate) vals: Vec<LBool>,
+    /// Decision level of each assigned variable (invariant 3).
+    pub(crate) level: Vec<u32>,
+    /// Reason clause of each assigned variable, or `NO_REASON` (invariant 3).
+    pub(crate) reason: Vec<CRef>,
+    /// The assigned literals in assignment order (invariant 2).
+    pub(crate) lits: Vec<Lit>,
+    /// `lim[d]` = length of `lits` when decision level `d + 1` began (invariant 2).
+    pub(crate) lim: Vec<usize>,
+    /// Next position of `lits` to propagate (invariant 4).
+    pub(crate) qhead: usize,
+}
+
+impl Trail {
+    /// Makes room for variables `0..n` (unassigned). Pre: `n` ≥ the current number.
+    pub(crate) fn grow(&mut self, n: usize) {
+        self.vals.resize(2 * n, L_UNDEF);
+        self.level.resize(n, 0);
+        self.reason.resize(n, NO_REASON);
+    }
+
+    /// Number of variables.
+    #[inline(always)]
+    pub(crate) fn num_vars(&self) -> usize {
+        self.level.len()
+    }
+
+    /// Number of assigned literals.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.lits.len()
+    }
+
+    /// The value of `l`.
+    #[inline(always)]
+    pub(crate) fn value(&self, l: Lit) -> LBool {
+        self.vals[l.code()]
+    }
+
+    /// The value of variable `v` (of its positive literal).
+    #[inline(always)]
+    pub(crate) fn var_value(&self, v: usize) -> LBool {
+        self.vals[2 * v]
+    }
+
+    /// Whether `l` is assigned at level 0 (true or false): a fact of the clauses.
+    #[inline]
+    pub(crate) fn is_fixed(&self, l: Lit) -> bool {
+        self.level[l.var().index()] == 0 && self.value(l) != L_UNDEF
+    }
+
+    /// The current decision level.
+    #[inline(always)]
+    pub(crate) fn decision_level(&self) -> u32 {
+        self.lim.len() as u32
+    }
+
+    /// Assigns `l` true at the current level with reason `reason`. Pre: `l` unassigned.
+    #[inline(always)]
+    pub(crate) fn assign(&mut self, l: Lit, reason: CRef) {
+        debug_assert_eq!(self.value(l), L_UNDEF);
+        let v = l.var().index();
+        self.vals[l.code()] = L_TRUE;
+        self.vals[(!l).code()] = L_FALSE;
+        self.level[v] = self.decision_level();
+        self.reason[v] = reason;
+        self.lits.push(l);
+    }
+
+    /// Opens a new decision level.
+    #[inline]
+    pub(crate) fn new_decision_level(&mut self) {
+        self.lim.push(self.lits.len());
+    }
+
+    /// Unassigns every literal above decision level `level`, last assigned first, calling
+    /// `undone` with each after its value is cleared (phase saving and the decision heap live
+    /// elsewhere). Does nothing at or below `level`. Inlined so that each caller's closure
+    /// compiles into the loop.
+    #[inline(always)]
+    pub(crate) fn undo_to(&mut self, level: u32, mut undone: impl FnMut(Lit)) {
+        if self.decision_level() <= level {
+            return;
+        }
+        let start = self.lim[level as usize];
+        let Trail { vals, lits, .. } = self;
+        for &l in lits[start..].iter().rev() {
+            vals[l.code()] = L_UNDEF;
+            vals[(!l).code()] = L_UNDEF;
+            undone(l);
+        }
+        self.lits.truncate(start);
+        self.lim.truncate(level as usize);
+        self.qhead = start;
+    }
+
+    /// Checks invariants 1–4 in debug builds; linear, so called at coarse points only.
+    pub(crate) fn debug_check(&self) {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        for code in (0..self.vals.len()).step_by(2) {
+            debug_assert_eq!(self.vals[code], -self.vals[code + 1], "trail invariant 1");
+        }
+        let assigned = self.vals.iter().filter(|&&x| x == L_TRUE).count();
+        debug_assert_eq!(
+            assigned,
+            self.lits.len(),
+            "trail invariant 2: every true literal"
+        );
+        debug_assert!(self.lits.iter().all(|&l| self.value(l) == L_TRUE));
+        debug_assert!(
+            self.lim.windows(2).all(|w| w[0] <= w[1]),
+            "trail invariant 2"
+        );
+        debug_assert!(self.lim.last().is_none_or(|&s| s <= self.lits.len()));
+        debug_assert!(self.qhead <= self.lits.len(), "trail invariant 4");
+    }
+}
