@@ -14,8 +14,8 @@ use grim_tools::formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let lenient = read_cnf(data, ParseOptions { strict: false });
-    let strict = read_cnf(data, ParseOptions { strict: true });
+    let lenient = read_cnf(data, ParseOptions::default());
+    let strict = read_cnf(data, ParseOptions { strict: true, ..ParseOptions::default() });
     if let Ok(strict) = &strict {
         let lenient = lenient
             .as_ref()
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(parsed.cnf.vars_used() <= parsed.cnf.num_vars);
         let mut out = Vec::new();
         write_dimacs(&parsed.cnf, &mut out).expect("writing to a Vec");
-        let again = read_cnf(&out[..], ParseOptions { strict: true })
+        let again = read_cnf(&out[..], ParseOptions { strict: true, ..ParseOptions::default() })
             .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
         assert_eq!(again.cnf, parsed.cnf, "round trip changed the formula");
         assert!(again.warnings.is_empty());
@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     // The sniffing path: identical to the plain reader on non-gzip bytes.
     if let Ok(input) = Input::sniff(Cursor::new(data.to_vec())) {
         let gzip = input.is_gzip();
-        let sniffed = read_cnf(input, ParseOptions { strict: false });
+        let sniffed = read_cnf(input, ParseOptions::default());
         if !gzip {
             assert_eq!(
                 sniffed.as_ref().ok().map(|p| &p.cnf),

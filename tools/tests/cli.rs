@@ -703,20 +703,47 @@ fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
 }
 
 #[test]
-fn a_clause_count_mismatch_is_a_warning_normally_and_an_error_with_strict() {
+fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
     let dir = Dir::new("count");
+    // Cut off at a clause boundary: the missing clause `-1 0` made it UNSAT.
     let f = dir.file("a.cnf", "p cnf 2 3\n1 0\n2 0\n");
+    for args in [&["-q"][..], &["--strict"][..]] {
+        let o = sat(&[args, &[p(&f)]].concat());
+        assert_eq!(code(&o), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+        assert!(
+            stderr(&o).contains("a.cnf:4:1: the input ends after 2 of the 3 clauses"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = sat(&["-q", "--relaxed", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    assert!(
+        stderr(&o).contains("warning") && stderr(&o).contains("2 of the 3 clauses"),
+        "{}",
+        stderr(&o)
+    );
+    // --strict and --relaxed contradict each other: a usage error.
+    let o = sat(&["--strict", "--relaxed", p(&f)]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
+    let dir = Dir::new("surplus");
+    let f = dir.file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
     assert!(
-        stderr(&o).contains("declares 3 clauses but the input has 2"),
+        stderr(&o).contains("declares 1 clauses but the input has 2"),
         "{}",
         stderr(&o)
     );
     let o = sat(&["--strict", p(&f)]);
     assert_eq!(code(&o), Some(3));
     assert!(
-        stderr(&o).contains(":4:1: 2 clauses but the header declares 3"),
+        stderr(&o).contains(":3:1: more clauses than the 1 declared"),
         "{}",
         stderr(&o)
     );

@@ -41,7 +41,7 @@ use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, write_bits, write_cost};
 use grim_tools::formats::solution::{Answer, write_answer, write_model};
 use grim_tools::formats::wcnf::{self, Dialect, Weight};
-use grim_tools::formats::{ParseError, Wcnf, open_input};
+use grim_tools::formats::{Compression, ParseError, Wcnf, open_input};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -65,12 +65,13 @@ enum FormatArg {
     Wcnf,
 }
 
-/// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip recognised by its
-/// magic bytes).
+/// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip, xz, bzip2 and
+/// lzma input recognised by their magic bytes).
 #[derive(clap::Parser, Debug)]
 #[command(name = "grim-sat", version, after_help = EXIT_CODES)]
 struct Args {
-    /// The instance: a DIMACS CNF or WCNF file, plain or gzip, or `-` for standard input.
+    /// The instance: a DIMACS CNF or WCNF file, plain or compressed (gzip, xz, bzip2, lzma), or
+    /// `-` for standard input.
     #[arg(value_name = "FILE", required_unless_present = "help_options")]
     file: Option<PathBuf>,
 
@@ -105,10 +106,16 @@ struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     progress_interval: u64,
 
-    /// Treat literals beyond the header's variable count and a wrong clause count as errors
-    /// (they are warnings otherwise; WCNF: old-format headers only).
-    #[arg(long)]
+    /// Treat literals beyond the header's variable count and surplus clauses as errors (they
+    /// are warnings otherwise; WCNF: old-format headers only).
+    #[arg(long, conflicts_with = "relaxed")]
     strict: bool,
+
+    /// Solve an input with fewer clauses than its header declares, with a warning. By default
+    /// it is refused (exit 3): a file cut off at a clause boundary, such as an interrupted
+    /// download, would otherwise be answered as if it were the whole formula.
+    #[arg(long)]
+    relaxed: bool,
 
     /// Write a DRAT proof of UNSAT to FILE (text; CNF only). Check it with an independent
     /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`.
@@ -444,7 +451,7 @@ fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
     }
 }
 
-fn banner(out: &mut Out, ctx: &Ctx, gzip: bool) -> io::Result<()> {
+fn banner(out: &mut Out, ctx: &Ctx, compression: Compression) -> io::Result<()> {
     out.comment(&format!(
         "grim-sat {} (grimoire CDCL engine)",
         env!("CARGO_PKG_VERSION")
@@ -452,7 +459,10 @@ fn banner(out: &mut Out, ctx: &Ctx, gzip: bool) -> io::Result<()> {
     out.comment(&format!(
         "input: {}{}",
         ctx.path,
-        if gzip { " (gzip)" } else { "" }
+        match compression {
+            Compression::None => String::new(),
+            other => format!(" ({})", other.name()),
+        }
     ))
 }
 
@@ -479,7 +489,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
     register_terminator(&term, &ctx.signalled);
     start_timer(ctx, &term);
 
-    let gzip = detected.is_gzip();
+    let compression = detected.compression();
     let reason = detected.reason;
     let input_error = |error: ParseError| {
         // A headerless file that starts with a number may be a new-format WCNF with an
@@ -496,6 +506,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
         detected,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     )
     .map_err(input_error)?;
@@ -526,7 +537,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
         w: BufWriter::new(io::stdout().lock()),
         quiet: args.quiet,
     };
-    banner(&mut out, ctx, gzip)?;
+    banner(&mut out, ctx, compression)?;
     out.comment(&format!(
         "header: p cnf {} {} (line {})",
         header.num_vars, header.num_clauses, header.line
@@ -620,12 +631,13 @@ fn falsified_hard(instance: &Wcnf, model: &[bool]) -> String {
 fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failure> {
     let args = ctx.args;
     let path = &ctx.path;
-    let gzip = detected.is_gzip();
+    let compression = detected.compression();
     let reason = detected.reason;
     let mut parser = wcnf::Parser::new(
         detected,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     )
     .map_err(|e| ctx.input_error(e))?;
@@ -665,7 +677,7 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
         w: BufWriter::new(io::stdout().lock()),
         quiet: args.quiet,
     };
-    banner(&mut out, ctx, gzip)?;
+    banner(&mut out, ctx, compression)?;
     let dialect = match parser.dialect() {
         Dialect::New => "headerless (2022+)",
         Dialect::Old => "old, with a p wcnf header",
