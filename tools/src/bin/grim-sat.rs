@@ -34,7 +34,7 @@ use clap::Parser as _;
 use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
 use grim_tools::cli::{
-    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines,
+    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines, stats_summary,
 };
 use grim_tools::formats::detect::{Detected, Format, Reason, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
@@ -68,7 +68,13 @@ enum FormatArg {
 /// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip, xz, bzip2 and
 /// lzma input recognised by their magic bytes).
 #[derive(clap::Parser, Debug)]
-#[command(name = "grim-sat", version, after_help = EXIT_CODES)]
+#[command(
+    name = "grim-sat",
+    version,
+    after_help = EXIT_CODES,
+    // FILE is required; clap would show it as `[FILE]` because --help-options needs none.
+    override_usage = "grim-sat [OPTIONS] <FILE>\n       grim-sat --help-options"
+)]
 struct Args {
     /// The instance: a DIMACS CNF or WCNF file, plain or compressed (gzip, xz, bzip2, lzma), or
     /// `-` for standard input.
@@ -125,6 +131,10 @@ struct Args {
     /// Write the DRAT proof in the binary format (smaller; both checkers read it).
     #[arg(long, requires = "proof")]
     binary_proof: bool,
+
+    /// Print every statistics counter (by default a three-line summary; -v prints them all too).
+    #[arg(long)]
+    stats: bool,
 
     /// Do not print the model (`v` lines).
     #[arg(short = 'n', long)]
@@ -574,7 +584,12 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
             "search took {:.2} s",
             solve_start.elapsed().as_secs_f64()
         ))?;
-        for line in stats_lines(solver.stats(), seconds) {
+        let lines = if args.stats || args.verbose {
+            stats_lines(solver.stats(), seconds)
+        } else {
+            stats_summary(solver.stats(), seconds)
+        };
+        for line in lines {
             writeln!(out.w, "{line}")?;
         }
     }
@@ -630,6 +645,15 @@ fn falsified_hard(instance: &Wcnf, model: &[bool]) -> String {
 
 fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failure> {
     let args = ctx.args;
+    if let Some(proof) = &args.proof {
+        // Silently writing no proof would let a pipeline believe it has one.
+        return Err(Failure::Usage(format!(
+            "--proof {}: proofs are for CNF (DRAT of an UNSAT answer); this input is WCNF, whose \
+             optimum has no DRAT certificate. Drop --proof, or pass --format cnf if the file \
+             is a CNF",
+            proof.display()
+        )));
+    }
     let path = &ctx.path;
     let compression = detected.compression();
     let reason = detected.reason;
@@ -812,13 +836,23 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             solve_start.elapsed().as_secs_f64()
         ))?;
         let stats = oll.stats();
-        writeln!(out.w, "c ---- statistics ----")?;
-        writeln!(
-            out.w,
-            "c {:<20} {:>14.2} s",
-            "time",
-            ctx.start.elapsed().as_secs_f64()
-        )?;
+        let seconds = ctx.start.elapsed().as_secs_f64();
+        if !(args.stats || verbose) {
+            writeln!(out.w, "c ---- statistics (--stats for every counter) ----")?;
+            writeln!(
+                out.w,
+                "c time {seconds:.2} s, sat calls {}, cores {} (largest {}), totalizers {}, \
+                 conflicts {}",
+                stats.sat_calls, stats.cores, stats.max_core, stats.totalizers, stats.conflicts
+            )?;
+        }
+        let full = if args.stats || verbose {
+            writeln!(out.w, "c ---- statistics ----")?;
+            writeln!(out.w, "c {:<20} {:>14.2} s", "time", seconds)?;
+            true
+        } else {
+            false
+        };
         for (name, value) in [
             ("sat calls", stats.sat_calls),
             ("cores", stats.cores),
@@ -829,7 +863,10 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("strata", stats.strata),
             ("improvements", stats.improvements),
             ("conflicts", stats.conflicts),
-        ] {
+        ]
+        .into_iter()
+        .filter(|_| full)
+        {
             writeln!(out.w, "c {name:<20} {value:>14}")?;
         }
     }
