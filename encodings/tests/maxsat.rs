@@ -164,6 +164,9 @@ struct Run {
     trimmed: u64,
     minimized: u64,
     up_cores: u64,
+    stalls: u64,
+    ls_improvements: u64,
+    sle_hardened: u64,
 }
 
 fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
@@ -210,6 +213,9 @@ fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
         trimmed: st.trimmed,
         minimized: st.minimized,
         up_cores: st.up_cores,
+        stalls: st.stalls,
+        ls_improvements: st.ls_improvements,
+        sle_hardened: st.sle_hardened,
     }
 }
 
@@ -353,6 +359,49 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
                 ..plain()
             },
         ),
+        (
+            "anytime",
+            OllOptions {
+                anytime_flips: 200,
+                stall_conflicts: 1,
+                ..plain()
+            },
+        ),
+        (
+            "anytime+hardening+stratify",
+            OllOptions {
+                anytime_flips: 50,
+                stall_conflicts: 2,
+                hardening: true,
+                stratify: true,
+                ..plain()
+            },
+        ),
+        (
+            "sle",
+            OllOptions {
+                sle: true,
+                ..plain()
+            },
+        ),
+        (
+            "sle+symmetry+am1+hardening",
+            OllOptions {
+                sle: true,
+                symmetry: true,
+                am1: true,
+                am1_effort: 1_000_000,
+                hardening: true,
+                ..plain()
+            },
+        ),
+        (
+            "freeze_terms",
+            OllOptions {
+                freeze_terms: true,
+                ..plain()
+            },
+        ),
     ]
 }
 
@@ -363,8 +412,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     let mut core_of_three = 0;
     let mut unsat = 0;
     let mut positive_cost = 0;
-    // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation
-    let mut seen = [0usize; 7];
+    // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation,
+    // stalled main calls, local-search improvements
+    let mut seen = [0usize; 10];
     for seed in 0..600u64 {
         let w = random_instance(seed);
         let optimum = brute_force(&w);
@@ -388,6 +438,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             seen[4] += usize::from(r.trimmed > 0);
             seen[5] += usize::from(r.minimized > 0);
             seen[6] += usize::from(r.up_cores > 0);
+            seen[7] += usize::from(r.stalls > 0);
+            seen[8] += usize::from(r.ls_improvements > 0);
+            seen[9] += usize::from(r.sle_hardened > 0);
         }
         nontrivial_core += usize::from(any_nontrivial);
         core_of_three += usize::from(any_three);
@@ -396,8 +449,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
         "600 instances: {unsat} unsat, {positive_cost} with positive optimum, {nontrivial_core} \
          with a core of size >= 2, {core_of_three} with one of size >= 3; runs that exhausted \
          {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}, \
-         took cores from propagation {}",
-        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]
+         took cores from propagation {}, stalled {}, improved by local search {}, eliminated \
+         labels {}",
+        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6], seen[7], seen[8], seen[9]
     );
     assert!(
         nontrivial_core > 150,
@@ -414,7 +468,12 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     // Exhaustion and trimming only act on non-minimal cores, which ten-variable instances
     // rarely produce; the larger test below checks that they fire.
     assert!(
-        seen[1..4].iter().all(|&s| s > 20) && seen[5] > 20 && seen[6] > 100,
+        seen[1..4].iter().all(|&s| s > 20)
+            && seen[5] > 20
+            && seen[6] > 100
+            && seen[7] > 20
+            && seen[8] > 20
+            && seen[9] > 20,
         "some technique rarely fired: {seen:?}"
     );
 }
@@ -917,6 +976,10 @@ fn bench_files_named_in_the_environment() {
             "exhaust_conflicts" => opts.exhaust_conflicts = n,
             "exhaust_phases" => opts.exhaust_phases = n != 0,
             "up_cores" => opts.up_cores = n != 0,
+            "anytime_flips" => opts.anytime_flips = n,
+            "stall_conflicts" => opts.stall_conflicts = n,
+            "freeze_terms" => opts.freeze_terms = n != 0,
+            "sle" => opts.sle = n != 0,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

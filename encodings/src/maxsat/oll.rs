@@ -15,6 +15,7 @@ use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 use crate::card::totalizer::Totalizer;
 use crate::sink::Wcnf;
 
+use super::satlike::LocalSearch;
 use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
 
 /// What a term's literal stands for.
@@ -83,6 +84,12 @@ pub struct Oll {
     start_conflicts: u64,
     start_propagations: u64,
     pub(super) up_due: bool,
+    /// The anytime phase's local search (built on first use) and the conflict slice of the
+    /// main calls (`anytime.rs`).
+    pub(super) ls: Option<LocalSearch>,
+    pub(super) slice: u64,
+    /// The local search still has to run once after the first model.
+    pub(super) ls_first_due: bool,
 }
 
 impl Oll {
@@ -145,17 +152,31 @@ impl Oll {
             start_conflicts: 0,
             start_propagations: 0,
             up_due: true,
+            ls: None,
+            slice: 0,
+            ls_first_due: true,
         };
+        oll.slice = oll.opts.stall_conflicts;
         let definitions = oll.add_softs(wcnf);
         if oll.opts.am1 {
             let clauses = wcnf.hard.iter().chain(definitions.iter());
             oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
         }
+        let mut symmetry_fact = Vec::new();
         if oll.opts.symmetry
             && let Some(v) = symmetry::complement_symmetry(wcnf)
         {
             oll.stats.symmetry_units += 1;
             oll.add_fact(v.pos());
+            symmetry_fact.push(v.pos());
+        }
+        if oll.opts.sle {
+            let clauses = wcnf
+                .hard
+                .iter()
+                .chain(definitions.iter())
+                .map(Vec::as_slice);
+            oll.eliminate_subsumed_labels(clauses.chain(std::iter::once(&symmetry_fact[..])));
         }
         let mut weights: Vec<u64> = oll.live_weights().collect();
         weights.sort_unstable();
@@ -231,6 +252,9 @@ impl Oll {
     /// Adds a live term and indexes its literal; returns its index.
     pub(super) fn add_term(&mut self, lit: Lit, weight: u64, kind: Kind) -> usize {
         let t = self.terms.len();
+        if self.opts.freeze_terms {
+            self.solver.freeze(lit.var());
+        }
         self.terms.push(Term {
             lit,
             weight,
@@ -356,6 +380,9 @@ impl Oll {
             self.threshold = self.first_threshold();
             self.stats.strata += 1;
             self.adapt();
+            if self.opts.anytime_flips > 0 {
+                self.first_model(on_event);
+            }
         }
         loop {
             self.report_lb(on_event);
@@ -369,11 +396,17 @@ impl Oll {
             }
             let assumptions = self.stratum();
             self.stats.sat_calls += 1;
-            match self.call(&assumptions, None) {
+            let cap = self.main_cap();
+            let before = self.solver.stats().conflicts;
+            match self.call(&assumptions, cap) {
                 Status::Sat => {
                     self.up_due = true;
                     self.stats.sat_answers += 1;
                     self.record_model(on_event);
+                    if self.ls_first_due && self.opts.anytime_flips > 0 {
+                        self.ls_first_due = false;
+                        self.anytime(on_event);
+                    }
                     if !self.pending.is_empty() {
                         self.relax_pending(on_event);
                         self.harden();
@@ -411,7 +444,15 @@ impl Oll {
                     self.process_core(&core, on_event);
                     self.harden();
                 }
-                Status::Unknown => return self.interrupted(),
+                Status::Unknown => {
+                    let used = self.solver.stats().conflicts - before;
+                    if cap.is_some_and(|c| used >= c) && !self.solver.terminator().is_set() {
+                        // The slice ran out, not the budget: the lower bound has stalled.
+                        self.stalled(on_event);
+                        continue;
+                    }
+                    return self.interrupted();
+                }
             }
         }
     }
@@ -510,5 +551,25 @@ impl Oll {
         self.stats.improvements += 1;
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });
+    }
+
+    /// Stores and reports `model` (one value per instance variable, from outside the engine)
+    /// when the referee prices it below the best so far; returns whether it did.
+    pub(super) fn offer_model(
+        &mut self,
+        mut model: Vec<bool>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> bool {
+        model.resize(self.num_vars, false);
+        let Some(cost) = self.wcnf.cost(&model) else {
+            return false;
+        };
+        if matches!(&self.best, Some((ub, _)) if cost >= *ub) {
+            return false;
+        }
+        self.stats.improvements += 1;
+        let (c, m) = self.best.insert((cost, model));
+        on_event(Event::Improved { cost: *c, model: m });
+        true
     }
 }
