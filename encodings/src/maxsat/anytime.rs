@@ -49,11 +49,12 @@ impl Oll {
     pub(super) fn stalled(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
         self.stats.stalls += 1;
         self.anytime(on_event);
+        self.harden();
         self.slice = self.slice.saturating_mul(2);
     }
 
-    /// One burst of local search from the best model; an improvement is reported, seeds the
-    /// engine's phases and hardens what the new bound allows.
+    /// One burst of local search from the best model; an improvement is reported and seeds the
+    /// engine's phases. The caller hardens: only it knows when that is safe (between calls).
     pub(super) fn anytime(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
         let Some((ub, model)) = &self.best else {
             return;
@@ -77,7 +78,6 @@ impl Oll {
             if let Some((_, best)) = &self.best {
                 self.solver.seed_phases(best);
             }
-            self.harden();
         }
     }
 }

@@ -403,17 +403,24 @@ impl Oll {
                     self.up_due = true;
                     self.stats.sat_answers += 1;
                     self.record_model(on_event);
-                    if self.ls_first_due && self.opts.anytime_flips > 0 {
-                        self.ls_first_due = false;
-                        self.anytime(on_event);
-                    }
+                    // The anytime phase's first burst (no earlier model to start from). It
+                    // runs after `everything_assumed` is read: a term it lets `harden` remove
+                    // must not make this model, found without that term, look final.
+                    let first_ls = self.ls_first_due && self.opts.anytime_flips > 0;
+                    self.ls_first_due &= !first_ls;
                     if !self.pending.is_empty() {
+                        if first_ls {
+                            self.anytime(on_event);
+                        }
                         self.relax_pending(on_event);
                         self.harden();
                         continue;
                     }
                     let everything_assumed =
                         self.terms.iter().all(|t| !t.live || self.in_stratum(t));
+                    if first_ls {
+                        self.anytime(on_event);
+                    }
                     self.harden();
                     if everything_assumed {
                         // The model satisfies every live term, so its cost is the lower bound

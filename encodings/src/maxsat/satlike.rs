@@ -503,9 +503,32 @@ mod tests {
     }
 
     #[test]
+    fn weights_near_two_to_the_63_are_priced_without_wrapping() {
+        // Three softs of 2^62 (sum 3·2^62 < 2^64) and one hard clause: the best model violates
+        // one soft; the bound and the cost stay exact.
+        let big = 1u64 << 62;
+        let mut w = Wcnf::new(3);
+        w.hard.push(vec![lit(1), lit(2), lit(3)]);
+        for v in 1..=3 {
+            w.add_soft(big, &[lit(-v)]);
+        }
+        let mut ls = LocalSearch::new(&w, 3);
+        let stop = Terminator::default();
+        let m = ls
+            .improve(&[true, true, true], 3 * big, 0, 10_000, &stop)
+            .expect("improves");
+        assert_eq!(w.cost(&m), Some(big), "model {m:?}");
+        let soft_limits = &ls.limit[ls.num_hard..];
+        assert!(
+            soft_limits.iter().all(|&l| l == 21),
+            "limits {soft_limits:?}"
+        );
+    }
+
+    #[test]
     fn the_walk_finds_the_optimum_of_a_small_instance_from_a_bad_model() {
-        // Hard: exactly one of 1..4 is... at least one true; softs prefer each false, 4 costs
-        // least. The optimum sets only 4 true (cost 1).
+        // Hard: at least one of 1..4 true; softs prefer each false, and 4 costs least. The
+        // optimum sets only 4 true (cost 1).
         let mut w = Wcnf::new(4);
         w.hard.push(vec![lit(1), lit(2), lit(3), lit(4)]);
         for (v, wt) in [(1, 5), (2, 6), (3, 7), (4, 1)] {

@@ -816,6 +816,10 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("hardened", stats.hardened),
             ("strata", stats.strata),
             ("improvements", stats.improvements),
+            ("labels eliminated", stats.sle_hardened),
+            ("stalls", stats.stalls),
+            ("local search flips", stats.ls_flips),
+            ("local search wins", stats.ls_improvements),
             ("conflicts", stats.conflicts),
         ] {
             writeln!(out.w, "c {name:<20} {value:>14}")?;
