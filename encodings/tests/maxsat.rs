@@ -167,6 +167,7 @@ struct Run {
     stalls: u64,
     ls_improvements: u64,
     sle_hardened: u64,
+    equiv_merged: u64,
 }
 
 fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
@@ -216,6 +217,7 @@ fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
         stalls: st.stalls,
         ls_improvements: st.ls_improvements,
         sle_hardened: st.sle_hardened,
+        equiv_merged: st.equiv_merged,
     }
 }
 
@@ -396,6 +398,24 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             },
         ),
         (
+            "equiv",
+            OllOptions {
+                equiv: true,
+                ..plain()
+            },
+        ),
+        (
+            "equiv+sle+wce+stratify+hardening",
+            OllOptions {
+                equiv: true,
+                sle: true,
+                wce: true,
+                stratify: true,
+                hardening: true,
+                ..plain()
+            },
+        ),
+        (
             "freeze_terms",
             OllOptions {
                 freeze_terms: true,
@@ -403,6 +423,57 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             },
         ),
     ]
+}
+
+/// `random_instance(seed)` with a few planted equivalences: for random pairs of variables,
+/// both binary clauses of `x ≡ y` or of `x ≡ ¬y`, and unit softs on literals of both.
+fn instance_with_equivalences(seed: u64) -> Wcnf {
+    let mut w = random_instance(seed);
+    let n = w.num_vars as u64;
+    if n < 2 {
+        return w;
+    }
+    let mut rng = Rng(seed ^ 0x0E0E_0E0E);
+    for _ in 0..1 + rng.below(3) {
+        let x = 1 + rng.below(n) as i64;
+        let y = 1 + rng.below(n) as i64;
+        if x == y {
+            continue;
+        }
+        let sy = if rng.chance(50) { y } else { -y };
+        w.hard.push(vec![lit(-x), lit(sy)]);
+        w.hard.push(vec![lit(x), lit(-sy)]);
+        let sx = if rng.chance(50) { x } else { -x };
+        let sy2 = if rng.chance(50) { y } else { -y };
+        w.add_soft(1 + rng.below(9), &[lit(sx)]);
+        w.add_soft(1 + rng.below(9), &[lit(sy2)]);
+    }
+    w
+}
+
+#[test]
+fn merged_equivalent_soft_literals_keep_the_brute_force_optimum() {
+    let configs = [
+        (
+            "equiv",
+            OllOptions {
+                equiv: true,
+                ..OllOptions::plain()
+            },
+        ),
+        ("defaults", OllOptions::default()),
+    ];
+    let mut merged_runs = 0;
+    for seed in 0..400u64 {
+        let w = instance_with_equivalences(seed);
+        let optimum = brute_force(&w);
+        for (name, opts) in &configs {
+            let r = run(&w, opts.clone(), None);
+            check(&w, &r, optimum, &format!("seed {seed}, {name}"));
+            merged_runs += usize::from(r.equiv_merged > 0);
+        }
+    }
+    assert!(merged_runs > 300, "only {merged_runs} runs merged a pair");
 }
 
 #[test]
@@ -414,7 +485,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     let mut positive_cost = 0;
     // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation,
     // stalled main calls, local-search improvements
-    let mut seen = [0usize; 10];
+    let mut seen = [0usize; 11];
     for seed in 0..600u64 {
         let w = random_instance(seed);
         let optimum = brute_force(&w);
@@ -441,6 +512,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             seen[7] += usize::from(r.stalls > 0);
             seen[8] += usize::from(r.ls_improvements > 0);
             seen[9] += usize::from(r.sle_hardened > 0);
+            seen[10] += usize::from(r.equiv_merged > 0);
         }
         nontrivial_core += usize::from(any_nontrivial);
         core_of_three += usize::from(any_three);
@@ -450,8 +522,18 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
          with a core of size >= 2, {core_of_three} with one of size >= 3; runs that exhausted \
          {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}, \
          took cores from propagation {}, stalled {}, improved by local search {}, eliminated \
-         labels {}",
-        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6], seen[7], seen[8], seen[9]
+         labels {}, merged equivalent terms {}",
+        seen[0],
+        seen[1],
+        seen[2],
+        seen[3],
+        seen[4],
+        seen[5],
+        seen[6],
+        seen[7],
+        seen[8],
+        seen[9],
+        seen[10]
     );
     assert!(
         nontrivial_core > 150,
@@ -980,6 +1062,7 @@ fn bench_files_named_in_the_environment() {
             "stall_conflicts" => opts.stall_conflicts = n,
             "freeze_terms" => opts.freeze_terms = n != 0,
             "sle" => opts.sle = n != 0,
+            "equiv" => opts.equiv = n != 0,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

@@ -40,6 +40,7 @@
 //! - `relax`: the totalizers over cores, weight-aware core extraction (delayed relaxation);
 //! - `am1`: at-most-one groups among the soft literals, found by unit propagation;
 //! - `symmetry`: one variable fixed when flipping every variable maps the instance onto itself;
+//! - `equiv`: terms on literals the hard clauses make equal or opposite, merged;
 //! - `sle`: subsumed label elimination, soft literals made hard before the search;
 //! - `anytime`: when the lower bound stalls, local search (`satlike`) improves the upper bound;
 //! - `oll`: the [`Oll`] state and the main loop.
@@ -51,6 +52,7 @@
 mod am1;
 mod anytime;
 mod core;
+mod equiv;
 mod harden;
 mod oll;
 mod relax;
@@ -150,6 +152,9 @@ pub struct OllOptions {
     pub freeze_terms: bool,
     /// Subsumed label elimination before the search (`sle.rs`).
     pub sle: bool,
+    /// Merge the terms of soft literals that two hard binary clauses make equivalent or
+    /// opposite (`equiv.rs`).
+    pub equiv: bool,
 }
 
 impl Default for OllOptions {
@@ -172,6 +177,7 @@ impl Default for OllOptions {
             stall_conflicts: 20_000,
             freeze_terms: true,
             sle: true,
+            equiv: true,
         }
     }
 }
@@ -197,6 +203,7 @@ impl OllOptions {
             stall_conflicts: 0,
             freeze_terms: false,
             sle: false,
+            equiv: false,
         }
     }
 }
@@ -313,6 +320,8 @@ pub struct OllStats {
     pub up_probes: u64,
     /// Engine propagations spent probing (included in `propagations`).
     pub up_propagations: u64,
+    /// Pairs of terms merged as equivalent or opposite literals (`equiv.rs`).
+    pub equiv_merged: u64,
     /// Terms made hard by subsumed label elimination (`sle.rs`).
     pub sle_hardened: u64,
     /// Main calls that spent their conflict slice (`anytime.rs`).

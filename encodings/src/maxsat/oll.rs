@@ -158,6 +158,9 @@ impl Oll {
         };
         oll.slice = oll.opts.stall_conflicts;
         let definitions = oll.add_softs(wcnf);
+        if oll.opts.equiv {
+            oll.merge_equivalent_terms(&wcnf.hard);
+        }
         if oll.opts.am1 {
             let clauses = wcnf.hard.iter().chain(definitions.iter());
             oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));

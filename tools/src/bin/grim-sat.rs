@@ -816,6 +816,7 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("hardened", stats.hardened),
             ("strata", stats.strata),
             ("improvements", stats.improvements),
+            ("equivalent merged", stats.equiv_merged),
             ("labels eliminated", stats.sle_hardened),
             ("stalls", stats.stalls),
             ("local search flips", stats.ls_flips),
