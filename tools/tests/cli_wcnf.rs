@@ -319,6 +319,27 @@ fn a_conflict_budget_that_ends_the_search_after_a_solution_gives_s_satisfiable_e
 }
 
 #[test]
+fn the_anytime_phase_leaves_a_budget_cut_run_with_a_much_cheaper_solution() {
+    // 100 conflicts cannot prove the slow instance's optimum; what the run ends with is the
+    // best model. With the anytime phase (the default) local search starts from the first
+    // model; with `--anytime-flips 0` only the core-guided search's models remain.
+    let dir = Dir::new("anytime");
+    let text = slow_instance().to_wcnf_string();
+    let f = dir.file("slow.wcnf", &text);
+    let with = stdout(&sat(&["--conflicts", "100", p(&f)]));
+    let without = stdout(&sat(&["--conflicts", "100", "--anytime-flips", "0", p(&f)]));
+    let (a, b) = (
+        assert_solution(&with, &text),
+        assert_solution(&without, &text),
+    );
+    assert!(
+        a * 3 < b * 2,
+        "anytime {a} is not clearly cheaper than without {b}\n{with}"
+    );
+    assert!(with.contains("c local search wins"), "{with}");
+}
+
+#[test]
 fn a_budget_that_ends_before_any_solution_gives_s_unknown_exit_0() {
     let dir = Dir::new("budget0");
     // Hard random 3-SAT near the threshold (planted, so satisfiable): one conflict is not
