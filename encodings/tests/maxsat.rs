@@ -461,7 +461,14 @@ fn merged_equivalent_soft_literals_keep_the_brute_force_optimum() {
                 ..OllOptions::plain()
             },
         ),
-        ("defaults", OllOptions::default()),
+        (
+            "defaults+equiv+sle",
+            OllOptions {
+                equiv: true,
+                sle: true,
+                ..OllOptions::default()
+            },
+        ),
     ];
     let mut merged_runs = 0;
     for seed in 0..400u64 {
