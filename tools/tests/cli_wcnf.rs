@@ -548,10 +548,26 @@ fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
 fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
     let dir = Dir::new("quiet");
     let f = dir.file("q.wcnf", "h 1 2 0\n1 -1 0\n2 -2 0\n");
+    // The first model (of the hard clauses alone) may cost 2 before the optimum 1 is found:
+    // any number of decreasing `o` lines, then the answer.
+    let only_o_then = |out: &str, tail: &str| {
+        let head = out.strip_suffix(tail).unwrap_or_else(|| panic!("{out:?}"));
+        let costs: Vec<u64> = head
+            .lines()
+            .map(|l| {
+                l.strip_prefix("o ")
+                    .expect("only o lines")
+                    .parse()
+                    .expect("a cost")
+            })
+            .collect();
+        assert!(costs.windows(2).all(|w| w[0] > w[1]), "{out:?}");
+        assert_eq!(costs.last(), Some(&1), "{out:?}");
+    };
     let o = sat(&["-q", p(&f)]);
-    assert_eq!(stdout(&o), "o 1\ns OPTIMUM FOUND\nv 10\n");
+    only_o_then(&stdout(&o), "s OPTIMUM FOUND\nv 10\n");
     let o = sat(&["-q", "-n", p(&f)]);
-    assert_eq!(stdout(&o), "o 1\ns OPTIMUM FOUND\n");
+    only_o_then(&stdout(&o), "s OPTIMUM FOUND\n");
 }
 
 #[test]
