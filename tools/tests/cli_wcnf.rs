@@ -326,7 +326,7 @@ fn the_anytime_phase_leaves_a_budget_cut_run_with_a_much_cheaper_solution() {
     let dir = Dir::new("anytime");
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
-    let with = stdout(&sat(&["--conflicts", "100", p(&f)]));
+    let with = stdout(&sat(&["--conflicts", "100", "--stats", p(&f)]));
     let without = stdout(&sat(&["--conflicts", "100", "--anytime-flips", "0", p(&f)]));
     let (a, b) = (
         assert_solution(&with, &text),
