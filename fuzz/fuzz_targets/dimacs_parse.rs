@@ -9,8 +9,8 @@
 
 use std::io::Cursor;
 
-use grim_tools::formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
-use grim_tools::formats::{Compression, Input};
+use grim_formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
+use grim_formats::{Compression, Input};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,8 +7,8 @@
 //! TOP fits); the writer must refuse it cleanly, and the new dialect must still round-trip.
 #![no_main]
 
-use grim_tools::formats::dimacs::ParseOptions;
-use grim_tools::formats::wcnf::{Dialect, read_wcnf, write_wcnf};
+use grim_formats::dimacs::ParseOptions;
+use grim_formats::wcnf::{Dialect, read_wcnf, write_wcnf};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,11 +1,12 @@
-//! grim-tools: file formats (DIMACS CNF, WCNF in both dialects, solver outputs) and the
-//! command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF), `grim-check`, `grim-gen`
-//! and `grim-encode` (grid.json levels to CNF/WCNF, solver answers back to levels and
-//! pictures: [`grid`]).
+//! grim-tools: the command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF),
+//! `grim-check`, `grim-gen` and `grim-encode` (grid.json levels to CNF/WCNF, solver answers
+//! back to levels and pictures: [`grid`]).
 //!
-//! Reading a DIMACS file (plain, gzip, xz, bzip2 or lzma; see [`formats`]) and solving it
-//! needs only this crate: the engine ([`Solver`], [`Budget`], [`Status`], ...) and the
-//! encodings layer are re-exported.
+//! The file formats (DIMACS CNF, WCNF in both dialects, solver outputs) are the `grim-formats`
+//! crate, re-exported here as [`formats`]; a program that only reads and writes those files
+//! should depend on `grim-formats` alone, which has no command-line dependency. Reading a
+//! DIMACS file (plain, gzip, xz, bzip2 or lzma) and solving it needs only this crate: the
+//! engine ([`Solver`], [`Budget`], [`Status`], ...) and the encodings layer are re-exported.
 //!
 //! ```
 //! use grim_tools::formats::dimacs::{ParseOptions, read_cnf};
@@ -43,6 +44,7 @@ pub use grim_encodings::{Budget, Lit, Options, Solver, Status, Terminator, Var, 
 pub use grim_solver;
 
 pub mod cli;
-pub mod formats;
+/// The file formats: the `grim-formats` crate, re-exported under its old path.
+pub use grim_formats as formats;
 pub mod generate;
 pub mod grid;

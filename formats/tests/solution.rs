@@ -1,12 +1,12 @@
 //! The solver-output format (`s` and `v` lines): what the reader accepts and refuses, and
 //! the writer's line limit.
 
+use grim_formats::ParseError;
+use grim_formats::solution::{Answer, MAX_LINE, read_solution, write_answer, write_model};
 use grim_solver::{Lit, Var};
-use grim_tools::formats::ParseError;
-use grim_tools::formats::solution::{Answer, MAX_LINE, read_solution, write_answer, write_model};
 use proptest::prelude::*;
 
-fn read(text: &str) -> Result<grim_tools::formats::solution::Solution, ParseError> {
+fn read(text: &str) -> Result<grim_formats::solution::Solution, ParseError> {
     read_solution(text.as_bytes())
 }
 

@@ -26,43 +26,29 @@ use std::io::{self, Read, Write};
 
 use grim_solver::Lit;
 
-use super::dimacs::MAX_VARS;
-use super::error::ParseError;
-use super::source::{Number, Source, is_blank};
+use crate::error::ParseError;
+use crate::literal::{ModelLits, Shown};
+use crate::output::{Status, answers, each_line, status_line};
+use crate::source::{Number, Source, Token, is_blank};
 
-/// The answer on the `s` line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Answer {
-    /// `s OPTIMUM FOUND`: the model's cost is claimed optimal.
-    OptimumFound,
-    /// `s SATISFIABLE`: a model, optimality not proven.
-    Satisfiable,
-    /// `s UNSATISFIABLE`: the hard clauses alone are unsatisfiable.
-    Unsatisfiable,
-    /// `s UNKNOWN`: no solution found.
-    Unknown,
+answers! {
+    /// The answer on the `s` line.
+    pub enum Answer {
+        /// `s OPTIMUM FOUND`: the model's cost is claimed optimal.
+        OptimumFound => "OPTIMUM FOUND",
+        /// `s SATISFIABLE`: a model, optimality not proven.
+        Satisfiable => "SATISFIABLE",
+        /// `s UNSATISFIABLE`: the hard clauses alone are unsatisfiable.
+        Unsatisfiable => "UNSATISFIABLE",
+        /// `s UNKNOWN`: no solution found.
+        Unknown => "UNKNOWN",
+    }
 }
 
 impl Answer {
-    /// The words on the `s` line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Answer::OptimumFound => "OPTIMUM FOUND",
-            Answer::Satisfiable => "SATISFIABLE",
-            Answer::Unsatisfiable => "UNSATISFIABLE",
-            Answer::Unknown => "UNKNOWN",
-        }
-    }
-
     /// Whether the answer comes with a model (and a cost).
     pub fn has_solution(self) -> bool {
         matches!(self, Answer::OptimumFound | Answer::Satisfiable)
-    }
-}
-
-impl std::fmt::Display for Answer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -136,51 +122,33 @@ enum Pending {
     /// Only empty `v` lines so far.
     Empty,
     Bits(Vec<bool>),
-    Lits {
-        lits: Vec<(Lit, u64, u64)>,
-        end_line: Option<u64>,
-    },
+    Lits(ModelLits),
 }
 
 /// Reads a MaxSAT solver's output (see the module documentation for what is accepted).
 pub fn read_output<R: Read>(reader: R) -> Result<Output, ParseError> {
     let mut src = Source::new(reader);
-    let mut status: Option<(Answer, u64, u64)> = None;
+    let mut status: Status<Answer> = None;
     let mut costs = Vec::new();
     let mut first_v: Option<(u64, u64)> = None;
     let mut pending = Pending::None;
-    while let Some(b) = src.skip_blanks()? {
-        if b == b'c' {
-            src.skip_line()?;
-            continue;
+    each_line(&mut src, |src, head| match head.bytes() {
+        Some(b"s") => status_line(&mut status, src, &head, read_answer),
+        Some(b"o") => {
+            costs.push((read_cost(src)?, head.line));
+            Ok(())
         }
-        let head = src.token()?;
-        match head.bytes() {
-            Some(b"s") => {
-                if let Some((_, first_line, _)) = status {
-                    return Err(ParseError::DuplicateStatus {
-                        line: head.line,
-                        column: head.column,
-                        first_line,
-                    });
-                }
-                status = Some((read_answer(&mut src)?, head.line, head.column));
-            }
-            Some(b"o") => costs.push((read_cost(&mut src)?, head.line)),
-            Some(b"v") => {
-                let first_line = first_v.get_or_insert((head.line, head.column)).0;
-                read_values(&mut src, &mut pending, first_line)?;
-            }
-            _ => {
-                return Err(ParseError::JunkToken {
-                    line: head.line,
-                    column: head.column,
-                    token: head.snippet(),
-                    expected: "a `c`, `o`, `s` or `v` line",
-                });
-            }
+        Some(b"v") => {
+            let first_line = first_v.get_or_insert((head.line, head.column)).0;
+            read_values(src, &mut pending, first_line)
         }
-    }
+        _ => Err(ParseError::JunkToken {
+            line: head.line,
+            column: head.column,
+            token: head.snippet(),
+            expected: "a `c`, `o`, `s` or `v` line",
+        }),
+    })?;
     let Some((answer, answer_line, answer_column)) = status else {
         let (line, column) = src.position();
         return Err(ParseError::MissingMaxSatStatus { line, column });
@@ -189,7 +157,7 @@ pub fn read_output<R: Read>(reader: R) -> Result<Output, ParseError> {
         Pending::None => None,
         Pending::Empty => Some(Model::Bits(Vec::new())),
         Pending::Bits(bits) => Some(Model::Bits(bits)),
-        Pending::Lits { lits, .. } => Some(Model::Lits(consistent(lits)?)),
+        Pending::Lits(lits) => Some(Model::Lits(lits.into_model()?)),
     };
     match (answer.has_solution(), first_v) {
         (true, None) => {
@@ -227,12 +195,7 @@ pub fn read_output<R: Read>(reader: R) -> Result<Output, ParseError> {
 /// The rest of an `s` line.
 fn read_answer<R: Read>(src: &mut Source<R>) -> Result<Answer, ParseError> {
     let mut words: Vec<(Vec<u8>, String, u64, u64)> = Vec::new();
-    loop {
-        match src.skip_inline_blanks()? {
-            None | Some(b'\n') => break,
-            Some(_) => {}
-        }
-        let token = src.token()?;
+    while let Some(token) = src.line_token()? {
         words.push((
             token.bytes().unwrap_or(b"").to_vec(),
             token.snippet(),
@@ -270,17 +233,14 @@ fn read_answer<R: Read>(src: &mut Source<R>) -> Result<Answer, ParseError> {
 /// The rest of an `o` line: one non-negative integer.
 fn read_cost<R: Read>(src: &mut Source<R>) -> Result<u64, ParseError> {
     let expected = "the cost after `o`: a non-negative integer up to 2^64 - 1";
-    let token = match src.skip_inline_blanks()? {
-        None | Some(b'\n') => {
-            let (line, column) = src.position();
-            return Err(ParseError::JunkToken {
-                line,
-                column,
-                token: "the end of the line".to_string(),
-                expected,
-            });
-        }
-        Some(_) => src.token()?,
+    let Some(token) = src.line_token()? else {
+        let (line, column) = src.position();
+        return Err(ParseError::JunkToken {
+            line,
+            column,
+            token: "the end of the line".to_string(),
+            expected,
+        });
     };
     let cost = match token.number {
         Number::Int {
@@ -303,17 +263,14 @@ fn read_cost<R: Read>(src: &mut Source<R>) -> Result<u64, ParseError> {
             });
         }
     };
-    match src.skip_inline_blanks()? {
-        None | Some(b'\n') => Ok(cost),
-        Some(_) => {
-            let extra = src.token()?;
-            Err(ParseError::JunkToken {
-                line: extra.line,
-                column: extra.column,
-                token: extra.snippet(),
-                expected: "the end of the `o` line after the cost",
-            })
-        }
+    match src.line_token()? {
+        None => Ok(cost),
+        Some(extra) => Err(ParseError::JunkToken {
+            line: extra.line,
+            column: extra.column,
+            token: extra.snippet(),
+            expected: "the end of the `o` line after the cost",
+        }),
     }
 }
 
@@ -358,155 +315,27 @@ fn read_values<R: Read>(
         return Ok(());
     }
     if matches!(pending, Pending::None | Pending::Empty) {
-        *pending = Pending::Lits {
-            lits: Vec::new(),
-            end_line: None,
-        };
+        *pending = Pending::Lits(ModelLits::default());
     }
-    let Pending::Lits { lits, end_line } = pending else {
+    let Pending::Lits(lits) = pending else {
         return Ok(());
     };
-    literal(&first, line, column, lits, end_line)?;
-    loop {
-        match src.skip_inline_blanks()? {
-            None | Some(b'\n') => return Ok(()),
-            Some(_) => {}
-        }
-        let (line, column) = src.position();
-        let mut text = Vec::new();
-        while let Some(b) = src.peek()? {
-            if is_blank(b) {
-                break;
-            }
-            src.bump(b);
-            // A literal has at most 11 bytes; keep enough to show what went wrong.
-            if text.len() < 40 {
-                text.push(b);
-            }
-        }
-        literal(&text, line, column, lits, end_line)?;
+    let expected = "a model: one string of `0`s and `1`s, or literals (an optional `-` and \
+                    decimal digits)";
+    lits.push(
+        &Token::of_bytes(line, column, &first),
+        expected,
+        Shown::Magnitude,
+    )?;
+    while let Some(token) = src.line_token()? {
+        lits.push(&token, expected, Shown::Magnitude)?;
     }
-}
-
-/// One token of a literal-list model.
-fn literal(
-    text: &[u8],
-    line: u64,
-    column: u64,
-    lits: &mut Vec<(Lit, u64, u64)>,
-    end_line: &mut Option<u64>,
-) -> Result<(), ParseError> {
-    let snippet = || {
-        let shown = text.get(..32).unwrap_or(text);
-        let mut s = shown.escape_ascii().to_string();
-        if text.len() > 32 {
-            s.push_str("...");
-        }
-        s
-    };
-    let (negative, digits) = match text.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, text),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(ParseError::JunkToken {
-            line,
-            column,
-            token: snippet(),
-            expected: "a model: one string of `0`s and `1`s, or literals (an optional `-` and \
-                       decimal digits)",
-        });
-    }
-    let mut magnitude: u64 = 0;
-    for &d in digits {
-        magnitude = magnitude
-            .checked_mul(10)
-            .and_then(|m| m.checked_add(u64::from(d - b'0')))
-            .ok_or_else(|| ParseError::NumberOverflow {
-                line,
-                column,
-                token: snippet(),
-            })?;
-    }
-    if let Some(end_line) = *end_line {
-        return Err(ParseError::LiteralAfterEnd {
-            line,
-            column,
-            value: i64::try_from(magnitude).unwrap_or(i64::MAX),
-            end_line,
-        });
-    }
-    if magnitude == 0 {
-        *end_line = Some(line);
-        return Ok(());
-    }
-    if magnitude > MAX_VARS {
-        return Err(ParseError::TooManyVariables {
-            line,
-            column,
-            value: magnitude,
-        });
-    }
-    // magnitude ≤ 2^31 - 1: exact.
-    let value = if negative {
-        -(magnitude as i64)
-    } else {
-        magnitude as i64
-    };
-    let lit = Lit::from_dimacs(value).ok_or(ParseError::TooManyVariables {
-        line,
-        column,
-        value: magnitude,
-    })?;
-    lits.push((lit, line, column));
     Ok(())
-}
-
-/// Sorts a literal list by variable, drops repeats, refuses `x` with `-x` (naming the later
-/// one in the file).
-fn consistent(mut lits: Vec<(Lit, u64, u64)>) -> Result<Vec<Lit>, ParseError> {
-    lits.sort_unstable();
-    let mut conflict: Option<((u64, u64), Lit, u64)> = None;
-    let mut previous: Option<(Lit, (u64, u64))> = None;
-    for &(lit, line, column) in &lits {
-        let here = (line, column);
-        match previous {
-            Some((p, _)) if p == lit => continue,
-            Some((p, p_here)) if p.var() == lit.var() => {
-                let (later, later_lit, earlier_line) = if p_here < here {
-                    (here, lit, p_here.0)
-                } else {
-                    (p_here, p, line)
-                };
-                if conflict.is_none_or(|(pos, _, _)| later < pos) {
-                    conflict = Some((later, later_lit, earlier_line));
-                }
-            }
-            _ => {}
-        }
-        previous = Some((lit, here));
-    }
-    if let Some(((line, column), lit, first_line)) = conflict {
-        return Err(ParseError::ConflictingLiteral {
-            line,
-            column,
-            value: lit.to_dimacs(),
-            first_line,
-        });
-    }
-    let mut model: Vec<Lit> = lits.into_iter().map(|(l, _, _)| l).collect();
-    model.dedup();
-    Ok(model)
 }
 
 /// Writes `o COST`.
 pub fn write_cost(mut out: impl Write, cost: u64) -> io::Result<()> {
     writeln!(out, "o {cost}")
-}
-
-/// Writes `s ANSWER`.
-pub fn write_answer(mut out: impl Write, answer: Answer) -> io::Result<()> {
-    writeln!(out, "s {answer}")
 }
 
 /// Writes the model as one `v` line of 0/1 characters, variable 1 first. The MaxSAT

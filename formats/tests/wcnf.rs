@@ -8,16 +8,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::Compression as GzLevel;
 use flate2::write::GzEncoder;
-use grim_solver::Lit;
-use grim_tools::formats::detect::{Format, Reason, detect, has_wcnf_name};
-use grim_tools::formats::dimacs::{self, ParseOptions};
-use grim_tools::formats::maxsat_output::{
+use grim_formats::detect::{Format, Reason, detect, has_wcnf_name};
+use grim_formats::dimacs::{self, ParseOptions};
+use grim_formats::maxsat_output::{
     Answer, Model, Output, read_output, write_answer, write_bits, write_cost,
 };
-use grim_tools::formats::wcnf::{
+use grim_formats::wcnf::{
     Dialect, Header, Parsed, Parser, Weight, read_wcnf, read_wcnf_path, write_wcnf,
 };
-use grim_tools::formats::{Compression, Input, ParseError, Warning, Wcnf};
+use grim_formats::{Compression, Input, ParseError, Warning, Wcnf};
+use grim_solver::Lit;
 use proptest::prelude::*;
 
 fn lits(clause: &[i64]) -> Vec<Lit> {
@@ -933,6 +933,23 @@ fn malformed_outputs_are_errors_with_positions() {
         assert_eq!(e.position(), Some((line, column)), "{text:?}: {e}");
         assert!(e.to_string().contains(needle), "{text:?}: {e}");
     }
+}
+
+/// Found when the MaxSAT output reader moved onto the shared literal reader (grim-formats): it
+/// kept only a literal token's first 40 bytes, so `0…01x` with 45 zeros read as the literal 1.
+#[test]
+fn a_long_literal_token_with_junk_past_its_fortieth_byte_is_junk() {
+    let token = format!("{}1x", "0".repeat(45));
+    let e = output_err(&format!("o 1\ns SATISFIABLE\nv 2 {token} 0\n"));
+    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_eq!(e.position(), Some((3, 5)), "{e}");
+    assert!(e.to_string().contains("unexpected `0000"), "{e}");
+    // The literal-list model's first token is kept whole: the same verdict.
+    let e = output_err(&format!("o 1\ns SATISFIABLE\nv {token} 2 0\n"));
+    assert_eq!(e.position(), Some((3, 3)), "{e}");
+    // The same digits without the junk are the literal 1.
+    let o = output(&format!("o 1\ns SATISFIABLE\nv 2 {}1 0\n", "0".repeat(45)));
+    assert_eq!(o.model, Some(Model::Lits(lits(&[1, 2]))));
 }
 
 #[test]

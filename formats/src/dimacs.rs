@@ -40,10 +40,12 @@ use std::path::Path;
 
 use grim_solver::{Lit, Var};
 
-use super::cnf::Cnf;
-use super::error::{ParseError, Warning};
-use super::open_input;
-use super::source::{Number, Source, Token};
+use crate::cnf::Cnf;
+use crate::error::{ParseError, Warning};
+use crate::header::{self, read_header_line};
+use crate::literal::Body;
+use crate::open_input;
+use crate::source::{Number, Source};
 
 /// Largest variable count the engine accepts (`Var::MAX_INDEX + 1`, i.e. 2^31 - 1).
 pub const MAX_VARS: u64 = Var::MAX_INDEX as u64 + 1;
@@ -124,17 +126,9 @@ pub struct ClauseStart {
 /// The streaming reader: the header is read by [`Parser::new`], then one clause per
 /// [`Parser::next_clause`], so callers can feed a solver without a copy of the formula.
 pub struct Parser<R> {
-    src: Source<R>,
-    options: ParseOptions,
     header: Header,
-    /// Largest variable (1-based) used by any literal so far.
-    largest: u64,
-    clauses: u64,
-    /// First literal beyond the header's count: line, column, value; and how many there were.
-    out_of_range: Option<(u64, u64, i64)>,
-    out_of_range_count: u64,
-    finished: bool,
-    warnings: Vec<Warning>,
+    /// The clauses, read and checked against the header's counts.
+    body: Body<R>,
 }
 
 impl<R: Read> Parser<R> {
@@ -143,15 +137,8 @@ impl<R: Read> Parser<R> {
         let mut src = Source::new(reader);
         let header = read_header(&mut src)?;
         Ok(Parser {
-            src,
-            options,
             header,
-            largest: 0,
-            clauses: 0,
-            out_of_range: None,
-            out_of_range_count: 0,
-            finished: false,
-            warnings: Vec::new(),
+            body: Body::new(src, options, Some((header.num_vars, header.num_clauses))),
         })
     }
 
@@ -163,17 +150,17 @@ impl<R: Read> Parser<R> {
     /// The number of variables: the header's count, or more when (leniently accepted)
     /// literals went beyond it.
     pub fn num_vars(&self) -> u64 {
-        self.header.num_vars.max(self.largest)
+        self.header.num_vars.max(self.body.largest())
     }
 
     /// Clauses read so far.
     pub fn num_clauses(&self) -> u64 {
-        self.clauses
+        self.body.clauses()
     }
 
     /// Warnings collected; complete once `next_clause` has returned `Ok(None)`.
     pub fn warnings(&self) -> &[Warning] {
-        &self.warnings
+        self.body.warnings()
     }
 
     /// Reads the next clause into `clause` (cleared first). Returns where it began, or
@@ -184,145 +171,29 @@ impl<R: Read> Parser<R> {
         clause: &mut Vec<Lit>,
     ) -> Result<Option<ClauseStart>, ParseError> {
         clause.clear();
-        if self.finished {
-            return Ok(None);
-        }
-        let mut start: Option<ClauseStart> = None;
-        loop {
-            let Some(b) = self.src.skip_blanks()? else {
-                return self.end_of_input(start);
-            };
-            match b {
-                b'c' => self.src.skip_line()?,
-                b'%' => return self.end_of_input(start),
-                _ => {
-                    let token = self.src.token()?;
-                    if token.bytes() == Some(b"p") {
-                        return Err(ParseError::DuplicateHeader {
-                            line: token.line,
-                            column: token.column,
-                            first_line: self.header.line,
-                        });
-                    }
-                    let start = *start.get_or_insert(ClauseStart {
-                        line: token.line,
-                        column: token.column,
-                    });
-                    match token.number {
-                        Number::Int { magnitude: 0, .. } => {
-                            self.clauses += 1;
-                            if self.options.strict && self.clauses > self.header.num_clauses {
-                                return Err(ParseError::ClauseCountMismatch {
-                                    line: start.line,
-                                    column: start.column,
-                                    declared: self.header.num_clauses,
-                                    found: self.clauses,
-                                });
-                            }
-                            return Ok(Some(start));
-                        }
-                        Number::Int { .. } => clause.push(self.literal(&token)?),
-                        Number::Overflow => {
-                            return Err(ParseError::NumberOverflow {
-                                line: token.line,
-                                column: token.column,
-                                token: token.snippet(),
-                            });
-                        }
-                        Number::Junk => {
-                            return Err(ParseError::JunkToken {
-                                line: token.line,
-                                column: token.column,
-                                token: token.snippet(),
-                                expected: "a literal (an optional `-` and decimal digits), `0` \
-                                           ending the clause, or a comment `c ...`",
-                            });
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Turns a non-zero integer token into a literal, applying the range rules.
-    fn literal(&mut self, token: &Token) -> Result<Lit, ParseError> {
-        let Number::Int {
-            negative,
-            magnitude,
-        } = token.number
-        else {
-            // Only called for `Int` tokens; a junk token here would be a reader bug, and
-            // reporting it as junk is the honest fallback.
-            return Err(ParseError::JunkToken {
-                line: token.line,
-                column: token.column,
-                token: token.snippet(),
-                expected: "a literal",
-            });
-        };
-        if magnitude > MAX_VARS {
-            return Err(ParseError::TooManyVariables {
-                line: token.line,
-                column: token.column,
-                value: magnitude,
-            });
-        }
-        // magnitude ≤ 2^31 - 1, so the cast and the negation are exact.
-        let value = if negative {
-            -(magnitude as i64)
-        } else {
-            magnitude as i64
-        };
-        if magnitude > self.header.num_vars {
-            if self.options.strict {
-                return Err(ParseError::LiteralOutOfRange {
+        let mut start = None;
+        while let Some(token) = self
+            .body
+            .next_token(start.map(|s: ClauseStart| s.line), true)?
+        {
+            if token.bytes() == Some(b"p") {
+                return Err(ParseError::DuplicateHeader {
                     line: token.line,
                     column: token.column,
-                    value,
-                    max: self.header.num_vars,
+                    first_line: self.header.line,
                 });
             }
-            self.out_of_range_count += 1;
-            self.out_of_range
-                .get_or_insert((token.line, token.column, value));
-        }
-        self.largest = self.largest.max(magnitude);
-        Lit::from_dimacs(value).ok_or(ParseError::TooManyVariables {
-            line: token.line,
-            column: token.column,
-            value: magnitude,
-        })
-    }
-
-    /// The input ended (EOF or `%`) with `open` the clause in progress, if any.
-    fn end_of_input(
-        &mut self,
-        open: Option<ClauseStart>,
-    ) -> Result<Option<ClauseStart>, ParseError> {
-        let (line, column) = self.src.position();
-        if let Some(start) = open {
-            return Err(ParseError::MissingFinalZero {
-                line,
-                column,
-                clause_line: start.line,
+            let start = *start.get_or_insert(ClauseStart {
+                line: token.line,
+                column: token.column,
             });
-        }
-        self.finished = true;
-        if let Some(warning) =
-            self.options
-                .clause_count(self.header.num_clauses, self.clauses, (line, column))?
-        {
-            self.warnings.push(warning);
-        }
-        if let Some((line, column, value)) = self.out_of_range {
-            self.warnings.push(Warning::LiteralOutOfRange {
-                line,
-                column,
-                value,
-                declared: self.header.num_vars,
-                largest: self.largest,
-                count: self.out_of_range_count,
-            });
+            match self.body.item(&token)? {
+                Some(lit) => clause.push(lit),
+                None => {
+                    self.body.end_clause((start.line, start.column))?;
+                    return Ok(Some(start));
+                }
+            }
         }
         Ok(None)
     }
@@ -330,119 +201,34 @@ impl<R: Read> Parser<R> {
 
 /// Reads comments and the header line.
 fn read_header<R: Read>(src: &mut Source<R>) -> Result<Header, ParseError> {
-    loop {
-        let Some(b) = src.skip_blanks()? else {
+    match src.skip_comments()? {
+        Some(b'p') => {}
+        None => {
             let (line, column) = src.position();
             return Err(ParseError::MissingHeader { line, column });
-        };
-        match b {
-            b'c' => src.skip_line()?,
-            b'p' => break,
-            _ => {
-                let token = src.token()?;
-                return Err(match token.number {
-                    Number::Junk => ParseError::JunkToken {
-                        line: token.line,
-                        column: token.column,
-                        token: token.snippet(),
-                        expected: "a comment `c ...` or the header `p cnf VARIABLES CLAUSES`",
-                    },
-                    _ => ParseError::MissingHeader {
-                        line: token.line,
-                        column: token.column,
-                    },
-                });
-            }
         }
-    }
-    let p = src.token()?;
-    let line = p.line;
-    if p.bytes() != Some(b"p") {
-        return Err(bad_header(&p, "`p` followed by a blank"));
-    }
-    let format = header_token(src, "the format `cnf`")?;
-    match format.bytes() {
-        Some(b"cnf") => {}
-        Some(b"wcnf") => {
-            return Err(bad_header(
-                &format,
-                "`cnf` (this is a WCNF file; read it with the WCNF reader)",
-            ));
-        }
-        _ => return Err(bad_header(&format, "the format `cnf`")),
-    }
-    let vars_token = header_token(src, "the number of variables")?;
-    let num_vars = header_number(
-        &vars_token,
-        "the number of variables, a non-negative integer",
-    )?;
-    if num_vars > MAX_VARS {
-        return Err(ParseError::TooManyVariables {
-            line: vars_token.line,
-            column: vars_token.column,
-            value: num_vars,
-        });
-    }
-    let clauses_token = header_token(src, "the number of clauses")?;
-    let num_clauses = header_number(
-        &clauses_token,
-        "the number of clauses, a non-negative integer",
-    )?;
-    match src.skip_inline_blanks()? {
-        None | Some(b'\n') => {}
         Some(_) => {
-            let extra = src.token()?;
-            return Err(bad_header(
-                &extra,
-                "the end of the line after the clause count",
-            ));
+            let token = src.token()?;
+            return Err(match token.number {
+                Number::Junk => ParseError::JunkToken {
+                    line: token.line,
+                    column: token.column,
+                    token: token.snippet(),
+                    expected: "a comment `c ...` or the header `p cnf VARIABLES CLAUSES`",
+                },
+                _ => ParseError::MissingHeader {
+                    line: token.line,
+                    column: token.column,
+                },
+            });
         }
     }
+    let line = read_header_line(src, &header::CNF)?;
     Ok(Header {
-        num_vars,
-        num_clauses,
-        line,
+        num_vars: line.num_vars,
+        num_clauses: line.num_clauses,
+        line: line.line,
     })
-}
-
-/// The next token on the header line; the end of the line here is an error.
-fn header_token<R: Read>(src: &mut Source<R>, expected: &'static str) -> Result<Token, ParseError> {
-    match src.skip_inline_blanks()? {
-        None | Some(b'\n') => {
-            let (line, column) = src.position();
-            Err(ParseError::BadHeader {
-                line,
-                column,
-                expected,
-                found: "the end of the line".to_string(),
-            })
-        }
-        Some(_) => src.token(),
-    }
-}
-
-fn header_number(token: &Token, expected: &'static str) -> Result<u64, ParseError> {
-    match token.number {
-        Number::Int {
-            negative: false,
-            magnitude,
-        } => Ok(magnitude),
-        Number::Overflow => Err(ParseError::NumberOverflow {
-            line: token.line,
-            column: token.column,
-            token: token.snippet(),
-        }),
-        _ => Err(bad_header(token, expected)),
-    }
-}
-
-fn bad_header(token: &Token, expected: &'static str) -> ParseError {
-    ParseError::BadHeader {
-        line: token.line,
-        column: token.column,
-        expected,
-        found: format!("`{}`", token.snippet()),
-    }
 }
 
 /// A formula read whole, with its header and the warnings of a lenient read.
@@ -457,7 +243,7 @@ pub struct Parsed {
 }
 
 /// Reads a whole DIMACS CNF from `reader` (plain bytes; use [`read_cnf_path`] or
-/// [`super::Input::sniff`] for gzip).
+/// [`crate::Input::sniff`] for gzip).
 pub fn read_cnf<R: Read>(reader: R, options: ParseOptions) -> Result<Parsed, ParseError> {
     let mut parser = Parser::new(reader, options)?;
     let header = parser.header();
@@ -474,7 +260,7 @@ pub fn read_cnf<R: Read>(reader: R, options: ParseOptions) -> Result<Parsed, Par
     Ok(Parsed {
         cnf: Cnf { num_vars, clauses },
         header,
-        warnings: parser.warnings,
+        warnings: parser.body.into_warnings(),
     })
 }
 

@@ -27,10 +27,10 @@
 use std::io::{self, Read};
 use std::path::Path;
 
-use super::Input;
-use super::compress::Compression;
-use super::error::ParseError;
-use super::source::is_blank;
+use crate::Input;
+use crate::compress::Compression;
+use crate::error::ParseError;
+use crate::source::is_blank;
 
 /// The two instance formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,11 +95,6 @@ pub struct Detected {
 }
 
 impl Detected {
-    /// Whether the input was gzip-compressed.
-    pub fn is_gzip(&self) -> bool {
-        self.compression == Compression::Gzip
-    }
-
     /// How the input was compressed.
     pub fn compression(&self) -> Compression {
         self.compression

@@ -38,7 +38,7 @@
 //!
 //! # Bounded allocation
 //! As in `dimacs.rs`: header counts are never trusted for an allocation (more than
-//! [`MAX_VARS`] variables is an error, and at most [`RESERVE_CAP`] clauses are reserved up
+//! [`MAX_VARS`](crate::dimacs::MAX_VARS) variables is an error, and at most [`RESERVE_CAP`] clauses are reserved up
 //! front); memory grows with the clauses actually present.
 
 use std::io::{self, Read, Write};
@@ -47,10 +47,12 @@ use std::path::Path;
 use grim_encodings::sink::Wcnf;
 use grim_solver::Lit;
 
-use super::dimacs::{MAX_VARS, ParseOptions, RESERVE_CAP};
-use super::error::{ParseError, Warning};
-use super::open_input;
-use super::source::{Number, Source, Token};
+use crate::dimacs::{ParseOptions, RESERVE_CAP};
+use crate::error::{ParseError, Warning};
+use crate::header::{self, read_header_line};
+use crate::literal::Body;
+use crate::open_input;
+use crate::source::{Number, Source, Token};
 
 /// Which WCNF dialect a file is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +66,7 @@ pub enum Dialect {
 /// The old format's `p wcnf` header as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Declared number of variables (at most [`MAX_VARS`]).
+    /// Declared number of variables (at most [`MAX_VARS`](crate::dimacs::MAX_VARS)).
     pub num_vars: u64,
     /// Declared number of clauses, hard and soft.
     pub num_clauses: u64,
@@ -98,48 +100,26 @@ pub struct ClauseStart {
 /// The streaming reader: [`Parser::new`] reads up to the first clause (and the header, in the
 /// old format), then one clause per [`Parser::next_clause`].
 pub struct Parser<R> {
-    src: Source<R>,
-    options: ParseOptions,
     header: Option<Header>,
-    /// Largest variable (1-based) used by any literal so far.
-    largest: u64,
-    clauses: u64,
+    /// The clauses, read and checked against the header's counts (old format).
+    body: Body<R>,
     hard: u64,
     soft_total: u64,
-    /// First literal beyond the header's count: line, column, value; and how many there were.
-    out_of_range: Option<(u64, u64, i64)>,
-    out_of_range_count: u64,
-    finished: bool,
-    warnings: Vec<Warning>,
 }
 
 impl<R: Read> Parser<R> {
     /// Reads leading comments and, if the input starts with one, the `p wcnf` header.
     pub fn new(reader: R, options: ParseOptions) -> Result<Parser<R>, ParseError> {
         let mut src = Source::new(reader);
-        let mut header = None;
-        loop {
-            match src.skip_blanks()? {
-                Some(b'c') => src.skip_line()?,
-                Some(b'p') => {
-                    header = Some(read_header(&mut src)?);
-                    break;
-                }
-                _ => break,
-            }
-        }
+        let header = match src.skip_comments()? {
+            Some(b'p') => Some(read_header(&mut src)?),
+            _ => None,
+        };
         Ok(Parser {
-            src,
-            options,
             header,
-            largest: 0,
-            clauses: 0,
+            body: Body::new(src, options, header.map(|h| (h.num_vars, h.num_clauses))),
             hard: 0,
             soft_total: 0,
-            out_of_range: None,
-            out_of_range_count: 0,
-            finished: false,
-            warnings: Vec::new(),
         })
     }
 
@@ -157,15 +137,22 @@ impl<R: Read> Parser<R> {
         self.header
     }
 
+    /// Warnings collected; complete once `next_clause` has returned `Ok(None)`.
+    pub fn warnings(&self) -> &[Warning] {
+        self.body.warnings()
+    }
+
     /// The number of variables: the header's count (old format) or the largest variable used,
     /// whichever is larger.
     pub fn num_vars(&self) -> u64 {
-        self.header.map_or(0, |h| h.num_vars).max(self.largest)
+        self.header
+            .map_or(0, |h| h.num_vars)
+            .max(self.body.largest())
     }
 
     /// Clauses read so far, hard and soft.
     pub fn num_clauses(&self) -> u64 {
-        self.clauses
+        self.body.clauses()
     }
 
     /// Hard clauses read so far.
@@ -178,11 +165,6 @@ impl<R: Read> Parser<R> {
         self.soft_total
     }
 
-    /// Warnings collected; complete once `next_clause` has returned `Ok(None)`.
-    pub fn warnings(&self) -> &[Warning] {
-        &self.warnings
-    }
-
     /// Reads the next clause's literals into `clause` (cleared first). Returns where it began
     /// and its weight, or `None` at the end of the input (after the end-of-input checks).
     /// Empty clauses are returned like any other.
@@ -191,19 +173,8 @@ impl<R: Read> Parser<R> {
         clause: &mut Vec<Lit>,
     ) -> Result<Option<ClauseStart>, ParseError> {
         clause.clear();
-        if self.finished {
-            return Ok(None);
-        }
         let mut start: Option<ClauseStart> = None;
-        loop {
-            let Some(b) = self.src.skip_blanks()? else {
-                return self.end_of_input(start);
-            };
-            if b == b'c' {
-                self.src.skip_line()?;
-                continue;
-            }
-            let token = self.src.token()?;
+        while let Some(token) = self.body.next_token(start.map(|s| s.line), false)? {
             if token.bytes() == Some(b"p") {
                 return Err(match self.header {
                     Some(h) => ParseError::DuplicateHeader {
@@ -229,44 +200,16 @@ impl<R: Read> Parser<R> {
                 });
                 continue;
             };
-            match token.number {
-                Number::Int { magnitude: 0, .. } => {
-                    self.clauses += 1;
-                    if self.options.strict
-                        && let Some(h) = self.header
-                        && self.clauses > h.num_clauses
-                    {
-                        return Err(ParseError::ClauseCountMismatch {
-                            line: open.line,
-                            column: open.column,
-                            declared: h.num_clauses,
-                            found: self.clauses,
-                        });
-                    }
-                    if open.weight == Weight::Hard {
-                        self.hard += 1;
-                    }
-                    return Ok(Some(open));
+            let Some(lit) = self.body.item(&token)? else {
+                self.body.end_clause((open.line, open.column))?;
+                if open.weight == Weight::Hard {
+                    self.hard += 1;
                 }
-                Number::Int { .. } => clause.push(self.literal(&token)?),
-                Number::Overflow => {
-                    return Err(ParseError::NumberOverflow {
-                        line: token.line,
-                        column: token.column,
-                        token: token.snippet(),
-                    });
-                }
-                Number::Junk => {
-                    return Err(ParseError::JunkToken {
-                        line: token.line,
-                        column: token.column,
-                        token: token.snippet(),
-                        expected: "a literal (an optional `-` and decimal digits), `0` ending \
-                                   the clause, or a comment `c ...`",
-                    });
-                }
-            }
+                return Ok(Some(open));
+            };
+            clause.push(lit);
         }
+        Ok(None)
     }
 
     /// The first token of a clause: `h` (headerless format) or a weight.
@@ -344,210 +287,17 @@ impl<R: Read> Parser<R> {
                 })?;
         Ok(Weight::Soft(weight))
     }
-
-    /// Turns a non-zero integer token into a literal, applying the range rules.
-    fn literal(&mut self, token: &Token) -> Result<Lit, ParseError> {
-        let (line, column) = (token.line, token.column);
-        let Number::Int {
-            negative,
-            magnitude,
-        } = token.number
-        else {
-            return Err(ParseError::JunkToken {
-                line,
-                column,
-                token: token.snippet(),
-                expected: "a literal",
-            });
-        };
-        if magnitude > MAX_VARS {
-            return Err(ParseError::TooManyVariables {
-                line,
-                column,
-                value: magnitude,
-            });
-        }
-        // magnitude ≤ 2^31 - 1, so the cast and the negation are exact.
-        let value = if negative {
-            -(magnitude as i64)
-        } else {
-            magnitude as i64
-        };
-        if let Some(h) = self.header
-            && magnitude > h.num_vars
-        {
-            if self.options.strict {
-                return Err(ParseError::LiteralOutOfRange {
-                    line,
-                    column,
-                    value,
-                    max: h.num_vars,
-                });
-            }
-            self.out_of_range_count += 1;
-            self.out_of_range.get_or_insert((line, column, value));
-        }
-        self.largest = self.largest.max(magnitude);
-        Lit::from_dimacs(value).ok_or(ParseError::TooManyVariables {
-            line,
-            column,
-            value: magnitude,
-        })
-    }
-
-    /// The input ended with `open` the clause in progress, if any.
-    fn end_of_input(
-        &mut self,
-        open: Option<ClauseStart>,
-    ) -> Result<Option<ClauseStart>, ParseError> {
-        let (line, column) = self.src.position();
-        if let Some(start) = open {
-            return Err(ParseError::MissingFinalZero {
-                line,
-                column,
-                clause_line: start.line,
-            });
-        }
-        self.finished = true;
-        if let Some(h) = self.header {
-            if let Some(warning) =
-                self.options
-                    .clause_count(h.num_clauses, self.clauses, (line, column))?
-            {
-                self.warnings.push(warning);
-            }
-            if let Some((line, column, value)) = self.out_of_range {
-                self.warnings.push(Warning::LiteralOutOfRange {
-                    line,
-                    column,
-                    value,
-                    declared: h.num_vars,
-                    largest: self.largest,
-                    count: self.out_of_range_count,
-                });
-            }
-        }
-        Ok(None)
-    }
 }
 
 /// Reads the `p wcnf V C [TOP]` line; the next byte is its `p`.
 fn read_header<R: Read>(src: &mut Source<R>) -> Result<Header, ParseError> {
-    let p = src.token()?;
-    let line = p.line;
-    if p.bytes() != Some(b"p") {
-        return Err(bad_header(&p, "`p` followed by a blank"));
-    }
-    let format = header_token(src, "the format `wcnf`")?;
-    match format.bytes() {
-        Some(b"wcnf") => {}
-        Some(b"cnf") => {
-            return Err(bad_header(
-                &format,
-                "`wcnf` (this is a CNF file; read it with the DIMACS CNF reader)",
-            ));
-        }
-        _ => return Err(bad_header(&format, "the format `wcnf`")),
-    }
-    let vars_token = header_token(src, "the number of variables")?;
-    let num_vars = header_number(
-        &vars_token,
-        "the number of variables, a non-negative integer",
-    )?;
-    if num_vars > MAX_VARS {
-        return Err(ParseError::TooManyVariables {
-            line: vars_token.line,
-            column: vars_token.column,
-            value: num_vars,
-        });
-    }
-    let clauses_token = header_token(src, "the number of clauses")?;
-    let num_clauses = header_number(
-        &clauses_token,
-        "the number of clauses, a non-negative integer",
-    )?;
-    let top = match src.skip_inline_blanks()? {
-        None | Some(b'\n') => None,
-        Some(_) => {
-            let token = src.token()?;
-            Some(match token.number {
-                Number::Int {
-                    negative: false,
-                    magnitude,
-                } => magnitude,
-                Number::Overflow => {
-                    return Err(ParseError::WeightOverflow {
-                        line: token.line,
-                        column: token.column,
-                        token: token.snippet(),
-                    });
-                }
-                _ => {
-                    return Err(bad_header(
-                        &token,
-                        "the top weight TOP (a non-negative integer; clauses weighing at least \
-                         TOP are hard) or the end of the line",
-                    ));
-                }
-            })
-        }
-    };
-    match src.skip_inline_blanks()? {
-        None | Some(b'\n') => {}
-        Some(_) => {
-            let extra = src.token()?;
-            return Err(bad_header(
-                &extra,
-                "the end of the line after the top weight",
-            ));
-        }
-    }
+    let line = read_header_line(src, &header::WCNF)?;
     Ok(Header {
-        num_vars,
-        num_clauses,
-        top,
-        line,
+        num_vars: line.num_vars,
+        num_clauses: line.num_clauses,
+        top: line.top,
+        line: line.line,
     })
-}
-
-/// The next token on the header line; the end of the line here is an error.
-fn header_token<R: Read>(src: &mut Source<R>, expected: &'static str) -> Result<Token, ParseError> {
-    match src.skip_inline_blanks()? {
-        None | Some(b'\n') => {
-            let (line, column) = src.position();
-            Err(ParseError::BadHeader {
-                line,
-                column,
-                expected,
-                found: "the end of the line".to_string(),
-            })
-        }
-        Some(_) => src.token(),
-    }
-}
-
-fn header_number(token: &Token, expected: &'static str) -> Result<u64, ParseError> {
-    match token.number {
-        Number::Int {
-            negative: false,
-            magnitude,
-        } => Ok(magnitude),
-        Number::Overflow => Err(ParseError::NumberOverflow {
-            line: token.line,
-            column: token.column,
-            token: token.snippet(),
-        }),
-        _ => Err(bad_header(token, expected)),
-    }
-}
-
-fn bad_header(token: &Token, expected: &'static str) -> ParseError {
-    ParseError::BadHeader {
-        line: token.line,
-        column: token.column,
-        expected,
-        found: format!("`{}`", token.snippet()),
-    }
 }
 
 /// An instance read whole, with what the file said about itself.
@@ -565,7 +315,7 @@ pub struct Parsed {
 }
 
 /// Reads a whole WCNF, either dialect, from `reader` (plain bytes; use [`read_wcnf_path`] or
-/// [`super::Input::sniff`] for gzip).
+/// [`crate::Input::sniff`] for gzip).
 pub fn read_wcnf<R: Read>(reader: R, options: ParseOptions) -> Result<Parsed, ParseError> {
     let mut parser = Parser::new(reader, options)?;
     let header = parser.header();
@@ -587,7 +337,7 @@ pub fn read_wcnf<R: Read>(reader: R, options: ParseOptions) -> Result<Parsed, Pa
         wcnf,
         dialect: parser.dialect(),
         header,
-        warnings: parser.warnings,
+        warnings: parser.body.into_warnings(),
     })
 }
 

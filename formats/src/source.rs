@@ -12,7 +12,7 @@
 
 use std::io::{self, Read};
 
-use super::error::ParseError;
+use crate::error::ParseError;
 
 const BUFFER: usize = 1 << 16;
 
@@ -64,6 +64,29 @@ impl Token {
             s.push_str("...");
         }
         s
+    }
+
+    /// The sign and magnitude of an integer token. Digits beyond 64 bits are
+    /// [`ParseError::NumberOverflow`]; anything else is [`ParseError::JunkToken`], expecting
+    /// `expected`.
+    pub(crate) fn int(&self, expected: &'static str) -> Result<(bool, u64), ParseError> {
+        match self.number {
+            Number::Int {
+                negative,
+                magnitude,
+            } => Ok((negative, magnitude)),
+            Number::Overflow => Err(ParseError::NumberOverflow {
+                line: self.line,
+                column: self.column,
+                token: self.snippet(),
+            }),
+            Number::Junk => Err(ParseError::JunkToken {
+                line: self.line,
+                column: self.column,
+                token: self.snippet(),
+                expected,
+            }),
+        }
     }
 
     /// The signed value of an `Int` token that fits in an `i64`.
@@ -166,6 +189,17 @@ impl<R: Read> Source<R> {
         Ok(None)
     }
 
+    /// Skips blanks and comments (a token starting with `c` comments out the rest of its line,
+    /// wherever it stands, in every format read here); returns the next byte (not consumed).
+    pub(crate) fn skip_comments(&mut self) -> Result<Option<u8>, ParseError> {
+        loop {
+            match self.skip_blanks()? {
+                Some(b'c') => self.skip_line()?,
+                other => return Ok(other),
+            }
+        }
+    }
+
     /// Skips blanks other than `\n`; returns the next byte (not consumed), which is `\n`, a
     /// token's first byte, or `None`.
     pub(crate) fn skip_inline_blanks(&mut self) -> Result<Option<u8>, ParseError> {
@@ -176,6 +210,15 @@ impl<R: Read> Source<R> {
             self.bump(b);
         }
         Ok(None)
+    }
+
+    /// The next token on the current line, blanks skipped; `None` at the end of the line (the
+    /// `\n` is not consumed) or of the input.
+    pub(crate) fn line_token(&mut self) -> Result<Option<Token>, ParseError> {
+        match self.skip_inline_blanks()? {
+            None | Some(b'\n') => Ok(None),
+            Some(_) => self.token().map(Some),
+        }
     }
 
     /// Skips the rest of the current line, its `\n` included. Any bytes are fine here: this
@@ -205,60 +248,109 @@ impl<R: Read> Source<R> {
     /// next byte exists and is not blank (the caller peeked it).
     pub(crate) fn token(&mut self) -> Result<Token, ParseError> {
         let (line, column) = self.position();
-        let mut token = Token {
-            line,
-            column,
-            text: [0; SNIPPET],
-            text_len: 0,
-            truncated: false,
-            number: Number::Junk,
-        };
-        // Number state: `digits` counts digits seen; `bad` once a byte cannot be part of an
-        // integer; `overflow` once the magnitude left u64.
-        let mut negative = false;
-        let mut magnitude: u64 = 0;
-        let mut digits = 0usize;
-        let mut bad = false;
-        let mut overflow = false;
-        let mut index = 0usize;
+        let mut token = Token::start(line, column);
         while let Some(b) = self.peek()? {
             if is_blank(b) {
                 break;
             }
             self.bump(b);
-            match token.text.get_mut(token.text_len) {
-                Some(slot) => {
-                    *slot = b;
-                    token.text_len += 1;
-                }
-                None => token.truncated = true,
-            }
-            if b.is_ascii_digit() {
-                digits += 1;
-                match magnitude
-                    .checked_mul(10)
-                    .and_then(|m| m.checked_add(u64::from(b - b'0')))
-                {
-                    Some(m) => magnitude = m,
-                    None => overflow = true,
-                }
-            } else if b == b'-' && index == 0 {
-                negative = true;
-            } else {
-                bad = true;
-            }
-            index += 1;
+            token.push(b);
         }
-        token.number = if bad || digits == 0 {
+        Ok(token.finish())
+    }
+}
+
+/// A token being read: its kept bytes, and the number its bytes spell so far.
+pub(crate) struct Scan {
+    token: Token,
+    /// An `-` came first.
+    negative: bool,
+    magnitude: u64,
+    /// How many digits were seen.
+    digits: usize,
+    /// A byte that cannot be part of an integer was seen.
+    bad: bool,
+    /// The magnitude left u64.
+    overflow: bool,
+    /// Bytes seen, kept or not.
+    index: usize,
+}
+
+impl Token {
+    /// A token starting at `(line, column)`, its bytes to come through [`Scan::push`].
+    pub(crate) fn start(line: u64, column: u64) -> Scan {
+        Scan {
+            token: Token {
+                line,
+                column,
+                text: [0; SNIPPET],
+                text_len: 0,
+                truncated: false,
+                number: Number::Junk,
+            },
+            negative: false,
+            magnitude: 0,
+            digits: 0,
+            bad: false,
+            overflow: false,
+            index: 0,
+        }
+    }
+
+    /// The token spelled by `bytes` (no blank among them), starting at `(line, column)`: for a
+    /// reader that had to keep a token whole before knowing what it is.
+    pub(crate) fn of_bytes(line: u64, column: u64, bytes: &[u8]) -> Token {
+        let mut scan = Token::start(line, column);
+        for &b in bytes {
+            scan.push(b);
+        }
+        scan.finish()
+    }
+}
+
+impl Scan {
+    /// The token's next byte.
+    #[inline]
+    pub(crate) fn push(&mut self, b: u8) {
+        let token = &mut self.token;
+        match token.text.get_mut(token.text_len) {
+            Some(slot) => {
+                *slot = b;
+                token.text_len += 1;
+            }
+            None => token.truncated = true,
+        }
+        if b.is_ascii_digit() {
+            self.digits += 1;
+            match self
+                .magnitude
+                .checked_mul(10)
+                .and_then(|m| m.checked_add(u64::from(b - b'0')))
+            {
+                Some(m) => self.magnitude = m,
+                None => self.overflow = true,
+            }
+        } else if b == b'-' && self.index == 0 {
+            self.negative = true;
+        } else {
+            self.bad = true;
+        }
+        self.index += 1;
+    }
+
+    /// The token, its number decided.
+    pub(crate) fn finish(self) -> Token {
+        let mut token = self.token;
+        token.number = if self.bad || self.digits == 0 {
             Number::Junk
-        } else if overflow {
+        } else if self.overflow {
             Number::Overflow
         } else {
             Number::Int {
-                negative,
-                magnitude,
+                negative: self.negative,
+                magnitude: self.magnitude,
             }
         };
-        Ok(token)
+        token
     }
 }

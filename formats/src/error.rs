@@ -9,7 +9,7 @@
 use std::fmt;
 use std::io;
 
-use super::compress::{Compression, DecodeFault};
+use crate::compress::{Compression, DecodeFault};
 
 /// Why an input could not be read. See the module documentation for the conventions.
 #[derive(Debug)]
@@ -137,7 +137,7 @@ pub enum ParseError {
     /// The input ended (at a clause boundary, or at the `%` end marker) after fewer clauses
     /// than the header declares: the file is most likely truncated — an interrupted download
     /// or copy — and answering it would answer a formula nobody wrote. Refused by default;
-    /// [`ParseOptions::relaxed`](crate::formats::dimacs::ParseOptions::relaxed) makes it a
+    /// [`ParseOptions::relaxed`](crate::dimacs::ParseOptions::relaxed) makes it a
     /// warning. CNF, and WCNF with an old-format `p wcnf` header.
     Truncated {
         /// Where the input ended.
@@ -374,7 +374,10 @@ impl ParseError {
     /// The message as `PATH:LINE:COLUMN: what` (or `PATH: what` without a position), the
     /// form editors and compilers use, for the command-line tools.
     pub fn with_path<'a>(&'a self, path: &'a str) -> impl fmt::Display + 'a {
-        WithPath { error: self, path }
+        WithPath {
+            message: self,
+            path,
+        }
     }
 
     /// The message without any position.
@@ -532,10 +535,7 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some((line, column)) = self.position() {
-            write!(f, "line {line}, column {column}: ")?;
-        }
-        self.what(f)
+        write_positioned(self, f)
     }
 }
 
@@ -550,18 +550,49 @@ impl std::error::Error for ParseError {
     }
 }
 
-struct WithPath<'a> {
-    error: &'a ParseError,
+/// What [`ParseError`] and [`Warning`] share for their messages: where (if anywhere), and what.
+trait Message {
+    /// `(line, column)` of the problem.
+    fn at(&self) -> Option<(u64, u64)>;
+    /// The message without any position.
+    fn what(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+    /// Whether a message without a position is still preceded by `PATH: ` in
+    /// [`WithPath`] (not for [`ParseError::Open`], whose message names the path itself).
+    const PATH_WITHOUT_POSITION: bool;
+}
+
+impl Message for ParseError {
+    fn at(&self) -> Option<(u64, u64)> {
+        self.position()
+    }
+    fn what(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        ParseError::what(self, f)
+    }
+    const PATH_WITHOUT_POSITION: bool = false;
+}
+
+/// `line L, column C: what`, or `what` without a position.
+fn write_positioned(message: &impl Message, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if let Some((line, column)) = message.at() {
+        write!(f, "line {line}, column {column}: ")?;
+    }
+    message.what(f)
+}
+
+/// `PATH:LINE:COLUMN: what`, or `PATH: what` without a position.
+struct WithPath<'a, M> {
+    message: &'a M,
     path: &'a str,
 }
 
-impl fmt::Display for WithPath<'_> {
+impl<M: Message> fmt::Display for WithPath<'_, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Without a position (`Open`), the message names the path itself.
-        if let Some((line, column)) = self.error.position() {
-            write!(f, "{}:{line}:{column}: ", self.path)?;
+        match self.message.at() {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.path)?,
+            None if M::PATH_WITHOUT_POSITION => write!(f, "{}: ", self.path)?,
+            None => {}
         }
-        self.error.what(f)
+        self.message.what(f)
     }
 }
 
@@ -598,13 +629,15 @@ pub enum Warning {
 impl Warning {
     /// The message as `PATH:LINE:COLUMN: what` (or `PATH: what`), for the command-line tools.
     pub fn with_path<'a>(&'a self, path: &'a str) -> impl fmt::Display + 'a {
-        WarningWithPath {
-            warning: self,
+        WithPath {
+            message: self,
             path,
         }
     }
+}
 
-    fn position(&self) -> Option<(u64, u64)> {
+impl Message for Warning {
+    fn at(&self) -> Option<(u64, u64)> {
         match *self {
             Warning::LiteralOutOfRange { line, column, .. } => Some((line, column)),
             Warning::ClauseCountMismatch { .. } => None,
@@ -636,28 +669,12 @@ impl Warning {
             ),
         }
     }
+
+    const PATH_WITHOUT_POSITION: bool = true;
 }
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some((line, column)) = self.position() {
-            write!(f, "line {line}, column {column}: ")?;
-        }
-        self.what(f)
-    }
-}
-
-struct WarningWithPath<'a> {
-    warning: &'a Warning,
-    path: &'a str,
-}
-
-impl fmt::Display for WarningWithPath<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.warning.position() {
-            Some((line, column)) => write!(f, "{}:{line}:{column}: ", self.path)?,
-            None => write!(f, "{}: ", self.path)?,
-        }
-        self.warning.what(f)
+        write_positioned(self, f)
     }
 }

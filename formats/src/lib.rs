@@ -1,13 +1,54 @@
-//! File formats: DIMACS CNF ([`dimacs`]), WCNF in both dialects ([`wcnf`]), telling the two
-//! apart ([`detect`]), and the competition output of a SAT solver ([`solution`]: `s` and `v`
-//! lines) and of a MaxSAT solver ([`maxsat_output`]: `o`, `s` and a 0/1 `v` line), with one
-//! typed error ([`ParseError`]).
+//! grim-formats: the file formats of SAT and MaxSAT — DIMACS CNF ([`dimacs`]), WCNF in both
+//! dialects ([`wcnf`]), telling the two apart ([`detect`]), and the competition output of a SAT
+//! solver ([`solution`]: `s` and `v` lines) and of a MaxSAT solver ([`maxsat_output`]: `o`,
+//! `s` and a 0/1 `v` line) — read and written, with one typed error ([`ParseError`]).
+//!
+//! ```
+//! use grim_formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
+//! use grim_formats::ParseError;
+//!
+//! let text = "c a tiny instance\np cnf 3 2\n1 -2 0\n2 3 0\n";
+//! let parsed = read_cnf(text.as_bytes(), ParseOptions::default()).expect("well-formed");
+//! assert_eq!((parsed.cnf.num_vars, parsed.cnf.clauses.len()), (3, 2));
+//! let mut out = Vec::new();
+//! write_dimacs(&parsed.cnf, &mut out).expect("into a Vec");
+//! assert_eq!(out, b"p cnf 3 2\n1 -2 0\n2 3 0\n");
+//!
+//! // Errors name the line and column and what was expected there.
+//! let error = read_cnf("p cnf 2 1\n1 x 0\n".as_bytes(), ParseOptions::default()).unwrap_err();
+//! assert!(matches!(error, ParseError::JunkToken { line: 2, column: 3, .. }));
+//! assert!(error.with_path("x.cnf").to_string().starts_with("x.cnf:2:3: unexpected `x`"));
+//! ```
+//!
+//! # Why a crate of its own
+//! The readers used to live in `grim-tools`, beside the command-line tools, so a program that
+//! only reads a CNF pulled in clap and signal-hook. Here they depend on the engine's [`Lit`]
+//! (`grim-solver`), the in-memory [`Cnf`]/[`Wcnf`] that the encodings write (`grim-encodings`)
+//! and the decompressors, nothing else; `grim-tools` re-exports this crate as
+//! `grim_tools::formats`. Putting them inside `grim-encodings` instead was rejected: every
+//! user of the encodings would then build three decompressors, one of them in C.
+//!
+//! # The map
+//! | module | what |
+//! | --- | --- |
+//! | `source.rs` | the byte source under every reader: a fixed buffer, positions, the token scanner |
+//! | `header.rs` | the one `p cnf` / `p wcnf` header lexer |
+//! | `literal.rs` | the one literal reader: clause bodies (range rules, warnings) and `v`-line models |
+//! | [`dimacs`] | DIMACS CNF reader (streaming [`dimacs::Parser`], whole [`dimacs::read_cnf`]) and writer; [`dimacs::ParseOptions`] |
+//! | [`wcnf`] | WCNF reader for both dialects and writer |
+//! | [`detect`] | CNF or WCNF, from the contents (and the name for a headerless file) |
+//! | `output.rs` | what the two output readers share: the answer enums' table, the line loop |
+//! | [`solution`] | SAT solver output: `s`, `v` |
+//! | [`maxsat_output`] | MaxSAT solver output: `o`, `s`, `v` |
+//! | [`compress`] | gzip, xz, bzip2 and lzma by their magic bytes |
+//! | `error.rs` | [`ParseError`] and [`Warning`] |
 //!
 //! Every reader streams bytes through a fixed buffer (see `source.rs`): no input is ever read
 //! into one `String`, and no count read from a header is trusted for an allocation. Inputs are
 //! opened with [`open_input`], which takes `-` for standard input and recognises gzip, xz,
 //! bzip2 and lzma by their magic bytes ([`compress`]), never by the file name: `zcat`-style
 //! pipelines and misnamed files both just work.
+#![forbid(unsafe_code)]
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -18,7 +59,10 @@ pub mod compress;
 pub mod detect;
 pub mod dimacs;
 mod error;
+mod header;
+mod literal;
 pub mod maxsat_output;
+mod output;
 pub mod solution;
 mod source;
 pub mod wcnf;
@@ -27,6 +71,7 @@ pub use cnf::Cnf;
 pub use compress::Compression;
 pub use error::{ParseError, Warning};
 pub use grim_encodings::sink::Wcnf;
+pub use grim_solver::Lit;
 
 /// An opened input: plain or decompressed bytes, ready for a reader.
 pub struct Input {

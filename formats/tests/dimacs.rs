@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use flate2::Compression as GzLevel;
 use flate2::write::GzEncoder;
-use grim_solver::Lit;
-use grim_tools::formats::dimacs::{
+use grim_formats::dimacs::{
     MAX_VARS, ParseOptions, Parsed, Parser, read_cnf, read_cnf_path, write_dimacs,
 };
-use grim_tools::formats::{Cnf, Compression, Input, ParseError, Warning};
+use grim_formats::{Cnf, Compression, Input, ParseError, Warning};
+use grim_solver::Lit;
 use proptest::prelude::*;
 
 fn lenient(text: &[u8]) -> Result<Parsed, ParseError> {
