@@ -5,24 +5,8 @@
 //! `encodings/src/card/mod.rs`. Counts include the clauses that assert the bound.
 
 use grim_encodings::card::{self, SeqCounter, Totalizer, cardnet, pairwise, seqcounter, totalizer};
-use grim_encodings::{ClauseSink, Lit, Var};
-
-/// A sink that only counts.
-#[derive(Default)]
-struct Counting {
-    vars: usize,
-    clauses: usize,
-}
-
-impl ClauseSink for Counting {
-    fn new_var(&mut self) -> Var {
-        self.vars += 1;
-        Var::new((self.vars - 1) as u32).unwrap_or_default()
-    }
-    fn add_clause(&mut self, _lits: &[Lit]) {
-        self.clauses += 1;
-    }
-}
+use grim_encodings::sink::Counting;
+use grim_encodings::{ClauseSink, Lit};
 
 /// Aux variables and clauses of `encode` over `n` fresh inputs.
 fn size(n: usize, encode: impl FnOnce(&mut Counting, &[Lit])) -> (usize, usize) {

@@ -6,23 +6,8 @@
 //! bound where the choice costs more than 10% over the best).
 
 use grim_encodings::card::{self, Encoding, cardnet, pairwise, seqcounter, totalizer};
-use grim_encodings::{ClauseSink, Lit, Var};
-
-#[derive(Default)]
-struct Counting {
-    vars: usize,
-    clauses: usize,
-}
-
-impl ClauseSink for Counting {
-    fn new_var(&mut self) -> Var {
-        self.vars += 1;
-        Var::new((self.vars - 1) as u32).unwrap_or_default()
-    }
-    fn add_clause(&mut self, _lits: &[Lit]) {
-        self.clauses += 1;
-    }
-}
+use grim_encodings::sink::Counting;
+use grim_encodings::{ClauseSink, Lit};
 
 fn cost(n: usize, encode: impl FnOnce(&mut Counting, &[Lit])) -> usize {
     let mut sink = Counting::default();

@@ -17,7 +17,8 @@
 //! p.count(&cells, 2, 3, None);               // hard: two or three of the six
 //! p.count(&cells[..2], 2, 2, Some(4));       // a wish worth 4: both of the first two
 //! p.add_clause(&[!cells[0]], Some(1));       // a wish worth 1: not the first
-//! let solution = p.solve(Budget::UNLIMITED).expect("the hard rules are satisfiable");
+//! let outcome = p.solve(Budget::UNLIMITED).expect("weights and sizes fit");
+//! let solution = outcome.optimum().expect("no budget: a proven optimum");
 //! assert_eq!(solution.cost(), 1);            // the first wish kept, the second given up
 //!
 //! // The same instance as WCNF, optimised by OLL directly.

@@ -9,7 +9,7 @@
 //! the encodings produced; a disagreement is reported as an error, never returned as an answer.
 //!
 //! ```
-//! use grim_encodings::problem::{Problem, SolveError};
+//! use grim_encodings::problem::{Outcome, Problem};
 //! use grim_solver::Budget;
 //!
 //! let mut p = Problem::new();
@@ -17,14 +17,15 @@
 //! p.count(&cells, 1, 2, None);             // hard: one or two cells are walls
 //! p.count(&cells, 3, 4, Some(5));          // a wish: at least three (costs 5 if not)
 //! p.add_clause(&[!cells[0]], Some(1));     // a wish: cell 0 open (costs 1 if not)
-//! let s = p.solve(Budget::UNLIMITED).unwrap();
+//! let outcome = p.solve(Budget::UNLIMITED).expect("weights and sizes fit");
+//! let s = outcome.optimum().expect("no budget: the optimum is proven");
 //! assert_eq!(s.cost(), 5);                 // the count wish cannot be met; the other can
 //! assert_eq!(s.unmet_wishes().len(), 1);
 //! assert!(!s.value(cells[0]));
 //! assert!(p.check(s.model()).is_ok());
 //!
 //! p.add_clause(&[], None);                 // the empty hard clause: nothing satisfies it
-//! assert!(matches!(p.solve(Budget::UNLIMITED), Err(SolveError::HardRulesUnsatisfiable)));
+//! assert_eq!(p.solve(Budget::UNLIMITED), Ok(Outcome::Unsatisfiable)); // an answer, not an error
 //! ```
 //!
 //! # Encoding
@@ -187,23 +188,61 @@ impl Effort {
     }
 }
 
-/// Why [`Problem::solve`] has no optimal answer.
+/// How [`Problem::solve`] ended: an answer, never an error. Running out of budget is an
+/// answer too (what was found and what was proven), as UNSAT is.
 ///
-/// Conflicting wishes are *not* an error: the optimum then has a positive
+/// Conflicting wishes are not a separate case: the optimum then has a positive
 /// [`Solution::cost`] and names its [`Solution::unmet_wishes`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolveError {
+pub enum Outcome {
+    /// A solution of least cost, proven optimal, checked by both referees.
+    Optimum(Solution),
     /// The hard rules cannot be satisfied, whatever the wishes: proven, not a budget matter.
-    HardRulesUnsatisfiable,
-    /// The budget ran out before optimality was proven. This is not a statement that no answer
-    /// exists: `best` is the best solution found so far (if any, checked by the referee) and
-    /// `lower_bound` what was proven about the optimum's cost. Solve again with more budget.
-    BudgetExhausted {
+    Unsatisfiable,
+    /// The budget ran out (or the stop handle was set) before optimality was proven. This is
+    /// not a statement that no answer exists: `best` is the best solution found so far (if any,
+    /// checked by the referees; its cost is an upper bound on the optimum) and `lower_bound`
+    /// what was proven about the optimum's cost. Solve again with more budget.
+    Stopped {
         /// The best solution found, if any.
         best: Option<Solution>,
         /// A proven lower bound on the optimal cost.
         lower_bound: u64,
     },
+}
+
+impl Outcome {
+    /// The proven optimum, if that is how the solve ended.
+    pub fn optimum(&self) -> Option<&Solution> {
+        match self {
+            Outcome::Optimum(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The best solution known: the optimum, or the best found before a stop.
+    pub fn best(&self) -> Option<&Solution> {
+        match self {
+            Outcome::Optimum(s) => Some(s),
+            Outcome::Stopped { best, .. } => best.as_ref(),
+            Outcome::Unsatisfiable => None,
+        }
+    }
+
+    /// [`Outcome::optimum`], by value.
+    pub fn into_optimum(self) -> Option<Solution> {
+        match self {
+            Outcome::Optimum(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Why [`Problem::solve`] could not answer at all: input the optimiser cannot represent, or an
+/// internal error caught by the referees. Unsatisfiable rules and spent budgets are
+/// [`Outcome`]s, not errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
     /// The soft weights add up past `u64::MAX`; scale them down.
     WeightOverflow,
     /// More variables than the engine can hold.
@@ -240,20 +279,6 @@ pub enum Rejection {
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::HardRulesUnsatisfiable => {
-                write!(
-                    f,
-                    "the hard rules cannot all be satisfied (proven); relax one of them"
-                )
-            }
-            SolveError::BudgetExhausted { best, lower_bound } => write!(
-                f,
-                "the budget ran out before an optimum was proven (best cost so far: {}, proven \
-                 lower bound: {lower_bound}); this is not a statement that no answer exists — \
-                 give it more budget",
-                best.as_ref()
-                    .map_or("none".to_string(), |s| s.cost.to_string())
-            ),
             SolveError::WeightOverflow => {
                 write!(f, "the soft weights add up past 2^64 - 1; scale them down")
             }
@@ -561,18 +586,19 @@ impl Problem {
     /// Finds a solution of least cost within `budget` (conflicts and propagations over all the
     /// engine calls), proven optimal, with the phase hints applied.
     ///
-    /// The answer is re-checked by the referee ([`Problem::check`], [`Problem::unmet`]) before
-    /// it is returned. Errors tell apart the hard rules being unsatisfiable (proven), the
-    /// budget running out (not a statement about existence; the best solution so far comes
-    /// with it), and weights or sizes the optimiser cannot represent. Deterministic: the same
-    /// problem and budget give the same solution.
-    pub fn solve(&self, budget: Budget) -> Result<Solution, SolveError> {
+    /// Every solution in the outcome is re-checked by the referees ([`Problem::check`],
+    /// [`Problem::check_clauses`], [`Problem::unmet`]) before it is returned. The [`Outcome`]
+    /// tells apart a proven optimum, hard rules that are unsatisfiable (proven), and a budget
+    /// that ran out (the best solution so far and the proven lower bound); errors are only for
+    /// weights or sizes the optimiser cannot represent, and for an answer the referees reject.
+    /// Deterministic: the same problem and budget give the same outcome.
+    pub fn solve(&self, budget: Budget) -> Result<Outcome, SolveError> {
         self.solve_within(budget, None, &mut Effort::default())
     }
 
     /// [`Problem::solve`] that also stops when `stop` is set (from another thread: a wall-clock
-    /// limit, a cancelled request), answering [`SolveError::BudgetExhausted`] with the best
-    /// solution so far, and adds the engine work it did to `effort` whatever the outcome, so
+    /// limit, a cancelled request), answering [`Outcome::Stopped`] with the best solution so
+    /// far, and adds the engine work it did to `effort` whatever the outcome, so
     /// that a caller that solves several times (adding clauses in between, as the grid solver
     /// adds connectivity cuts) can hold all the calls to one budget.
     pub fn solve_within(
@@ -580,7 +606,7 @@ impl Problem {
         budget: Budget,
         stop: Option<&Terminator>,
         effort: &mut Effort,
-    ) -> Result<Solution, SolveError> {
+    ) -> Result<Outcome, SolveError> {
         let mut oll = Oll::new(&self.wcnf, OllOptions::default()).map_err(|e| match e {
             MaxSatError::WeightOverflow { .. } => SolveError::WeightOverflow,
             MaxSatError::TooManyVariables { num_vars } => SolveError::TooManyVariables { num_vars },
@@ -593,18 +619,18 @@ impl Problem {
         effort.conflicts = effort.conflicts.saturating_add(oll.stats().conflicts);
         effort.propagations = effort.propagations.saturating_add(oll.stats().propagations);
         match status {
-            MaxSatStatus::Unsatisfiable => Err(SolveError::HardRulesUnsatisfiable),
+            MaxSatStatus::Unsatisfiable => Ok(Outcome::Unsatisfiable),
             MaxSatStatus::Optimum => {
                 let solution = self.referee(oll.best_model())?;
                 match oll.best_cost() {
-                    Some(c) if c == solution.cost => Ok(solution),
+                    Some(c) if c == solution.cost => Ok(Outcome::Optimum(solution)),
                     optimiser => Err(SolveError::Rejected(Rejection::CostMismatch {
                         optimiser,
                         referee: solution.cost,
                     })),
                 }
             }
-            MaxSatStatus::Satisfiable | MaxSatStatus::Unknown => Err(SolveError::BudgetExhausted {
+            MaxSatStatus::Satisfiable | MaxSatStatus::Unknown => Ok(Outcome::Stopped {
                 best: match oll.best_model() {
                     Some(m) => Some(self.referee(Some(m))?),
                     None => None,

@@ -55,6 +55,11 @@ impl SplitMix64 {
         unit < p
     }
 
+    /// True with probability `p`/100 (`p` ≥ 100 always): the tests' way of writing odds.
+    pub fn percent(&mut self, p: u64) -> bool {
+        self.below(100) < p
+    }
+
     /// A fair coin.
     pub fn coin(&mut self) -> bool {
         self.next_u64() >> 63 == 1

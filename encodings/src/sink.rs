@@ -141,6 +141,20 @@ impl Wcnf {
         self.soft.push((weight, lits.to_vec()));
     }
 
+    /// The variables the instance spans: `num_vars`, or one more than the largest variable a
+    /// clause names when that is larger (a clause may name variables past a header's count).
+    pub fn vars_spanned(&self) -> usize {
+        let used = self
+            .hard
+            .iter()
+            .chain(self.soft.iter().map(|(_, c)| c))
+            .flatten()
+            .map(|l| l.var().index() + 1)
+            .max()
+            .unwrap_or(0);
+        self.num_vars.max(used)
+    }
+
     /// The total weight of all soft clauses, or `None` when it overflows `u64`.
     pub fn total_soft_weight(&self) -> Option<u64> {
         self.soft
@@ -174,5 +188,30 @@ impl ClauseSink for Wcnf {
     fn add_clause(&mut self, lits: &[Lit]) {
         self.cover(lits);
         self.hard.push(lits.to_vec());
+    }
+}
+
+/// A sink that stores nothing and counts what it is given: the size of an encoding
+/// (variables, clauses, literals) without the memory of a [`Cnf`]. What the size tables of the
+/// cardinality encodings are measured with (`examples/card_sizes.rs`, `examples/card_sweep.rs`,
+/// the size tests). Its variables are numbered from 0, like a fresh [`Cnf`]'s.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    /// Variables handed out.
+    pub vars: usize,
+    /// Clauses added.
+    pub clauses: usize,
+    /// Literals over all clauses added.
+    pub literals: usize,
+}
+
+impl ClauseSink for Counting {
+    fn new_var(&mut self) -> Var {
+        self.vars += 1;
+        Var::new((self.vars - 1) as u32).unwrap_or_default()
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        self.clauses += 1;
+        self.literals += lits.len();
     }
 }

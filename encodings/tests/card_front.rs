@@ -8,6 +8,7 @@ use card_util::{Tee, both_ways, check_between, count_true, lit_value, propagate}
 use grim_encodings::card::{self, CardOptions, Encoding};
 use grim_encodings::{ClauseSink, Lit, Var};
 use grim_solver::{Budget, Status};
+use grim_testkit::SplitMix64;
 
 const FORCED: [Option<Encoding>; 5] = [
     None,
@@ -121,34 +122,20 @@ fn choose_follows_the_measured_thresholds() {
     assert_eq!(card::choose(1000, 10, 24), Encoding::CardNet);
 }
 
-/// A fixed-seed xorshift generator: the sampled tests are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+/// A random subset of `0..n` with exactly `k` elements (a partial Fisher–Yates).
+fn subset(rng: &mut SplitMix64, n: usize, k: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..n).collect();
+    for i in 0..k.min(n) {
+        let j = i + rng.index(n - i);
+        all.swap(i, j);
     }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    /// A random subset of `0..n` with exactly `k` elements.
-    fn subset(&mut self, n: usize, k: usize) -> Vec<usize> {
-        let mut all: Vec<usize> = (0..n).collect();
-        for i in 0..k.min(n) {
-            let j = i + self.below(n - i);
-            all.swap(i, j);
-        }
-        all.truncate(k);
-        all
-    }
+    all.truncate(k);
+    all
 }
 
 #[test]
 fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignments() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     let cases = [
         (20usize, 0usize, 5usize, Encoding::Totalizer),
         (30, 10, 12, Encoding::Totalizer),
@@ -175,13 +162,13 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
         let (mut sat, mut unsat) = (0, 0);
         for _ in 0..400 {
             // Counts near the bounds are the interesting ones.
-            let c = match rng.below(4) {
-                0 => lo.saturating_sub(1) + rng.below(3),
-                1 => hi.saturating_sub(1) + rng.below(3),
-                _ => rng.below(n + 1),
+            let c = match rng.index(4) {
+                0 => lo.saturating_sub(1) + rng.index(3),
+                1 => hi.saturating_sub(1) + rng.index(3),
+                _ => rng.index(n + 1),
             }
             .min(n);
-            let on = rng.subset(n, c);
+            let on = subset(&mut rng, n, c);
             let assumptions: Vec<Lit> = (0..n)
                 .map(|i| {
                     if on.contains(&i) {
@@ -213,7 +200,7 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
         // Propagation strength on sampled partial assignments.
         for _ in 0..40 {
             if hi < n {
-                let on = rng.subset(n, hi);
+                let on = subset(&mut rng, n, hi);
                 let a: Vec<Lit> = on.iter().map(|&i| inputs[i]).collect();
                 let Some(vals) = propagate(&tee.cnf, &a) else {
                     panic!("n {n} lo {lo} hi {hi}: {hi} true conflict")
@@ -227,7 +214,7 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
                         );
                     }
                 }
-                let on = rng.subset(n, hi + 1);
+                let on = subset(&mut rng, n, hi + 1);
                 let a: Vec<Lit> = on.iter().map(|&i| inputs[i]).collect();
                 assert!(
                     propagate(&tee.cnf, &a).is_none(),
@@ -236,7 +223,7 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
                 );
             }
             if lo > 0 {
-                let off = rng.subset(n, n - lo);
+                let off = subset(&mut rng, n, n - lo);
                 let a: Vec<Lit> = off.iter().map(|&i| !inputs[i]).collect();
                 let Some(vals) = propagate(&tee.cnf, &a) else {
                     panic!("n {n} lo {lo} hi {hi}: {} false conflict", n - lo)
@@ -250,7 +237,7 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
                         );
                     }
                 }
-                let off = rng.subset(n, n - lo + 1);
+                let off = subset(&mut rng, n, n - lo + 1);
                 let a: Vec<Lit> = off.iter().map(|&i| !inputs[i]).collect();
                 assert!(
                     propagate(&tee.cnf, &a).is_none(),

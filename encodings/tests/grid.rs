@@ -1,6 +1,8 @@
 //! grid.json validation messages, determinism, and `solve` answers passing the referee.
 
-use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, check_level};
+use grim_encodings::grid::{
+    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, StopReason, check_level,
+};
 use grim_solver::{Budget, Solver, Status};
 
 const DUNGEON: &str = r#"{
@@ -129,7 +131,10 @@ fn dungeon() -> GridSpec {
 #[test]
 fn the_dungeon_solves_and_passes_the_referee() {
     let spec = dungeon();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+        .unwrap()
+        .into_level()
+        .expect("a level");
     assert_eq!(check_level(&spec, &level), Ok(()));
     let text = level.to_text(&spec);
     // 12 tile rows, then the items layer under its header: nothing is drawn over anything.
@@ -157,8 +162,14 @@ fn the_same_seed_gives_the_same_level_and_different_seeds_differ() {
             seed: Some(seed),
             soft_preferences: None,
         };
-        let a = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
-        let b = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+        let a = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
+        let b = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
         assert_eq!(a.to_text(&spec), b.to_text(&spec), "seed {seed}");
         assert_eq!(a, b);
         texts.push(a.to_text(&spec));
@@ -176,7 +187,10 @@ fn the_eager_model_agrees_with_the_referee_on_solved_levels() {
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     assert!(!model.is_soft());
     let cnf = model.to_cnf().expect("nothing is soft");
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+        .unwrap()
+        .into_level()
+        .expect("a level");
     let mut s = Solver::new();
     s.reserve_vars(cnf.num_vars);
     for c in &cnf.clauses {
@@ -224,7 +238,7 @@ fn unsatisfiable_rules_are_reported_as_such() {
     ))
     .unwrap();
     let got = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED);
-    let Err(GridError::Unsatisfiable { clash }) = got else {
+    let Ok(GridOutcome::NoLevel { clash }) = got else {
         panic!("{got:?}");
     };
     // A floor cell above, one below, the three walls between them, and connectivity.
@@ -273,7 +287,10 @@ fn every_family_together_solves_to_a_level_the_referee_accepts() {
             seed: Some(seed),
             soft_preferences: None,
         };
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
         assert_eq!(check_level(&spec, &level), Ok(()), "seed {seed}");
         let (eager, _) = grid::solve_with(
             &spec,
@@ -282,6 +299,7 @@ fn every_family_together_solves_to_a_level_the_referee_accepts() {
             grid::ConnectivityStrategy::Eager,
         )
         .unwrap();
+        let eager = eager.into_level().expect("a level");
         assert_eq!(check_level(&spec, &eager), Ok(()), "seed {seed} (eager)");
     }
 }
@@ -303,8 +321,9 @@ fn soft_grid_budget_counts_every_round() {
             soft_preferences: None,
         };
         let lazy = grid::ConnectivityStrategy::Lazy;
-        let (level, stats) = grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy).unwrap();
-        assert_eq!(check_level(&spec, &level), Ok(()), "seed {seed}");
+        let (outcome, stats) = grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy).unwrap();
+        let level = outcome.level().expect("a level");
+        assert_eq!(check_level(&spec, level), Ok(()), "seed {seed}");
         // Every round needs conflicts of its own for the claim to mean something.
         if stats.rounds < 2 || stats.conflicts < 2 * stats.rounds as u64 {
             continue;
@@ -314,15 +333,21 @@ fn soft_grid_budget_counts_every_round() {
         let ample = Budget::conflicts(2 * stats.conflicts);
         let (again, again_stats) = grid::solve_with(&spec, &options, ample, lazy).unwrap();
         assert_eq!(
-            again, level,
+            again, outcome,
             "seed {seed}: an ample budget changed the answer"
         );
         assert_eq!(again_stats, stats, "seed {seed}");
         let short = Budget::conflicts(stats.conflicts - 1);
-        assert_eq!(
-            grid::solve_with(&spec, &options, short, lazy),
-            Err(GridError::BudgetExhausted),
-            "seed {seed}: {} rounds, {} conflicts",
+        let stopped = grid::solve_with(&spec, &options, short, lazy).map(|(o, _)| o);
+        assert!(
+            matches!(
+                stopped,
+                Ok(GridOutcome::Stopped {
+                    reason: StopReason::Budget,
+                    ..
+                })
+            ),
+            "seed {seed}: {} rounds, {} conflicts: {stopped:?}",
             stats.rounds,
             stats.conflicts
         );
@@ -362,10 +387,18 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         );
         assert!(free.is_ok(), "{name}");
         stop.terminate();
-        assert_eq!(
-            grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop)),
-            Err(GridError::Interrupted),
-            "{name}"
+        let stopped = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop))
+            .map(|(o, _)| o);
+        assert!(
+            matches!(
+                stopped,
+                Ok(GridOutcome::Stopped {
+                    reason: StopReason::Interrupted,
+                    best: None,
+                    ..
+                })
+            ),
+            "{name}: {stopped:?}"
         );
         assert!(stop.is_set(), "the handle stays set for its owner to reset");
     }
@@ -383,7 +416,16 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
     // The 64×64 dungeon takes tens of seconds of CPU (benches/grid/results-*.csv): no machine
     // finishes it in 100 ms, so anything but `Interrupted` means the handle was not heard.
     assert!(
-        matches!(result, Err(GridError::Interrupted)),
+        matches!(
+            result,
+            Ok((
+                GridOutcome::Stopped {
+                    reason: StopReason::Interrupted,
+                    ..
+                },
+                _
+            ))
+        ),
         "{:?}",
         result.map(|(_, stats)| stats)
     );

@@ -3,12 +3,11 @@
 //! admit no level on their own (a spec keeping only them, checked over every tiling by the
 //! referee), and dropping any one of them admits a level (the set is minimal).
 
-use grim_encodings::grid::{self, GridError, GridOptions, GridSpec, RuleRef, SplitMix64};
+use grim_encodings::grid::{self, GridOptions, GridOutcome, GridSpec, RuleRef, SplitMix64};
 use grim_solver::Budget;
 use serde_json::{Value, json};
 
-mod grid_util;
-use grid_util::all_levels;
+use grim_testkit::grid::all_levels;
 
 /// Whether any tiling keeps every hard rule of `doc` (by the referee).
 fn has_level(doc: &Value) -> bool {
@@ -223,11 +222,11 @@ fn the_named_rules_admit_no_level_together_and_each_one_is_needed() {
             continue;
         };
         match grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED) {
-            Ok(level) => {
+            Ok(GridOutcome::Level(level)) => {
                 assert_eq!(grid::check_level(&spec, &level), Ok(()));
                 sat += 1;
             }
-            Err(GridError::Unsatisfiable { clash }) => {
+            Ok(GridOutcome::NoLevel { clash }) => {
                 unsat += 1;
                 assert!(!has_level(&doc), "case {case}: solve found no level: {doc}");
                 assert!(!clash.is_empty(), "case {case}: nothing named: {doc}");
@@ -244,7 +243,7 @@ fn the_named_rules_admit_no_level_together_and_each_one_is_needed() {
                         "case {case}: {dropped} is not needed in {clash:?}: {doc}"
                     );
                 }
-                let message = GridError::Unsatisfiable {
+                let message = GridOutcome::NoLevel {
                     clash: clash.clone(),
                 }
                 .to_string();
@@ -252,6 +251,9 @@ fn the_named_rules_admit_no_level_together_and_each_one_is_needed() {
                 for r in &clash {
                     assert!(message.contains(&r.to_string()), "{message}");
                 }
+            }
+            Ok(stopped @ GridOutcome::Stopped { .. }) => {
+                panic!("case {case}: {stopped} without a budget: {doc}")
             }
             Err(e) => panic!("case {case}: {e}: {doc}"),
         }
@@ -275,13 +277,13 @@ fn a_soft_spec_whose_hard_rules_clash_names_them_too() {
       "preferences": {"seed": 1, "mode": "soft"}}"#;
     let spec = GridSpec::from_json(json).unwrap();
     let got = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED);
-    let Err(GridError::Unsatisfiable { clash }) = &got else {
+    let Ok(GridOutcome::NoLevel { clash }) = &got else {
         panic!("{got:?}");
     };
     let paths: Vec<&str> = clash.iter().map(|r| r.path.as_str()).collect();
     assert_eq!(paths, ["pins[0]", "counts[0]"]);
     assert_eq!(
-        got.unwrap_err().to_string(),
+        got.unwrap().to_string(),
         "no level: pins[0] (x=0 y=0: wall) and counts[0] (of floor, min 9) cannot both hold"
     );
 }

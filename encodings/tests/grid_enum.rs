@@ -9,8 +9,7 @@ use grim_encodings::grid::{
 };
 use grim_solver::{Budget, Solver, Status};
 
-mod grid_util;
-use grid_util::{all_levels, assumptions};
+use grim_testkit::grid::{all_levels, assumptions};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
@@ -288,7 +287,10 @@ fn soft_rules_reach_the_brute_force_optimum() {
         let spec = spec(json);
         let options = GridOptions::default();
         let best = brute_force_optimum(&spec, &options).expect("some level is valid");
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
         assert!(check_level(&spec, &level).is_ok());
         assert_eq!(level_cost(&spec, &options, &level), best, "{json}");
     }
@@ -302,7 +304,10 @@ fn soft_rules_reach_the_brute_force_optimum() {
             soft_preferences: Some(true),
         };
         let best = brute_force_optimum(&spec, &options).unwrap();
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
         assert_eq!(level_cost(&spec, &options, &level), best, "seed {seed}");
     }
 }

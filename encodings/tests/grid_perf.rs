@@ -48,5 +48,6 @@ fn solve_the_grid_file_and_print_the_statistics() {
     let (level, stats) =
         grid::solve_with(&spec, &options, Budget::UNLIMITED, strategy).expect("a level");
     eprintln!("{:?} {:?} wall {:?}", strategy, stats, t.elapsed());
+    let level = level.into_level().expect("a level");
     eprint!("{}", level.to_text(&spec));
 }

@@ -14,11 +14,12 @@
 //! Issue 14's inverted directional `forbid` went unseen because the encoder and the old
 //! referee read the same tables; it fails here three ways.
 
-use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, Level, check_level};
+use grim_encodings::grid::{
+    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
+};
 use grim_solver::{Budget, Solver, Status};
 
-mod grid_util;
-use grid_util::{assumptions, levels};
+use grim_testkit::grid::{assumptions, levels};
 
 /// A level as the predicates see it: tile and layer-value names by coordinates.
 struct View<'a> {
@@ -168,7 +169,7 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
         s.add_clause(c);
     }
     let all = levels(&spec, 70_000, 12_000, 0x5eed);
-    let exhaustive = grid_util::count(&spec).is_some_and(|n| n as usize == all.len());
+    let exhaustive = grim_testkit::grid::count(&spec).is_some_and(|n| n as usize == all.len());
     let (mut kept, mut broken) = (0, 0);
     for level in &all {
         let view = View { spec: &spec, level };
@@ -203,7 +204,7 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
             soft_preferences: None,
         };
         match grid::solve(&spec, &options, Budget::UNLIMITED) {
-            Ok(level) => {
+            Ok(GridOutcome::Level(level)) => {
                 let view = View {
                     spec: &spec,
                     level: &level,
@@ -214,10 +215,11 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
                     level.to_text(&spec)
                 );
             }
-            Err(GridError::Unsatisfiable { .. }) => assert!(
+            Ok(GridOutcome::NoLevel { .. }) => assert!(
                 exhaustive && kept == 0,
                 "solve says no level exists; the brute force kept {kept} in {json}"
             ),
+            Ok(stopped @ GridOutcome::Stopped { .. }) => panic!("{stopped} in {json}"),
             Err(e) => panic!("{e} in {json}"),
         }
     }
@@ -782,7 +784,7 @@ const REPRO: &str = r#"{"width": 3, "height": 3,
 fn issue_14_the_repro_has_no_level_and_the_error_names_the_pins_and_the_rule() {
     let spec = GridSpec::from_json(REPRO).unwrap();
     let got = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED);
-    let Err(GridError::Unsatisfiable { clash }) = &got else {
+    let Ok(GridOutcome::NoLevel { clash }) = &got else {
         panic!("{got:?}");
     };
     let paths: Vec<&str> = clash.iter().map(|r| r.path.as_str()).collect();
@@ -813,7 +815,10 @@ fn issue_14_no_level_has_the_forbidden_tile_on_the_named_side_under_any_seed() {
             seed: Some(seed),
             soft_preferences: None,
         };
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
+            .unwrap()
+            .into_level()
+            .expect("a level");
         let view = View {
             spec: &spec,
             level: &level,
@@ -836,7 +841,10 @@ fn issue_14_a_tile_outside_the_forbid_list_may_sit_on_that_side() {
         r#"{"x": 1, "y": 0, "tile": "b"}"#,
     );
     let spec = GridSpec::from_json(&json).unwrap();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+        .unwrap()
+        .into_level()
+        .expect("a level");
     assert_eq!(level.tile(1, 0), Some(1));
     assert_eq!(level.tile(1, 1), Some(0));
 }
@@ -850,7 +858,10 @@ fn issue_14_a_forbid_naming_another_tile_is_no_contradiction() {
       "adjacency": {"directional": [{"tile": "a", "dir": "N", "allow": ["b"]},
                                     {"tile": "a", "dir": "N", "forbid": ["c"]}]}}"#;
     let spec = GridSpec::from_json(json).unwrap();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+        .unwrap()
+        .into_level()
+        .expect("a level");
     assert_eq!(level.tile(1, 0), Some(1));
     // Forbidding what the allow list names is still a contradiction, named.
     let bad = json.replace(r#""forbid": ["c"]"#, r#""forbid": ["b"]"#);
@@ -880,7 +891,9 @@ fn every_shipped_level_solves_passes_the_referee_and_reads_back_from_its_text() 
             continue; // the 64x64 dungeon takes a minute: a benchmark, not a test
         }
         let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .into_level()
+            .unwrap_or_else(|| panic!("{name}: no level"));
         assert_eq!(check_level(&spec, &level), Ok(()), "{name}");
         let printed = level.to_text(&spec);
         assert_eq!(

@@ -6,27 +6,7 @@ use std::path::{Path, PathBuf};
 use grim_encodings::maxsat::{Event, MaxSatError, MaxSatStatus, Oll, OllOptions};
 use grim_encodings::{Lit, Wcnf};
 use grim_solver::{Budget, Options};
-
-// ---------------------------------------------------------------------------------------------
-// A seeded generator (splitmix64): no dependency, the same stream on every platform.
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+use grim_testkit::{SplitMix64 as Rng, maxsat_optimum as brute_force};
 
 fn lit(d: i64) -> Lit {
     Lit::from_dimacs(d).expect("nonzero literal")
@@ -36,7 +16,7 @@ fn random_clause(rng: &mut Rng, n: usize, len: usize) -> Vec<Lit> {
     (0..len)
         .map(|_| {
             let v = rng.below(n as u64) as i64 + 1;
-            if rng.chance(50) { lit(v) } else { lit(-v) }
+            if rng.percent(50) { lit(v) } else { lit(-v) }
         })
         .collect()
 }
@@ -46,7 +26,7 @@ fn random_clause(rng: &mut Rng, n: usize, len: usize) -> Vec<Lit> {
 /// over-constrained random Max-2/3-SAT), with weights from one of several regimes, and
 /// duplicates, tautologies, zero weights, empty softs and complementary units mixed in.
 fn random_instance(seed: u64) -> Wcnf {
-    let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xDEAD_BEEF);
+    let mut rng = Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0xDEAD_BEEF);
     let n = match rng.below(20) {
         0 => 0,
         1 => 1,
@@ -54,7 +34,7 @@ fn random_instance(seed: u64) -> Wcnf {
     };
     let mut w = Wcnf::new(n);
     if n == 0 {
-        if rng.chance(50) {
+        if rng.percent(50) {
             w.add_soft(1 + rng.below(5), &[]);
         }
         return w;
@@ -83,7 +63,7 @@ fn random_instance(seed: u64) -> Wcnf {
         let density = 20 + rng.below(50);
         for x in 1..=n as i64 {
             for y in x + 1..=n as i64 {
-                if rng.chance(density) {
+                if rng.percent(density) {
                     w.hard.push(vec![lit(-x), lit(-y)]);
                 }
             }
@@ -94,38 +74,38 @@ fn random_instance(seed: u64) -> Wcnf {
         }
     }
     for _ in 0..hard {
-        let len = 1 + rng.below(3) as usize + usize::from(rng.chance(60));
+        let len = 1 + rng.below(3) as usize + usize::from(rng.percent(60));
         let c = random_clause(&mut rng, n, len.min(3));
         w.hard.push(c);
     }
-    if rng.chance(3) {
+    if rng.percent(3) {
         w.hard.push(Vec::new()); // the empty hard clause
     }
     for _ in 0..soft {
         let len = match (style, rng.below(10)) {
-            (_, 0) if rng.chance(30) => 0,
+            (_, 0) if rng.percent(30) => 0,
             (0, 0..=4) => 1,
             (0, 5..=7) | (1..=2, 1..=5) => 2,
             _ => 3,
         };
         let mut c = random_clause(&mut rng, n, len);
-        if !c.is_empty() && rng.chance(5) {
+        if !c.is_empty() && rng.percent(5) {
             c.push(!c[0]); // a tautology
         }
         let mut wt = weight(&mut rng);
-        if rng.chance(5) {
+        if rng.percent(5) {
             wt = 0;
         }
         w.soft.push((wt, c));
     }
-    if !w.soft.is_empty() && rng.chance(30) {
+    if !w.soft.is_empty() && rng.percent(30) {
         // A duplicate, its literals in another order.
         let (_, mut d) = w.soft[rng.below(w.soft.len() as u64) as usize].clone();
         d.reverse();
         let wt = weight(&mut rng);
         w.soft.push((wt, d));
     }
-    if rng.chance(10) {
+    if rng.percent(10) {
         // A complementary pair of units.
         let v = rng.below(n as u64) as i64 + 1;
         let wt = weight(&mut rng);
@@ -134,18 +114,6 @@ fn random_instance(seed: u64) -> Wcnf {
         w.soft.push((wt, vec![lit(-v)]));
     }
     w
-}
-
-/// The optimum by enumeration: `None` when the hard clauses are unsatisfiable.
-fn brute_force(w: &Wcnf) -> Option<u64> {
-    let n = w.num_vars;
-    assert!(n <= 16);
-    (0u32..1 << n)
-        .filter_map(|bits| {
-            let model: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
-            w.cost(&model)
-        })
-        .min()
 }
 
 /// What one run reported.
@@ -433,18 +401,18 @@ fn instance_with_equivalences(seed: u64) -> Wcnf {
     if n < 2 {
         return w;
     }
-    let mut rng = Rng(seed ^ 0x0E0E_0E0E);
+    let mut rng = Rng::new(seed ^ 0x0E0E_0E0E);
     for _ in 0..1 + rng.below(3) {
         let x = 1 + rng.below(n) as i64;
         let y = 1 + rng.below(n) as i64;
         if x == y {
             continue;
         }
-        let sy = if rng.chance(50) { y } else { -y };
+        let sy = if rng.percent(50) { y } else { -y };
         w.hard.push(vec![lit(-x), lit(sy)]);
         w.hard.push(vec![lit(x), lit(-sy)]);
-        let sx = if rng.chance(50) { x } else { -x };
-        let sy2 = if rng.chance(50) { y } else { -y };
+        let sx = if rng.percent(50) { x } else { -x };
+        let sy2 = if rng.percent(50) { y } else { -y };
         w.add_soft(1 + rng.below(9), &[lit(sx)]);
         w.add_soft(1 + rng.below(9), &[lit(sy2)]);
     }
@@ -570,7 +538,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
 /// A random complement-symmetric instance: every hard and soft clause comes with its mirror
 /// (each literal negated, same weight) — max-cut-like, so the symmetry breaking fires.
 fn symmetric_instance(seed: u64) -> Wcnf {
-    let mut rng = Rng(seed ^ 0x5133_0000_0000_0000);
+    let mut rng = Rng::new(seed ^ 0x5133_0000_0000_0000);
     let n = 3 + rng.below(8) as usize;
     let mut w = Wcnf::new(n);
     for _ in 0..rng.below(3) {
@@ -621,14 +589,14 @@ fn breaking_the_complement_symmetry_keeps_the_brute_force_optimum() {
 /// A random weighted Max-3-SAT instance with some hard clauses, or a weighted independent set,
 /// over 20–34 variables: too large for brute force, large enough for non-minimal cores.
 fn larger_instance(seed: u64) -> Wcnf {
-    let mut rng = Rng(seed ^ 0x5EED_0000_0000_0000);
+    let mut rng = Rng::new(seed ^ 0x5EED_0000_0000_0000);
     let n = 20 + rng.below(15) as usize;
     let mut w = Wcnf::new(n);
     let weights = 1 + rng.below(3) * 5;
     if seed.is_multiple_of(3) {
         for x in 1..=n as i64 {
             for y in x + 1..=n as i64 {
-                if rng.chance(15) {
+                if rng.percent(15) {
                     w.hard.push(vec![lit(-x), lit(-y)]);
                 }
             }

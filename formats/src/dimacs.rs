@@ -71,6 +71,12 @@ pub struct ParseOptions {
 }
 
 impl ParseOptions {
+    /// `strict` on, `relaxed` off: `grim-sat --strict`, and what a round trip is checked with.
+    pub const STRICT: ParseOptions = ParseOptions {
+        strict: true,
+        relaxed: false,
+    };
+
     /// What to do with `found` clauses against the header's `declared`, at the end of the
     /// input at `(line, column)`: `Err` refuses it, `Ok(Some(_))` warns, `Ok(None)` is fine.
     /// Shared by the CNF and the old-format WCNF readers.

@@ -375,18 +375,10 @@ pub fn write_wcnf(wcnf: &Wcnf, dialect: Dialect, mut out: impl Write) -> io::Res
                          headerless format",
                     )
                 })?;
-            let vars_used = wcnf
-                .hard
-                .iter()
-                .chain(wcnf.soft.iter().map(|(_, c)| c))
-                .flatten()
-                .map(|l| l.var().index() + 1)
-                .max()
-                .unwrap_or(0);
             writeln!(
                 out,
                 "p wcnf {} {} {top}",
-                wcnf.num_vars.max(vars_used),
+                wcnf.vars_spanned(),
                 wcnf.hard.len() + wcnf.soft.len()
             )?;
             Some(top)

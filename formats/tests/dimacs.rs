@@ -29,13 +29,7 @@ fn relaxed(text: &[u8]) -> Result<Parsed, ParseError> {
 }
 
 fn strict(text: &[u8]) -> Result<Parsed, ParseError> {
-    read_cnf(
-        text,
-        ParseOptions {
-            strict: true,
-            ..ParseOptions::default()
-        },
-    )
+    read_cnf(text, ParseOptions::STRICT)
 }
 
 fn lits(clause: &[i64]) -> Vec<Lit> {

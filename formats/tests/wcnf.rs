@@ -59,13 +59,7 @@ fn err(text: &str) -> ParseError {
 }
 
 fn strict_err(text: &str) -> ParseError {
-    match read_wcnf(
-        text.as_bytes(),
-        ParseOptions {
-            strict: true,
-            ..ParseOptions::default()
-        },
-    ) {
+    match read_wcnf(text.as_bytes(), ParseOptions::STRICT) {
         Ok(p) => panic!("expected {text:?} to fail in strict mode, parsed {p:?}"),
         Err(e) => e,
     }
@@ -520,14 +514,7 @@ fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
 
 #[test]
 fn the_headerless_format_has_no_counts_to_check_even_when_strict() {
-    let p = read_wcnf(
-        "h 100 0\n".as_bytes(),
-        ParseOptions {
-            strict: true,
-            ..ParseOptions::default()
-        },
-    )
-    .expect("parses");
+    let p = read_wcnf("h 100 0\n".as_bytes(), ParseOptions::STRICT).expect("parses");
     assert_eq!(p.wcnf.num_vars, 100);
     assert!(p.warnings.is_empty());
 }
@@ -642,7 +629,7 @@ proptest! {
     #[test]
     fn the_new_format_round_trips_up_to_unused_variables(wcnf in arb_wcnf()) {
         let text = written(&wcnf, Dialect::New);
-        let back = read_wcnf(text.as_bytes(), ParseOptions { strict: true, ..ParseOptions::default() }).expect("reads back");
+        let back = read_wcnf(text.as_bytes(), ParseOptions::STRICT).expect("reads back");
         let used = wcnf.hard.iter().chain(wcnf.soft.iter().map(|(_, c)| c)).flatten()
             .map(|l| l.var().index() + 1).max().unwrap_or(0);
         prop_assert_eq!(back.dialect, Dialect::New);
@@ -655,7 +642,7 @@ proptest! {
     #[test]
     fn the_old_format_round_trips_exactly(wcnf in arb_wcnf()) {
         let text = written(&wcnf, Dialect::Old);
-        let back = read_wcnf(text.as_bytes(), ParseOptions { strict: true, ..ParseOptions::default() }).expect("reads back");
+        let back = read_wcnf(text.as_bytes(), ParseOptions::STRICT).expect("reads back");
         prop_assert_eq!(back.dialect, Dialect::Old);
         prop_assert_eq!(&back.wcnf, &wcnf);
     }

@@ -17,10 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let lenient = read_cnf(data, ParseOptions::default());
     let strict = read_cnf(
         data,
-        ParseOptions {
-            strict: true,
-            ..ParseOptions::default()
-        },
+        ParseOptions::STRICT,
     );
     if let Ok(strict) = &strict {
         let lenient = lenient
@@ -36,10 +33,7 @@ fuzz_target!(|data: &[u8]| {
         write_dimacs(&parsed.cnf, &mut out).expect("writing to a Vec");
         let again = read_cnf(
             &out[..],
-            ParseOptions {
-                strict: true,
-                ..ParseOptions::default()
-            },
+            ParseOptions::STRICT,
         )
         .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
         assert_eq!(again.cnf, parsed.cnf, "round trip changed the formula");

@@ -8,7 +8,7 @@
 //! faster than it invents JSON.
 #![no_main]
 
-use grim_encodings::grid::{self, GridError, GridModel, GridOptions, GridSpec, Level};
+use grim_encodings::grid::{self, GridModel, GridOptions, GridOutcome, GridSpec, Level};
 use grim_solver::Budget;
 use libfuzzer_sys::fuzz_target;
 
@@ -31,13 +31,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     match grid::solve(&spec, &options, Budget::conflicts(2_000)) {
-        Ok(level) => assert_eq!(
+        Ok(GridOutcome::Level(level)) => assert_eq!(
             grid::check_level(&spec, &level),
             Ok(()),
             "solve returned a level the referee rejects"
         ),
         // On a space small enough to enumerate, "no level" must be true of every tiling.
-        Err(GridError::Unsatisfiable { clash }) => {
+        Ok(GridOutcome::NoLevel { clash }) => {
             if let Some(levels) = small_space(&spec) {
                 assert!(
                     !levels.iter().any(|l| grid::check_level(&spec, l).is_ok()),
@@ -45,39 +45,13 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
         }
-        Err(_) => {}
+        Ok(GridOutcome::Stopped { .. }) | Err(_) => {}
     }
 });
 
 /// Every level of `spec` when there are at most 4,096 of them.
 fn small_space(spec: &GridSpec) -> Option<Vec<Level>> {
-    let cells = spec.cells();
-    let mut radices = vec![spec.tiles.len(); cells];
-    for l in &spec.layers {
-        radices.extend(std::iter::repeat_n(l.values.len(), cells));
-    }
-    let total = radices
-        .iter()
-        .try_fold(1usize, |acc, &r| acc.checked_mul(r))
-        .filter(|&n| n <= 4096)?;
-    let mut out = Vec::with_capacity(total);
-    let mut digits = vec![0usize; radices.len()];
-    for _ in 0..total {
-        out.push(Level {
-            width: spec.width,
-            height: spec.height,
-            tiles: digits[..cells].to_vec(),
-            layers: (0..spec.layers.len())
-                .map(|l| digits[cells * (l + 1)..cells * (l + 2)].to_vec())
-                .collect(),
-        });
-        for (d, &r) in digits.iter_mut().zip(&radices) {
-            *d += 1;
-            if *d < r {
-                break;
-            }
-            *d = 0;
-        }
-    }
-    Some(out)
+    grim_testkit::grid::count(spec)
+        .filter(|&n| n <= 4096)
+        .map(|_| grim_testkit::grid::all_levels(spec))
 }

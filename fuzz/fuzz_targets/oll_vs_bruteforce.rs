@@ -75,16 +75,6 @@ impl<'a> Arbitrary<'a> for Case {
     }
 }
 
-fn brute_force(w: &Wcnf) -> Option<u64> {
-    let n = w.num_vars;
-    (0u32..1 << n)
-        .filter_map(|bits| {
-            let model: Vec<bool> = (0..n).map(|v| bits >> v & 1 == 1).collect();
-            w.cost(&model)
-        })
-        .min()
-}
-
 fuzz_target!(|case: Case| {
     let Case { wcnf, opts, slice } = case;
     if wcnf.total_soft_weight().is_none() {
@@ -94,7 +84,7 @@ fuzz_target!(|case: Case| {
         );
         return;
     }
-    let expected = brute_force(&wcnf);
+    let expected = grim_testkit::maxsat_optimum(&wcnf);
     let mut oll = Oll::new(&wcnf, opts).expect("the weights fit");
     let mut rounds = 0;
     let status = loop {

@@ -15,10 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let lenient = read_wcnf(data, ParseOptions::default());
     let strict = read_wcnf(
         data,
-        ParseOptions {
-            strict: true,
-            ..ParseOptions::default()
-        },
+        ParseOptions::STRICT,
     );
     if let Ok(strict) = &strict {
         let lenient = lenient
@@ -49,10 +46,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let again = read_wcnf(
             &out[..],
-            ParseOptions {
-                strict: true,
-                ..ParseOptions::default()
-            },
+            ParseOptions::STRICT,
         )
         .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
         assert_eq!(

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use grim_encodings::Wcnf;
 use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Solver, Status, Var};
+use grim_testkit::{SplitMix64 as Rng, maxsat_optimum};
 
 // ---------------------------------------------------------------- building the C programs
 
@@ -157,26 +158,10 @@ fn run(exe: &Path, input: &str) -> String {
 
 // ---------------------------------------------------------------- a seeded generator
 
-/// splitmix64: a fixed-seed generator, so every run checks the same sequences.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn lit(&mut self, vars: u64) -> i32 {
-        let v = (self.below(vars) + 1) as i32;
-        if self.below(2) == 0 { v } else { -v }
-    }
+/// A random DIMACS literal over `1..=vars`.
+fn random_lit(rng: &mut Rng, vars: u64) -> i32 {
+    let v = (rng.below(vars) + 1) as i32;
+    if rng.coin() { -v } else { v }
 }
 
 fn lit(d: i32) -> Lit {
@@ -199,14 +184,14 @@ fn random_sequence(rng: &mut Rng, vars: u64) -> Vec<Step> {
     for _round in 0..6 {
         for _ in 0..(1 + rng.below(2 * vars / 3)) {
             let len = 2 + rng.below(2) - u64::from(rng.below(12) == 0);
-            let clause: Vec<i32> = (0..len).map(|_| rng.lit(vars)).collect();
+            let clause: Vec<i32> = (0..len).map(|_| random_lit(rng, vars)).collect();
             steps.push(Step::Add(clause));
         }
         if rng.below(3) == 0 {
-            steps.push(Step::Phase(rng.lit(vars)));
+            steps.push(Step::Phase(random_lit(rng, vars)));
         }
         for _ in 0..rng.below(6) {
-            steps.push(Step::Assume(rng.lit(vars)));
+            steps.push(Step::Assume(random_lit(rng, vars)));
         }
         steps.push(Step::Solve);
     }
@@ -352,7 +337,7 @@ fn random_incremental_sequences_through_the_c_abi_answer_as_the_rust_api_does() 
     };
     let shared = build(&cc, "sat_driver", Link::Shared);
     let statik = build(&cc, "sat_driver", Link::Static);
-    let mut rng = Rng(17);
+    let mut rng = Rng::new(17);
     let (mut sat, mut unsat, mut cores) = (0, 0, 0);
     for case in 0..120 {
         let vars = 6 + rng.below(10);
@@ -472,14 +457,18 @@ fn random_maxsat(rng: &mut Rng) -> MaxCase {
     let mut script = String::new();
     let mut hard: Vec<Vec<i32>> = Vec::new();
     for _ in 0..(3 + rng.below(8)) {
-        let c: Vec<i32> = (0..(1 + rng.below(3))).map(|_| rng.lit(vars)).collect();
+        let c: Vec<i32> = (0..(1 + rng.below(3)))
+            .map(|_| random_lit(rng, vars))
+            .collect();
         hard.push(c);
     }
     let mut next = vars as i32;
     let mut soft: Vec<(i32, u64)> = Vec::new();
     for _ in 0..(3 + rng.below(10)) {
         let weight = 1 + rng.below(9);
-        let c: Vec<i32> = (0..(1 + rng.below(3))).map(|_| rng.lit(vars)).collect();
+        let c: Vec<i32> = (0..(1 + rng.below(3)))
+            .map(|_| random_lit(rng, vars))
+            .collect();
         if let [l] = c[..] {
             soft.push((-l, weight)); // soft unit clause (l) = soft literal -l
         } else {
@@ -504,7 +493,7 @@ fn random_maxsat(rng: &mut Rng) -> MaxCase {
     }
     let mut assumptions = Vec::new();
     for _ in 0..3 {
-        let a: Vec<i32> = (0..rng.below(3)).map(|_| rng.lit(vars)).collect();
+        let a: Vec<i32> = (0..rng.below(3)).map(|_| random_lit(rng, vars)).collect();
         for l in &a {
             script.push_str(&format!("u {l}\n"));
         }
@@ -534,16 +523,6 @@ fn random_maxsat(rng: &mut Rng) -> MaxCase {
     }
 }
 
-/// The optimum by enumeration of every assignment (the instances have at most ~20 variables).
-fn brute_force(wcnf: &Wcnf, vars: usize) -> Option<u64> {
-    (0u64..1 << vars)
-        .filter_map(|bits| {
-            let model: Vec<bool> = (0..vars).map(|v| bits >> v & 1 == 1).collect();
-            wcnf.cost(&model)
-        })
-        .min()
-}
-
 #[test]
 fn ipamir_optima_match_oll_and_brute_force_and_every_model_costs_what_is_claimed() {
     let Some(cc) = require_compiler("ipamir_optima") else {
@@ -551,7 +530,7 @@ fn ipamir_optima_match_oll_and_brute_force_and_every_model_costs_what_is_claimed
     };
     let shared = build(&cc, "maxsat_driver", Link::Shared);
     let statik = build(&cc, "maxsat_driver", Link::Static);
-    let mut rng = Rng(2022);
+    let mut rng = Rng::new(2022);
     let (mut optimal, mut unsat, mut positive) = (0, 0, 0);
     for case in 0..60 {
         let mc = random_maxsat(&mut rng);
@@ -564,7 +543,10 @@ fn ipamir_optima_match_oll_and_brute_force_and_every_model_costs_what_is_claimed
             }
             let mut oll = Oll::new(&instance, OllOptions::default()).expect("Oll takes it");
             let status = oll.solve(Budget::UNLIMITED, &mut |_| {});
-            let expected = brute_force(&instance, mc.vars);
+            let expected = maxsat_optimum(&Wcnf {
+                num_vars: mc.vars,
+                ..instance.clone()
+            });
             let line = lines.next().expect("an answer");
             match status {
                 MaxSatStatus::Optimum => {

@@ -3,57 +3,8 @@
 //! reduce, rephase and mode switches every few conflicts) so those paths fire on tiny inputs.
 
 use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
-
-/// splitmix64: a tiny seeded generator, so the tests need no dependency and never change.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn lit(v: u32, neg: bool) -> Lit {
-    Lit::new(Var::new(v).unwrap(), neg)
-}
-
-fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize, max_len: u64) -> Vec<Vec<Lit>> {
-    (0..clauses)
-        .map(|_| {
-            // Mostly 2..=max_len literals, one clause in twenty a unit.
-            let len = if rng.below(20) == 0 {
-                1
-            } else {
-                2 + rng.below(max_len - 1) as usize
-            };
-            (0..len)
-                .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
-                .collect()
-        })
-        .collect()
-}
-
-fn satisfies(assign: u32, clause: &[Lit]) -> bool {
-    clause
-        .iter()
-        .any(|l| ((assign >> l.var().index()) & 1 == 1) != l.is_negative())
-}
-
-/// Whether some assignment of `vars` variables satisfies every clause and every assumption.
-fn brute_force(vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
-    (0..1u32 << vars).any(|a| {
-        clauses.iter().all(|c| satisfies(a, c))
-            && assumptions
-                .iter()
-                .all(|l| satisfies(a, std::slice::from_ref(l)))
-    })
-}
+use grim_testkit::generate::random_cnf;
+use grim_testkit::{Answer, SplitMix64 as Rng, lit, satisfiable as brute_force};
 
 fn solver_with(opts: &Options, vars: u32, clauses: &[Vec<Lit>]) -> Solver {
     let mut s = Solver::with_options(opts.clone());
@@ -64,59 +15,17 @@ fn solver_with(opts: &Options, vars: u32, clauses: &[Vec<Lit>]) -> Solver {
     s
 }
 
-fn check_answer(
-    s: &Solver,
-    status: Status,
-    vars: u32,
-    clauses: &[Vec<Lit>],
-    assumptions: &[Lit],
-) -> bool {
-    let expected = brute_force(vars, clauses, assumptions);
-    match status {
-        Status::Sat => {
-            assert!(
-                expected,
-                "solver says SAT, brute force says UNSAT: {clauses:?} under {assumptions:?}"
-            );
-            let model = s.model().expect("a model after Sat");
-            let as_bits = model
-                .iter()
-                .enumerate()
-                .fold(0u32, |acc, (i, &b)| acc | ((b as u32) << i));
-            for c in clauses {
-                assert!(satisfies(as_bits, c), "model {model:?} falsifies {c:?}");
-            }
-            for a in assumptions {
-                assert_eq!(s.value(*a), Some(true), "model violates assumption {a:?}");
-            }
-            true
-        }
-        Status::Unsat => {
-            assert!(
-                !expected,
-                "solver says UNSAT, brute force finds a model: {clauses:?} under {assumptions:?}"
-            );
-            let core = s.failed_assumptions().to_vec();
-            for l in &core {
-                assert!(
-                    assumptions.contains(l),
-                    "failed literal {l:?} is not an assumption {assumptions:?}"
-                );
-                assert!(s.failed(*l));
-            }
-            assert!(
-                !brute_force(vars, clauses, &core),
-                "core {core:?} is satisfiable with the clauses {clauses:?}"
-            );
-            false
-        }
-        Status::Unknown => panic!("Unknown without a budget"),
-    }
+/// The testkit's referee on one answer (no budget, so never Unknown); whether it was SAT.
+fn check_answer(s: &Solver, status: Status, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
+    matches!(
+        grim_testkit::check_answer(s, status, clauses, assumptions, false),
+        Answer::Sat(_)
+    )
 }
 
 #[test]
 fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     let mut sat = 0;
     let mut unsat_with_core = 0;
     let configs = [Options::default(), Options::aggressive(), {
@@ -140,14 +49,14 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
         for opts in &configs {
             let mut s = solver_with(opts, vars, &clauses);
             let st = s.solve(&assumptions, Budget::UNLIMITED);
-            if check_answer(&s, st, vars, &clauses, &assumptions) {
+            if check_answer(&s, st, &clauses, &assumptions) {
                 sat += 1;
             } else if !s.failed_assumptions().is_empty() {
                 unsat_with_core += 1;
             }
             // Without assumptions too: the same solver, incrementally.
             let st = s.solve(&[], Budget::UNLIMITED);
-            check_answer(&s, st, vars, &clauses, &[]);
+            check_answer(&s, st, &clauses, &[]);
         }
     }
     eprintln!("{sat} SAT answers, {unsat_with_core} UNSAT with a non-empty core");
@@ -198,7 +107,7 @@ fn a_conflict_budget_answers_unknown_and_the_solver_continues_afterwards() {
 
 #[test]
 fn the_same_input_gives_the_same_model_every_run() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     let clauses = random_cnf(&mut rng, 60, 230, 3);
     let models: Vec<_> = (0..3)
         .map(|_| {
@@ -412,7 +321,7 @@ fn up_conflicts(vars: u32, clauses: &[Vec<Lit>], lits: &[Lit]) -> bool {
 #[test]
 fn probes_report_exactly_the_unit_propagation_conflicts_with_sets_that_are_cores() {
     use grim_solver::Probes;
-    let mut rng = Rng(0x9b0b);
+    let mut rng = Rng::new(0x9b0b);
     let (mut conflicts, mut assumption_fails, mut quiet) = (0, 0, 0);
     for round in 0..600 {
         let vars = 3 + rng.below(9) as u32; // 3..=11
@@ -442,7 +351,7 @@ fn probes_report_exactly_the_unit_propagation_conflicts_with_sets_that_are_cores
                     "round {round}: {set:?}"
                 );
                 assert!(
-                    !brute_force(vars, &clauses, set),
+                    !brute_force(&clauses, set),
                     "round {round}: {set:?} is satisfiable with the clauses"
                 );
             };

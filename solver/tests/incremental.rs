@@ -15,187 +15,13 @@
 //! every few conflicts), so learned clauses kept across calls meet those paths.
 
 use grim_solver::{Budget, Lit, Options, Solver, Status, Var};
+use grim_testkit::{
+    Answer, SplitMix64 as Rng, check_answer, lit, satisfiable as brute_force, vars_of,
+};
 use proptest::prelude::*;
 
 /// The most variables any test here uses: brute force enumerates 2^12 assignments.
 const MAX_VARS: u32 = 12;
-
-/// splitmix64: a tiny seeded generator, so the sequences never change between runs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn coin(&mut self) -> bool {
-        self.next() >> 63 == 1
-    }
-}
-
-fn lit(v: u32, negative: bool) -> Lit {
-    Lit::new(Var::new(v).expect("small variable index"), negative)
-}
-
-// ---------------------------------------------------------------------------------------------
-// The oracle: brute force over bit-packed assignments (bit i = value of variable i).
-// ---------------------------------------------------------------------------------------------
-
-fn lit_true(assign: u32, l: Lit) -> bool {
-    ((assign >> l.var().index()) & 1 == 1) != l.is_negative()
-}
-
-fn clause_true(assign: u32, clause: &[Lit]) -> bool {
-    clause.iter().any(|&l| lit_true(assign, l))
-}
-
-/// One more than the largest variable in `clauses` and `lits` (0 when there is none).
-fn vars_of(clauses: &[Vec<Lit>], lits: &[Lit]) -> u32 {
-    clauses
-        .iter()
-        .flatten()
-        .chain(lits)
-        .map(|l| l.var().index() as u32 + 1)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Whether some assignment satisfies every clause and every literal of `assumptions`.
-fn brute_force(clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
-    let vars = vars_of(clauses, assumptions);
-    assert!(
-        vars <= MAX_VARS + 1,
-        "brute force asked for {vars} variables"
-    );
-    (0..1u32 << vars).any(|a| {
-        assumptions.iter().all(|&l| lit_true(a, l)) && clauses.iter().all(|c| clause_true(a, c))
-    })
-}
-
-fn pack(model: &[bool]) -> u32 {
-    model
-        .iter()
-        .enumerate()
-        .fold(0u32, |acc, (i, &b)| acc | ((b as u32) << i))
-}
-
-/// What one `solve` answered, with everything the reference model must remember of it.
-#[derive(Clone, Debug, PartialEq)]
-enum Answer {
-    Sat(Vec<bool>),
-    Unsat(Vec<Lit>),
-    Unknown,
-}
-
-/// Checks the answer `s` just gave against brute force and returns what it answered:
-/// the status matches the oracle, a model satisfies every clause and assumption and agrees
-/// with `value`, a core is a subset of the assumptions, agrees with `failed`, and is itself
-/// unsatisfiable with the clauses. `Unknown` is accepted only when `may_be_unknown`.
-fn check_answer(
-    s: &Solver,
-    status: Status,
-    clauses: &[Vec<Lit>],
-    assumptions: &[Lit],
-    may_be_unknown: bool,
-) -> Answer {
-    assert_eq!(
-        s.last_status(),
-        Some(status),
-        "last_status disagrees with solve's answer"
-    );
-    match status {
-        Status::Sat => {
-            assert!(
-                brute_force(clauses, assumptions),
-                "SAT, but brute force finds no model of {clauses:?} under {assumptions:?}"
-            );
-            let model = s.model().expect("a model after Sat");
-            assert_eq!(model.len(), s.num_vars(), "model length vs num_vars");
-            let bits = pack(&model);
-            for c in clauses {
-                assert!(
-                    clause_true(bits, c),
-                    "model {model:?} falsifies clause {c:?}"
-                );
-            }
-            for &a in assumptions {
-                assert!(
-                    lit_true(bits, a),
-                    "model {model:?} violates assumption {a:?}"
-                );
-            }
-            for (i, &b) in model.iter().enumerate() {
-                assert_eq!(
-                    s.value(lit(i as u32, false)),
-                    Some(b),
-                    "value(x{}) vs model",
-                    i + 1
-                );
-                assert_eq!(
-                    s.value(lit(i as u32, true)),
-                    Some(!b),
-                    "value(¬x{}) vs model",
-                    i + 1
-                );
-            }
-            assert!(s.failed_assumptions().is_empty(), "a failed set after Sat");
-            Answer::Sat(model)
-        }
-        Status::Unsat => {
-            assert!(
-                !brute_force(clauses, assumptions),
-                "UNSAT, but brute force finds a model of {clauses:?} under {assumptions:?}"
-            );
-            let core = s.failed_assumptions().to_vec();
-            for l in &core {
-                assert!(
-                    assumptions.contains(l),
-                    "failed {l:?} is not among the assumptions {assumptions:?}"
-                );
-            }
-            for &a in assumptions {
-                assert_eq!(
-                    s.failed(a),
-                    core.contains(&a),
-                    "failed({a:?}) vs the core {core:?}"
-                );
-                // The negation of an assumption is in the core only if it was assumed too.
-                assert_eq!(
-                    s.failed(!a),
-                    core.contains(&!a),
-                    "failed({:?}) vs the core {core:?}",
-                    !a
-                );
-            }
-            assert!(
-                !brute_force(clauses, &core),
-                "core {core:?} (of assumptions {assumptions:?}) is satisfiable with {clauses:?}"
-            );
-            assert!(s.model().is_none(), "a model after Unsat");
-            Answer::Unsat(core)
-        }
-        Status::Unknown => {
-            assert!(
-                may_be_unknown,
-                "Unknown without a budget or terminate flag: {clauses:?} under {assumptions:?}"
-            );
-            assert!(s.model().is_none(), "a model after Unknown");
-            assert!(
-                s.failed_assumptions().is_empty(),
-                "a failed set after Unknown"
-            );
-            Answer::Unknown
-        }
-    }
-}
 
 /// The option sets every test runs under: the default schedule (with the model check on,
 /// as in tests it is anyway), the aggressive one, the aggressive one with a seeded variable
@@ -317,7 +143,7 @@ struct Tally {
 /// sequences cross from SAT to UNSAT somewhere in the middle; once the clauses alone are
 /// UNSAT the sequence stops, since every later answer is the same.
 fn run_sequence(seed: u64, opts: &Options, tally: &mut Tally) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut s = Solver::with_options(opts.clone());
     let mut clauses: Vec<Vec<Lit>> = Vec::new();
     let mut final_vars = 5 + rng.below(MAX_VARS as u64 - 4) as u32; // 5..=12
@@ -467,7 +293,7 @@ fn incremental_answers_match_a_fresh_solver_and_brute_force_at_every_step() {
 #[test]
 fn the_same_assumptions_twice_in_a_row_give_the_same_status_and_a_valid_answer_each_time() {
     // Learned clauses from the first call must not change the second call's answer.
-    let mut rng = Rng(0xA55);
+    let mut rng = Rng::new(0xA55);
     let mut repeats = 0;
     for (_, opts) in configs() {
         for _ in 0..200 {
@@ -496,7 +322,7 @@ fn the_same_assumptions_twice_in_a_row_give_the_same_status_and_a_valid_answer_e
 
 #[test]
 fn a_conflict_budget_never_gives_a_wrong_answer_and_the_next_unlimited_solve_is_right() {
-    let mut rng = Rng(0xB0D6E7);
+    let mut rng = Rng::new(0xB0D6E7);
     let mut unknown = 0;
     let mut decided = 0;
     for (_, opts) in configs() {

@@ -7,6 +7,8 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
+use grim_testkit::SplitMix64;
+use grim_testkit::generate::{pigeonhole, random_ksat};
 
 /// A `Write` that keeps the bytes for the test to read.
 #[derive(Clone, Default)]
@@ -19,43 +21,6 @@ impl Write for Shared {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-fn pigeonhole(p: u32, h: u32) -> Vec<Vec<i64>> {
-    let x = |i: u32, j: u32| (i * h + j + 1) as i64;
-    let mut cs: Vec<Vec<i64>> = (0..p).map(|i| (0..h).map(|j| x(i, j)).collect()).collect();
-    for j in 0..h {
-        for a in 0..p {
-            for b in a + 1..p {
-                cs.push(vec![-x(a, j), -x(b, j)]);
-            }
-        }
-    }
-    cs
-}
-
-fn random_3sat(rng: &mut Rng, n: u64, m: usize) -> Vec<Vec<i64>> {
-    (0..m)
-        .map(|_| {
-            (0..3)
-                .map(|_| {
-                    let v = (rng.next() % n + 1) as i64;
-                    if rng.next().is_multiple_of(2) { v } else { -v }
-                })
-                .collect()
-        })
-        .collect()
 }
 
 fn solve_with_proof(clauses: &[Vec<i64>], opts: Options, format: ProofFormat) -> (Status, Vec<u8>) {
@@ -172,10 +137,10 @@ fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String>
 }
 
 fn unsat_instances() -> Vec<Vec<Vec<i64>>> {
-    let mut rng = Rng(99);
+    let mut rng = SplitMix64::new(99);
     let mut v = vec![pigeonhole(5, 4), pigeonhole(6, 5)];
     while v.len() < 12 {
-        let f = random_3sat(&mut rng, 30, 160);
+        let f = random_ksat(&mut rng, 30, 160, 3);
         let mut s = Solver::new();
         for c in &f {
             s.add_clause(

@@ -4,10 +4,12 @@
 
 mod common;
 
+use common::{Dir, code, p, run, stderr, stdout};
+use grim_testkit::SplitMix64;
+use grim_testkit::generate::random_ksat;
+
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use flate2::Compression;
@@ -18,70 +20,14 @@ const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
 const GEN: &str = env!("CARGO_BIN_EXE_grim-gen");
 
-/// A per-test temp directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(test: &str) -> Dir {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("grim-tools-cli-{}-{test}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs `program` with `args` and optional stdin, capturing everything.
-fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().expect("piped stdin");
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    child.wait_with_output().expect("wait")
-}
-
 fn sat(args: &[&str]) -> Output {
     run(SAT, args, None)
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> Option<i32> {
-    o.status.code()
+impl Dir {
+    fn new_cli(test: &str) -> Dir {
+        Dir::new("grim-tools-cli", test)
+    }
 }
 
 /// `s` and `v` lines only.
@@ -127,21 +73,11 @@ fn dimacs(num_vars: usize, clauses: &[Vec<i64>]) -> String {
 }
 
 /// Pigeonhole: `holes + 1` pigeons into `holes` holes (UNSAT, hard for resolution).
-fn pigeonhole(holes: i64) -> String {
-    let pigeons = holes + 1;
-    let var = |p: i64, h: i64| p * holes + h + 1;
-    let mut clauses = Vec::new();
-    for p in 0..pigeons {
-        clauses.push((0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
-    }
-    for h in 0..holes {
-        for p in 0..pigeons {
-            for q in p + 1..pigeons {
-                clauses.push(vec![-var(p, h), -var(q, h)]);
-            }
-        }
-    }
-    dimacs((pigeons * holes) as usize, &clauses)
+fn pigeonhole(holes: u32) -> String {
+    dimacs(
+        ((holes + 1) * holes) as usize,
+        &grim_testkit::generate::pigeonhole(holes + 1, holes),
+    )
 }
 
 fn small_sat() -> Vec<Vec<i64>> {
@@ -160,32 +96,14 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 
 /// Seeded random 3-SAT (a 64-bit LCG; no dependency needed).
 fn random_3sat(vars: i64, clauses: usize, seed: u64) -> Vec<Vec<i64>> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        state >> 33
-    };
-    (0..clauses)
-        .map(|_| {
-            (0..3)
-                .map(|_| {
-                    let v = (next() % vars as u64) as i64 + 1;
-                    if next() % 2 == 0 { v } else { -v }
-                })
-                .collect()
-        })
-        .collect()
+    random_ksat(&mut SplitMix64::new(seed), vars as u64, clauses, 3)
 }
 
 // ---------------------------------------------------------------- answers and exit codes
 
 #[test]
 fn a_satisfiable_instance_prints_s_satisfiable_and_a_model_that_satisfies_it_and_exits_10() {
-    let dir = Dir::new("sat");
+    let dir = Dir::new_cli("sat");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}{}", stdout(&o), stderr(&o));
@@ -199,7 +117,7 @@ fn a_satisfiable_instance_prints_s_satisfiable_and_a_model_that_satisfies_it_and
 
 #[test]
 fn an_unsatisfiable_instance_prints_s_unsatisfiable_without_v_lines_and_exits_20() {
-    let dir = Dir::new("unsat");
+    let dir = Dir::new_cli("unsat");
     let f = dir.file("u.cnf", dimacs(2, &small_unsat()));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(20), "{}{}", stdout(&o), stderr(&o));
@@ -222,7 +140,7 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
 
 #[test]
 fn a_gzip_file_is_solved_whatever_its_name() {
-    let dir = Dir::new("gzip");
+    let dir = Dir::new_cli("gzip");
     let f = dir.file("plain-name.cnf", gzip(dimacs(4, &small_sat()).as_bytes()));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}", stderr(&o));
@@ -231,7 +149,7 @@ fn a_gzip_file_is_solved_whatever_its_name() {
 
 #[test]
 fn the_empty_formula_is_satisfiable_and_the_empty_clause_is_not() {
-    let dir = Dir::new("degenerate");
+    let dir = Dir::new_cli("degenerate");
     let o = sat(&["-q", p(&dir.file("e.cnf", "p cnf 0 0\n"))]);
     assert_eq!(code(&o), Some(10));
     assert_eq!(answer_lines(&o), vec!["s SATISFIABLE", "v 0"]);
@@ -241,7 +159,7 @@ fn the_empty_formula_is_satisfiable_and_the_empty_clause_is_not() {
 
 #[test]
 fn declared_variables_that_occur_in_no_clause_still_get_a_value() {
-    let dir = Dir::new("unused");
+    let dir = Dir::new_cli("unused");
     let o = sat(&["-q", p(&dir.file("a.cnf", "p cnf 5 1\n-2 0\n"))]);
     assert_eq!(code(&o), Some(10));
     let mut vars: Vec<i64> = model(&o).iter().map(|l| l.abs()).collect();
@@ -252,7 +170,7 @@ fn declared_variables_that_occur_in_no_clause_still_get_a_value() {
 
 #[test]
 fn the_same_input_gives_the_same_output_every_run() {
-    let dir = Dir::new("determinism");
+    let dir = Dir::new_cli("determinism");
     let f = dir.file("r.cnf", dimacs(60, &random_3sat(60, 230, 7)));
     let first = sat(&["-q", p(&f)]);
     for _ in 0..2 {
@@ -263,7 +181,7 @@ fn the_same_input_gives_the_same_output_every_run() {
 
 #[test]
 fn every_model_on_random_instances_passes_grim_check_and_both_answers_occur() {
-    let dir = Dir::new("random");
+    let dir = Dir::new_cli("random");
     let (mut sats, mut unsats) = (0, 0);
     for seed in 0..12 {
         let f = dir.file(
@@ -298,7 +216,7 @@ fn every_model_on_random_instances_passes_grim_check_and_both_answers_occur() {
 
 #[test]
 fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
-    let dir = Dir::new("comments");
+    let dir = Dir::new_cli("comments");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     let out = stdout(&sat(&[p(&f)]));
     for needle in [
@@ -334,7 +252,7 @@ fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
 
 #[test]
 fn quiet_prints_only_the_s_and_v_lines() {
-    let dir = Dir::new("quiet");
+    let dir = Dir::new_cli("quiet");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     for flag in ["-q", "--quiet"] {
         let o = sat(&[flag, p(&f)]);
@@ -348,7 +266,7 @@ fn quiet_prints_only_the_s_and_v_lines() {
 
 #[test]
 fn no_model_prints_the_answer_without_v_lines() {
-    let dir = Dir::new("nomodel");
+    let dir = Dir::new_cli("nomodel");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     for flag in ["-n", "--no-model"] {
         let o = sat(&["-q", flag, p(&f)]);
@@ -359,7 +277,7 @@ fn no_model_prints_the_answer_without_v_lines() {
 
 #[test]
 fn v_lines_of_a_large_model_stay_within_4096_characters_and_the_last_ends_in_zero() {
-    let dir = Dir::new("vlines");
+    let dir = Dir::new_cli("vlines");
     let n = 30_000;
     let clauses: Vec<Vec<i64>> = (1..=n).step_by(3).map(|v| vec![-v]).collect();
     let f = dir.file("big.cnf", dimacs(n as usize, &clauses));
@@ -381,7 +299,7 @@ fn v_lines_of_a_large_model_stay_within_4096_characters_and_the_last_ends_in_zer
 
 #[test]
 fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
-    let dir = Dir::new("opt");
+    let dir = Dir::new_cli("opt");
     let f = dir.file("r.cnf", dimacs(50, &random_3sat(50, 200, 3)));
     let o = sat(&["--opt", "seed=42", "--opt", "minimize=false", p(&f)]);
     assert!(matches!(code(&o), Some(10 | 20)), "{}", stderr(&o));
@@ -396,7 +314,7 @@ fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
 
 #[test]
 fn a_bad_opt_is_a_usage_error_with_exit_2_naming_the_problem() {
-    let dir = Dir::new("badopt");
+    let dir = Dir::new_cli("badopt");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     for (opt, needle) in [
         ("no_such=1", "unknown option `no_such`"),
@@ -479,7 +397,7 @@ fn help_options_prints_every_row_of_the_engine_options_table() {
 
 #[test]
 fn command_line_mistakes_exit_2_without_an_answer() {
-    let dir = Dir::new("usage");
+    let dir = Dir::new_cli("usage");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     for args in [
         vec![],
@@ -499,7 +417,7 @@ fn command_line_mistakes_exit_2_without_an_answer() {
 
 #[test]
 fn one_conflict_on_pigeonhole_9_into_8_gives_unknown_and_exit_0() {
-    let dir = Dir::new("conflicts");
+    let dir = Dir::new_cli("conflicts");
     let f = dir.file("php.cnf", pigeonhole(8));
     let o = sat(&["--conflicts", "1", p(&f)]);
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
@@ -513,7 +431,7 @@ fn one_conflict_on_pigeonhole_9_into_8_gives_unknown_and_exit_0() {
 
 #[test]
 fn a_propagation_limit_gives_unknown_and_exit_0() {
-    let dir = Dir::new("props");
+    let dir = Dir::new_cli("props");
     let f = dir.file("php.cnf", pigeonhole(8));
     let o = sat(&["--propagations", "100", p(&f)]);
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
@@ -523,7 +441,7 @@ fn a_propagation_limit_gives_unknown_and_exit_0() {
 
 #[test]
 fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_holds() {
-    let dir = Dir::new("verbose");
+    let dir = Dir::new_cli("verbose");
     let f = dir.file("php.cnf", pigeonhole(8));
     for flag in ["-v", "--verbose"] {
         let o = sat(&[
@@ -549,7 +467,7 @@ fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_hold
 
 #[test]
 fn verbose_slicing_still_reaches_the_answer() {
-    let dir = Dir::new("slices");
+    let dir = Dir::new_cli("slices");
     let f = dir.file("php.cnf", pigeonhole(5));
     let o = sat(&["-v", "--progress-interval", "5", p(&f)]);
     assert_eq!(code(&o), Some(20), "{}", stdout(&o));
@@ -562,7 +480,7 @@ fn verbose_slicing_still_reaches_the_answer() {
 
 #[test]
 fn a_time_limit_stops_a_hard_instance_with_unknown_and_exit_0() {
-    let dir = Dir::new("time");
+    let dir = Dir::new_cli("time");
     let f = dir.file("php.cnf", pigeonhole(11));
     let o = sat(&["--time", "0.3", p(&f)]);
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
@@ -577,7 +495,7 @@ fn a_time_limit_stops_a_hard_instance_with_unknown_and_exit_0() {
 #[test]
 fn a_time_limit_does_not_hold_back_a_quick_answer() {
     // If the timer thread kept the process alive this would take the full 600 s.
-    let dir = Dir::new("quick");
+    let dir = Dir::new_cli("quick");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     let o = sat(&["-q", "--time", "600", p(&f)]);
     assert_eq!(code(&o), Some(10));
@@ -586,7 +504,7 @@ fn a_time_limit_does_not_hold_back_a_quick_answer() {
 /// Starts grim-sat on a hard instance, waits for `c solving`, sends `signal` with kill(1),
 /// and returns the output.
 fn interrupt(test: &str, signal: &str) -> (Option<i32>, String) {
-    let dir = Dir::new(test);
+    let dir = Dir::new_cli(test);
     let f = dir.file("php.cnf", pigeonhole(11));
     let mut child = Command::new(SAT)
         .arg(p(&f))
@@ -649,7 +567,7 @@ fn sigint_during_a_long_run_prints_s_unknown_and_exits_0() {
 
 #[test]
 fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() {
-    let dir = Dir::new("malformed");
+    let dir = Dir::new_cli("malformed");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         (
             "junk.cnf",
@@ -702,7 +620,7 @@ fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() 
 
 #[test]
 fn a_truncated_gzip_input_is_a_parse_error_exit_3() {
-    let dir = Dir::new("truncated");
+    let dir = Dir::new_cli("truncated");
     let full = gzip(pigeonhole(8).as_bytes());
     let f = dir.file("cut.cnf.gz", &full[..full.len() / 2]);
     let o = sat(&[p(&f)]);
@@ -728,7 +646,7 @@ fn a_parse_error_on_standard_input_names_stdin() {
 
 #[test]
 fn a_missing_file_is_an_io_error_exit_4() {
-    let dir = Dir::new("missing");
+    let dir = Dir::new_cli("missing");
     let o = sat(&[p(&dir.0.join("nope.cnf"))]);
     assert_eq!(code(&o), Some(4), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
@@ -737,7 +655,7 @@ fn a_missing_file_is_an_io_error_exit_4() {
 
 #[test]
 fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
-    let dir = Dir::new("strict");
+    let dir = Dir::new_cli("strict");
     let f = dir.file("a.cnf", "p cnf 2 2\n1 -2 0\n2 3 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
@@ -766,7 +684,7 @@ fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
 
 #[test]
 fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
-    let dir = Dir::new("count");
+    let dir = Dir::new_cli("count");
     // Cut off at a clause boundary: the missing clause `-1 0` made it UNSAT.
     let f = dir.file("a.cnf", "p cnf 2 3\n1 0\n2 0\n");
     for args in [&["-q"][..], &["--strict"][..]] {
@@ -793,7 +711,7 @@ fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
 
 #[test]
 fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
-    let dir = Dir::new("surplus");
+    let dir = Dir::new_cli("surplus");
     let f = dir.file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
@@ -821,7 +739,7 @@ fn check(dir: &Dir, instance: &str, output: &str) -> Output {
 
 #[test]
 fn grim_check_accepts_the_model_grim_sat_prints() {
-    let dir = Dir::new("check-ok");
+    let dir = Dir::new_cli("check-ok");
     let i = dir.file("a.cnf.gz", gzip(dimacs(4, &small_sat()).as_bytes()));
     let o = sat(&[p(&i)]);
     let out = dir.file("a.out", &o.stdout);
@@ -835,7 +753,7 @@ fn grim_check_accepts_the_model_grim_sat_prints() {
 
 #[test]
 fn grim_check_rejects_a_wrong_model_naming_the_first_falsified_clause_and_its_line() {
-    let dir = Dir::new("check-wrong");
+    let dir = Dir::new_cli("check-wrong");
     let instance = "c header next\np cnf 3 3\n1 2 0\nc gap\n-1 3 0\n2 -3 0\n";
     let c = check(&dir, instance, "s SATISFIABLE\nv 1 -2 -3 0\n");
     assert_eq!(code(&c), Some(1), "{}{}", stdout(&c), stderr(&c));
@@ -850,7 +768,7 @@ fn grim_check_rejects_a_wrong_model_naming_the_first_falsified_clause_and_its_li
 
 #[test]
 fn grim_check_counts_an_unassigned_variable_as_satisfying_nothing() {
-    let dir = Dir::new("check-partial");
+    let dir = Dir::new_cli("check-partial");
     let c = check(&dir, "p cnf 2 2\n1 0\n2 0\n", "s SATISFIABLE\nv 1 0\n");
     assert_eq!(code(&c), Some(1), "{}", stdout(&c));
     assert!(
@@ -865,7 +783,7 @@ fn grim_check_counts_an_unassigned_variable_as_satisfying_nothing() {
 
 #[test]
 fn grim_check_reports_unsatisfiable_and_unknown_as_unchecked_with_exit_0() {
-    let dir = Dir::new("check-unsat");
+    let dir = Dir::new_cli("check-unsat");
     let c = check(&dir, &dimacs(2, &small_unsat()), "c x\ns UNSATISFIABLE\n");
     assert_eq!(code(&c), Some(0));
     assert!(
@@ -884,7 +802,7 @@ fn grim_check_reports_unsatisfiable_and_unknown_as_unchecked_with_exit_0() {
 
 #[test]
 fn grim_check_refuses_malformed_outputs_with_exit_2_and_a_position() {
-    let dir = Dir::new("check-malformed");
+    let dir = Dir::new_cli("check-malformed");
     let instance = dimacs(4, &small_sat());
     for (output, needle) in [
         (
@@ -923,7 +841,7 @@ fn grim_check_refuses_malformed_outputs_with_exit_2_and_a_position() {
 
 #[test]
 fn grim_check_refuses_a_malformed_instance_with_exit_2() {
-    let dir = Dir::new("check-instance");
+    let dir = Dir::new_cli("check-instance");
     let c = check(&dir, "p cnf 2 1\n1 q 0\n", "s SATISFIABLE\nv 1 2 0\n");
     assert_eq!(code(&c), Some(2));
     assert!(
@@ -941,7 +859,7 @@ fn grim_check_refuses_a_malformed_instance_with_exit_2() {
 
 #[test]
 fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_installed() {
-    let dir = Dir::new("proof");
+    let dir = Dir::new_cli("proof");
     let cnf = dir.file("php6.cnf", pigeonhole(6));
     let have_rate = Command::new("rate").arg("--version").output().is_ok();
     if !have_rate {
@@ -992,7 +910,7 @@ fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_
 
 #[test]
 fn binary_proof_without_proof_is_a_usage_error() {
-    let dir = Dir::new("binary-proof-alone");
+    let dir = Dir::new_cli("binary-proof-alone");
     let cnf = dir.file("f.cnf", pigeonhole(3));
     let out = sat(&["--binary-proof", p(&cnf)]);
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));

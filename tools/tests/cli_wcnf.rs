@@ -6,10 +6,12 @@
 //! Every model grim-sat prints is re-checked here by an evaluator independent of the crate
 //! (plain string splitting), and small optima against brute force.
 
+mod common;
+
+use common::{Dir, code, p, run, stderr, stdout};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use flate2::Compression;
@@ -19,71 +21,14 @@ use grim_tools::generate::{GenWcnf, SplitMix64, random_maxsat, vertex_cover};
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
 
-/// A per-test temp directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(test: &str) -> Dir {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "grim-tools-cli-wcnf-{}-{test}-{n}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().expect("piped stdin");
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    child.wait_with_output().expect("wait")
-}
-
 fn sat(args: &[&str]) -> Output {
     run(SAT, args, None)
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> Option<i32> {
-    o.status.code()
+impl Dir {
+    fn new_wcnf(test: &str) -> Dir {
+        Dir::new("grim-tools-cli-wcnf", test)
+    }
 }
 
 /// The lines that are not comments.
@@ -243,7 +188,7 @@ fn slow_instance() -> GenWcnf {
 
 #[test]
 fn an_optimum_prints_decreasing_o_lines_then_optimum_found_and_one_v_line_exit_30() {
-    let dir = Dir::new("optimum");
+    let dir = Dir::new_wcnf("optimum");
     let mut nontrivial = 0;
     for seed in 0..12 {
         let g = random_maxsat(12, 20, 3, 30, 3, 20, seed).expect("valid");
@@ -281,7 +226,7 @@ fn an_optimum_prints_decreasing_o_lines_then_optimum_found_and_one_v_line_exit_3
 
 #[test]
 fn weighted_vertex_cover_optima_match_brute_force() {
-    let dir = Dir::new("vc");
+    let dir = Dir::new_wcnf("vc");
     for seed in 0..6 {
         let g = vertex_cover(14, 25, 9, seed).expect("valid");
         let text = g.to_wcnf_string();
@@ -295,7 +240,7 @@ fn weighted_vertex_cover_optima_match_brute_force() {
 
 #[test]
 fn unsatisfiable_hard_clauses_give_s_unsatisfiable_exit_20_and_no_o_or_v() {
-    let dir = Dir::new("unsat");
+    let dir = Dir::new_wcnf("unsat");
     let f = dir.file("u.wcnf", "h 1 2 0\nh -1 0\nh -2 0\n5 1 0\n");
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(20), "{}", stdout(&o));
@@ -304,7 +249,7 @@ fn unsatisfiable_hard_clauses_give_s_unsatisfiable_exit_20_and_no_o_or_v() {
 
 #[test]
 fn a_conflict_budget_that_ends_the_search_after_a_solution_gives_s_satisfiable_exit_10() {
-    let dir = Dir::new("budget10");
+    let dir = Dir::new_wcnf("budget10");
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
     let o = sat(&["--conflicts", "100", p(&f)]);
@@ -323,7 +268,7 @@ fn the_anytime_phase_leaves_a_budget_cut_run_with_a_much_cheaper_solution() {
     // 100 conflicts cannot prove the slow instance's optimum; what the run ends with is the
     // best model. With the anytime phase (the default) local search starts from the first
     // model; with `--anytime-flips 0` only the core-guided search's models remain.
-    let dir = Dir::new("anytime");
+    let dir = Dir::new_wcnf("anytime");
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
     let with = stdout(&sat(&["--conflicts", "100", "--stats", p(&f)]));
@@ -341,7 +286,7 @@ fn the_anytime_phase_leaves_a_budget_cut_run_with_a_much_cheaper_solution() {
 
 #[test]
 fn a_budget_that_ends_before_any_solution_gives_s_unknown_exit_0() {
-    let dir = Dir::new("budget0");
+    let dir = Dir::new_wcnf("budget0");
     // Hard random 3-SAT near the threshold (planted, so satisfiable): one conflict is not
     // enough to find a model.
     let g = random_maxsat(300, 1260, 3, 20, 2, 5, 1).expect("valid");
@@ -356,7 +301,7 @@ fn a_budget_that_ends_before_any_solution_gives_s_unknown_exit_0() {
 
 #[test]
 fn a_time_limit_on_a_slow_instance_answers_with_the_best_solution_so_far() {
-    let dir = Dir::new("time");
+    let dir = Dir::new_wcnf("time");
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
     let started = Instant::now();
@@ -371,7 +316,7 @@ fn a_time_limit_on_a_slow_instance_answers_with_the_best_solution_so_far() {
 /// Starts grim-sat on the slow instance, waits for the first `o` line, sends `signal` with
 /// kill(1), and returns the exit code and the whole output.
 fn interrupt(test: &str, signal: &str) -> (Option<i32>, String, String) {
-    let dir = Dir::new(test);
+    let dir = Dir::new_wcnf(test);
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
     let mut child = Command::new(SAT)
@@ -432,7 +377,7 @@ fn sigint_does_the_same() {
 
 #[test]
 fn degenerate_instances_answer_correctly() {
-    let dir = Dir::new("degenerate");
+    let dir = Dir::new_wcnf("degenerate");
     for (name, text, exit, expected) in [
         ("empty.wcnf", "", 30, vec!["o 0", "s OPTIMUM FOUND", "v "]),
         (
@@ -504,7 +449,7 @@ fn degenerate_instances_answer_correctly() {
 
 #[test]
 fn an_old_format_file_and_a_gzipped_one_read_the_same() {
-    let dir = Dir::new("old");
+    let dir = Dir::new_wcnf("old");
     let old = dir.file(
         "old.wcnf",
         "c old\np wcnf 3 4 100\n100 1 2 0\n3 -1 0\n2 -2 0\n1 3 0\n",
@@ -533,7 +478,7 @@ fn an_old_format_file_and_a_gzipped_one_read_the_same() {
 
 #[test]
 fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
-    let dir = Dir::new("unused");
+    let dir = Dir::new_wcnf("unused");
     let f = dir.file("u.wcnf", "p wcnf 5 1 9\n1 -2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(
@@ -546,7 +491,7 @@ fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
 
 #[test]
 fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
-    let dir = Dir::new("quiet");
+    let dir = Dir::new_wcnf("quiet");
     let f = dir.file("q.wcnf", "h 1 2 0\n1 -1 0\n2 -2 0\n");
     // The first model (of the hard clauses alone) may cost 2 before the optimum 1 is found:
     // any number of decreasing `o` lines, then the answer.
@@ -572,7 +517,7 @@ fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
 
 #[test]
 fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
-    let dir = Dir::new("banner");
+    let dir = Dir::new_wcnf("banner");
     let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let out = stdout(&sat(&[p(&f)]));
     assert!(
@@ -594,7 +539,7 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
 
 #[test]
 fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
-    let dir = Dir::new("wcnf-proof");
+    let dir = Dir::new_wcnf("wcnf-proof");
     let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let proof = dir.0.join("out.drat");
     let o = sat(&["--proof", p(&proof), p(&f)]);
@@ -606,7 +551,7 @@ fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
 
 #[test]
 fn verbose_prints_bound_progress_lines() {
-    let dir = Dir::new("verbose");
+    let dir = Dir::new_wcnf("verbose");
     let g = random_maxsat(14, 20, 3, 40, 2, 30, 3).expect("valid");
     let f = dir.file("v.wcnf", g.to_wcnf_string());
     let o = sat(&["-v", p(&f)]);
@@ -627,7 +572,7 @@ fn verbose_prints_bound_progress_lines() {
 
 #[test]
 fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
-    let dir = Dir::new("opt");
+    let dir = Dir::new_wcnf("opt");
     let text = random_maxsat(12, 20, 3, 30, 3, 20, 4)
         .expect("valid")
         .to_wcnf_string();
@@ -648,7 +593,7 @@ fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
 
 #[test]
 fn the_same_input_gives_the_same_output_every_time() {
-    let dir = Dir::new("determinism");
+    let dir = Dir::new_wcnf("determinism");
     let text = random_maxsat(20, 40, 3, 60, 2, 50, 9)
         .expect("valid")
         .to_wcnf_string();
@@ -660,7 +605,7 @@ fn the_same_input_gives_the_same_output_every_time() {
 
 #[test]
 fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers() {
-    let dir = Dir::new("detect");
+    let dir = Dir::new_wcnf("detect");
     // `h` first: WCNF whatever the name, standard input included.
     let f = dir.file("looks.cnf", "h 1 0\n2 -1 0\n");
     assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
@@ -694,7 +639,7 @@ fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers
 
 #[test]
 fn malformed_wcnf_gives_file_line_column_errors_exit_3_and_nothing_on_stdout() {
-    let dir = Dir::new("malformed");
+    let dir = Dir::new_wcnf("malformed");
     for (text, position, needle) in [
         ("h 1 0\n-3 1 0\n", "2:1", "negative weight `-3`"),
         ("h 1 0\n1.5 1 0\n", "2:1", "unexpected `1.5`"),
@@ -731,7 +676,7 @@ fn malformed_wcnf_gives_file_line_column_errors_exit_3_and_nothing_on_stdout() {
 
 #[test]
 fn strict_mode_applies_to_old_format_headers() {
-    let dir = Dir::new("strict");
+    let dir = Dir::new_wcnf("strict");
     let f = dir.file("s.wcnf", "p wcnf 1 1 9\n9 1 2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(30));
@@ -748,7 +693,7 @@ fn check(instance: &Path, output: &Path) -> Output {
 
 #[test]
 fn grim_check_accepts_what_grim_sat_prints() {
-    let dir = Dir::new("check-accepts");
+    let dir = Dir::new_wcnf("check-accepts");
     for seed in 0..5 {
         let g = random_maxsat(15, 25, 3, 40, 3, 100, seed).expect("valid");
         let f = dir.file("i.wcnf", g.to_wcnf_string());
@@ -774,7 +719,7 @@ fn grim_check_accepts_what_grim_sat_prints() {
 
 #[test]
 fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
-    let dir = Dir::new("check-verdicts");
+    let dir = Dir::new_wcnf("check-verdicts");
     let f = dir.file("i.wcnf", "h 1 2 0\n3 -1 0\n2 -2 0\nh -3 1 0\n");
     for (output, exit, needle) in [
         (
@@ -825,7 +770,7 @@ fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
 
 #[test]
 fn grim_check_notes_short_models_and_rising_costs() {
-    let dir = Dir::new("check-notes");
+    let dir = Dir::new_wcnf("check-notes");
     let f = dir.file("i.wcnf", "h 1 0\n1 2 0\n1 3 0\n");
     let out = dir.file("out.txt", "o 1\no 2\ns SATISFIABLE\nv 1\n");
     let c = check(&f, &out);
@@ -840,7 +785,7 @@ fn grim_check_notes_short_models_and_rising_costs() {
 
 #[test]
 fn grim_check_reads_old_format_instances_and_still_checks_cnf() {
-    let dir = Dir::new("check-formats");
+    let dir = Dir::new_wcnf("check-formats");
     let f = dir.file("old.wcnf", "p wcnf 2 3 10\n10 1 2 0\n4 -1 0\n1 -2 0\n");
     let out = dir.file("out.txt", "o 1\ns OPTIMUM FOUND\nv 01\n");
     assert_eq!(code(&check(&f, &out)), Some(0));
@@ -854,7 +799,7 @@ fn grim_check_reads_old_format_instances_and_still_checks_cnf() {
 
 #[test]
 fn grim_check_on_a_malformed_instance_exits_2_with_its_position() {
-    let dir = Dir::new("check-bad-instance");
+    let dir = Dir::new_wcnf("check-bad-instance");
     let f = dir.file("bad.wcnf", "h 1 0\n-2 1 0\n");
     let out = dir.file("out.txt", "o 0\ns OPTIMUM FOUND\nv 1\n");
     let c = check(&f, &out);

@@ -131,10 +131,7 @@ fn load(entry: &Entry) -> Instance {
         path.display()
     );
     let (num_vars, clauses) = parse_dimacs(&instance_bytes(&path), &entry.path);
-    let strict = ParseOptions {
-        strict: true,
-        ..ParseOptions::default()
-    };
+    let strict = ParseOptions::STRICT;
     let parsed = read_cnf_path(&path, strict)
         .unwrap_or_else(|e| panic!("formats::dimacs refuses {}: {e}", entry.path));
     assert!(

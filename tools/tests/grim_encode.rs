@@ -6,11 +6,13 @@
 //! and passes, unless `GRIM_REQUIRE_REFERENCES=1` (then it fails). Install with
 //! `apt-get install -y cadical`.
 
+mod common;
+
+use common::{Dir, p, stderr, stdout};
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use grim_encodings::grid::{self, GridModel, GridOptions, GridSpec};
 use grim_solver::Budget;
@@ -53,56 +55,12 @@ const DUNGEON_8: &str = r##"{
   "preferences": {"seed": 7, "mode": "hint"}
 }"##;
 
-/// A per-test temp directory, removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(test: &str) -> Dir {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = env::temp_dir().join(format!(
-            "grim-encode-test-{}-{test}-{n}",
-            std::process::id()
-        ));
-        fs::create_dir_all(&dir).expect("create temp dir");
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
-        fs::write(&path, contents).expect("write temp file");
-        path
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
 fn encode(args: &[&str]) -> Output {
     Command::new(ENCODE)
         .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("run grim-encode")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Exit code, asserting the program was not killed and did not panic.
@@ -140,14 +98,17 @@ fn cadical() -> Option<PathBuf> {
 /// The level the library's `solve` gives for `text` (default options).
 fn library_level(text: &str) -> (GridSpec, grid::Level) {
     let spec = GridSpec::from_json(text).expect("valid spec");
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).expect("solved");
+    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
+        .expect("solved")
+        .into_level()
+        .expect("solved");
     (spec, level)
 }
 
 #[test]
 fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() {
     let Some(cadical) = cadical() else { return };
-    let dir = Dir::new("roundtrip");
+    let dir = Dir::new("grim-encode-test", "roundtrip");
     let cases: Vec<(String, PathBuf)> = vec![
         (
             "dungeon-8".to_string(),
@@ -234,7 +195,7 @@ fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() 
 
 #[test]
 fn the_same_seed_gives_the_same_bytes_and_different_seeds_differ() {
-    let dir = Dir::new("seeds");
+    let dir = Dir::new("grim-encode-test", "seeds");
     let json = dir.file("d.json", DUNGEON_8);
     let solve = |seed: &str| {
         let o = encode(&["solve", p(&json), "--seed", seed]);
@@ -350,7 +311,7 @@ fn check_text(text: &str) {
 
 #[test]
 fn the_svg_is_well_formed_with_one_tile_per_cell() {
-    let dir = Dir::new("svg");
+    let dir = Dir::new("grim-encode-test", "svg");
     for (json, w, h) in [
         (dir.file("d.json", DUNGEON_8), 8, 8),
         (instance("terrain-directional-20x10.json"), 20, 10),
@@ -378,7 +339,7 @@ fn the_svg_is_well_formed_with_one_tile_per_cell() {
 
 #[test]
 fn soft_rules_are_written_as_wcnf_in_either_dialect() {
-    let dir = Dir::new("wcnf");
+    let dir = Dir::new("grim-encode-test", "wcnf");
     let json = dir.file("d.json", DUNGEON_8);
     let o = encode(&[p(&json), "--preferences", "soft"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -397,7 +358,7 @@ fn soft_rules_are_written_as_wcnf_in_either_dialect() {
 fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
     // showcase-12 has a weighted count: WCNF out, grim-sat's OLL (MaxSAT Evaluation output, a
     // `v 0101…` line) in, decoded and re-checked, at the optimum cost `solve` proves.
-    let dir = Dir::new("maxsat");
+    let dir = Dir::new("grim-encode-test", "maxsat");
     let json = instance("showcase-12.json");
     let wcnf = dir.path("showcase.wcnf");
     let o = encode(&[p(&json), "-o", p(&wcnf)]);
@@ -428,7 +389,7 @@ fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
 
 #[test]
 fn output_files_are_replaced_only_on_success() {
-    let dir = Dir::new("atomic");
+    let dir = Dir::new("grim-encode-test", "atomic");
     let out = dir.file("out.cnf", "previous contents\n");
     let bad = dir.file("bad.json", "{\"width\": 0}");
     let o = encode(&[p(&bad), "-o", p(&out)]);
@@ -450,7 +411,7 @@ fn output_files_are_replaced_only_on_success() {
 
 #[test]
 fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
-    let dir = Dir::new("malformed");
+    let dir = Dir::new("grim-encode-test", "malformed");
     let tiles = r##""tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}]"##;
     // (grid.json, what the message must contain)
     let cases: Vec<(String, &str)> = vec![
@@ -539,7 +500,7 @@ fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
 
 #[test]
 fn solver_outputs_are_checked_before_a_level_is_believed() {
-    let dir = Dir::new("outputs");
+    let dir = Dir::new("grim-encode-test", "outputs");
     let json = dir.file("d.json", DUNGEON_8);
     let spec = GridSpec::from_json(DUNGEON_8).unwrap();
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
@@ -547,6 +508,8 @@ fn solver_outputs_are_checked_before_a_level_is_believed() {
     let solution = model
         .problem()
         .solve(Budget::UNLIMITED)
+        .expect("it fits")
+        .into_optimum()
         .expect("the dungeon is solvable");
     let values: Vec<bool> = solution.model().to_vec();
     let level = model.decode(&values).unwrap();
@@ -644,7 +607,7 @@ fn no_town_faces_water_to_the_north_through_solve_or_through_cadical() {
         assert_eq!(towns_facing_water_north(&text), 0, "seed {seed}:\n{text}");
     }
     let Some(cadical) = cadical() else { return };
-    let dir = Dir::new("islands");
+    let dir = Dir::new("grim-encode-test", "islands");
     let cnf = dir.path("islands.cnf");
     let o = encode(&[p(&json), "-o", p(&cnf)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -659,7 +622,7 @@ fn no_town_faces_water_to_the_north_through_solve_or_through_cadical() {
 
 #[test]
 fn no_level_names_the_rules_that_clash_and_a_bad_root_is_an_input_error() {
-    let dir = Dir::new("clash");
+    let dir = Dir::new("grim-encode-test", "clash");
     let json = dir.file(
         "repro.json",
         r#"{"width": 3, "height": 3,
@@ -697,7 +660,7 @@ fn no_level_names_the_rules_that_clash_and_a_bad_root_is_an_input_error() {
 
 #[test]
 fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
-    let dir = Dir::new("nolevel");
+    let dir = Dir::new("grim-encode-test", "nolevel");
     let json = dir.file(
         "impossible.json",
         r##"{"width": 3, "height": 3,

@@ -13,8 +13,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             seed: Some(seed),
             ..GridOptions::default()
         };
-        let level = grid::solve(&spec, &options, Budget::conflicts(1_000_000))?;
-        assert!(grid::check_level(&spec, &level).is_ok());
+        let outcome = grid::solve(&spec, &options, Budget::conflicts(1_000_000))?;
+        let level = outcome.level().ok_or_else(|| outcome.to_string())?;
+        assert!(grid::check_level(&spec, level).is_ok());
     }
     println!("5 levels in {:.3} s", start.elapsed().as_secs_f64());
     Ok(())

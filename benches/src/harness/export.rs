@@ -101,21 +101,8 @@ pub fn slurm(c: &Campaign<'_>, results_dir: &Path) -> String {
     s
 }
 
-/// Escapes text for XML character data and attribute values.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for XML character data and attribute values (the SVG writer's escape).
+pub use grim_tools::grid::svg::escape as xml_escape;
 
 /// Escapes the glob characters BenchExec's `<include>` would expand (`[x]` matches `x`).
 fn glob_escape(path: &str) -> String {

@@ -36,7 +36,7 @@
 use super::connectivity;
 use super::model::{ConnMode, RuleTag};
 use super::spec::RuleRef;
-use super::{Dir, GridError, GridModel, GridOptions, GridSpec, check_level};
+use super::{Dir, GridError, GridModel, GridOptions, GridSpec, Rejection, check_level};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 use serde_json::Value;
 
@@ -279,23 +279,10 @@ impl<'a> Diagnosis<'a> {
                 return Ok(Test::Sat);
             }
             // Every rule holds in this level, yet the solve proved that none exists.
-            let verdict = match check_level(self.spec, &level) {
-                Ok(()) => "and the referee accepts it".to_string(),
-                Err(v) => format!(
-                    "which the referee rejects ({})",
-                    v.iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
-            };
-            return Err(GridError::Rejected {
-                problems: vec![format!(
-                    "the engine proved that no level exists, but the clash diagnosis found \
-                     one, {verdict}:\n{}",
-                    level.to_text(self.spec)
-                )],
-            });
+            return Err(GridError::Rejected(Rejection::DiagnosisFoundLevel {
+                level: level.to_text(self.spec),
+                violations: check_level(self.spec, &level).err().unwrap_or_default(),
+            }));
         }
     }
 }

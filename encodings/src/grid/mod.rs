@@ -14,8 +14,10 @@
 //!   "connectivity": [{"class": "floor"}],
 //!   "preferences": {"seed": 7}
 //! }"##).unwrap();
-//! let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
-//! assert!(grid::check_level(&spec, &level).is_ok());
+//! // An outcome, not an error: a level, no level (proven, with the clash), or stopped.
+//! let outcome = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
+//! let level = outcome.level().expect("this spec has levels");
+//! assert!(grid::check_level(&spec, level).is_ok());
 //! assert_eq!(level.to_text(&spec).lines().count(), 4);
 //! ```
 //!
@@ -65,7 +67,9 @@ pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use level::Level;
 pub use model::GridModel;
 pub use referee::{Violation, check_level, level_cost};
-pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
+pub use solve::{
+    ConnectivityStrategy, GridOutcome, SolveStats, StopReason, solve, solve_with, solve_within,
+};
 pub use spec::{GridSpec, RuleRef};
 
 use crate::problem::SolveError;
@@ -139,24 +143,9 @@ pub enum GridError {
         /// What is wrong, quoting the value.
         message: String,
     },
-    /// The hard rules admit no level (proven). `clash` names rules that together admit none,
-    /// in file order — a small set, shrunk until dropping any one of them leaves a level (best
-    /// effort within the diagnosis's budget; empty when the diagnosis could not finish).
-    Unsatisfiable {
-        /// The rules that cannot all hold.
-        clash: Vec<RuleRef>,
-    },
-    /// The budget ran out before a level (or, with soft rules, a proven optimum) was found.
-    BudgetExhausted,
-    /// The stop handle given to [`solve_within`] was set before a level (or, with soft rules,
-    /// a proven optimum) was found.
-    Interrupted,
     /// A model handed to [`GridModel::decode`] does not describe a level (too short, or a
     /// cell without exactly one tile).
-    BadModel {
-        /// What is wrong.
-        message: String,
-    },
+    BadModel(ModelFault),
     /// A level's text form handed to [`Level::from_text`] does not fit the spec.
     BadText {
         /// 1-based line.
@@ -166,17 +155,124 @@ pub enum GridError {
         /// What was expected there.
         message: String,
     },
-    /// The problem is too large or its weights overflow.
-    TooLarge {
-        /// What overflowed.
-        message: String,
+    /// The soft weights (preferences and soft rules) add up past `u64::MAX`; scale them down.
+    WeightOverflow,
+    /// The model needs more variables than the engine holds.
+    TooManyVariables {
+        /// The number of variables the model needs.
+        num_vars: usize,
     },
     /// Internal error: the solver's answer failed the referee. Please report it with the
     /// grid.json.
-    Rejected {
-        /// The referee's findings.
-        problems: Vec<String>,
+    Rejected(Rejection),
+}
+
+/// What is wrong with a model handed to [`GridModel::decode`] ([`GridError::BadModel`]).
+/// Cells are `(x, y)`; `what` is `"tile"` or `"layer value"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelFault {
+    /// A variable of the cell has no value (the model is too short).
+    Unassigned {
+        /// The DIMACS number of the variable.
+        var: u32,
+        /// What the variable chooses.
+        what: &'static str,
+        /// The cell.
+        cell: (usize, usize),
     },
+    /// The cell holds two of `what`.
+    Two {
+        /// What the cell holds two of.
+        what: &'static str,
+        /// The cell.
+        cell: (usize, usize),
+    },
+    /// The cell holds none of `what`.
+    None {
+        /// What the cell holds none of.
+        what: &'static str,
+        /// The cell.
+        cell: (usize, usize),
+    },
+}
+
+impl fmt::Display for ModelFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelFault::Unassigned {
+                var,
+                what,
+                cell: (x, y),
+            } => write!(
+                f,
+                "variable {var} ({what} of cell x={x} y={y}) has no value"
+            ),
+            ModelFault::Two { what, cell: (x, y) } => {
+                write!(f, "cell x={x} y={y} holds two {what}s")
+            }
+            ModelFault::None { what, cell: (x, y) } => {
+                write!(f, "cell x={x} y={y} holds no {what}")
+            }
+        }
+    }
+}
+
+/// What the referee found wrong with the solver's answer ([`GridError::Rejected`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rejection {
+    /// The level breaks rules of the spec, as [`check_level`] judges them.
+    Violations(Vec<Violation>),
+    /// The optimiser's optimum and the referee's [`level_cost`] differ.
+    CostMismatch {
+        /// The optimiser's cost.
+        optimiser: u64,
+        /// The referee's cost.
+        referee: u64,
+    },
+    /// The engine reported SAT without a model.
+    NoModel,
+    /// The optimiser's answer failed the [`crate::problem::Problem`] referees.
+    Problem(crate::problem::Rejection),
+    /// The engine proved that no level exists, but the clash diagnosis found one (`level`, in
+    /// its text form), which the referee judged as `violations` (empty: it accepts it).
+    DiagnosisFoundLevel {
+        /// The level found, as [`Level::to_text`] writes it.
+        level: String,
+        /// What the referee found wrong with it.
+        violations: Vec<Violation>,
+    },
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |v: &[Violation]| {
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        match self {
+            Rejection::Violations(v) => write!(f, "{}", list(v)),
+            Rejection::CostMismatch { optimiser, referee } => write!(
+                f,
+                "the optimiser's optimum costs {optimiser}, the referee counts {referee}"
+            ),
+            Rejection::NoModel => write!(f, "the engine reported SAT without a model"),
+            Rejection::Problem(r) => write!(f, "{}", SolveError::Rejected(r.clone())),
+            Rejection::DiagnosisFoundLevel { level, violations } => {
+                let verdict = if violations.is_empty() {
+                    "and the referee accepts it".to_string()
+                } else {
+                    format!("which the referee rejects ({})", list(violations))
+                };
+                write!(
+                    f,
+                    "the engine proved that no level exists, but the clash diagnosis found \
+                     one, {verdict}:\n{level}"
+                )
+            }
+        }
+    }
 }
 
 impl fmt::Display for GridError {
@@ -188,44 +284,25 @@ impl fmt::Display for GridError {
                 message,
             } => write!(f, "line {line}, column {column}: {message}"),
             GridError::Invalid { field, message } => write!(f, "{field}: {message}"),
-            GridError::Unsatisfiable { clash } => match clash.as_slice() {
-                [] => write!(
-                    f,
-                    "no level satisfies the hard rules (proven); the rules that clash could \
-                     not be narrowed down within the diagnosis budget"
-                ),
-                [one] => write!(f, "no level: {one} cannot hold"),
-                [rest @ .., last] => {
-                    let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
-                    let all = if clash.len() == 2 { "both" } else { "all" };
-                    write!(
-                        f,
-                        "no level: {} and {last} cannot {all} hold",
-                        rest.join(", ")
-                    )
-                }
-            },
-            GridError::BudgetExhausted => write!(
-                f,
-                "the budget ran out before a level was found; this is not a proof that none \
-                 exists — give it more budget"
-            ),
-            GridError::Interrupted => write!(
-                f,
-                "stopped before a level was found; this is not a proof that none exists"
-            ),
-            GridError::BadModel { message } => write!(f, "the model is not a level: {message}"),
+            GridError::BadModel(fault) => write!(f, "the model is not a level: {fault}"),
             GridError::BadText {
                 line,
                 column,
                 message,
             } => write!(f, "line {line}, column {column}: {message}"),
-            GridError::TooLarge { message } => write!(f, "{message}"),
-            GridError::Rejected { problems } => write!(
+            GridError::WeightOverflow => {
+                write!(f, "the soft weights add up past 2^64 - 1; scale them down")
+            }
+            GridError::TooManyVariables { num_vars } => write!(
                 f,
-                "internal error: the solver's level failed the referee: {}",
-                problems.join("; ")
+                "the level needs {num_vars} variables, more than the engine holds"
             ),
+            GridError::Rejected(r) => {
+                write!(
+                    f,
+                    "internal error: the solver's level failed the referee: {r}"
+                )
+            }
         }
     }
 }
@@ -265,16 +342,9 @@ pub fn separator_cuts(spec: &GridSpec, rule: usize, level: &Level) -> Vec<Vec<(u
 impl From<SolveError> for GridError {
     fn from(e: SolveError) -> GridError {
         match e {
-            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable { clash: Vec::new() },
-            SolveError::BudgetExhausted { .. } => GridError::BudgetExhausted,
-            SolveError::WeightOverflow | SolveError::TooManyVariables { .. } => {
-                GridError::TooLarge {
-                    message: e.to_string(),
-                }
-            }
-            SolveError::Rejected(r) => GridError::Rejected {
-                problems: vec![SolveError::Rejected(r).to_string()],
-            },
+            SolveError::WeightOverflow => GridError::WeightOverflow,
+            SolveError::TooManyVariables { num_vars } => GridError::TooManyVariables { num_vars },
+            SolveError::Rejected(r) => GridError::Rejected(Rejection::Problem(r)),
         }
     }
 }

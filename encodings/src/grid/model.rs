@@ -7,7 +7,7 @@
 //! The layout is stable so that comment lines of an exported CNF can name cells.
 
 use super::spec::{Endpoint, Selection, TileSet};
-use super::{GridError, GridOptions, GridSpec, Level};
+use super::{GridError, GridOptions, GridSpec, Level, ModelFault};
 use super::{adjacency, connectivity, counts, enclosure, layers, paths, prefs, tiles};
 use crate::problem::Problem;
 use crate::sink::{Cnf, Wcnf};
@@ -128,9 +128,7 @@ impl GridModel {
             prefs::encode(&mut m, &p);
         }
         if m.is_soft() && m.problem.to_wcnf().total_soft_weight().is_none() {
-            return Err(GridError::TooLarge {
-                message: "the soft weights add up past 2^64 - 1; scale them down".to_string(),
-            });
+            return Err(GridError::WeightOverflow);
         }
         Ok(m)
     }
@@ -208,40 +206,31 @@ impl GridModel {
             tiles: Vec::with_capacity(spec.cells()),
             layers: Vec::new(),
         };
-        let one_of = |vars: &[Var], what: &str, c: usize| -> Result<usize, GridError> {
+        let one_of = |vars: &[Var], what: &'static str, c: usize| -> Result<usize, GridError> {
             let mut found = None;
             for (i, &v) in vars.iter().enumerate() {
                 match value(v) {
                     None => {
-                        return Err(GridError::BadModel {
-                            message: format!(
-                                "variable {} ({what} of cell x={} y={}) has no value",
-                                v.to_dimacs(),
-                                c % spec.width,
-                                c / spec.width
-                            ),
-                        });
+                        return Err(GridError::BadModel(ModelFault::Unassigned {
+                            var: v.to_dimacs(),
+                            what,
+                            cell: (c % spec.width, c / spec.width),
+                        }));
                     }
                     Some(true) if found.is_some() => {
-                        return Err(GridError::BadModel {
-                            message: format!(
-                                "cell x={} y={} holds two {what}s",
-                                c % spec.width,
-                                c / spec.width
-                            ),
-                        });
+                        return Err(GridError::BadModel(ModelFault::Two {
+                            what,
+                            cell: (c % spec.width, c / spec.width),
+                        }));
                     }
                     Some(true) => found = Some(i),
                     Some(false) => {}
                 }
             }
-            found.ok_or_else(|| GridError::BadModel {
-                message: format!(
-                    "cell x={} y={} holds no {what}",
-                    c % spec.width,
-                    c / spec.width
-                ),
-            })
+            found.ok_or(GridError::BadModel(ModelFault::None {
+                what,
+                cell: (c % spec.width, c / spec.width),
+            }))
         };
         let t = spec.tiles.len();
         for c in 0..spec.cells() {

@@ -17,11 +17,12 @@
 
 use super::model::ConnMode;
 use super::{
-    GridError, GridModel, GridOptions, GridSpec, Level, check_level, clash, connectivity,
-    level_cost,
+    GridError, GridModel, GridOptions, GridSpec, Level, Rejection, RuleRef, check_level, clash,
+    connectivity, level_cost,
 };
-use crate::problem::{Effort, SolveError};
+use crate::problem::{Effort, Outcome};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
+use std::fmt;
 
 /// How [`solve_with`] handles connectivity rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,13 +50,114 @@ pub struct SolveStats {
     pub conflicts: u64,
 }
 
+/// What stopped a [`solve`] before its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The conflict or propagation budget ran out.
+    Budget,
+    /// The stop handle given to [`solve_within`] was set.
+    Interrupted,
+}
+
+/// How a [`solve`] ended: an answer, never an error. "No level" is proven; "stopped" is not a
+/// statement that no level exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridOutcome {
+    /// A level: any level satisfying the hard rules, or, when something is soft, one of least
+    /// cost (proven). It has passed [`check_level`] (and its cost, when soft, the optimiser's
+    /// claim).
+    Level(Level),
+    /// The hard rules admit no level (proven). `clash` names rules that together admit none,
+    /// in file order — a small set, shrunk until dropping any one of them leaves a level (best
+    /// effort within the diagnosis's budget; empty when the diagnosis could not finish).
+    NoLevel {
+        /// The rules that cannot all hold.
+        clash: Vec<RuleRef>,
+    },
+    /// Stopped before a level (or, with soft rules, a proven optimum) was found.
+    Stopped {
+        /// What stopped it.
+        reason: StopReason,
+        /// With soft rules: the best level found so far that passes every rule (connectivity
+        /// included) and the referee, if any; its [`level_cost`] bounds the optimum from above.
+        best: Option<Level>,
+        /// A proven lower bound on the optimal cost (0 for hard-only specs).
+        lower_bound: u64,
+    },
+}
+
+impl GridOutcome {
+    /// The level, if the solve found one ([`GridOutcome::Level`]).
+    pub fn level(&self) -> Option<&Level> {
+        match self {
+            GridOutcome::Level(level) => Some(level),
+            _ => None,
+        }
+    }
+
+    /// [`GridOutcome::level`], by value.
+    pub fn into_level(self) -> Option<Level> {
+        match self {
+            GridOutcome::Level(level) => Some(level),
+            _ => None,
+        }
+    }
+}
+
+/// What the outcome says, for a person: the level's dimensions, the rules that clash, or what
+/// stopped the search and what it leaves.
+impl fmt::Display for GridOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridOutcome::Level(level) => write!(f, "a {}x{} level", level.width, level.height),
+            GridOutcome::NoLevel { clash } => match clash.as_slice() {
+                [] => write!(
+                    f,
+                    "no level satisfies the hard rules (proven); the rules that clash could \
+                     not be narrowed down within the diagnosis budget"
+                ),
+                [one] => write!(f, "no level: {one} cannot hold"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                    let all = if clash.len() == 2 { "both" } else { "all" };
+                    write!(
+                        f,
+                        "no level: {} and {last} cannot {all} hold",
+                        rest.join(", ")
+                    )
+                }
+            },
+            GridOutcome::Stopped {
+                reason: StopReason::Budget,
+                ..
+            } => write!(
+                f,
+                "the budget ran out before a level was found; this is not a proof that none \
+                 exists — give it more budget"
+            ),
+            GridOutcome::Stopped {
+                reason: StopReason::Interrupted,
+                ..
+            } => write!(
+                f,
+                "stopped before a level was found; this is not a proof that none exists"
+            ),
+        }
+    }
+}
+
 /// A level for `spec`: any level satisfying the hard rules (steered by the seeded hints), or,
-/// when something is soft, one of least cost (proven). `budget` bounds the engine's conflicts
-/// and propagations over all rounds (connectivity cuts make several). The level has passed
-/// [`check_level`] (and its cost, when soft, the optimiser's claim) before it is returned.
-/// Deterministic: the same spec and options give the same level.
-pub fn solve(spec: &GridSpec, options: &GridOptions, budget: Budget) -> Result<Level, GridError> {
-    solve_with(spec, options, budget, ConnectivityStrategy::Lazy).map(|(level, _)| level)
+/// when something is soft, one of least cost (proven); or the proof that there is none, or
+/// what was found before `budget` ran out ([`GridOutcome`]). `budget` bounds the engine's
+/// conflicts and propagations over all rounds (connectivity cuts make several). Errors are for
+/// specs the encoder cannot represent and for answers the referee rejects (internal errors).
+/// Deterministic: the same spec and options give the same outcome.
+pub fn solve(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+) -> Result<GridOutcome, GridError> {
+    solve_with(spec, options, budget, ConnectivityStrategy::Lazy).map(|(outcome, _)| outcome)
 }
 
 /// [`solve`] with the connectivity strategy chosen, and statistics.
@@ -64,11 +166,11 @@ pub fn solve_with(
     options: &GridOptions,
     budget: Budget,
     strategy: ConnectivityStrategy,
-) -> Result<(Level, SolveStats), GridError> {
+) -> Result<(GridOutcome, SolveStats), GridError> {
     solve_within(spec, options, budget, strategy, None)
 }
 
-/// [`solve_with`] that also stops, answering [`GridError::Interrupted`], once `stop` is set —
+/// [`solve_with`] that also stops, answering [`StopReason::Interrupted`], once `stop` is set —
 /// from another thread or a timer: a wall-clock limit such as a frame-time budget, which
 /// conflicts cannot express. The engine checks the flag at every conflict and decision, so it
 /// stops within microseconds and leaves nothing half-done; the handle stays set until its
@@ -79,8 +181,14 @@ pub fn solve_within(
     budget: Budget,
     strategy: ConnectivityStrategy,
     stop: Option<&Terminator>,
-) -> Result<(Level, SolveStats), GridError> {
-    let stopped = || stop.is_some_and(Terminator::is_set);
+) -> Result<(GridOutcome, SolveStats), GridError> {
+    let reason = || {
+        if stop.is_some_and(Terminator::is_set) {
+            StopReason::Interrupted
+        } else {
+            StopReason::Budget
+        }
+    };
     let mode = match strategy {
         ConnectivityStrategy::Lazy => ConnMode::Lazy,
         ConnectivityStrategy::Eager => ConnMode::Eager,
@@ -144,15 +252,19 @@ pub fn solve_within(
             match status {
                 Status::Unsat => {
                     let clash = clash::explain(spec, stats.conflicts, stop)?;
-                    return Err(GridError::Unsatisfiable { clash });
+                    return Ok((GridOutcome::NoLevel { clash }, stats));
                 }
-                Status::Unknown if stopped() => return Err(GridError::Interrupted),
-                Status::Unknown => return Err(GridError::BudgetExhausted),
+                Status::Unknown => {
+                    let stopped = GridOutcome::Stopped {
+                        reason: reason(),
+                        best: None,
+                        lower_bound: 0,
+                    };
+                    return Ok((stopped, stats));
+                }
                 Status::Sat => {}
             }
-            let values = s.model().ok_or_else(|| GridError::Rejected {
-                problems: vec!["the engine reported SAT without a model".to_string()],
-            })?;
+            let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
             let level = model.decode(&values)?;
             let cuts = cuts_for(&level);
             if cuts.is_empty() {
@@ -176,29 +288,39 @@ pub fn solve_within(
         let mut effort = Effort::default();
         loop {
             stats.rounds += 1;
-            let result = problem.solve_within(effort.left_of(budget), stop, &mut effort);
+            let outcome = problem.solve_within(effort.left_of(budget), stop, &mut effort)?;
             stats.conflicts = effort.conflicts;
-            let solution = match result {
-                Err(SolveError::BudgetExhausted { .. }) if stopped() => {
-                    return Err(GridError::Interrupted);
-                }
-                Err(SolveError::HardRulesUnsatisfiable) => {
+            let solution = match outcome {
+                Outcome::Optimum(solution) => solution,
+                Outcome::Unsatisfiable => {
                     let clash = clash::explain(spec, stats.conflicts, stop)?;
-                    return Err(GridError::Unsatisfiable { clash });
+                    return Ok((GridOutcome::NoLevel { clash }, stats));
                 }
-                r => r?,
+                Outcome::Stopped { best, lower_bound } => {
+                    // The best model of the relaxation counts only if it is a whole level:
+                    // connected, and accepted by the referee.
+                    let best = match best {
+                        Some(b) => Some(model.decode(b.model())?),
+                        None => None,
+                    }
+                    .filter(|level| cuts_for(level).is_empty() && check_level(spec, level).is_ok());
+                    let stopped = GridOutcome::Stopped {
+                        reason: reason(),
+                        best,
+                        lower_bound,
+                    };
+                    return Ok((stopped, stats));
+                }
             };
             let level = model.decode(solution.model())?;
             let cuts = cuts_for(&level);
             if cuts.is_empty() {
                 let cost = level_cost(spec, options, &level);
                 if cost != solution.cost() {
-                    return Err(GridError::Rejected {
-                        problems: vec![format!(
-                            "the optimiser's optimum costs {}, the referee counts {cost}",
-                            solution.cost()
-                        )],
-                    });
+                    return Err(GridError::Rejected(Rejection::CostMismatch {
+                        optimiser: solution.cost(),
+                        referee: cost,
+                    }));
                 }
                 break level;
             }
@@ -211,10 +333,8 @@ pub fn solve_within(
             }
         }
     };
-    check_level(spec, &level).map_err(|found| GridError::Rejected {
-        problems: found.iter().map(ToString::to_string).collect(),
-    })?;
-    Ok((level, stats))
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    Ok((GridOutcome::Level(level), stats))
 }
 
 /// Phase hints that steer the next round towards joining the stray components: on the cells

@@ -21,8 +21,10 @@
 //! detection; RC2 finds its groups at each of its five levels).
 //!
 //! **Where ours differs.** RC2 asks its SAT oracle to propagate over the oracle's current
-//! clauses. Our engine has no propagate-only call, so this file carries a small
-//! two-watched-literal propagator over the hard clauses, the selector definitions, the group
+//! clauses. The engine's propagate-only call, [`grim_solver::Solver::probe`] (what `upcore.rs`
+//! uses), answers only whether a probe conflicts and with which assumptions, not what it
+//! implies, and the exclusions here are exactly the implied literals; so this file carries a
+//! small two-watched-literal propagator over the hard clauses, the selector definitions, the group
 //! clauses and the facts found since (not the totalizers, not learned clauses), with a work
 //! limit (`am1_effort`) over the whole run. Each term is probed once; its exclusions stay valid
 //! (clauses are only ever added).

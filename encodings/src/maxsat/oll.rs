@@ -106,15 +106,7 @@ impl Oll {
     /// Errors: [`MaxSatError::WeightOverflow`] when the soft weights add up past `u64::MAX`,
     /// [`MaxSatError::TooManyVariables`] past the engine's variable limit.
     pub fn new(wcnf: &Wcnf, options: OllOptions) -> Result<Oll, MaxSatError> {
-        let used = wcnf
-            .hard
-            .iter()
-            .chain(wcnf.soft.iter().map(|(_, c)| c))
-            .flatten()
-            .map(|l| l.var().index() + 1)
-            .max()
-            .unwrap_or(0);
-        let num_vars = wcnf.num_vars.max(used);
+        let num_vars = wcnf.vars_spanned();
         if num_vars > Var::MAX_INDEX as usize {
             return Err(MaxSatError::TooManyVariables { num_vars });
         }

@@ -97,24 +97,9 @@ pub fn subsets(n: usize, k: usize) -> impl Iterator<Item = u32> {
     (0u32..1 << n).filter(move |m| m.count_ones() as usize == k)
 }
 
-/// A sink that only counts: the size-table oracle.
-#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counting {
-    pub vars: usize,
-    pub clauses: usize,
-    pub literals: usize,
-}
-
-impl ClauseSink for Counting {
-    fn new_var(&mut self) -> Var {
-        self.vars += 1;
-        Var::new((self.vars - 1) as u32).unwrap_or_default()
-    }
-    fn add_clause(&mut self, lits: &[Lit]) {
-        self.clauses += 1;
-        self.literals += lits.len();
-    }
-}
+/// The size-table oracle.
+#[allow(unused_imports)] // not every test binary measures sizes
+pub use grim_encodings::sink::Counting;
 
 /// A sink writing to a live solver and to a `Cnf` copy, so answers can be re-checked against
 /// the clauses without trusting the solver.

@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser as _;
 use grim_encodings::grid::{
-    self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridSpec, Level,
+    self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level,
+    StopReason,
 };
 use grim_solver::{Budget, Lit, Terminator, Var};
 use grim_tools::cli::parse_seconds;
@@ -218,19 +219,12 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
             column,
             message,
         } => Failure::new(exit::INPUT, format!("{file}:{line}:{column}: {message}")),
-        GridError::Invalid { .. } | GridError::TooLarge { .. } => {
-            Failure::new(exit::INPUT, format!("{file}: {e}"))
-        }
+        GridError::Invalid { .. }
+        | GridError::WeightOverflow
+        | GridError::TooManyVariables { .. } => Failure::new(exit::INPUT, format!("{file}: {e}")),
         GridError::BadModel { .. } | GridError::BadText { .. } => {
             Failure::new(exit::INPUT, format!("{e}"))
         }
-        GridError::Unsatisfiable { .. } => {
-            Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}"))
-        }
-        GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
-        // `solve` reports its --time limit itself, naming the limit; this arm keeps the match
-        // total for any other caller.
-        GridError::Interrupted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         GridError::Rejected { .. } => Failure::new(exit::INTERNAL, format!("{file}: {e}")),
     }
 }
@@ -582,24 +576,29 @@ fn solve(
             let result = grid::solve_within(&spec, &options, budget, strategy, Some(&stop));
             let _ = done.send(());
             let _ = watchdog.join();
-            match result {
-                Err(GridError::Interrupted) => {
-                    return Err(Failure::new(
-                        exit::UNKNOWN,
-                        format!(
-                            "{}: no level within the time limit of {} s; this is not a proof \
-                             that none exists",
-                            display(grid_path),
-                            limit.as_secs_f64()
-                        ),
-                    ));
-                }
-                r => r,
+            if let Ok((
+                GridOutcome::Stopped {
+                    reason: StopReason::Interrupted,
+                    ..
+                },
+                _,
+            )) = result
+            {
+                return Err(Failure::new(
+                    exit::UNKNOWN,
+                    format!(
+                        "{}: no level within the time limit of {} s; this is not a proof \
+                         that none exists",
+                        display(grid_path),
+                        limit.as_secs_f64()
+                    ),
+                ));
             }
+            result
         }
     }
     .map_err(|e| grid_failure(grid_path, &e))?;
-    let (level, stats) = outcome;
+    let (outcome, stats) = outcome;
     if print_stats {
         eprintln!(
             "grim-encode: solve: {} rounds, {} connectivity cuts, {} conflicts; model {} \
@@ -612,6 +611,22 @@ fn solve(
             start.elapsed().as_secs_f64()
         );
     }
+    let level = match outcome {
+        GridOutcome::Level(level) => level,
+        GridOutcome::NoLevel { .. } => {
+            return Err(Failure::new(
+                exit::UNSATISFIABLE,
+                format!("{}: {outcome}", display(grid_path)),
+            ));
+        }
+        // `--time` was reported above, naming the limit; this is the conflict budget.
+        GridOutcome::Stopped { .. } => {
+            return Err(Failure::new(
+                exit::UNKNOWN,
+                format!("{}: {outcome}", display(grid_path)),
+            ));
+        }
+    };
     // Never trust our own solver's word: the referee again, independently of the library's
     // own check.
     if let Err(problems) = grid::check_level(&spec, &level) {

@@ -236,8 +236,10 @@ fn ink_on(fill: &str) -> &'static str {
     if luma > 0.5 { "#000000" } else { "#ffffff" }
 }
 
-/// Escapes the five XML special characters.
-fn escape(text: &str) -> String {
+/// Escapes the five XML special characters for character data and attribute values, and
+/// replaces control characters (not allowed in XML 1.0) by U+FFFD. Public for the other XML
+/// this toolchain writes (the BenchExec export of `grim-bench`).
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -1,6 +1,12 @@
-//! What several integration tests share.
+//! What several integration tests share: a temp directory per test, running a binary with
+//! its output captured, and reading that output.
+// Each test binary uses a part of this module; the rest would be dead code in it.
+#![allow(dead_code)]
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Reports that a test skipped its check because a reference tool is missing, where a user
 /// running `cargo test` sees it: cargo captures a passing test's stdout and stderr, so a
@@ -12,4 +18,73 @@ pub fn skip(test: &str, message: &str) {
     if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
         let _ = writeln!(tty, "{line}");
     }
+}
+
+/// A per-test temp directory, removed on drop. The name carries the test binary's `prefix`,
+/// the process id and a counter, so parallel tests never share one.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(prefix: &str, test: &str) -> Dir {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{test}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        Dir(dir)
+    }
+
+    /// Writes `contents` to `name` in the directory and returns its path.
+    pub fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write temp file");
+        path
+    }
+
+    /// The path of `name` in the directory (not created).
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `program` with `args` and optional stdin, capturing everything.
+pub fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+/// A temp path as the `&str` an argument list wants.
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("temp paths are UTF-8")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn code(o: &Output) -> Option<i32> {
+    o.status.code()
 }

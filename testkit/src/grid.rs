@@ -1,8 +1,10 @@
-//! Helpers shared by the grid tests: enumerating the levels of a small spec (every one, or a
-//! seeded sample) and the assumptions that fix a level's cell and layer variables in a model.
-#![allow(dead_code)]
+//! Grid levels for tests: enumerating the levels of a small spec (every one, or a seeded
+//! sample) — the brute force that the grid referee and solver are checked against — and the
+//! assumptions that fix a level's cell and layer variables in a model.
 
-use grim_encodings::grid::{GridModel, GridSpec, Level, SplitMix64};
+use grim_encodings::grid::{GridModel, GridSpec, Level};
+
+use crate::SplitMix64;
 use grim_solver::Lit;
 
 /// The radix of every digit of a level: a tile per cell, then a value per cell and layer.
