@@ -315,7 +315,7 @@ fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
 
 #[test]
 fn opt_sets_maxsat_options_too_and_they_keep_the_optimum() {
-    let dir = Dir::new("ollopt");
+    let dir = Dir::new_cli("ollopt");
     let soft: Vec<String> = random_3sat(12, 60, 5)
         .iter()
         .map(|c| {
