@@ -1,6 +1,9 @@
 //! grim-tools: the command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF),
 //! `grim-check`, `grim-gen` and `grim-encode` (grid.json levels to CNF/WCNF, solver answers
-//! back to levels and pictures: [`grid`]).
+//! back to levels and pictures: [`grid`]). The binaries are thin: `grim-sat`'s two runs are
+//! the library functions of [`run`] (tested there, through `tests/run.rs`), its help and
+//! option handling [`cli`]; the binary parses arguments, installs signal handlers, calls, and
+//! prints.
 //!
 //! The file formats (DIMACS CNF, WCNF in both dialects, solver outputs) are the `grim-formats`
 //! crate, re-exported here as [`formats`]; a program that only reads and writes those files
@@ -48,3 +51,4 @@ pub mod cli;
 pub use grim_formats as formats;
 pub mod generate;
 pub mod grid;
+pub mod run;

@@ -26,7 +26,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use grim_solver::Lit;
-use grim_tools::cli::check_exit;
+use grim_tools::cli::{FormatArg, check_exit};
 use grim_tools::formats::detect::{Detected, Format, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, read_output};
@@ -44,17 +44,6 @@ Exit codes:
 
 Format: `p cnf` is CNF; `p wcnf` or a first clause marked `h` is WCNF; otherwise (no header)
 a name ending in .wcnf or .wcnf.gz means WCNF and anything else CNF. --format overrides.";
-
-/// The instance format, for `--format`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum FormatArg {
-    /// Detect from the contents and the name.
-    Auto,
-    /// DIMACS CNF (the output has `s` and `v` lines).
-    Cnf,
-    /// WCNF, either dialect (the output has `o`, `s` and `v` lines).
-    Wcnf,
-}
 
 /// Checks a SAT solver's output (s/v lines) against a DIMACS CNF instance, or a MaxSAT
 /// solver's output (o/s/v lines) against a WCNF instance.
@@ -111,11 +100,7 @@ struct Violation {
 
 fn run(args: &Args) -> u8 {
     let instance_path = display(&args.instance);
-    let forced = match args.format {
-        FormatArg::Auto => None,
-        FormatArg::Cnf => Some(Format::Cnf),
-        FormatArg::Wcnf => Some(Format::Wcnf),
-    };
+    let forced = args.format.forced();
     let detected = match open_input(&args.instance).and_then(|i| detect(i, &args.instance, forced))
     {
         Ok(d) => d,

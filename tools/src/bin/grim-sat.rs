@@ -21,9 +21,12 @@
 //! clauses; WCNF models here, by recomputing the cost over the parsed instance (every hard
 //! clause satisfied, the cost equal to the `o` line about to be or last printed). A model
 //! that fails is an internal error (exit 5), never a printed answer.
+//!
+//! The run itself is `grim_tools::run` (tested there); this file parses the arguments,
+//! installs the signal handlers, calls it and prints its error.
 #![forbid(unsafe_code)]
 
-use std::io::{self, BufWriter, StdoutLock, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -31,18 +34,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser as _;
-use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
-use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
+use grim_encodings::maxsat::OllOptions;
+use grim_solver::{Options, Terminator};
 use grim_tools::cli::{
-    options_help, parse_seconds, per_second, sat_exit, set_option, split_option, stats_lines,
-    stats_summary,
+    FormatArg, changed_options, options_help, parse_seconds, sat_exit, set_option, split_option,
 };
-use grim_tools::formats::detect::{Detected, Format, Reason, detect};
-use grim_tools::formats::dimacs::{ParseOptions, Parser};
-use grim_tools::formats::maxsat_output::{self, write_bits, write_cost};
-use grim_tools::formats::solution::{Answer, write_answer, write_model};
-use grim_tools::formats::wcnf::{self, Dialect, Weight};
-use grim_tools::formats::{Compression, ParseError, Wcnf, open_input};
+use grim_tools::run::{Run, RunConfig, RunError, run_file};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -54,17 +51,6 @@ A second SIGINT/SIGTERM exits at once with 130/143.
 
 Format: `p cnf` is CNF; `p wcnf` or a first clause marked `h` is WCNF; otherwise (no header)
 a name ending in .wcnf or .wcnf.gz means WCNF and anything else CNF. --format overrides.";
-
-/// The instance format, for `--format`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum FormatArg {
-    /// Detect from the contents and the name.
-    Auto,
-    /// DIMACS CNF.
-    Cnf,
-    /// WCNF (either dialect).
-    Wcnf,
-}
 
 /// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip, xz, bzip2 and
 /// lzma input recognised by their magic bytes).
@@ -155,21 +141,15 @@ struct Args {
     help_options: bool,
 }
 
-/// Why grim-sat ends without an answer.
+/// Why grim-sat ends without an answer: a bad command line, or what the run reports.
 enum Failure {
     Usage(String),
-    Input {
-        path: String,
-        error: ParseError,
-        hint: Option<&'static str>,
-    },
-    Output(io::Error),
-    Internal(String),
+    Run(RunError),
 }
 
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Failure {
-        Failure::Output(e)
+impl From<RunError> for Failure {
+    fn from(e: RunError) -> Failure {
+        Failure::Run(e)
     }
 }
 
@@ -195,42 +175,21 @@ fn main() -> ExitCode {
             eprintln!("grim-sat: error: {message}");
             sat_exit::USAGE
         }
-        Err(Failure::Input { path, error, hint }) => {
-            eprintln!("grim-sat: error: {}", error.with_path(&path));
-            if let Some(hint) = hint {
+        Err(Failure::Run(e)) => {
+            match &e {
+                RunError::Internal(_) => eprintln!("grim-sat: internal error: {e}"),
+                _ => eprintln!("grim-sat: error: {e}"),
+            }
+            if let RunError::Input {
+                hint: Some(hint), ..
+            } = &e
+            {
                 eprintln!("grim-sat: note: {hint}");
             }
-            if error.is_io() {
-                sat_exit::IO
-            } else {
-                sat_exit::PARSE
-            }
-        }
-        Err(Failure::Output(e)) => {
-            eprintln!("grim-sat: error: cannot write to standard output: {e}");
-            sat_exit::IO
-        }
-        Err(Failure::Internal(message)) => {
-            eprintln!("grim-sat: internal error: {message}");
-            sat_exit::INTERNAL
+            e.exit_code()
         }
     };
     ExitCode::from(code)
-}
-
-/// Standard output with the `-q` rule applied to `c` lines.
-struct Out {
-    w: BufWriter<StdoutLock<'static>>,
-    quiet: bool,
-}
-
-impl Out {
-    fn comment(&mut self, line: &str) -> io::Result<()> {
-        if self.quiet {
-            return Ok(());
-        }
-        writeln!(self.w, "c {line}")
-    }
 }
 
 /// The engine's and OLL's options from `--anytime-flips` and `--opt` (applied after the flags),
@@ -299,731 +258,43 @@ fn register_terminator(term: &Terminator, signalled: &AtomicBool) {
     }
 }
 
-/// `--time`: a detached thread that sets `timed_out` and terminates the search at
-/// `start + limit` (at once when that has passed). The process ends without joining it.
-fn start_timer(ctx: &Ctx, term: &Terminator) {
-    if let Some(limit) = ctx.args.time {
-        let term = term.clone();
-        let timed_out = Arc::clone(&ctx.timed_out);
-        let deadline = ctx.start + limit;
-        std::thread::spawn(move || {
-            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
-            timed_out.store(true, Ordering::SeqCst);
-            term.terminate();
-        });
-    }
-}
-
-/// grim-sat's own copy of the clauses, flat, for the independent model check.
-#[derive(Default)]
-struct Clauses {
-    lits: Vec<Lit>,
-    ends: Vec<usize>,
-}
-
-impl Clauses {
-    fn push(&mut self, clause: &[Lit]) {
-        self.lits.extend_from_slice(clause);
-        self.ends.push(self.lits.len());
-    }
-
-    /// The first clause with no true literal under `model`, with its index.
-    fn first_unsatisfied(&self, model: &[bool]) -> Option<(usize, &[Lit])> {
-        let mut begin = 0;
-        for (index, &end) in self.ends.iter().enumerate() {
-            let clause = self.lits.get(begin..end).unwrap_or(&[]);
-            begin = end;
-            let satisfied = clause.iter().any(|l| {
-                model
-                    .get(l.var().index())
-                    .is_some_and(|&value| value != l.is_negative())
-            });
-            if !satisfied {
-                return Some((index, clause));
-            }
-        }
-        None
-    }
-}
-
-/// Why the search ended without an answer.
-#[derive(Clone, Copy)]
-enum Stop {
-    Signal,
-    Time,
-    Conflicts(u64),
-    Propagations(u64),
-    /// WCNF: --conflicts or --propagations (OLL spends them over many SAT calls).
-    Budget,
-    Engine,
-}
-
-impl Stop {
-    fn describe(self) -> String {
-        match self {
-            Stop::Signal => "stopped by a signal".to_string(),
-            Stop::Time => "stopped by the time limit".to_string(),
-            Stop::Conflicts(n) => format!("stopped by the conflict limit ({n})"),
-            Stop::Propagations(n) => format!("stopped by the propagation limit ({n})"),
-            Stop::Budget => "stopped by the conflict or propagation limit".to_string(),
-            Stop::Engine => "the engine stopped without an answer".to_string(),
-        }
-    }
-}
-
-/// What both paths share.
-struct Ctx<'a> {
-    args: &'a Args,
-    start: Instant,
-    /// The input's name for messages (`<stdin>` for `-`).
-    path: String,
-    /// Engine options that differ from the defaults, as `name=value`.
-    changed: Vec<String>,
-    signalled: Arc<AtomicBool>,
-    timed_out: Arc<AtomicBool>,
-}
-
-impl Ctx<'_> {
-    fn input_error(&self, error: ParseError) -> Failure {
-        Failure::Input {
-            path: self.path.clone(),
-            error,
-            hint: None,
-        }
-    }
-
-    fn limits(&self) -> Vec<String> {
-        let mut limits = Vec::new();
-        if let Some(n) = self.args.conflicts {
-            limits.push(format!("{n} conflicts"));
-        }
-        if let Some(n) = self.args.propagations {
-            limits.push(format!("{n} propagations"));
-        }
-        if let Some(t) = self.args.time {
-            limits.push(format!("{:.3} s", t.as_secs_f64()));
-        }
-        limits
-    }
-
-    /// Whether `--time` has run out (for loops that run before the engine's timer does).
-    fn out_of_time(&self) -> bool {
-        self.args.time.is_some_and(|t| self.start.elapsed() >= t)
-    }
-
-    fn budget(&self) -> Budget {
-        Budget {
-            conflicts: self.args.conflicts,
-            propagations: self.args.propagations,
-        }
-    }
-
-    /// The `c` lines after parsing: options and limits.
-    fn settings(&self, out: &mut Out) -> io::Result<()> {
-        if !self.changed.is_empty() {
-            out.comment(&format!("options: {}", self.changed.join(" ")))?;
-        }
-        let limits = self.limits();
-        if !limits.is_empty() {
-            out.comment(&format!("limits: {}", limits.join(", ")))?;
-        }
-        Ok(())
-    }
-}
-
+/// Parses the options, installs the signal handlers and hands the file to the library.
 fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
-    let (options, oll_options) = engine_options(args)?;
-    let defaults = Options::default();
-    let oll_defaults = OllOptions::default();
-    let mut changed: Vec<String> = Options::TABLE
-        .iter()
-        .filter(|spec| spec.name != "check_model")
-        .filter_map(|spec| {
-            let value = options.get(spec.name)?;
-            (Some(&value) != defaults.get(spec.name).as_ref())
-                .then(|| format!("{}={value}", spec.name))
-        })
-        .collect();
-    changed.extend(OllOptions::TABLE.iter().filter_map(|spec| {
-        let value = oll_options.get(spec.name)?;
-        (Some(&value) != oll_defaults.get(spec.name).as_ref())
-            .then(|| format!("{}={value}", spec.name))
-    }));
+    let (options, oll) = engine_options(args)?;
     let signalled = Arc::new(AtomicBool::new(false));
     register_signals(&signalled);
     let file = args.file.as_deref().unwrap_or(Path::new("-"));
-    let ctx = Ctx {
-        args,
+    let config = RunConfig {
+        strict: args.strict,
+        relaxed: args.relaxed,
+        conflicts: args.conflicts,
+        propagations: args.propagations,
+        time: args.time,
+        quiet: args.quiet,
+        verbose: args.verbose,
+        progress_interval: args.progress_interval,
+        stats: args.stats,
+        no_model: args.no_model,
+        proof: args.proof.clone(),
+        binary_proof: args.binary_proof,
+        changed: changed_options(&options, &oll),
+    };
+    let arm = |term: &Terminator| register_terminator(term, &signalled);
+    let warn = |warning: &str| eprintln!("grim-sat: warning: {warning}");
+    let ctx = Run {
+        config: &config,
         start,
         path: if file == Path::new("-") {
             "<stdin>".to_string()
         } else {
             file.display().to_string()
         },
-        changed,
-        signalled,
+        signalled: Arc::clone(&signalled),
         timed_out: Arc::new(AtomicBool::new(false)),
+        arm: &arm,
+        warn: &warn,
     };
-    let input = open_input(file).map_err(|e| ctx.input_error(e))?;
-    let forced = match args.format {
-        FormatArg::Auto => None,
-        FormatArg::Cnf => Some(Format::Cnf),
-        FormatArg::Wcnf => Some(Format::Wcnf),
-    };
-    let detected = detect(input, file, forced).map_err(|e| ctx.input_error(e))?;
-    match detected.format {
-        Format::Cnf => run_cnf(&ctx, detected, options),
-        Format::Wcnf => run_wcnf(
-            &ctx,
-            detected,
-            OllOptions {
-                solver: options,
-                ..oll_options
-            },
-        ),
-    }
-}
-
-fn banner(out: &mut Out, ctx: &Ctx, compression: Compression) -> io::Result<()> {
-    out.comment(&format!(
-        "grim-sat {} (grimoire CDCL engine)",
-        env!("CARGO_PKG_VERSION")
-    ))?;
-    out.comment(&format!(
-        "input: {}{}",
-        ctx.path,
-        match compression {
-            Compression::None => String::new(),
-            other => format!(" ({})", other.name()),
-        }
-    ))
-}
-
-fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failure> {
-    let args = ctx.args;
-    let path = &ctx.path;
-    let mut solver = Solver::with_options(options);
-    if let Some(proof_path) = &args.proof {
-        // Created before any clause is added: the proof is relative to the whole input.
-        let file = std::fs::File::create(proof_path).map_err(|e| {
-            Failure::Usage(format!(
-                "cannot create the proof file {}: {e}",
-                proof_path.display()
-            ))
-        })?;
-        let format = if args.binary_proof {
-            ProofFormat::Binary
-        } else {
-            ProofFormat::Text
-        };
-        solver.set_proof(Box::new(BufWriter::with_capacity(1 << 20, file)), format);
-    }
-    let term = solver.terminator();
-    register_terminator(&term, &ctx.signalled);
-    start_timer(ctx, &term);
-
-    let compression = detected.compression();
-    let reason = detected.reason;
-    let input_error = |error: ParseError| {
-        // A headerless file that starts with a number may be a new-format WCNF with an
-        // unhelpful name: say how to read it as one.
-        let hint = (reason == Reason::Default && matches!(error, ParseError::MissingHeader { .. }))
-            .then_some("if this is a headerless WCNF, name it .wcnf or pass --format wcnf");
-        Failure::Input {
-            path: path.clone(),
-            error,
-            hint,
-        }
-    };
-    let mut parser = Parser::new(
-        detected,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    )
-    .map_err(input_error)?;
-    let mut own = Clauses::default();
-    let mut clause = Vec::new();
-    let mut interrupted = false;
-    while parser
-        .next_clause(&mut clause)
-        .map_err(input_error)?
-        .is_some()
-    {
-        own.push(&clause);
-        solver.add_clause(&clause);
-        if own.ends.len() % 4096 == 0 && term.is_set() {
-            interrupted = true;
-            break;
-        }
-    }
-    for warning in parser.warnings() {
-        eprintln!("grim-sat: warning: {}", warning.with_path(path));
-    }
-    let header = parser.header();
-    // At most MAX_VARS (2^31 - 1): fits a usize wherever grim builds.
-    let num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);
-    let parse_seconds = ctx.start.elapsed().as_secs_f64();
-
-    let mut out = Out {
-        w: BufWriter::new(io::stdout().lock()),
-        quiet: args.quiet,
-    };
-    banner(&mut out, ctx, compression)?;
-    out.comment(&format!(
-        "header: p cnf {} {} (line {})",
-        header.num_vars, header.num_clauses, header.line
-    ))?;
-    if interrupted {
-        out.comment("interrupted while reading the input")?;
-        return finish(&mut out, Answer::Unknown);
-    }
-    out.comment(&format!(
-        "parsed: {} variables, {} clauses, {} literals in {:.2} s",
-        num_vars,
-        own.ends.len(),
-        own.lits.len(),
-        parse_seconds
-    ))?;
-    ctx.settings(&mut out)?;
-    out.comment("solving")?;
-    out.w.flush()?;
-
-    let solve_start = Instant::now();
-    let (status, stop) = search(args, &mut solver, &mut out, &ctx.signalled, &ctx.timed_out)?;
-    if args.proof.is_some()
-        && let Err(e) = solver.flush_proof()
-    {
-        // An UNSAT claim without its proof would be worse than no claim: say so and stop.
-        return Err(Failure::Internal(format!("writing the proof failed: {e}")));
-    }
-    let seconds = ctx.start.elapsed().as_secs_f64();
-    if !args.quiet {
-        if let Some(stop) = stop {
-            out.comment(&stop.describe())?;
-        }
-        out.comment(&format!(
-            "search took {:.2} s",
-            solve_start.elapsed().as_secs_f64()
-        ))?;
-        let lines = if args.stats || args.verbose {
-            stats_lines(solver.stats(), seconds)
-        } else {
-            stats_summary(solver.stats(), seconds)
-        };
-        for line in lines {
-            writeln!(out.w, "{line}")?;
-        }
-    }
-    match status {
-        Status::Unsat => finish(&mut out, Answer::Unsatisfiable),
-        Status::Unknown => finish(&mut out, Answer::Unknown),
-        Status::Sat => {
-            let Some(model) = solver.model() else {
-                return Err(Failure::Internal(
-                    "the engine answered SAT but returned no model".to_string(),
-                ));
-            };
-            if let Some((index, clause)) = own.first_unsatisfied(&model) {
-                let shown: Vec<String> = clause.iter().map(|l| l.to_string()).collect();
-                return Err(Failure::Internal(format!(
-                    "the engine's model falsifies clause {} of {path} ({} 0); no answer \
-                     printed. Please report this with the input.",
-                    index + 1,
-                    shown.join(" ")
-                )));
-            }
-            write_answer(&mut out.w, Answer::Satisfiable)?;
-            if !args.no_model {
-                // Declared variables that occur in no clause are not in the engine's model;
-                // any value satisfies, and false is printed.
-                let lits = (0..num_vars).filter_map(|i| {
-                    let var = Var::new(u32::try_from(i).ok()?)?;
-                    Some(var.lit(model.get(i).copied().unwrap_or(false)))
-                });
-                write_model(&mut out.w, lits)?;
-            }
-            out.w.flush()?;
-            Ok(sat_exit::SATISFIABLE)
-        }
-    }
-}
-
-/// The first hard clause `model` falsifies, described for an internal-error message.
-fn falsified_hard(instance: &Wcnf, model: &[bool]) -> String {
-    let value = |l: &Lit| model.get(l.var().index()).copied().unwrap_or(false) == l.is_positive();
-    match instance.hard.iter().position(|c| !c.iter().any(value)) {
-        Some(i) => {
-            let shown: Vec<String> = instance
-                .hard
-                .get(i)
-                .map(|c| c.iter().take(16).map(|l| l.to_string()).collect())
-                .unwrap_or_default();
-            format!("falsifies hard clause {} ({} 0)", i + 1, shown.join(" "))
-        }
-        None => "has a cost that overflows".to_string(),
-    }
-}
-
-fn run_wcnf(ctx: &Ctx, detected: Detected, options: OllOptions) -> Result<u8, Failure> {
-    let args = ctx.args;
-    if let Some(proof) = &args.proof {
-        // Silently writing no proof would let a pipeline believe it has one.
-        return Err(Failure::Usage(format!(
-            "--proof {}: proofs are for CNF (DRAT of an UNSAT answer); this input is WCNF, whose \
-             optimum has no DRAT certificate. Drop --proof, or pass --format cnf if the file \
-             is a CNF",
-            proof.display()
-        )));
-    }
-    let path = &ctx.path;
-    let compression = detected.compression();
-    let reason = detected.reason;
-    let mut parser = wcnf::Parser::new(
-        detected,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    )
-    .map_err(|e| ctx.input_error(e))?;
-    let mut instance = Wcnf::default();
-    let mut clause = Vec::new();
-    let mut literals = 0usize;
-    let mut interrupted = false;
-    while let Some(start) = parser
-        .next_clause(&mut clause)
-        .map_err(|e| ctx.input_error(e))?
-    {
-        literals += clause.len();
-        match start.weight {
-            Weight::Hard => instance.hard.push(clause.clone()),
-            Weight::Soft(w) => instance.soft.push((w, clause.clone())),
-        }
-        if parser.num_clauses() % 4096 == 0 {
-            // The engine's terminate flag does not exist yet: watch the signal flag and the
-            // clock here, so a huge instance still stops on time.
-            if ctx.out_of_time() {
-                ctx.timed_out.store(true, Ordering::SeqCst);
-            }
-            if ctx.signalled.load(Ordering::SeqCst) || ctx.timed_out.load(Ordering::SeqCst) {
-                interrupted = true;
-                break;
-            }
-        }
-    }
-    // At most MAX_VARS (2^31 - 1): fits a usize wherever grim builds.
-    instance.num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);
-    for warning in parser.warnings() {
-        eprintln!("grim-sat: warning: {}", warning.with_path(path));
-    }
-    let parse_seconds = ctx.start.elapsed().as_secs_f64();
-
-    let mut out = Out {
-        w: BufWriter::new(io::stdout().lock()),
-        quiet: args.quiet,
-    };
-    banner(&mut out, ctx, compression)?;
-    let dialect = match parser.dialect() {
-        Dialect::New => "headerless (2022+)",
-        Dialect::Old => "old, with a p wcnf header",
-    };
-    out.comment(&format!("format: WCNF, {dialect} ({})", reason.describe()))?;
-    if let Some(h) = parser.header() {
-        out.comment(&format!(
-            "header: p wcnf {} {}{} (line {})",
-            h.num_vars,
-            h.num_clauses,
-            h.top.map(|t| format!(" {t}")).unwrap_or_default(),
-            h.line
-        ))?;
-    }
-    if interrupted {
-        out.comment("interrupted while reading the input")?;
-        return finish_maxsat(&mut out, maxsat_output::Answer::Unknown);
-    }
-    out.comment(&format!(
-        "parsed: {} variables, {} hard and {} soft clauses, {} literals, soft weight {} in \
-         {:.2} s",
-        instance.num_vars,
-        instance.hard.len(),
-        instance.soft.len(),
-        literals,
-        parser.soft_total(),
-        parse_seconds
-    ))?;
-    ctx.settings(&mut out)?;
-
-    let mut oll = Oll::new(&instance, options)
-        .map_err(|e| Failure::Internal(format!("OLL refused the instance: {e}")))?;
-    let term = oll.terminator();
-    register_terminator(&term, &ctx.signalled);
-    start_timer(ctx, &term);
-    out.comment("solving")?;
-    out.w.flush()?;
-
-    let solve_start = Instant::now();
-    // The last cost printed on an `o` line, and the first failure inside the callback (it
-    // cannot return one; the search is terminated instead).
-    let mut printed: Option<u64> = None;
-    let mut lower: u64 = 0;
-    let mut failure: Option<Failure> = None;
-    let verbose = args.verbose;
-    let status = oll.solve(ctx.budget(), &mut |event| {
-        if failure.is_some() {
-            return;
-        }
-        let result = match event {
-            Event::Improved { cost, model } => {
-                // Never print an `o` line the model does not back.
-                if instance.cost(model) != Some(cost) {
-                    failure = Some(Failure::Internal(format!(
-                        "OLL reported a solution of cost {cost} whose model {}; no answer \
-                         printed. Please report this with the input.",
-                        match instance.cost(model) {
-                            Some(actual) => format!("costs {actual}"),
-                            None => falsified_hard(&instance, model),
-                        }
-                    )));
-                    term.terminate();
-                    return;
-                }
-                printed = Some(cost);
-                let bounds = if verbose {
-                    writeln!(
-                        out.w,
-                        "c bounds: lower {lower}, upper {cost} at {:.2} s",
-                        solve_start.elapsed().as_secs_f64()
-                    )
-                } else {
-                    Ok(())
-                };
-                bounds
-                    .and_then(|()| write_cost(&mut out.w, cost))
-                    .and_then(|()| out.w.flush())
-            }
-            Event::LowerBound(lb) => {
-                lower = lb;
-                if verbose {
-                    let upper = printed.map_or("none".to_string(), |c| c.to_string());
-                    writeln!(
-                        out.w,
-                        "c bounds: lower {lb}, upper {upper} at {:.2} s",
-                        solve_start.elapsed().as_secs_f64()
-                    )
-                    .and_then(|()| out.w.flush())
-                } else {
-                    Ok(())
-                }
-            }
-        };
-        if let Err(e) = result {
-            failure = Some(Failure::Output(e));
-            term.terminate();
-        }
-    });
-    if let Some(failure) = failure {
-        return Err(failure);
-    }
-    let answer = match status {
-        MaxSatStatus::Optimum => maxsat_output::Answer::OptimumFound,
-        MaxSatStatus::Satisfiable => maxsat_output::Answer::Satisfiable,
-        MaxSatStatus::Unsatisfiable => maxsat_output::Answer::Unsatisfiable,
-        MaxSatStatus::Unknown => maxsat_output::Answer::Unknown,
-    };
-    if !args.quiet {
-        if matches!(
-            answer,
-            maxsat_output::Answer::Satisfiable | maxsat_output::Answer::Unknown
-        ) {
-            let stop = if ctx.signalled.load(Ordering::SeqCst) {
-                Stop::Signal
-            } else if ctx.timed_out.load(Ordering::SeqCst) {
-                Stop::Time
-            } else if args.conflicts.is_some() || args.propagations.is_some() {
-                Stop::Budget
-            } else {
-                Stop::Engine
-            };
-            out.comment(&stop.describe())?;
-        }
-        out.comment(&format!(
-            "search took {:.2} s; lower bound {lower}",
-            solve_start.elapsed().as_secs_f64()
-        ))?;
-        let stats = oll.stats();
-        let seconds = ctx.start.elapsed().as_secs_f64();
-        if !(args.stats || verbose) {
-            writeln!(out.w, "c ---- statistics (--stats for every counter) ----")?;
-            writeln!(
-                out.w,
-                "c time {seconds:.2} s, sat calls {}, cores {} (largest {}), totalizers {}, \
-                 conflicts {}",
-                stats.sat_calls, stats.cores, stats.max_core, stats.totalizers, stats.conflicts
-            )?;
-        }
-        let full = if args.stats || verbose {
-            writeln!(out.w, "c ---- statistics ----")?;
-            writeln!(out.w, "c {:<20} {:>14.2} s", "time", seconds)?;
-            true
-        } else {
-            false
-        };
-        for (name, value) in [
-            ("sat calls", stats.sat_calls),
-            ("cores", stats.cores),
-            ("core literals", stats.core_literals),
-            ("largest core", stats.max_core),
-            ("totalizers", stats.totalizers),
-            ("hardened", stats.hardened),
-            ("strata", stats.strata),
-            ("improvements", stats.improvements),
-            ("equivalent merged", stats.equiv_merged),
-            ("labels eliminated", stats.sle_hardened),
-            ("stalls", stats.stalls),
-            ("local search flips", stats.ls_flips),
-            ("local search wins", stats.ls_improvements),
-            ("conflicts", stats.conflicts),
-        ]
-        .into_iter()
-        .filter(|_| full)
-        {
-            writeln!(out.w, "c {name:<20} {value:>14}")?;
-        }
-    }
-    if !answer.has_solution() {
-        return finish_maxsat(&mut out, answer);
-    }
-    let Some(model) = oll.best_model() else {
-        return Err(Failure::Internal(format!(
-            "OLL answered {answer} without a model"
-        )));
-    };
-    let Some(cost) = instance.cost(model) else {
-        return Err(Failure::Internal(format!(
-            "OLL's best model {}; no answer printed. Please report this with the input.",
-            falsified_hard(&instance, model)
-        )));
-    };
-    if oll.best_cost() != Some(cost) {
-        return Err(Failure::Internal(format!(
-            "OLL's best model costs {cost} but OLL claims {:?}; no answer printed",
-            oll.best_cost()
-        )));
-    }
-    match printed {
-        Some(p) if p == cost => {}
-        // OLL reported no improvement event for this model (or a worse one last): the `o`
-        // line must still carry the cost of the model printed.
-        Some(p) if p < cost => {
-            return Err(Failure::Internal(format!(
-                "the best model costs {cost} but cost {p} was printed; no answer printed"
-            )));
-        }
-        _ => write_cost(&mut out.w, cost)?,
-    }
-    write_maxsat_answer(&mut out, answer)?;
-    if !args.no_model {
-        let bits = (0..instance.num_vars).map(|i| model.get(i).copied().unwrap_or(false));
-        write_bits(&mut out.w, bits)?;
-    }
-    out.w.flush()?;
-    Ok(maxsat_exit(answer))
-}
-
-fn write_maxsat_answer(out: &mut Out, answer: maxsat_output::Answer) -> io::Result<()> {
-    maxsat_output::write_answer(&mut out.w, answer)
-}
-
-fn maxsat_exit(answer: maxsat_output::Answer) -> u8 {
-    match answer {
-        maxsat_output::Answer::OptimumFound => sat_exit::OPTIMUM_FOUND,
-        maxsat_output::Answer::Satisfiable => sat_exit::SATISFIABLE,
-        maxsat_output::Answer::Unsatisfiable => sat_exit::UNSATISFIABLE,
-        maxsat_output::Answer::Unknown => sat_exit::UNKNOWN,
-    }
-}
-
-fn finish_maxsat(out: &mut Out, answer: maxsat_output::Answer) -> Result<u8, Failure> {
-    write_maxsat_answer(out, answer)?;
-    out.w.flush()?;
-    Ok(maxsat_exit(answer))
-}
-
-fn finish(out: &mut Out, answer: Answer) -> Result<u8, Failure> {
-    write_answer(&mut out.w, answer)?;
-    out.w.flush()?;
-    Ok(match answer {
-        Answer::Satisfiable => sat_exit::SATISFIABLE,
-        Answer::Unsatisfiable => sat_exit::UNSATISFIABLE,
-        Answer::Unknown => sat_exit::UNKNOWN,
-    })
-}
-
-/// Runs the engine within the limits: one `solve` call. With `-v`, the engine's progress
-/// callback prints a `c progress` line every `--progress-interval` conflicts; it observes the
-/// search without changing it, so `-v` runs take exactly the same path as quiet ones.
-fn search(
-    args: &Args,
-    solver: &mut Solver,
-    out: &mut Out,
-    signalled: &AtomicBool,
-    timed_out: &AtomicBool,
-) -> Result<(Status, Option<Stop>), Failure> {
-    let base_conflicts = solver.stats().conflicts;
-    let base_props = solver.stats().propagations;
-    if args.verbose {
-        out.w.flush()?;
-        let began = Instant::now();
-        let mut last = (Instant::now(), base_props);
-        solver.set_progress(
-            args.progress_interval,
-            Some(Box::new(move |stats: &grim_solver::Stats| {
-                let now = Instant::now();
-                let seconds = now.duration_since(last.0).as_secs_f64();
-                let line = format!(
-                    "c progress {:8.2} s  conflicts {}  restarts {}  learned {} (deleted {})  \
-                     propagations/s {:.0}\n",
-                    began.elapsed().as_secs_f64(),
-                    stats.conflicts,
-                    stats.restarts,
-                    stats.learned,
-                    stats.deleted,
-                    per_second(stats.propagations - last.1, seconds)
-                );
-                last = (now, stats.propagations);
-                // Progress is best effort: a closed stdout shows up at the answer, not here.
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(line.as_bytes());
-                let _ = stdout.flush();
-            })),
-        );
-    }
-    let status = solver.solve(
-        &[],
-        Budget {
-            conflicts: args.conflicts,
-            propagations: args.propagations,
-        },
-    );
-    solver.set_progress(0, None);
-    if status != Status::Unknown {
-        return Ok((status, None));
-    }
-    let stats = solver.stats();
-    let used_conflicts = stats.conflicts - base_conflicts;
-    let used_props = stats.propagations - base_props;
-    let stop = if signalled.load(Ordering::SeqCst) {
-        Stop::Signal
-    } else if timed_out.load(Ordering::SeqCst) {
-        Stop::Time
-    } else if let Some(n) = args.conflicts.filter(|&n| used_conflicts >= n) {
-        Stop::Conflicts(n)
-    } else if let Some(n) = args.propagations.filter(|&n| used_props >= n) {
-        Stop::Propagations(n)
-    } else {
-        Stop::Engine
-    };
-    Ok((Status::Unknown, Some(stop)))
+    let forced = args.format.forced();
+    let mut out = BufWriter::new(io::stdout().lock());
+    Ok(run_file(&ctx, file, forced, options, oll, &mut out)?)
 }

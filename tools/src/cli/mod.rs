@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use grim_encodings::maxsat::OllOptions;
+use grim_formats::detect::Format;
 use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
 
 /// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
@@ -117,6 +118,60 @@ pub fn set_option(
             oll.set(name, value)
         }
         result => result,
+    }
+}
+
+/// The rows of both tables whose values differ from the defaults, as `name=value` (engine
+/// rows first, `check_model` left out: `grim-sat` always turns it on), for the `c options:`
+/// line that makes a run reproducible from its output.
+pub fn changed_options(engine: &Options, oll: &OllOptions) -> Vec<String> {
+    fn changed<'t>(
+        table: &'t [OptionSpec],
+        get: impl Fn(&str) -> Option<String> + 't,
+        default: impl Fn(&str) -> Option<String> + 't,
+    ) -> impl Iterator<Item = String> + 't {
+        table
+            .iter()
+            .filter(|spec| spec.name != "check_model")
+            .filter_map(move |spec| {
+                let value = get(spec.name)?;
+                (Some(&value) != default(spec.name).as_ref())
+                    .then(|| format!("{}={value}", spec.name))
+            })
+    }
+    let (engine_defaults, oll_defaults) = (Options::default(), OllOptions::default());
+    changed(
+        Options::TABLE,
+        |n| engine.get(n),
+        |n| engine_defaults.get(n),
+    )
+    .chain(changed(
+        OllOptions::TABLE,
+        |n| oll.get(n),
+        |n| oll_defaults.get(n),
+    ))
+    .collect()
+}
+
+/// The instance format, for `--format` of `grim-sat` and `grim-check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    /// Detect from the contents and the name.
+    Auto,
+    /// DIMACS CNF.
+    Cnf,
+    /// WCNF (either dialect).
+    Wcnf,
+}
+
+impl FormatArg {
+    /// The format to force on the detection (`None`: detect).
+    pub fn forced(self) -> Option<Format> {
+        match self {
+            FormatArg::Auto => None,
+            FormatArg::Cnf => Some(Format::Cnf),
+            FormatArg::Wcnf => Some(Format::Wcnf),
+        }
     }
 }
 
