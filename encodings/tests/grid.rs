@@ -131,10 +131,7 @@ fn dungeon() -> GridSpec {
 #[test]
 fn the_dungeon_solves_and_passes_the_referee() {
     let spec = dungeon();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
-        .unwrap()
-        .into_level()
-        .expect("a level");
+    let level = grim_testkit::grid::solve_level(&spec, &GridOptions::default());
     assert_eq!(check_level(&spec, &level), Ok(()));
     let text = level.to_text(&spec);
     // 12 tile rows, then the items layer under its header: nothing is drawn over anything.
@@ -158,18 +155,9 @@ fn the_same_seed_gives_the_same_level_and_different_seeds_differ() {
     let spec = dungeon();
     let mut texts = Vec::new();
     for seed in [1u64, 2, 3] {
-        let options = GridOptions {
-            seed: Some(seed),
-            soft_preferences: None,
-        };
-        let a = grid::solve(&spec, &options, Budget::UNLIMITED)
-            .unwrap()
-            .into_level()
-            .expect("a level");
-        let b = grid::solve(&spec, &options, Budget::UNLIMITED)
-            .unwrap()
-            .into_level()
-            .expect("a level");
+        let options = grim_testkit::grid::seeded(seed);
+        let a = grim_testkit::grid::solve_level(&spec, &options);
+        let b = grim_testkit::grid::solve_level(&spec, &options);
         assert_eq!(a.to_text(&spec), b.to_text(&spec), "seed {seed}");
         assert_eq!(a, b);
         texts.push(a.to_text(&spec));
@@ -187,10 +175,7 @@ fn the_eager_model_agrees_with_the_referee_on_solved_levels() {
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     assert!(!model.is_soft());
     let cnf = model.to_cnf().expect("nothing is soft");
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
-        .unwrap()
-        .into_level()
-        .expect("a level");
+    let level = grim_testkit::grid::solve_level(&spec, &GridOptions::default());
     let mut s = Solver::new();
     s.reserve_vars(cnf.num_vars);
     for c in &cnf.clauses {
@@ -283,14 +268,8 @@ fn every_family_together_solves_to_a_level_the_referee_accepts() {
     }"#;
     let spec = GridSpec::from_json(json).unwrap();
     for seed in 0..4 {
-        let options = GridOptions {
-            seed: Some(seed),
-            soft_preferences: None,
-        };
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
-            .unwrap()
-            .into_level()
-            .expect("a level");
+        let options = grim_testkit::grid::seeded(seed);
+        let level = grim_testkit::grid::solve_level(&spec, &options);
         assert_eq!(check_level(&spec, &level), Ok(()), "seed {seed}");
         let (eager, _) = grid::solve_with(
             &spec,
@@ -316,10 +295,7 @@ fn soft_grid_budget_counts_every_round() {
     let spec = GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut checked = 0;
     for seed in 0..8 {
-        let options = GridOptions {
-            seed: Some(seed),
-            soft_preferences: None,
-        };
+        let options = grim_testkit::grid::seeded(seed);
         let lazy = grid::ConnectivityStrategy::Lazy;
         let (outcome, stats) = grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy).unwrap();
         let level = outcome.level().expect("a level");

@@ -199,10 +199,7 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
     }
     // The default solve path (lazy connectivity, seeded hints) under several seeds.
     for seed in 0..4 {
-        let options = GridOptions {
-            seed: Some(seed),
-            soft_preferences: None,
-        };
+        let options = grim_testkit::grid::seeded(seed);
         match grid::solve(&spec, &options, Budget::UNLIMITED) {
             Ok(GridOutcome::Level(level)) => {
                 let view = View {
@@ -811,14 +808,8 @@ fn issue_14_no_level_has_the_forbidden_tile_on_the_named_side_under_any_seed() {
       "counts": [{"of": "town", "min": 6}, {"of": "water", "min": 0.3}]}"#;
     let spec = GridSpec::from_json(json).unwrap();
     for seed in 0..8 {
-        let options = GridOptions {
-            seed: Some(seed),
-            soft_preferences: None,
-        };
-        let level = grid::solve(&spec, &options, Budget::UNLIMITED)
-            .unwrap()
-            .into_level()
-            .expect("a level");
+        let options = grim_testkit::grid::seeded(seed);
+        let level = grim_testkit::grid::solve_level(&spec, &options);
         let view = View {
             spec: &spec,
             level: &level,
@@ -841,10 +832,7 @@ fn issue_14_a_tile_outside_the_forbid_list_may_sit_on_that_side() {
         r#"{"x": 1, "y": 0, "tile": "b"}"#,
     );
     let spec = GridSpec::from_json(&json).unwrap();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
-        .unwrap()
-        .into_level()
-        .expect("a level");
+    let level = grim_testkit::grid::solve_level(&spec, &GridOptions::default());
     assert_eq!(level.tile(1, 0), Some(1));
     assert_eq!(level.tile(1, 1), Some(0));
 }
@@ -858,10 +846,7 @@ fn issue_14_a_forbid_naming_another_tile_is_no_contradiction() {
       "adjacency": {"directional": [{"tile": "a", "dir": "N", "allow": ["b"]},
                                     {"tile": "a", "dir": "N", "forbid": ["c"]}]}}"#;
     let spec = GridSpec::from_json(json).unwrap();
-    let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
-        .unwrap()
-        .into_level()
-        .expect("a level");
+    let level = grim_testkit::grid::solve_level(&spec, &GridOptions::default());
     assert_eq!(level.tile(1, 0), Some(1));
     // Forbidding what the allow list names is still a contradiction, named.
     let bad = json.replace(r#""forbid": ["c"]"#, r#""forbid": ["b"]"#);

@@ -95,6 +95,8 @@ impl<R: Read> Body<R> {
     /// ended — at its end, or at a `%` when `percent_ends` (DIMACS's SATLIB end marker, after
     /// which nothing is read) — and passed the end-of-input checks, with `open` the line of
     /// the clause still open, if any ([`Body::end_of_input`]).
+    // Forced inline: see `Source::skip_comments`.
+    #[inline(always)]
     pub(crate) fn next_token(
         &mut self,
         open: Option<u64>,
@@ -113,6 +115,7 @@ impl<R: Read> Body<R> {
     }
 
     /// A token inside a clause: `Ok(None)` for the `0` that ends it, else its literal.
+    #[inline]
     pub(crate) fn item(&mut self, token: &Token) -> Result<Option<Lit>, ParseError> {
         let (negative, magnitude) = token.int(
             "a literal (an optional `-` and decimal digits), `0` ending the clause, or a \

@@ -191,6 +191,10 @@ impl<R: Read> Source<R> {
 
     /// Skips blanks and comments (a token starting with `c` comments out the rest of its line,
     /// wherever it stands, in every format read here); returns the next byte (not consumed).
+    // Forced inline, with `Body::next_token`: out of line (plain `#[inline]` did not do it),
+    // the shared literal reader ran manol-pipe-f6b in 2,191M instructions against 2,176M for
+    // the reader it replaced; inlined, 2,178M (callgrind, seed 0).
+    #[inline(always)]
     pub(crate) fn skip_comments(&mut self) -> Result<Option<u8>, ParseError> {
         loop {
             match self.skip_blanks()? {

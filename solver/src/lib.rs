@@ -95,6 +95,7 @@ pub use budget::Terminator;
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
 pub use probe::Probes;
 pub use proof::ProofFormat;
+pub use rng::SplitMix64;
 pub use search::ProgressFn;
 pub use solver::Solver;
 pub use stats::Stats;

@@ -124,11 +124,11 @@ impl Solver {
             + self.opts.walk_base_effort * lits.len() as u64;
         self.walk.props_mark = self.stats.propagations;
         let mut ticks = 0u64;
-        let mut rng = SplitMix64(self.opts.seed ^ self.stats.walks.wrapping_mul(WALK_STREAM));
+        let mut rng = SplitMix64::new(self.opts.seed ^ self.stats.walks.wrapping_mul(WALK_STREAM));
         let mut probs: Vec<f64> = Vec::new();
         let pow: Vec<f64> = (0..BREAK_CAP as i32).map(|b| base.powi(-b)).collect();
         while !broken.is_empty() && ticks < budget {
-            let c = broken[rng.below(broken.len())] as usize;
+            let c = broken[rng.below_fast(broken.len())] as usize;
             let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
             probs.clear();
             let mut sum = 0.0;

@@ -57,6 +57,21 @@ pub fn pigeonhole(p: u32, h: u32) -> Vec<Vec<i64>> {
     cs
 }
 
+/// DIMACS CNF text of `clauses` (DIMACS integers) over `num_vars` variables, written here
+/// rather than by `grim-formats`' writer, so that a reader test does not read what its own
+/// crate wrote.
+pub fn dimacs_text(num_vars: usize, clauses: &[Vec<i64>]) -> String {
+    let mut s = format!("p cnf {num_vars} {}\n", clauses.len());
+    for c in clauses {
+        for l in c {
+            s.push_str(&l.to_string());
+            s.push(' ');
+        }
+        s.push_str("0\n");
+    }
+    s
+}
+
 /// A random weighted instance over `vars` variables: `hard` clauses of two or three literals
 /// and `soft` clauses of one to three, weights in `1..=max_weight`. Small enough for
 /// [`crate::maxsat_optimum`] when `vars` ≤ 20.

@@ -67,6 +67,16 @@ pub struct RunConfig {
     pub changed: Vec<String>,
 }
 
+impl RunConfig {
+    /// The reader's options: `strict` and `relaxed`.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            strict: self.strict,
+            relaxed: self.relaxed,
+        }
+    }
+}
+
 impl Default for RunConfig {
     fn default() -> RunConfig {
         RunConfig {
@@ -495,14 +505,7 @@ pub fn run_cnf(
             hint,
         }
     };
-    let mut parser = Parser::new(
-        detected,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    )
-    .map_err(input_error)?;
+    let mut parser = Parser::new(detected, args.parse_options()).map_err(input_error)?;
     let mut own = Clauses::default();
     let mut clause = Vec::new();
     let mut interrupted = false;
@@ -644,14 +647,8 @@ pub fn run_wcnf(
     let path = &ctx.path;
     let compression = detected.compression();
     let reason = detected.reason;
-    let mut parser = wcnf::Parser::new(
-        detected,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    )
-    .map_err(|e| ctx.input_error(e))?;
+    let mut parser =
+        wcnf::Parser::new(detected, args.parse_options()).map_err(|e| ctx.input_error(e))?;
     let mut instance = Wcnf::default();
     let mut clause = Vec::new();
     let mut literals = 0usize;

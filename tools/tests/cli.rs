@@ -8,9 +8,8 @@ use common::{Dir, code, p, run, stderr, stdout};
 use grim_testkit::SplitMix64;
 use grim_testkit::generate::random_ksat;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::io::Write;
+use std::process::{Command, Output};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -63,14 +62,7 @@ fn satisfies(model: &[i64], clauses: &[Vec<i64>]) -> bool {
 }
 
 fn dimacs(num_vars: usize, clauses: &[Vec<i64>]) -> String {
-    let mut s = format!("p cnf {num_vars} {}\n", clauses.len());
-    for c in clauses {
-        for l in c {
-            s.push_str(&format!("{l} "));
-        }
-        s.push_str("0\n");
-    }
-    s
+    grim_testkit::generate::dimacs_text(num_vars, clauses)
 }
 
 /// Pigeonhole: `holes + 1` pigeons into `holes` holes (UNSAT, hard for resolution).
@@ -556,41 +548,7 @@ fn a_time_limit_does_not_hold_back_a_quick_answer() {
 fn interrupt(test: &str, signal: &str) -> (Option<i32>, String) {
     let dir = Dir::new_cli(test);
     let f = dir.file("php.cnf", pigeonhole(11));
-    let mut child = Command::new(SAT)
-        .arg(p(&f))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn grim-sat");
-    let mut out = BufReader::new(child.stdout.take().expect("piped"));
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        let n = out.read_line(&mut line).expect("read stdout");
-        assert!(n > 0, "grim-sat ended before solving:\n{seen}");
-        seen.push_str(&line);
-        if line.starts_with("c solving") {
-            break;
-        }
-    }
-    let killed = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("grim-sat did not stop within 30 s of {signal}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    out.read_to_string(&mut seen).expect("read rest");
-    (status.code(), seen)
+    common::signal_when(SAT, &f, signal, |line| line.starts_with("c solving"))
 }
 
 #[test]

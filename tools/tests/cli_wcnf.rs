@@ -9,9 +9,9 @@
 mod common;
 
 use common::{Dir, code, p, run, stderr, stdout};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use flate2::Compression;
@@ -319,41 +319,8 @@ fn interrupt(test: &str, signal: &str) -> (Option<i32>, String, String) {
     let dir = Dir::new_wcnf(test);
     let text = slow_instance().to_wcnf_string();
     let f = dir.file("slow.wcnf", &text);
-    let mut child = Command::new(SAT)
-        .arg(p(&f))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn grim-sat");
-    let mut out = BufReader::new(child.stdout.take().expect("piped"));
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        let n = out.read_line(&mut line).expect("read stdout");
-        assert!(n > 0, "grim-sat ended before its first o line:\n{seen}");
-        seen.push_str(&line);
-        if line.starts_with("o ") {
-            break;
-        }
-    }
-    let killed = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("run kill");
-    assert!(killed.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("grim-sat did not stop within 30 s of {signal}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    out.read_to_string(&mut seen).expect("read rest");
-    (status.code(), seen, text)
+    let (code, out) = common::signal_when(SAT, &f, signal, |line| line.starts_with("o "));
+    (code, out, text)
 }
 
 #[test]

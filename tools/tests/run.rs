@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use grim_encodings::maxsat::OllOptions;
 use grim_solver::{Lit, Options, Terminator};
-use grim_testkit::generate::{pigeonhole, random_ksat, random_wcnf};
+use grim_testkit::generate::{dimacs_text as dimacs, pigeonhole, random_ksat, random_wcnf};
 use grim_testkit::{SplitMix64, clauses_of, maxsat_optimum, satisfies};
 use grim_tools::cli::sat_exit;
 use grim_tools::formats::Input;
@@ -80,17 +80,6 @@ fn run(text: &str, name: &str) -> Ran {
         name,
         OllOptions::default(),
     )
-}
-
-fn dimacs(vars: u64, clauses: &[Vec<i64>]) -> String {
-    let mut s = format!("p cnf {vars} {}\n", clauses.len());
-    for c in clauses {
-        for l in c {
-            s.push_str(&format!("{l} "));
-        }
-        s.push_str("0\n");
-    }
-    s
 }
 
 /// The `v` lines as a model (variable `i` at index `i - 1`).

@@ -3,10 +3,11 @@
 // Each test binary uses a part of this module; the rest would be dead code in it.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Reports that a test skipped its check because a reference tool is missing, where a user
 /// running `cargo test` sees it: cargo captures a passing test's stdout and stderr, so a
@@ -87,4 +88,53 @@ pub fn stderr(o: &Output) -> String {
 
 pub fn code(o: &Output) -> Option<i32> {
     o.status.code()
+}
+
+/// Starts `program` on `file`, reads its standard output until a line for which `ready` holds,
+/// sends `signal` (as `kill(1)` spells it: `-TERM`, `-INT`) and returns the exit code and all
+/// the output. Fails if the program ends first or does not stop within 30 s of the signal.
+pub fn signal_when(
+    program: &str,
+    file: &Path,
+    signal: &str,
+    ready: impl Fn(&str) -> bool,
+) -> (Option<i32>, String) {
+    let mut child = Command::new(program)
+        .arg(p(file))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {program}: {e}"));
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = out.read_line(&mut line).expect("read stdout");
+        assert!(
+            n > 0,
+            "{program} ended before it was ready for {signal}:\n{seen}"
+        );
+        seen.push_str(&line);
+        if ready(&line) {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{program} did not stop within 30 s of {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    out.read_to_string(&mut seen).expect("read rest");
+    (status.code(), seen)
 }
