@@ -15,10 +15,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let lenient = read_cnf(data, ParseOptions::default());
-    let strict = read_cnf(
-        data,
-        ParseOptions::STRICT,
-    );
+    let strict = read_cnf(data, ParseOptions::STRICT);
     if let Ok(strict) = &strict {
         let lenient = lenient
             .as_ref()
@@ -31,11 +28,8 @@ fuzz_target!(|data: &[u8]| {
         assert!(parsed.cnf.vars_used() <= parsed.cnf.num_vars);
         let mut out = Vec::new();
         write_dimacs(&parsed.cnf, &mut out).expect("writing to a Vec");
-        let again = read_cnf(
-            &out[..],
-            ParseOptions::STRICT,
-        )
-        .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
+        let again = read_cnf(&out[..], ParseOptions::STRICT)
+            .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
         assert_eq!(again.cnf, parsed.cnf, "round trip changed the formula");
         assert!(again.warnings.is_empty());
     }

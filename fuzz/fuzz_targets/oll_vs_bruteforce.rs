@@ -62,7 +62,11 @@ impl<'a> Arbitrary<'a> for Case {
             sle: u.arbitrary()?,
             equiv: u.arbitrary()?,
             freeze_terms: u.arbitrary()?,
-            anytime_flips: if u.arbitrary()? { u.int_in_range(1..=300u64)? } else { 0 },
+            anytime_flips: if u.arbitrary()? {
+                u.int_in_range(1..=300u64)?
+            } else {
+                0
+            },
             stall_conflicts: u.int_in_range(0..=5u64)?,
             ..OllOptions::default()
         };

@@ -13,10 +13,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let lenient = read_wcnf(data, ParseOptions::default());
-    let strict = read_wcnf(
-        data,
-        ParseOptions::STRICT,
-    );
+    let strict = read_wcnf(data, ParseOptions::STRICT);
     if let Ok(strict) = &strict {
         let lenient = lenient
             .as_ref()
@@ -44,11 +41,8 @@ fuzz_target!(|data: &[u8]| {
             }
             Err(e) => panic!("writing the new dialect failed: {e}"),
         }
-        let again = read_wcnf(
-            &out[..],
-            ParseOptions::STRICT,
-        )
-        .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
+        let again = read_wcnf(&out[..], ParseOptions::STRICT)
+            .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
         assert_eq!(
             again.wcnf.hard, parsed.wcnf.hard,
             "{dialect:?}: hard clauses"
