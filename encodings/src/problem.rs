@@ -336,6 +336,12 @@ impl Problem {
         self.wcnf.new_var()
     }
 
+    /// The number of hard clauses emitted so far (the index the next one will have in
+    /// [`Problem::to_wcnf`]'s `hard`), so that an encoder can tell which clauses a rule made.
+    pub(crate) fn hard_len(&self) -> usize {
+        self.wcnf.hard.len()
+    }
+
     /// The number of variables, variable 0 and the encodings' auxiliary variables included.
     pub fn num_vars(&self) -> usize {
         self.wcnf.num_vars

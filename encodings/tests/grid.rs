@@ -132,10 +132,20 @@ fn the_dungeon_solves_and_passes_the_referee() {
     let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap();
     assert_eq!(check_level(&spec, &level), Ok(()));
     let text = level.to_text(&spec);
-    assert_eq!(text.lines().count(), 12);
-    assert!(text.lines().all(|l| l.chars().count() == 12));
-    assert_eq!(text.matches('k').count(), 1, "{text}");
-    assert_eq!(text.matches('c').count(), 1, "{text}");
+    // 12 tile rows, then the items layer under its header: nothing is drawn over anything.
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 12 + 2 + 12, "{text}");
+    assert_eq!(lines[12], "");
+    assert_eq!(lines[13], "[items]");
+    let rows: Vec<&str> = lines[..12].iter().chain(&lines[14..]).copied().collect();
+    assert!(rows.iter().all(|l| l.chars().count() == 12), "{text}");
+    let items: String = lines[14..].concat();
+    assert_eq!(items.matches('k').count(), 1, "{text}");
+    assert_eq!(items.matches('c').count(), 1, "{text}");
+    // The tile under the key is on the page: floor, as `requires` says.
+    let key = items.find('k').unwrap();
+    assert_eq!(lines[..12].concat().chars().nth(key), Some('.'), "{text}");
+    assert_eq!(grid::Level::from_text(&spec, &text), Ok(level));
 }
 
 #[test]
@@ -213,9 +223,23 @@ fn unsatisfiable_rules_are_reported_as_such() {
             "connectivity": [{{"class": "floor"}}]}}"#
     ))
     .unwrap();
+    let got = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED);
+    let Err(GridError::Unsatisfiable { clash }) = got else {
+        panic!("{got:?}");
+    };
+    // A floor cell above, one below, the three walls between them, and connectivity.
+    let paths: Vec<&str> = clash.iter().map(|r| r.path.as_str()).collect();
     assert_eq!(
-        grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED),
-        Err(GridError::Unsatisfiable)
+        paths,
+        [
+            "mask[0]",
+            "mask[1]",
+            "mask[1]",
+            "mask[1]",
+            "mask[2]",
+            "connectivity[0]"
+        ],
+        "{clash:?}"
     );
 }
 

@@ -7,56 +7,13 @@
 use grim_encodings::grid::{
     self, GridModel, GridOptions, GridSpec, Level, check_level, level_cost, separator_cuts,
 };
-use grim_solver::{Budget, Lit, Solver, Status};
+use grim_solver::{Budget, Solver, Status};
+
+mod grid_util;
+use grid_util::{all_levels, assumptions};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
-}
-
-/// Every level of `spec`: tiles then layer values, odometer order.
-fn all_levels(spec: &GridSpec) -> Vec<Level> {
-    let cells = spec.cells();
-    let mut radices = vec![spec.tiles.len(); cells];
-    for l in &spec.layers {
-        radices.extend(std::iter::repeat_n(l.values.len(), cells));
-    }
-    let total: usize = radices.iter().product();
-    let mut out = Vec::with_capacity(total);
-    let mut digits = vec![0usize; radices.len()];
-    for _ in 0..total {
-        out.push(Level {
-            width: spec.width,
-            height: spec.height,
-            tiles: digits[..cells].to_vec(),
-            layers: (0..spec.layers.len())
-                .map(|l| digits[cells * (l + 1)..cells * (l + 2)].to_vec())
-                .collect(),
-        });
-        for (d, &r) in digits.iter_mut().zip(&radices) {
-            *d += 1;
-            if *d < r {
-                break;
-            }
-            *d = 0;
-        }
-    }
-    out
-}
-
-fn assumptions(model: &GridModel, spec: &GridSpec, level: &Level) -> Vec<Lit> {
-    let mut a = Vec::new();
-    for c in 0..spec.cells() {
-        let (x, y) = (c % spec.width, c / spec.width);
-        for t in 0..spec.tiles.len() {
-            a.push(model.cell_var(x, y, t).lit(level.tiles[c] == t));
-        }
-        for (l, layer) in spec.layers.iter().enumerate() {
-            for v in 0..layer.values.len() {
-                a.push(model.layer_var(l, x, y, v).lit(level.layers[l][c] == v));
-            }
-        }
-    }
-    a
 }
 
 /// Loads the hard clauses of `model` into an engine.

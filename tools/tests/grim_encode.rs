@@ -159,6 +159,7 @@ fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() 
             instance("terrain-directional-20x10.json"),
         ),
         ("enclosure-16".to_string(), instance("enclosure-16.json")),
+        ("islands-24".to_string(), instance("islands-24.json")),
     ];
     for (name, json) in &cases {
         let cnf = dir.path(&format!("{name}.cnf"));
@@ -621,6 +622,79 @@ fn solver_outputs_are_checked_before_a_level_is_believed() {
     }
 }
 
+/// The towns of a printed islands level (`T`) that have water (`~`) right north of them.
+fn towns_facing_water_north(text: &str) -> usize {
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    (1..rows.len())
+        .flat_map(|y| (0..rows[y].len()).map(move |x| (x, y)))
+        .filter(|&(x, y)| rows[y][x] == 'T' && rows[y - 1].get(x) == Some(&'~'))
+        .count()
+}
+
+#[test]
+fn no_town_faces_water_to_the_north_through_solve_or_through_cadical() {
+    // Issue 14: `{"tile": "town", "dir": "N", "forbid": ["water"]}` was applied inverted, and
+    // every seed put water north of every town — also through CNF -> CaDiCaL -> decode.
+    let json = instance("islands-24.json");
+    for seed in ["1", "2", "3", "4", "5"] {
+        let o = encode(&["solve", p(&json), "--seed", seed]);
+        assert_eq!(code(&o), 0, "seed {seed}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains('T'), "seed {seed}: no town:\n{text}");
+        assert_eq!(towns_facing_water_north(&text), 0, "seed {seed}:\n{text}");
+    }
+    let Some(cadical) = cadical() else { return };
+    let dir = Dir::new("islands");
+    let cnf = dir.path("islands.cnf");
+    let o = encode(&[p(&json), "-o", p(&cnf)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let run = Command::new(&cadical).arg("-q").arg(&cnf).output().unwrap();
+    assert_eq!(run.status.code(), Some(10));
+    let solution = dir.file("islands.out", &run.stdout);
+    let o = encode(&["decode", p(&json), p(&solution)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains('T'));
+    assert_eq!(towns_facing_water_north(&stdout(&o)), 0, "{}", stdout(&o));
+}
+
+#[test]
+fn no_level_names_the_rules_that_clash_and_a_bad_root_is_an_input_error() {
+    let dir = Dir::new("clash");
+    let json = dir.file(
+        "repro.json",
+        r#"{"width": 3, "height": 3,
+            "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}, {"name": "c", "glyph": "c"}],
+            "pins": [{"x": 1, "y": 1, "tile": "a"}, {"x": 1, "y": 0, "tile": "a"}],
+            "adjacency": {"directional": [{"tile": "a", "dir": "N", "forbid": ["a"]}]}}"#,
+    );
+    let o = encode(&["solve", p(&json)]);
+    assert_eq!(code(&o), 20, "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains(
+            "no level: pins[0] (x=1 y=1: a), pins[1] (x=1 y=0: a) and \
+             adjacency.directional[0] (north of a: not a) cannot all hold"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let json = dir.file(
+        "root.json",
+        r##"{"width": 3, "height": 3,
+            "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+            "mask": ["???", "?#?", "???"], "connectivity": [{"class": "floor", "root": {"x": 1, "y": 1}}]}"##,
+    );
+    for args in [vec!["solve", p(&json)], vec![p(&json)]] {
+        let o = encode(&args);
+        assert_eq!(code(&o), 3, "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("connectivity[0].root: cell x=1 y=1 cannot hold the class"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
     let dir = Dir::new("nolevel");
@@ -633,6 +707,13 @@ fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
     let o = encode(&["solve", p(&json)]);
     assert_eq!(code(&o), 20, "{}", stderr(&o));
     assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains(
+            "no level: counts[0] (of floor, min 5) and counts[1] (of wall, min 5) cannot both hold"
+        ),
+        "{}",
+        stderr(&o)
+    );
     let o = encode(&["solve", p(&instance("dungeon-64.json")), "--time", "0.001"]);
     assert_eq!(code(&o), 6, "{}", stderr(&o));
     assert!(stderr(&o).contains("time limit"), "{}", stderr(&o));

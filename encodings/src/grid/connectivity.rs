@@ -34,13 +34,14 @@
 //! way from each stray component to the main one. Measured numbers are in `FORMAT.md`.
 
 use super::GridModel;
-use super::model::ConnMode;
+use super::model::{ConnMode, RuleTag};
 use grim_solver::Lit;
 
 /// Emits every connectivity rule: the root in any case, the founded encoding when eager.
 pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
     let rules = m.spec.connectivity.clone();
-    for rule in &rules {
+    for (i, rule) in rules.iter().enumerate() {
+        m.tag(Some(RuleTag::Connectivity(i)));
         let class = m.class_lits(&rule.class);
         let cells = m.spec.cells();
         let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
@@ -75,6 +76,7 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
             founded(m, &class, &root, None);
         }
     }
+    m.tag(None);
 }
 
 /// The cuts of every connected cell set `P` of at most `max_size` cells, added up front so

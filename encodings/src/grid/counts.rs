@@ -29,7 +29,8 @@
 //! unit `¬r` carries the weight; the counters themselves stay hard (they only define sums).
 
 use super::GridModel;
-use super::model::{set_wished, wished_value};
+use super::model::{RuleTag, set_wished, wished_value};
+use super::spec::CountRule;
 use crate::problem::Problem;
 use grim_solver::Lit;
 
@@ -41,48 +42,53 @@ pub const SMALL_LIST: usize = 64;
 /// Emits every count rule.
 pub(crate) fn encode(m: &mut GridModel) {
     let rules = m.spec.counts.clone();
-    for rule in &rules {
-        let a = m.count_lits(&rule.of, &rule.region);
-        let guard;
-        match &rule.per {
-            None => {
-                let base = rule.region.cells() as u64;
-                let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
-                let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
-                let small =
-                    a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
-                if small || lo > hi || lo > a.len() {
-                    m.problem.count(&a, lo, hi, rule.weight);
-                    continue;
-                }
-                guard = rule.weight.map(|_| m.problem.new_var().pos());
-                let sa = binary_count(&mut m.problem, &mut m.wished, &a);
-                if lo > 0 {
-                    let k = binary_const(&m.problem, lo as u64);
-                    binary_at_least(&mut m.problem, &sa, &k, guard);
-                }
-                if hi < a.len() {
-                    let k = binary_const(&m.problem, hi as u64);
-                    binary_at_least(&mut m.problem, &k, &sa, guard);
-                }
+    for (i, rule) in rules.iter().enumerate() {
+        m.tag(Some(RuleTag::Count(i)));
+        encode_rule(m, rule);
+    }
+    m.tag(None);
+}
+
+fn encode_rule(m: &mut GridModel, rule: &CountRule) {
+    let a = m.count_lits(&rule.of, &rule.region);
+    let guard;
+    match &rule.per {
+        None => {
+            let base = rule.region.cells() as u64;
+            let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+            let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
+            let small = a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
+            if small || lo > hi || lo > a.len() {
+                m.problem.count(&a, lo, hi, rule.weight);
+                return;
             }
-            Some(per) => {
-                let b = m.count_lits(per, &rule.region);
-                guard = rule.weight.map(|_| m.problem.new_var().pos());
-                ratio(
-                    &mut m.problem,
-                    &mut m.wished,
-                    &a,
-                    &b,
-                    rule.min,
-                    rule.max,
-                    guard,
-                );
+            guard = rule.weight.map(|_| m.problem.new_var().pos());
+            let sa = binary_count(&mut m.problem, &mut m.wished, &a);
+            if lo > 0 {
+                let k = binary_const(&m.problem, lo as u64);
+                binary_at_least(&mut m.problem, &sa, &k, guard);
+            }
+            if hi < a.len() {
+                let k = binary_const(&m.problem, hi as u64);
+                binary_at_least(&mut m.problem, &k, &sa, guard);
             }
         }
-        if let (Some(g), Some(w)) = (guard, rule.weight) {
-            m.problem.add_clause(&[!g], Some(w));
+        Some(per) => {
+            let b = m.count_lits(per, &rule.region);
+            guard = rule.weight.map(|_| m.problem.new_var().pos());
+            ratio(
+                &mut m.problem,
+                &mut m.wished,
+                &a,
+                &b,
+                rule.min,
+                rule.max,
+                guard,
+            );
         }
+    }
+    if let (Some(g), Some(w)) = (guard, rule.weight) {
+        m.problem.add_clause(&[!g], Some(w));
     }
 }
 

@@ -18,12 +18,14 @@
 
 use super::GridModel;
 use super::counts::ratio;
+use super::model::RuleTag;
 use super::spec::Bound;
 
 /// Emits every enclosure rule.
 pub(crate) fn encode(m: &mut GridModel) {
     let rules = m.spec.enclosure.clone();
-    for rule in &rules {
+    for (i, rule) in rules.iter().enumerate() {
+        m.tag(Some(RuleTag::Enclosure(i)));
         let class = m.class_lits(&rule.class);
         let open = m.class_lits(&rule.open);
         let cells = m.spec.cells();
@@ -73,4 +75,5 @@ pub(crate) fn encode(m: &mut GridModel) {
             }
         }
     }
+    m.tag(None);
 }

@@ -3,6 +3,7 @@
 //! cell's domain leaves none).
 
 use super::GridModel;
+use super::model::RuleTag;
 
 /// Emits the layer clauses.
 pub(crate) fn encode(m: &mut GridModel) {
@@ -20,7 +21,9 @@ pub(crate) fn encode(m: &mut GridModel) {
                 if let Some(req) = m.spec.layers[l].values[v].requires.clone() {
                     let mut clause = vec![!lit];
                     clause.extend(m.set_lits(c, &req));
+                    m.tag(Some(RuleTag::Requires { layer: l, value: v }));
                     m.problem.add_clause(&clause, None);
+                    m.tag(None);
                 }
             }
         }

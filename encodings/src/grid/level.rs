@@ -1,6 +1,18 @@
-//! [`Level`]: a solved grid, and its text rendering.
+//! [`Level`]: a solved grid, and its text form.
+//!
+//! # The text form
+//! The tile rows first — `height` lines of `width` glyphs, row 0 (north) first — and then,
+//! for each layer in file order, an empty line, the layer's name in brackets (`[items]`) and
+//! its own `height` rows of value glyphs, the first value ("nothing") drawn with its own glyph
+//! like every other. Every line ends in `\n`. A level without layers is its tile rows alone.
+//!
+//! Why not one picture with items drawn over their tiles (the format before issue 14): an
+//! item hid the tile under it and a second layer hid the first, so a printed level could not
+//! be checked by eye or read back. Here every cell of every layer is on the page, and since
+//! glyphs are unique among the tiles and within each layer, [`Level::from_text`] reads the
+//! text back into the same level.
 
-use super::GridSpec;
+use super::{GridError, GridSpec};
 
 /// A level: one tile per cell and one value per cell and layer.
 ///
@@ -28,35 +40,120 @@ impl Level {
         }
     }
 
-    /// Glyph rows, one line per row, each ending in `\n`. A layer value other than the first
-    /// (the "nothing" value) draws its glyph over the tile; the last such layer wins. Indices
-    /// outside the spec draw as `?` (a level from elsewhere is rendered, not rejected —
-    /// [`super::check_level`] is the place to reject it).
+    /// The text form (see the module documentation): the tile rows, then each layer's rows
+    /// under its name. Indices outside the spec draw as `?` (a level from elsewhere is
+    /// rendered, not rejected — [`super::check_level`] is the place to reject it).
     pub fn to_text(&self, spec: &GridSpec) -> String {
-        let mut out = String::with_capacity((self.width + 1) * self.height);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let c = y * self.width + x;
-                let mut g = self
-                    .tiles
-                    .get(c)
-                    .and_then(|&t| spec.tiles.get(t))
-                    .map_or('?', |t| t.glyph);
-                for (l, values) in self.layers.iter().enumerate() {
-                    if let Some(&v) = values.get(c)
-                        && v != 0
-                    {
-                        g = spec
-                            .layers
-                            .get(l)
-                            .and_then(|layer| layer.values.get(v))
-                            .map_or('?', |x| x.glyph);
-                    }
+        let rows = |glyph: &dyn Fn(usize) -> char| -> String {
+            let mut out = String::with_capacity((self.width + 1) * self.height);
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    out.push(glyph(y * self.width + x));
                 }
-                out.push(g);
+                out.push('\n');
             }
+            out
+        };
+        let mut out = rows(&|c| {
+            self.tiles
+                .get(c)
+                .and_then(|&t| spec.tiles.get(t))
+                .map_or('?', |t| t.glyph)
+        });
+        for (l, layer) in spec.layers.iter().enumerate() {
             out.push('\n');
+            out.push('[');
+            out.push_str(&layer.name);
+            out.push_str("]\n");
+            out.push_str(&rows(&|c| {
+                self.layers
+                    .get(l)
+                    .and_then(|values| values.get(c))
+                    .and_then(|&v| layer.values.get(v))
+                    .map_or('?', |v| v.glyph)
+            }));
         }
         out
+    }
+
+    /// Reads the text form back (the inverse of [`Level::to_text`] on every level of `spec`).
+    /// Errors name the line and column (1-based) and what was expected there.
+    pub fn from_text(spec: &GridSpec, text: &str) -> Result<Level, GridError> {
+        let lines: Vec<&str> = text.split('\n').collect();
+        let bad = |line: usize, column: usize, message: String| GridError::BadText {
+            line: line + 1,
+            column,
+            message,
+        };
+        let (w, h) = (spec.width, spec.height);
+        // Reads `h` rows of `w` glyphs starting at line `at`, each glyph through `index`.
+        let read_rows = |at: usize, what: &str, index: &dyn Fn(char) -> Option<usize>| {
+            let mut cells = Vec::with_capacity(w * h);
+            for y in 0..h {
+                let Some(line) = lines.get(at + y) else {
+                    return Err(bad(at + y, 1, format!("expected row {y} of the {what}")));
+                };
+                let glyphs: Vec<char> = line.chars().collect();
+                if glyphs.len() != w {
+                    return Err(bad(
+                        at + y,
+                        glyphs.len().min(w) + 1,
+                        format!(
+                            "row {y} of the {what} has {} glyphs; the grid is {w} wide",
+                            glyphs.len()
+                        ),
+                    ));
+                }
+                for (x, &g) in glyphs.iter().enumerate() {
+                    let Some(i) = index(g) else {
+                        return Err(bad(
+                            at + y,
+                            x + 1,
+                            format!("{g:?} is not a glyph of the {what}"),
+                        ));
+                    };
+                    cells.push(i);
+                }
+            }
+            Ok(cells)
+        };
+        let tiles = read_rows(0, "tiles", &|g| {
+            spec.tiles.iter().position(|t| t.glyph == g)
+        })?;
+        let mut at = h;
+        let mut layers = Vec::with_capacity(spec.layers.len());
+        for layer in &spec.layers {
+            if lines.get(at).is_none_or(|l| !l.is_empty()) {
+                return Err(bad(
+                    at,
+                    1,
+                    "expected an empty line before a layer".to_string(),
+                ));
+            }
+            let header = format!("[{}]", layer.name);
+            if lines.get(at + 1) != Some(&header.as_str()) {
+                return Err(bad(
+                    at + 1,
+                    1,
+                    format!("expected the layer header {header}"),
+                ));
+            }
+            let what = format!("layer {}", layer.name);
+            let cells = read_rows(at + 2, &what, &|g| {
+                layer.values.iter().position(|v| v.glyph == g)
+            })?;
+            layers.push(cells);
+            at += 2 + h;
+        }
+        // Nothing may follow but the final newline.
+        if lines[at..].iter().any(|l| !l.is_empty()) || lines.len() > at + 1 {
+            return Err(bad(at, 1, "expected the end of the level".to_string()));
+        }
+        Ok(Level {
+            width: w,
+            height: h,
+            tiles,
+            layers,
+        })
     }
 }

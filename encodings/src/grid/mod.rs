@@ -32,15 +32,19 @@
 //!   complete) that the exported CNF carries, and the separator cuts `solve` adds lazily.
 //! - `paths`: a walk between endpoints through a class, bounded (layered) or not (founded).
 //! - `prefs`: seeded preferences (splitmix64), as phase hints or soft unit clauses.
-//! - `referee`: [`check_level`], BFS / flood fill / direct counting over a [`Level`], never
-//!   looking at the encoding.
+//! - `referee`: [`check_level`] and [`level_cost`], judging a [`Level`] against the document
+//!   as written — its own reading of every field, never the encoder's tables.
 //! - `solve`: [`solve`], the engine loop with lazy connectivity cuts.
+//! - `clash`: when no level exists, the rules that clash (activation literals, the failed
+//!   core, shrunk by deletion).
+//! - `level`: [`Level`] and its text form ([`Level::to_text`], [`Level::from_text`]).
 
 // Rules walk parallel per-cell arrays (literals, domains, neighbours) by cell index; an index
 // loop reads better than zipped iterators there.
 #![allow(clippy::needless_range_loop)]
 
 mod adjacency;
+mod clash;
 mod connectivity;
 mod counts;
 mod enclosure;
@@ -49,17 +53,20 @@ mod level;
 mod model;
 mod paths;
 mod prefs;
+#[allow(dead_code)] // used by the grid propagator (issue 15), tested on its own meanwhile
+mod reach;
 mod referee;
 mod solve;
 pub mod spec;
 mod tiles;
 
 pub use crate::rng::SplitMix64;
+pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use level::Level;
 pub use model::GridModel;
-pub use referee::{check_level, level_cost};
+pub use referee::{Violation, check_level, level_cost};
 pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
-pub use spec::GridSpec;
+pub use spec::{GridSpec, RuleRef};
 
 use crate::problem::SolveError;
 use std::fmt;
@@ -132,8 +139,13 @@ pub enum GridError {
         /// What is wrong, quoting the value.
         message: String,
     },
-    /// The hard rules admit no level (proven).
-    Unsatisfiable,
+    /// The hard rules admit no level (proven). `clash` names rules that together admit none,
+    /// in file order — a small set, shrunk until dropping any one of them leaves a level (best
+    /// effort within the diagnosis's budget; empty when the diagnosis could not finish).
+    Unsatisfiable {
+        /// The rules that cannot all hold.
+        clash: Vec<RuleRef>,
+    },
     /// The budget ran out before a level (or, with soft rules, a proven optimum) was found.
     BudgetExhausted,
     /// The stop handle given to [`solve_within`] was set before a level (or, with soft rules,
@@ -143,6 +155,15 @@ pub enum GridError {
     /// cell without exactly one tile).
     BadModel {
         /// What is wrong.
+        message: String,
+    },
+    /// A level's text form handed to [`Level::from_text`] does not fit the spec.
+    BadText {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was expected there.
         message: String,
     },
     /// The problem is too large or its weights overflow.
@@ -167,11 +188,23 @@ impl fmt::Display for GridError {
                 message,
             } => write!(f, "line {line}, column {column}: {message}"),
             GridError::Invalid { field, message } => write!(f, "{field}: {message}"),
-            GridError::Unsatisfiable => write!(
-                f,
-                "no level satisfies the hard rules (proven); relax a count, a pin or an \
-                 adjacency rule"
-            ),
+            GridError::Unsatisfiable { clash } => match clash.as_slice() {
+                [] => write!(
+                    f,
+                    "no level satisfies the hard rules (proven); the rules that clash could \
+                     not be narrowed down within the diagnosis budget"
+                ),
+                [one] => write!(f, "no level: {one} cannot hold"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                    let all = if clash.len() == 2 { "both" } else { "all" };
+                    write!(
+                        f,
+                        "no level: {} and {last} cannot {all} hold",
+                        rest.join(", ")
+                    )
+                }
+            },
             GridError::BudgetExhausted => write!(
                 f,
                 "the budget ran out before a level was found; this is not a proof that none \
@@ -182,6 +215,11 @@ impl fmt::Display for GridError {
                 "stopped before a level was found; this is not a proof that none exists"
             ),
             GridError::BadModel { message } => write!(f, "the model is not a level: {message}"),
+            GridError::BadText {
+                line,
+                column,
+                message,
+            } => write!(f, "line {line}, column {column}: {message}"),
             GridError::TooLarge { message } => write!(f, "{message}"),
             GridError::Rejected { problems } => write!(
                 f,
@@ -227,7 +265,7 @@ pub fn separator_cuts(spec: &GridSpec, rule: usize, level: &Level) -> Vec<Vec<(u
 impl From<SolveError> for GridError {
     fn from(e: SolveError) -> GridError {
         match e {
-            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable,
+            SolveError::HardRulesUnsatisfiable => GridError::Unsatisfiable { clash: Vec::new() },
             SolveError::BudgetExhausted { .. } => GridError::BudgetExhausted,
             SolveError::WeightOverflow | SolveError::TooManyVariables { .. } => {
                 GridError::TooLarge {

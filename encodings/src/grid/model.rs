@@ -23,6 +23,28 @@ pub(crate) enum ConnMode {
     Lazy,
 }
 
+/// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can
+/// switch each rule on and off by a literal of its own. Domain and adjacency rules are not
+/// here: the diagnosis emits their clauses itself, rule by rule, from `GridSpec::origins`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum RuleTag {
+    /// `layers[layer].values[value].requires`.
+    Requires {
+        /// Layer index.
+        layer: usize,
+        /// Value index.
+        value: usize,
+    },
+    /// `counts[i]`.
+    Count(usize),
+    /// `enclosure[i]`.
+    Enclosure(usize),
+    /// `connectivity[i]`.
+    Connectivity(usize),
+    /// `paths[i]`.
+    Path(usize),
+}
+
 /// A grid encoded as a [`Problem`]; see the module doc for the variable layout.
 #[derive(Clone, Debug)]
 pub struct GridModel {
@@ -41,6 +63,10 @@ pub struct GridModel {
     /// of them (sorting-network nodes, class literals). Every known value becomes a phase
     /// hint, so the engine never decides an auxiliary variable against the wishes.
     pub(crate) wished: Vec<Option<bool>>,
+    /// Which rule made the hard clauses: from clause index `.0` of the problem on (until the
+    /// next entry) the clauses belong to rule `.1`; `None` is structural (exactly one tile or
+    /// value per cell, the definitions of class literals), which holds in every level.
+    pub(crate) tags: Vec<(usize, Option<RuleTag>)>,
 }
 
 impl GridModel {
@@ -86,6 +112,7 @@ impl GridModel {
             hints: Vec::new(),
             soft_preferences: prefs.as_ref().is_some_and(|p| p.soft),
             wished: Vec::new(),
+            tags: Vec::new(),
         };
         if let Some(p) = &prefs {
             prefs::wish(&mut m, p);
@@ -239,6 +266,22 @@ impl GridModel {
 
     // ----- helpers for the rule files -----
 
+    /// From here on, the hard clauses belong to `tag` (`None`: structural).
+    pub(crate) fn tag(&mut self, tag: Option<RuleTag>) {
+        let at = self.problem.hard_len();
+        match self.tags.last_mut() {
+            Some(last) if last.1 == tag => {}
+            Some(last) if last.0 == at => last.1 = tag,
+            _ => self.tags.push((at, tag)),
+        }
+    }
+
+    /// The rule that made hard clause `i` (see [`GridModel::tags`]).
+    pub(crate) fn tag_of(&self, i: usize) -> Option<RuleTag> {
+        let k = self.tags.partition_point(|&(start, _)| start <= i);
+        k.checked_sub(1).and_then(|k| self.tags[k].1)
+    }
+
     /// The wished value of `l`, if known.
     pub(crate) fn wished(&self, l: Lit) -> Option<bool> {
         wished_value(&self.wished, l)
@@ -271,6 +314,10 @@ impl GridModel {
             return v.clone();
         }
         let (tt, ff) = (self.problem.always_true(), self.problem.always_false());
+        // Definitions hold in every level: they belong to no rule, so a rule switched off by
+        // the clash diagnosis does not take away a class literal another rule shares.
+        let owner = self.tags.last().and_then(|t| t.1);
+        self.tag(None);
         let mut out = Vec::with_capacity(self.spec.cells());
         for c in 0..self.spec.cells() {
             let lits = self.set_lits(c, set);
@@ -297,6 +344,7 @@ impl GridModel {
             };
             out.push(lit);
         }
+        self.tag(owner);
         self.class_lits.insert(set.clone(), out.clone());
         out
     }

@@ -17,15 +17,18 @@
 
 use super::GridModel;
 use super::connectivity::founded;
+use super::model::RuleTag;
 use super::spec::PathRule;
 use grim_solver::Lit;
 
 /// Emits every path rule.
 pub(crate) fn encode(m: &mut GridModel) {
     let rules = m.spec.paths.clone();
-    for rule in &rules {
+    for (i, rule) in rules.iter().enumerate() {
+        m.tag(Some(RuleTag::Path(i)));
         encode_rule(m, rule);
     }
+    m.tag(None);
 }
 
 fn encode_rule(m: &mut GridModel, rule: &PathRule) {

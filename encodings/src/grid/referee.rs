@@ -1,293 +1,1113 @@
-//! The referee: checks a [`Level`] against a [`GridSpec`] directly — BFS for connectivity and
-//! paths, a flood fill for enclosure, direct counting, the adjacency tables cell by cell — and
-//! never looks at an encoding. [`super::solve`] runs every answer through it; the tests compare
-//! the encodings against it by enumeration.
+//! The referee: judges a [`Level`] against the `grid.json` document **as written**.
+//!
+//! Why it reads the document and not the [`GridSpec`] tables: the encoder works from tables
+//! that `spec.rs` resolves (names to tile sets, adjacency rules merged per direction, ratios
+//! to fractions, domains intersected). A referee reading the same tables shares every
+//! misreading of them — a directional `forbid` resolved as an allow-list went unseen exactly
+//! that way (issue 14: the encoder and the old referee both read the inverted table). So this
+//! module interprets every field itself, from `FORMAT.md`, with code of its own: its own name
+//! lookup, its own decimal reading of ratios, its own rounding, each adjacency rule checked
+//! cell by cell as stated (a `forbid` pair against both orders, a directional rule against the
+//! one neighbour it names), its own BFS and flood fill, its own seeded wishes. It shares with
+//! the encoder only the `Level` (plain indices into the document's arrays) and the published
+//! splitmix64 stream. A misreading now has to be made twice, independently, to go unseen —
+//! the way the engine's model check re-reads the original clauses.
+//!
+//! The document has passed validation when it reaches here, so a field the referee cannot
+//! read is reported as a violation of `document` (it never panics), not silently skipped.
 
-use super::spec::{Bound, Endpoint, Selection};
-use super::{Dir, GridOptions, GridSpec, Level, connectivity, prefs};
+use super::{GridOptions, GridSpec, Level};
+use crate::rng::SplitMix64;
+use serde_json::{Map, Value};
+use std::fmt;
 
-/// `Ok` when `level` satisfies every hard rule of `spec`; otherwise one message per broken
-/// rule (each names the rule, `counts[2]`, and what was found). Soft rules never fail here;
-/// [`level_cost`] prices them.
-pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<String>> {
-    let mut errors = Vec::new();
-    if let Err(e) = shape(spec, level) {
-        return Err(vec![e]);
-    }
-    let cells = spec.cells();
-    let at = |c: usize| format!("x={} y={}", c % spec.width, c / spec.width);
-    for c in 0..cells {
-        let a = level.tiles[c];
-        if !spec.domains[c][a] {
-            errors.push(format!(
-                "cell {}: tile {:?} is excluded by the mask, a pin or an allowed list",
-                at(c),
-                spec.tiles[a].name
-            ));
+/// One broken rule, as the referee found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule's field path in `grid.json` (`counts[2]`, `adjacency.directional[0]`,
+    /// `mask[3]`, `layers[0].values[2].requires`); `level` when the level does not fit the
+    /// document at all (wrong size, an index out of range); `document` when the referee could
+    /// not read a field (an internal error: validation should have refused it).
+    pub rule: String,
+    /// The cell `(x, y)` where it shows, when one cell does.
+    pub cell: Option<(usize, usize)>,
+    /// What was found, with the numbers.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.cell {
+            Some((x, y)) => write!(f, "{} at x={x} y={y}: {}", self.rule, self.message),
+            None => write!(f, "{}: {}", self.rule, self.message),
         }
-        for d in Dir::ALL {
-            if let Some(e) = spec.neighbour(c, d) {
-                let b = level.tiles[e];
-                if !spec.adjacent[d as usize][a][b] && (d == Dir::E || d == Dir::S) {
-                    errors.push(format!(
-                        "adjacency: {:?} on the {} side of {:?} at {}",
-                        spec.tiles[b].name,
-                        d.name(),
-                        spec.tiles[a].name,
-                        at(c)
-                    ));
-                }
-            }
-        }
-        for (l, layer) in spec.layers.iter().enumerate() {
-            let v = level.layers[l][c];
-            if let Some(req) = &layer.values[v].requires
-                && !req[a]
-            {
-                errors.push(format!(
-                    "layers[{l}]: {:?} at {} sits on {:?}, which it does not allow",
-                    layer.values[v].name,
-                    at(c),
-                    spec.tiles[a].name
-                ));
-            }
-        }
-    }
-    for (i, rule) in spec.counts.iter().enumerate() {
-        if rule.weight.is_none()
-            && let Some(msg) = count_violation(spec, level, i)
-        {
-            errors.push(msg);
-        }
-    }
-    for (i, rule) in spec.enclosure.iter().enumerate() {
-        if rule.weight.is_none()
-            && let Some(msg) = enclosure_violation(spec, level, i)
-        {
-            errors.push(msg);
-        }
-    }
-    for (i, rule) in spec.connectivity.iter().enumerate() {
-        let holds: Vec<bool> = (0..cells).map(|c| rule.class[level.tiles[c]]).collect();
-        if let Some((x, y)) = rule.root
-            && !holds[spec.index(x, y)]
-        {
-            errors.push(format!(
-                "connectivity[{i}]: the root x={x} y={y} does not hold the class"
-            ));
-            continue;
-        }
-        let comps = connectivity::components(spec, &holds);
-        if comps.len() > 1 {
-            errors.push(format!(
-                "connectivity[{i}]: the class forms {} separate regions (sizes {:?})",
-                comps.len(),
-                comps.iter().map(Vec::len).collect::<Vec<_>>()
-            ));
-        }
-    }
-    for (i, rule) in spec.paths.iter().enumerate() {
-        let from = endpoint(spec, level, &rule.from);
-        let to = endpoint(spec, level, &rule.to);
-        let through: Vec<bool> = (0..cells).map(|c| rule.through[level.tiles[c]]).collect();
-        // Multi-source BFS; a walk may continue from a cell that is a start or `through`.
-        let mut dist = vec![usize::MAX; cells];
-        let mut queue: Vec<usize> = (0..cells).filter(|&c| from[c]).collect();
-        for &c in &queue {
-            dist[c] = 0;
-        }
-        let mut k = 0;
-        while k < queue.len() {
-            let c = queue[k];
-            k += 1;
-            if !(from[c] || through[c]) {
-                continue;
-            }
-            for d in spec.neighbours(c) {
-                if dist[d] == usize::MAX {
-                    dist[d] = dist[c] + 1;
-                    queue.push(d);
-                }
-            }
-        }
-        let best = (0..cells).filter(|&c| to[c]).map(|c| dist[c]).min();
-        let limit = rule.max_length.unwrap_or(usize::MAX - 1);
-        match best {
-            Some(d) if d <= limit => {}
-            Some(d) if d != usize::MAX => errors.push(format!(
-                "paths[{i}]: the shortest walk takes {d} steps, more than {limit}"
-            )),
-            _ => errors.push(format!("paths[{i}]: no walk connects the ends")),
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 
-/// The summed weight of the soft rules `level` breaks: soft counts and enclosures, and (when
-/// preferences are soft under `options`) each cell whose tile is not its wished one. This is
-/// the cost [`super::solve`] minimises.
+impl std::error::Error for Violation {}
+
+/// `Ok` when `level` keeps every hard rule of the document `spec` was read from; otherwise
+/// every violation found (each names the rule and, where one cell shows it, the cell). Soft
+/// rules never fail here; [`level_cost`] prices them.
+pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>> {
+    let doc = Doc::read(spec.document()).map_err(|v| vec![v])?;
+    doc.fits(level).map_err(|v| vec![v])?;
+    let mut found = Vec::new();
+    if let Err(v) = doc.domains(level, &mut |v| found.push(v)) {
+        found.push(v);
+    }
+    if let Err(v) = doc.adjacency(level, &mut |v| found.push(v)) {
+        found.push(v);
+    }
+    if let Err(v) = doc.layers_requires(level, &mut |v| found.push(v)) {
+        found.push(v);
+    }
+    for (_, judged) in doc.weighable(level) {
+        match judged {
+            Ok(Judged {
+                soft: false,
+                broken: Some(v),
+            }) => found.push(v),
+            Ok(_) => {}
+            Err(v) => found.push(v),
+        }
+    }
+    for rule in doc.list("connectivity") {
+        if let Err(v) = doc.connectivity(rule, level) {
+            found.push(v);
+        }
+    }
+    for rule in doc.list("paths") {
+        if let Err(v) = doc.path(rule, level) {
+            found.push(v);
+        }
+    }
+    if found.is_empty() { Ok(()) } else { Err(found) }
+}
+
+/// The summed weight of the soft rules `level` breaks — soft counts and enclosures, and, when
+/// preferences are soft under `options`, `weight` for each cell whose tile is not its seeded
+/// wish — read from the document as written, like [`check_level`]. This is the cost
+/// [`super::solve`] minimises; `u64::MAX` for a level that does not fit the document or a
+/// document the referee cannot read (never a cost a real level has: the sum saturates, and
+/// validation bounds the total weight below it).
 pub fn level_cost(spec: &GridSpec, options: &GridOptions, level: &Level) -> u64 {
-    if shape(spec, level).is_err() {
+    let Ok(doc) = Doc::read(spec.document()) else {
+        return u64::MAX;
+    };
+    if doc.fits(level).is_err() {
         return u64::MAX;
     }
     let mut cost = 0u64;
-    for (i, rule) in spec.counts.iter().enumerate() {
-        if let Some(w) = rule.weight
-            && count_violation(spec, level, i).is_some()
-        {
-            cost = cost.saturating_add(w);
+    for (rule, judged) in doc.weighable(level) {
+        match judged {
+            Ok(Judged {
+                soft: true,
+                broken: Some(_),
+            }) => cost = cost.saturating_add(doc.weight(rule).unwrap_or(0)),
+            Ok(_) => {}
+            Err(_) => return u64::MAX,
         }
     }
-    for (i, rule) in spec.enclosure.iter().enumerate() {
-        if let Some(w) = rule.weight
-            && enclosure_violation(spec, level, i).is_some()
-        {
-            cost = cost.saturating_add(w);
-        }
-    }
-    if let Some(p) = prefs::resolve(spec, options)
-        && p.soft
-    {
-        let wished = prefs::wishes(spec, p.seed);
-        for (c, &w) in wished.iter().enumerate() {
-            if level.tiles[c] != w {
-                cost = cost.saturating_add(p.weight);
+    match doc.soft_wishes(options) {
+        Ok(Some((wishes, weight))) => {
+            for (c, &w) in wishes.iter().enumerate() {
+                if level.tiles[c] != w {
+                    cost = cost.saturating_add(weight);
+                }
             }
         }
+        Ok(None) => {}
+        Err(_) => return u64::MAX,
     }
     cost
 }
 
-/// Dimensions and index ranges.
-fn shape(spec: &GridSpec, level: &Level) -> Result<(), String> {
-    if level.width != spec.width || level.height != spec.height {
-        return Err(format!(
-            "the level is {}x{}, the spec {}x{}",
-            level.width, level.height, spec.width, spec.height
-        ));
-    }
-    if level.tiles.len() != spec.cells() || level.tiles.iter().any(|&t| t >= spec.tiles.len()) {
-        return Err("the level's tiles do not match the spec (length or index)".to_string());
-    }
-    if level.layers.len() != spec.layers.len()
-        || level
-            .layers
-            .iter()
-            .zip(&spec.layers)
-            .any(|(v, l)| v.len() != spec.cells() || v.iter().any(|&x| x >= l.values.len()))
-    {
-        return Err(
-            "the level's layers do not match the spec (count, length or index)".to_string(),
-        );
-    }
-    Ok(())
+/// One entry of a rule list: its path (`counts[2]`) and its object.
+#[derive(Clone, Copy)]
+struct Rule<'a> {
+    key: &'a str,
+    index: usize,
+    map: &'a Map<String, Value>,
 }
 
-fn selected(level: &Level, sel: &Selection, c: usize) -> bool {
-    match sel {
-        Selection::Tiles(set) => set[level.tiles[c]],
-        Selection::LayerValue { layer, value } => level.layers[*layer][c] == *value,
+impl Rule<'_> {
+    fn path(&self) -> String {
+        format!("{}[{}]", self.key, self.index)
     }
 }
 
-fn endpoint(spec: &GridSpec, level: &Level, e: &Endpoint) -> Vec<bool> {
-    (0..spec.cells())
-        .map(|c| match e {
-            Endpoint::Cell(x, y) => c == spec.index(*x, *y),
-            Endpoint::Select(sel) => selected(level, sel, c),
-        })
-        .collect()
+/// What a count or enclosure rule came to on a level.
+struct Judged {
+    soft: bool,
+    broken: Option<Violation>,
 }
 
-fn count_violation(spec: &GridSpec, level: &Level, i: usize) -> Option<String> {
-    let rule = &spec.counts[i];
-    let r = rule.region;
-    let mut a = 0u64;
-    let mut b = 0u64;
-    for y in r.y..r.y + r.h {
-        for x in r.x..r.x + r.w {
-            let c = spec.index(x, y);
-            a += selected(level, &rule.of, c) as u64;
-            if let Some(per) = &rule.per {
-                b += selected(level, per, c) as u64;
-            }
-        }
-    }
-    match &rule.per {
-        None => {
-            let base = r.cells() as u64;
-            let lo = rule.min.map_or(0, |m| m.lower(base));
-            let hi = rule.max.map_or(u64::MAX, |m| m.upper(base));
-            (a < lo || a > hi)
-                .then(|| format!("counts[{i}]: {a} cells, outside [{lo}, {}]", show_hi(hi)))
-        }
-        Some(_) => {
-            let below = rule.min.is_some_and(|m| {
-                let (p, q) = m.fraction();
-                (q as u128) * (a as u128) < (p as u128) * (b as u128)
-            });
-            let above = rule.max.is_some_and(|m| {
-                let (p, q) = m.fraction();
-                (q as u128) * (a as u128) > (p as u128) * (b as u128)
-            });
-            (below || above).then(|| {
-                format!(
-                    "counts[{i}]: {a} cells against {b} of the base, outside [{}, {}]",
-                    rule.min.map_or(0, |m| m.lower(b)),
-                    show_hi(rule.max.map_or(u64::MAX, |m| m.upper(b)))
-                )
-            })
-        }
-    }
+/// A tile as the document writes it.
+struct TileDoc<'a> {
+    name: &'a str,
+    glyph: &'a str,
+    weight: u64,
+    classes: Vec<&'a str>,
 }
 
-fn show_hi(hi: u64) -> String {
-    if hi == u64::MAX {
-        "∞".to_string()
-    } else {
-        hi.to_string()
+/// A layer as the document writes it: its name and, per value, its name and `requires`.
+struct LayerDoc<'a> {
+    name: &'a str,
+    values: Vec<(&'a str, Option<&'a Value>)>,
+}
+
+/// What a name in the document picks out, per cell.
+enum Pick {
+    /// Cells whose tile is marked.
+    Tiles(Vec<bool>),
+    /// Cells whose layer `.0` holds value `.1`.
+    Value(usize, usize),
+    /// One cell.
+    Cell(usize),
+}
+
+/// The document, read once: the grid, its tiles and layers; rules are read as they are judged.
+struct Doc<'a> {
+    width: usize,
+    height: usize,
+    tiles: Vec<TileDoc<'a>>,
+    layers: Vec<LayerDoc<'a>>,
+    top: &'a Map<String, Value>,
+}
+
+/// A present, non-null field (`null` counts as absent, as `FORMAT.md` says).
+fn get<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    m.get(key).filter(|v| !v.is_null())
+}
+
+fn unreadable(what: impl Into<String>) -> Violation {
+    Violation {
+        rule: "document".to_string(),
+        cell: None,
+        message: format!(
+            "the referee cannot read {} (validation should have refused it)",
+            what.into()
+        ),
     }
 }
 
-fn enclosure_violation(spec: &GridSpec, level: &Level, i: usize) -> Option<String> {
-    let rule = &spec.enclosure[i];
-    let cells = spec.cells();
-    let open: Vec<bool> = (0..cells).map(|c| rule.open[level.tiles[c]]).collect();
-    // Flood fill from the open border cells through open cells.
-    let mut reached = vec![false; cells];
-    let mut stack: Vec<usize> = (0..cells)
-        .filter(|&c| spec.on_border(c) && open[c])
-        .collect();
-    for &c in &stack {
-        reached[c] = true;
+fn broken(rule: String, cell: Option<(usize, usize)>, message: String) -> Violation {
+    Violation {
+        rule,
+        cell,
+        message,
     }
-    while let Some(c) = stack.pop() {
-        for d in spec.neighbours(c) {
-            if open[d] && !reached[d] {
-                reached[d] = true;
-                stack.push(d);
-            }
-        }
-    }
-    let mut class = 0u64;
-    let mut sealed = 0u64;
-    for c in 0..cells {
-        if !rule.class[level.tiles[c]] {
-            continue;
-        }
-        class += 1;
-        let exposed = spec.on_border(c) || spec.neighbours(c).any(|d| reached[d]);
-        sealed += !exposed as u64;
-    }
-    let need = match rule.min {
-        Bound::Absolute(n) => n,
-        Bound::Ratio { .. } => rule.min.lower(class),
+}
+
+/// A number's text rounded to whole millionths, halves up: the digits are shifted by the
+/// exponent and cut after the sixth decimal, and the seventh decides the rounding. `None` when
+/// the text is not a plain non-negative decimal (a negative zero reads as 0).
+fn millionths(text: &str) -> Option<u64> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
     };
-    (sealed < need).then(|| {
-        format!("enclosure[{i}]: {sealed} of {class} class cells sealed off, fewer than {need}")
-    })
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    let point = mantissa.find('.').unwrap_or(mantissa.len()) as i64;
+    let digits: Vec<u8> = mantissa.bytes().filter(|&b| b != b'.').collect();
+    if digits.is_empty() || digits.iter().any(|b| !b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return digits.iter().all(|&b| b == b'0').then_some(0);
+    }
+    // The decimal point sits after `point + exp` digits; keep 6 more.
+    let end = point.checked_add(exp)?.checked_add(6)?;
+    let digit = |i: i64| -> u64 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| digits.get(i))
+            .map_or(0, |&b| u64::from(b - b'0'))
+    };
+    let mut n: u64 = 0;
+    // Leading digits beyond 10^19 cannot be a ratio of at most 1; refuse them rather than wrap.
+    let first = (0..digits.len() as i64)
+        .find(|&i| digit(i) != 0)
+        .unwrap_or(i64::MAX);
+    if first < end && end - first > 19 {
+        return None;
+    }
+    for i in first.min(end)..end {
+        n = n.checked_mul(10)?.checked_add(digit(i))?;
+    }
+    if digit(end) >= 5 {
+        n = n.checked_add(1)?;
+    }
+    Some(n)
+}
+
+/// A bound as written: a JSON integer, or a decimal read as millionths.
+#[derive(Clone, Copy)]
+enum Num {
+    Whole(u64),
+    Millionths(u64),
+}
+
+const MILLION: u128 = 1_000_000;
+
+impl Num {
+    fn read(v: &Value) -> Option<Num> {
+        if let Some(n) = v.as_u64() {
+            return Some(Num::Whole(n));
+        }
+        if !v.is_number() {
+            return None;
+        }
+        millionths(&v.to_string()).map(Num::Millionths)
+    }
+
+    /// As a ratio (with `per`, every number is one: `1` is 100%): millionths.
+    fn as_ratio(self) -> u128 {
+        match self {
+            Num::Whole(n) => n as u128 * MILLION,
+            Num::Millionths(p) => p as u128,
+        }
+    }
+
+    /// As a lower bound on a count out of `base` cells: whole numbers as they are, ratios
+    /// rounded up.
+    fn at_least(self, base: u64) -> u128 {
+        match self {
+            Num::Whole(n) => n as u128,
+            Num::Millionths(p) => (p as u128 * base as u128).div_ceil(MILLION),
+        }
+    }
+
+    /// As an upper bound: ratios rounded down.
+    fn at_most(self, base: u64) -> u128 {
+        match self {
+            Num::Whole(n) => n as u128,
+            Num::Millionths(p) => p as u128 * base as u128 / MILLION,
+        }
+    }
+}
+
+impl<'a> Doc<'a> {
+    fn read(v: &'a Value) -> Result<Doc<'a>, Violation> {
+        let top = v.as_object().ok_or_else(|| unreadable("the top level"))?;
+        let side = |k: &str| {
+            get(top, k)
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| unreadable(k))
+        };
+        let (width, height) = (side("width")?, side("height")?);
+        let mut tiles = Vec::new();
+        for (i, t) in get(top, "tiles")
+            .and_then(Value::as_array)
+            .ok_or_else(|| unreadable("tiles"))?
+            .iter()
+            .enumerate()
+        {
+            let m = t
+                .as_object()
+                .ok_or_else(|| unreadable(format!("tiles[{i}]")))?;
+            let text = |k: &str| {
+                get(m, k)
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| unreadable(format!("tiles[{i}].{k}")))
+            };
+            let classes = match get(m, "classes") {
+                None => Vec::new(),
+                Some(c) => c
+                    .as_array()
+                    .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+                    .ok_or_else(|| unreadable(format!("tiles[{i}].classes")))?,
+            };
+            tiles.push(TileDoc {
+                name: text("name")?,
+                glyph: text("glyph")?,
+                // "whole number ≥ 0 (default 1)"
+                weight: match get(m, "weight") {
+                    None => 1,
+                    Some(w) => w
+                        .as_u64()
+                        .ok_or_else(|| unreadable(format!("tiles[{i}].weight")))?,
+                },
+                classes,
+            });
+        }
+        let mut layers = Vec::new();
+        if let Some(ls) = get(top, "layers") {
+            for (i, l) in ls
+                .as_array()
+                .ok_or_else(|| unreadable("layers"))?
+                .iter()
+                .enumerate()
+            {
+                let lm = l
+                    .as_object()
+                    .ok_or_else(|| unreadable(format!("layers[{i}]")))?;
+                let name = get(lm, "name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| unreadable(format!("layers[{i}].name")))?;
+                let mut values = Vec::new();
+                for (k, x) in get(lm, "values")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| unreadable(format!("layers[{i}].values")))?
+                    .iter()
+                    .enumerate()
+                {
+                    let xm = x
+                        .as_object()
+                        .ok_or_else(|| unreadable(format!("layers[{i}].values[{k}]")))?;
+                    let vname = get(xm, "name")
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| unreadable(format!("layers[{i}].values[{k}].name")))?;
+                    values.push((vname, get(xm, "requires")));
+                }
+                layers.push(LayerDoc { name, values });
+            }
+        }
+        Ok(Doc {
+            width,
+            height,
+            tiles,
+            layers,
+            top,
+        })
+    }
+
+    fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    fn xy(&self, c: usize) -> (usize, usize) {
+        (c % self.width, c / self.width)
+    }
+
+    /// The cell one step from `c` towards `dir` (`N`: y − 1, `E`: x + 1, `S`: y + 1,
+    /// `W`: x − 1), if inside the grid.
+    fn step(&self, c: usize, dir: &str) -> Option<usize> {
+        let (x, y) = self.xy(c);
+        let (nx, ny) = match dir {
+            "N" => (Some(x), y.checked_sub(1)),
+            "S" => (Some(x), Some(y + 1)),
+            "W" => (x.checked_sub(1), Some(y)),
+            "E" => (Some(x + 1), Some(y)),
+            _ => (None, None),
+        };
+        match (nx, ny) {
+            (Some(nx), Some(ny)) if nx < self.width && ny < self.height => {
+                Some(ny * self.width + nx)
+            }
+            _ => None,
+        }
+    }
+
+    /// The four sides (no diagonals), as `FORMAT.md` defines neighbours.
+    fn around(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        ["N", "E", "S", "W"]
+            .into_iter()
+            .filter_map(move |d| self.step(c, d))
+    }
+
+    fn on_border(&self, c: usize) -> bool {
+        let (x, y) = self.xy(c);
+        x == 0 || y == 0 || x + 1 == self.width || y + 1 == self.height
+    }
+
+    /// The entries of a top-level rule list (empty when absent).
+    fn list(&self, key: &'a str) -> Vec<Rule<'a>> {
+        get(self.top, key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .enumerate()
+                    .filter_map(|(index, v)| v.as_object().map(|map| Rule { key, index, map }))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Every count and enclosure rule (the rules that may be soft) judged on `level`, in file
+    /// order.
+    fn weighable<'d>(
+        &'d self,
+        level: &'d Level,
+    ) -> impl Iterator<Item = (Rule<'a>, Result<Judged, Violation>)> + 'd {
+        let counts = self.list("counts").into_iter();
+        let enclosures = self.list("enclosure").into_iter();
+        counts
+            .map(move |r| (r, self.count(r, level)))
+            .chain(enclosures.map(move |r| (r, self.enclosure(r, level))))
+    }
+
+    fn weight(&self, rule: Rule) -> Option<u64> {
+        get(rule.map, "weight").and_then(Value::as_u64)
+    }
+
+    /// The level has this document's size, one known tile per cell and one known value per
+    /// cell and layer.
+    fn fits(&self, level: &Level) -> Result<(), Violation> {
+        let bad = |message: String| Err(broken("level".to_string(), None, message));
+        if level.width != self.width || level.height != self.height {
+            return bad(format!(
+                "the level is {}x{}, the document {}x{}",
+                level.width, level.height, self.width, self.height
+            ));
+        }
+        if level.tiles.len() != self.cells() {
+            return bad(format!(
+                "{} tiles for {} cells",
+                level.tiles.len(),
+                self.cells()
+            ));
+        }
+        if let Some(c) = (0..self.cells()).find(|&c| level.tiles[c] >= self.tiles.len()) {
+            return bad(format!(
+                "cell x={} y={} holds tile {}, the document has {}",
+                c % self.width,
+                c / self.width,
+                level.tiles[c],
+                self.tiles.len()
+            ));
+        }
+        if level.layers.len() != self.layers.len() {
+            return bad(format!(
+                "{} layers, the document has {}",
+                level.layers.len(),
+                self.layers.len()
+            ));
+        }
+        for (l, (cells, layer)) in level.layers.iter().zip(&self.layers).enumerate() {
+            if cells.len() != self.cells() || cells.iter().any(|&v| v >= layer.values.len()) {
+                return bad(format!(
+                    "layer {l} ({:?}) has a wrong length or a value out of range",
+                    layer.name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Does tile `t` answer to `name` (its own name, or one of its classes)?
+    fn named(&self, t: usize, name: &str) -> bool {
+        self.tiles
+            .get(t)
+            .is_some_and(|tile| tile.name == name || tile.classes.contains(&name))
+    }
+
+    /// A name or a list of names: the tiles any of them names.
+    fn tile_names(&self, v: &Value, what: &str) -> Result<Vec<bool>, Violation> {
+        let names: Vec<&str> = match v {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a
+                .iter()
+                .map(Value::as_str)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| unreadable(what.to_string()))?,
+            _ => return Err(unreadable(what.to_string())),
+        };
+        Ok((0..self.tiles.len())
+            .map(|t| names.iter().any(|n| self.named(t, n)))
+            .collect())
+    }
+
+    /// A selection: `layer.value` or a tile/class name.
+    fn pick(&self, v: &Value, what: &str) -> Result<Pick, Violation> {
+        let s = v.as_str().ok_or_else(|| unreadable(what.to_string()))?;
+        if let Some((layer, value)) = s.split_once('.') {
+            let l = self
+                .layers
+                .iter()
+                .position(|x| x.name == layer)
+                .ok_or_else(|| unreadable(what.to_string()))?;
+            let k = self.layers[l]
+                .values
+                .iter()
+                .position(|x| x.0 == value)
+                .ok_or_else(|| unreadable(what.to_string()))?;
+            return Ok(Pick::Value(l, k));
+        }
+        self.tile_names(v, what).map(Pick::Tiles)
+    }
+
+    /// A path endpoint: a cell `{"x", "y"}` or a selection.
+    fn endpoint(&self, v: &Value, what: &str) -> Result<Pick, Violation> {
+        match v {
+            Value::Object(m) => self.cell_at(m, what).map(Pick::Cell),
+            _ => self.pick(v, what),
+        }
+    }
+
+    fn cell_at(&self, m: &Map<String, Value>, what: &str) -> Result<usize, Violation> {
+        let coord = |k: &str| get(m, k).and_then(Value::as_u64).map(|n| n as usize);
+        match (coord("x"), coord("y")) {
+            (Some(x), Some(y)) if x < self.width && y < self.height => Ok(y * self.width + x),
+            _ => Err(unreadable(format!("{what} (a cell)"))),
+        }
+    }
+
+    fn picks(&self, p: &Pick, level: &Level, c: usize) -> bool {
+        match p {
+            Pick::Tiles(set) => set.get(level.tiles[c]).copied().unwrap_or(false),
+            Pick::Value(l, k) => level.layers[*l][c] == *k,
+            Pick::Cell(x) => *x == c,
+        }
+    }
+
+    /// Per cell, the tiles `mask`, `pins` and `allowed` leave, each restriction with its rule:
+    /// `report` gets one violation per cell a rule's restriction excludes the level's tile from
+    /// (when `level` is given).
+    fn domains(&self, level: &Level, report: &mut dyn FnMut(Violation)) -> Result<(), Violation> {
+        self.walk_domains(&mut |rule, c, allowed| {
+            let t = level.tiles[c];
+            if !allowed.get(t).copied().unwrap_or(false) {
+                report(broken(
+                    rule.to_string(),
+                    Some(self.xy(c)),
+                    format!(
+                        "the cell holds {:?}, which this rule excludes",
+                        self.tiles[t].name
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// Calls `each(rule, cell, tiles left)` for every cell restriction, in file order.
+    fn walk_domains(&self, each: &mut dyn FnMut(&str, usize, &[bool])) -> Result<(), Violation> {
+        let n = self.tiles.len();
+        if let Some(mask) = get(self.top, "mask") {
+            let rows = mask.as_array().ok_or_else(|| unreadable("mask"))?;
+            for (y, row) in rows.iter().enumerate() {
+                let row = row
+                    .as_str()
+                    .ok_or_else(|| unreadable(format!("mask[{y}]")))?;
+                for (x, ch) in row.chars().enumerate() {
+                    if ch == '?' || x >= self.width || y >= self.height {
+                        continue;
+                    }
+                    let mut glyph = [0u8; 4];
+                    let g: &str = ch.encode_utf8(&mut glyph);
+                    let set: Vec<bool> = self.tiles.iter().map(|t| t.glyph == g).collect();
+                    each(&format!("mask[{y}]"), y * self.width + x, &set);
+                }
+            }
+        }
+        for rule in self.list("pins") {
+            let c = self.cell_at(rule.map, &rule.path())?;
+            let name = get(rule.map, "tile")
+                .and_then(Value::as_str)
+                .ok_or_else(|| unreadable(format!("{}.tile", rule.path())))?;
+            let set: Vec<bool> = self.tiles.iter().map(|t| t.name == name).collect();
+            each(&rule.path(), c, &set);
+        }
+        for rule in self.list("allowed") {
+            let c = self.cell_at(rule.map, &rule.path())?;
+            let v = get(rule.map, "tiles")
+                .ok_or_else(|| unreadable(format!("{}.tiles", rule.path())))?;
+            let set = self.tile_names(v, &format!("{}.tiles", rule.path()))?;
+            debug_assert_eq!(set.len(), n);
+            each(&rule.path(), c, &set);
+        }
+        Ok(())
+    }
+
+    /// Every adjacency rule, checked as stated on every pair of neighbouring cells.
+    fn adjacency(&self, level: &Level, report: &mut dyn FnMut(Violation)) -> Result<(), Violation> {
+        let Some(adj) = get(self.top, "adjacency") else {
+            return Ok(());
+        };
+        let adj = adj.as_object().ok_or_else(|| unreadable("adjacency"))?;
+        let name = |c: usize| self.tiles[level.tiles[c]].name;
+        // Each unordered pair of neighbouring cells once: east and south of every cell.
+        let mut touching = Vec::new();
+        for c in 0..self.cells() {
+            for d in ["E", "S"] {
+                if let Some(e) = self.step(c, d) {
+                    touching.push((c, e));
+                }
+            }
+        }
+        type Pairs = Vec<(Vec<bool>, Vec<bool>)>;
+        let pairs = |key: &str| -> Result<Pairs, Violation> {
+            let mut out = Vec::new();
+            if let Some(list) = get(adj, key) {
+                let list = list
+                    .as_array()
+                    .ok_or_else(|| unreadable(format!("adjacency.{key}")))?;
+                for (i, p) in list.iter().enumerate() {
+                    let what = format!("adjacency.{key}[{i}]");
+                    match p.as_array().map(Vec::as_slice) {
+                        Some([a, b]) => {
+                            out.push((self.tile_names(a, &what)?, self.tile_names(b, &what)?))
+                        }
+                        _ => return Err(unreadable(what)),
+                    }
+                }
+            }
+            Ok(out)
+        };
+        // `forbid`: `b` may not sit on any side of `a`, nor `a` of `b`.
+        for (i, (a, b)) in pairs("forbid")?.iter().enumerate() {
+            for &(u, v) in &touching {
+                let (tu, tv) = (level.tiles[u], level.tiles[v]);
+                if (a[tu] && b[tv]) || (b[tu] && a[tv]) {
+                    report(broken(
+                        format!("adjacency.forbid[{i}]"),
+                        Some(self.xy(u)),
+                        format!(
+                            "{:?} touches {:?} at x={} y={}",
+                            name(u),
+                            name(v),
+                            v % self.width,
+                            v / self.width
+                        ),
+                    ));
+                }
+            }
+        }
+        // `allow`: only the listed pairs may touch, on any side, in either order.
+        if get(adj, "allow").is_some() {
+            let listed = pairs("allow")?;
+            for &(u, v) in &touching {
+                let (tu, tv) = (level.tiles[u], level.tiles[v]);
+                if !listed
+                    .iter()
+                    .any(|(a, b)| (a[tu] && b[tv]) || (b[tu] && a[tv]))
+                {
+                    report(broken(
+                        "adjacency.allow".to_string(),
+                        Some(self.xy(u)),
+                        format!(
+                            "{:?} touches {:?} at x={} y={}, a pair the list does not name",
+                            name(u),
+                            name(v),
+                            v % self.width,
+                            v / self.width
+                        ),
+                    ));
+                }
+            }
+        }
+        // `directional`: what may (allow) or may not (forbid) sit on side `dir` of `tile`.
+        if let Some(list) = get(adj, "directional") {
+            let list = list
+                .as_array()
+                .ok_or_else(|| unreadable("adjacency.directional"))?;
+            for (i, r) in list.iter().enumerate() {
+                let path = format!("adjacency.directional[{i}]");
+                let rm = r.as_object().ok_or_else(|| unreadable(path.clone()))?;
+                let whose = get(rm, "tile").ok_or_else(|| unreadable(format!("{path}.tile")))?;
+                let whose = self.tile_names(whose, &path)?;
+                let dir = get(rm, "dir")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| unreadable(format!("{path}.dir")))?;
+                let (listed, allow) = match (get(rm, "allow"), get(rm, "forbid")) {
+                    (Some(l), None) => (self.tile_names(l, &path)?, true),
+                    (None, Some(l)) => (self.tile_names(l, &path)?, false),
+                    _ => return Err(unreadable(path)),
+                };
+                for c in 0..self.cells() {
+                    if !whose[level.tiles[c]] {
+                        continue;
+                    }
+                    let Some(e) = self.step(c, dir) else { continue };
+                    let inside = listed[level.tiles[e]];
+                    if inside != allow {
+                        let why = if allow {
+                            "which its allow list does not name"
+                        } else {
+                            "which its forbid list names"
+                        };
+                        report(broken(
+                            path.clone(),
+                            Some(self.xy(c)),
+                            format!(
+                                "{:?} sits on the {dir} side of {:?}, {why}",
+                                name(e),
+                                name(c)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every layer value's `requires`: the tiles it may sit on.
+    fn layers_requires(
+        &self,
+        level: &Level,
+        report: &mut dyn FnMut(Violation),
+    ) -> Result<(), Violation> {
+        for (l, layer) in self.layers.iter().enumerate() {
+            let sets: Vec<Option<Vec<bool>>> = layer
+                .values
+                .iter()
+                .enumerate()
+                .map(|(k, (_, req))| {
+                    req.map(|r| self.tile_names(r, &format!("layers[{l}].values[{k}].requires")))
+                        .transpose()
+                })
+                .collect::<Result<_, _>>()?;
+            for c in 0..self.cells() {
+                let k = level.layers[l][c];
+                if let Some(set) = &sets[k]
+                    && !set[level.tiles[c]]
+                {
+                    report(broken(
+                        format!("layers[{l}].values[{k}].requires"),
+                        Some(self.xy(c)),
+                        format!(
+                            "{}.{} sits on {:?}, which it does not allow",
+                            layer.name, layer.values[k].0, self.tiles[level.tiles[c]].name
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `region` (default: the whole grid) as the list of its cells.
+    fn region(&self, rule: Rule) -> Result<Vec<usize>, Violation> {
+        let Some(r) = get(rule.map, "region") else {
+            return Ok((0..self.cells()).collect());
+        };
+        let what = format!("{}.region", rule.path());
+        let rm = r.as_object().ok_or_else(|| unreadable(what.clone()))?;
+        let n = |k: &str| {
+            get(rm, k)
+                .and_then(Value::as_u64)
+                .and_then(|v| usize::try_from(v).ok())
+                .ok_or_else(|| unreadable(what.clone()))
+        };
+        let (x0, y0, w, h) = (n("x")?, n("y")?, n("w")?, n("h")?);
+        if x0.saturating_add(w) > self.width || y0.saturating_add(h) > self.height {
+            return Err(unreadable(what));
+        }
+        Ok((y0..y0 + h)
+            .flat_map(|y| (x0..x0 + w).map(move |x| y * self.width + x))
+            .collect())
+    }
+
+    /// A count: `of` counted in the region, against absolute bounds, ratios of the region's
+    /// size, or (with `per`) ratios of `per`'s count there.
+    fn count(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let of = get(rule.map, "of").ok_or_else(|| unreadable(format!("{path}.of")))?;
+        let of = self.pick(of, &format!("{path}.of"))?;
+        let per = match get(rule.map, "per") {
+            Some(p) => Some(self.pick(p, &format!("{path}.per"))?),
+            None => None,
+        };
+        let cells = self.region(rule)?;
+        let bound = |k: &str| -> Result<Option<Num>, Violation> {
+            get(rule.map, k)
+                .map(|v| Num::read(v).ok_or_else(|| unreadable(format!("{path}.{k}"))))
+                .transpose()
+        };
+        let (min, max) = (bound("min")?, bound("max")?);
+        let a = cells.iter().filter(|&&c| self.picks(&of, level, c)).count() as u64;
+        let soft = self.weight(rule).is_some();
+        let message = match &per {
+            None => {
+                let base = cells.len() as u64;
+                let lo = min.map_or(0, |m| m.at_least(base));
+                let hi = max.map(|m| m.at_most(base));
+                let bad = (a as u128) < lo || hi.is_some_and(|hi| a as u128 > hi);
+                bad.then(|| {
+                    format!(
+                        "{a} of the {base} cells counted, outside [{lo}, {}]",
+                        hi.map_or("∞".to_string(), |h| h.to_string())
+                    )
+                })
+            }
+            Some(per) => {
+                let b = cells.iter().filter(|&&c| self.picks(per, level, c)).count() as u64;
+                // |of| ≥ min · |per| and |of| ≤ max · |per|, compared exactly in millionths.
+                let low = min.is_some_and(|m| (a as u128) * MILLION < m.as_ratio() * b as u128);
+                let high = max.is_some_and(|m| (a as u128) * MILLION > m.as_ratio() * b as u128);
+                (low || high).then(|| {
+                    format!(
+                        "{a} counted against {b} of the base: {}",
+                        if low {
+                            "below the minimum ratio"
+                        } else {
+                            "above the maximum ratio"
+                        }
+                    )
+                })
+            }
+        };
+        Ok(Judged {
+            soft,
+            broken: message.map(|m| broken(path, None, m)),
+        })
+    }
+
+    /// An enclosure: at least `min` of the class cells are sealed off from the border.
+    fn enclosure(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let names = |k: &str| {
+            get(rule.map, k)
+                .ok_or_else(|| unreadable(format!("{path}.{k}")))
+                .and_then(|v| self.tile_names(v, &format!("{path}.{k}")))
+        };
+        let (class, open) = (names("class")?, names("open")?);
+        let min = get(rule.map, "min")
+            .and_then(Num::read)
+            .ok_or_else(|| unreadable(format!("{path}.min")))?;
+        let is_open = |c: usize| open[level.tiles[c]];
+        // Open cells reachable from the border through open cells.
+        let mut reached = vec![false; self.cells()];
+        let mut todo: Vec<usize> = (0..self.cells())
+            .filter(|&c| self.on_border(c) && is_open(c))
+            .collect();
+        for &c in &todo {
+            reached[c] = true;
+        }
+        while let Some(c) = todo.pop() {
+            for d in self.around(c) {
+                if is_open(d) && !reached[d] {
+                    reached[d] = true;
+                    todo.push(d);
+                }
+            }
+        }
+        let members: Vec<usize> = (0..self.cells())
+            .filter(|&c| class[level.tiles[c]])
+            .collect();
+        let sealed = members
+            .iter()
+            .filter(|&&c| !self.on_border(c) && !self.around(c).any(|d| reached[d]))
+            .count() as u64;
+        let need = min.at_least(members.len() as u64);
+        Ok(Judged {
+            soft: self.weight(rule).is_some(),
+            broken: ((sealed as u128) < need).then(|| {
+                broken(
+                    path,
+                    None,
+                    format!(
+                        "{sealed} of the {} class cells are sealed off, fewer than {need}",
+                        members.len()
+                    ),
+                )
+            }),
+        })
+    }
+
+    /// Connectivity: every class cell reachable from the root through class cells.
+    fn connectivity(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
+        let path = rule.path();
+        let class = get(rule.map, "class")
+            .ok_or_else(|| unreadable(format!("{path}.class")))
+            .and_then(|v| self.tile_names(v, &format!("{path}.class")))?;
+        let member = |c: usize| class[level.tiles[c]];
+        let members: Vec<usize> = (0..self.cells()).filter(|&c| member(c)).collect();
+        let root = match get(rule.map, "root") {
+            None => None,
+            Some(Value::String(s)) if s == "any" => None,
+            Some(Value::Object(m)) => Some(self.cell_at(m, &format!("{path}.root"))?),
+            Some(_) => return Err(unreadable(format!("{path}.root"))),
+        };
+        let start = match root {
+            Some(r) if !member(r) => {
+                return Err(broken(
+                    path,
+                    Some(self.xy(r)),
+                    format!(
+                        "the root holds {:?}, which is not in the class",
+                        self.tiles[level.tiles[r]].name
+                    ),
+                ));
+            }
+            Some(r) => r,
+            None => match members.first() {
+                Some(&c) => c,
+                None => return Ok(()), // an empty class is connected
+            },
+        };
+        let mut seen = vec![false; self.cells()];
+        seen[start] = true;
+        let mut todo = vec![start];
+        let mut reached = 1;
+        while let Some(c) = todo.pop() {
+            for d in self.around(c) {
+                if member(d) && !seen[d] {
+                    seen[d] = true;
+                    reached += 1;
+                    todo.push(d);
+                }
+            }
+        }
+        if reached == members.len() {
+            return Ok(());
+        }
+        let stray = members.iter().copied().find(|&c| !seen[c]);
+        Err(broken(
+            path,
+            stray.map(|c| self.xy(c)),
+            format!(
+                "{} of the {} class cells cannot be reached from {}",
+                members.len() - reached,
+                members.len(),
+                match root {
+                    Some(r) => format!("the root x={} y={}", r % self.width, r / self.width),
+                    None => "the others".to_string(),
+                }
+            ),
+        ))
+    }
+
+    /// A path: a walk from a `from` cell to a `to` cell whose inner cells hold `through`, of at
+    /// most `max_length` steps.
+    fn path(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
+        let path = rule.path();
+        let end = |k: &str| {
+            get(rule.map, k)
+                .ok_or_else(|| unreadable(format!("{path}.{k}")))
+                .and_then(|v| self.endpoint(v, &format!("{path}.{k}")))
+        };
+        let (from, to) = (end("from")?, end("to")?);
+        let through = get(rule.map, "through")
+            .ok_or_else(|| unreadable(format!("{path}.through")))
+            .and_then(|v| self.tile_names(v, &format!("{path}.through")))?;
+        let limit = match get(rule.map, "max_length") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| unreadable(format!("{path}.max_length")))?,
+            ),
+        };
+        // Breadth-first over walks: steps[c] = fewest steps from a `from` cell to c. A walk
+        // may go on from c only when c can be an inner cell (it holds `through`) or starts a
+        // walk of its own (it is a `from` cell: a walk restarted there is no longer).
+        let n = self.cells();
+        let mut steps: Vec<Option<u64>> = vec![None; n];
+        let mut queue = std::collections::VecDeque::new();
+        for c in 0..n {
+            if self.picks(&from, level, c) {
+                steps[c] = Some(0);
+                queue.push_back(c);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let here = steps[c].unwrap_or(0);
+            let may_go_on = self.picks(&from, level, c) || through[level.tiles[c]];
+            if !may_go_on {
+                continue;
+            }
+            for d in self.around(c) {
+                if steps[d].is_none() {
+                    steps[d] = Some(here + 1);
+                    queue.push_back(d);
+                }
+            }
+        }
+        let best = (0..n)
+            .filter(|&c| self.picks(&to, level, c))
+            .filter_map(|c| steps[c])
+            .min();
+        match (best, limit) {
+            (Some(s), Some(l)) if s > l => Err(broken(
+                path,
+                None,
+                format!("the shortest walk takes {s} steps, more than {l}"),
+            )),
+            (Some(_), _) => Ok(()),
+            (None, _) => Err(broken(path, None, "no walk connects the ends".to_string())),
+        }
+    }
+
+    /// The seeded wishes when preferences are soft under `options`: one wished tile per cell
+    /// and the weight of each, or `None` when preferences are off or hints.
+    fn soft_wishes(&self, options: &GridOptions) -> Result<Option<(Vec<usize>, u64)>, Violation> {
+        let prefs = get(self.top, "preferences").and_then(Value::as_object);
+        if prefs.is_none() && options.seed.is_none() {
+            return Ok(None);
+        }
+        let read = |k: &str| prefs.and_then(|p| get(p, k));
+        let file_soft = match read("mode") {
+            None => false,
+            Some(Value::String(s)) if s == "hint" => false,
+            Some(Value::String(s)) if s == "soft" => true,
+            Some(_) => return Err(unreadable("preferences.mode")),
+        };
+        if !options.soft_preferences.unwrap_or(file_soft) {
+            return Ok(None);
+        }
+        let seed = match options.seed {
+            Some(s) => s,
+            None => match read("seed") {
+                None => 0,
+                Some(v) => v.as_u64().ok_or_else(|| unreadable("preferences.seed"))?,
+            },
+        };
+        let weight = match read("weight") {
+            None => 1,
+            Some(v) => v.as_u64().ok_or_else(|| unreadable("preferences.weight"))?,
+        };
+        // The cell domains as written: all tiles, narrowed by every restriction.
+        let mut left = vec![vec![true; self.tiles.len()]; self.cells()];
+        self.walk_domains(&mut |_, c, allowed| {
+            for (l, &a) in left[c].iter_mut().zip(allowed) {
+                *l &= a;
+            }
+        })?;
+        // One draw per cell, row-major; `draw mod total weight` walks the allowed tiles in
+        // file order (uniform when their weights are all 0).
+        let mut rng = SplitMix64::new(seed);
+        let mut wishes = Vec::with_capacity(self.cells());
+        for cell in &left {
+            let draw = rng.next_u64();
+            let allowed: Vec<usize> = (0..self.tiles.len()).filter(|&t| cell[t]).collect();
+            if allowed.is_empty() {
+                return Err(unreadable("a cell domain (it is empty)"));
+            }
+            let total: u128 = allowed.iter().map(|&t| self.tiles[t].weight as u128).sum();
+            let wish = if total == 0 {
+                allowed[(draw % allowed.len() as u64) as usize]
+            } else {
+                let mut r = draw as u128 % total;
+                let mut pick = allowed[allowed.len() - 1];
+                for &t in &allowed {
+                    let w = self.tiles[t].weight as u128;
+                    if r < w {
+                        pick = t;
+                        break;
+                    }
+                    r -= w;
+                }
+                pick
+            };
+            wishes.push(wish);
+        }
+        Ok(Some((wishes, weight)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::millionths;
+
+    #[test]
+    fn ratios_are_read_to_six_decimals_halves_up() {
+        assert_eq!(millionths("0.3"), Some(300_000));
+        assert_eq!(millionths("1.0"), Some(1_000_000));
+        assert_eq!(millionths("0.3333333"), Some(333_333));
+        assert_eq!(millionths("0.0078125"), Some(7_813));
+        assert_eq!(millionths("5e-7"), Some(1));
+        assert_eq!(millionths("4.9e-7"), Some(0));
+        assert_eq!(millionths("1e-10"), Some(0));
+        assert_eq!(millionths("2.5e-1"), Some(250_000));
+        assert_eq!(millionths("-0.0"), Some(0));
+        assert_eq!(millionths("-0.5"), None);
+        assert_eq!(millionths("x"), None);
+    }
 }

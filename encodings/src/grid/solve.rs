@@ -17,7 +17,8 @@
 
 use super::model::ConnMode;
 use super::{
-    GridError, GridModel, GridOptions, GridSpec, Level, check_level, connectivity, level_cost,
+    GridError, GridModel, GridOptions, GridSpec, Level, check_level, clash, connectivity,
+    level_cost,
 };
 use crate::problem::{Effort, SolveError};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
@@ -141,7 +142,10 @@ pub fn solve_within(
             }
             stats.conflicts = s.stats().conflicts;
             match status {
-                Status::Unsat => return Err(GridError::Unsatisfiable),
+                Status::Unsat => {
+                    let clash = clash::explain(spec, stats.conflicts, stop)?;
+                    return Err(GridError::Unsatisfiable { clash });
+                }
                 Status::Unknown if stopped() => return Err(GridError::Interrupted),
                 Status::Unknown => return Err(GridError::BudgetExhausted),
                 Status::Sat => {}
@@ -178,6 +182,10 @@ pub fn solve_within(
                 Err(SolveError::BudgetExhausted { .. }) if stopped() => {
                     return Err(GridError::Interrupted);
                 }
+                Err(SolveError::HardRulesUnsatisfiable) => {
+                    let clash = clash::explain(spec, stats.conflicts, stop)?;
+                    return Err(GridError::Unsatisfiable { clash });
+                }
                 r => r?,
             };
             let level = model.decode(solution.model())?;
@@ -203,7 +211,9 @@ pub fn solve_within(
             }
         }
     };
-    check_level(spec, &level).map_err(|problems| GridError::Rejected { problems })?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected {
+        problems: found.iter().map(ToString::to_string).collect(),
+    })?;
     Ok((level, stats))
 }
 

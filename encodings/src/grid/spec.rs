@@ -11,6 +11,7 @@
 
 use super::{Dir, GridError};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// Largest accepted `width` or `height`. The encodings are linear-ish in the number of cells
 /// (the eager connectivity encoding is about 230 clauses per cell at 32×32, growing with
@@ -44,7 +45,8 @@ pub struct Tile {
 pub struct LayerValue {
     /// Name, unique within the layer.
     pub name: String,
-    /// The glyph drawn over the tile when this value is set (values other than the first).
+    /// The glyph of this value in the layer's rows of the text form (and drawn over the tile in
+    /// pictures); unique within the layer.
     pub glyph: char,
     /// The tiles this value may sit on (`None`: any tile).
     pub requires: Option<TileSet>,
@@ -246,6 +248,63 @@ pub struct GridSpec {
     pub paths: Vec<PathRule>,
     /// Seeded preferences, if given.
     pub preferences: Option<Preferences>,
+    /// The document as written, for the referee ([`super::check_level`]), which reads every
+    /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
+    /// a misreading then has to be made twice, independently, to go unseen.
+    pub(crate) document: Arc<Value>,
+    /// Which rule each domain and adjacency restriction came from, for naming the rules that
+    /// clash when no level exists (`clash.rs`).
+    pub(crate) origins: Origins,
+}
+
+/// A rule of `grid.json` as the file writes it: its field path (`pins[2]`,
+/// `adjacency.directional[1]`, `counts[0]`) and a short reminder of what it says, so that a
+/// designer told which rules clash can find them without counting array entries.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleRef {
+    /// The field path, as in validation errors (`mask[3]` for a character of the mask's row 3).
+    pub path: String,
+    /// The one cell `(x, y)` the rule is about: a mask character, a pin, an `allowed` entry.
+    pub cell: Option<(usize, usize)>,
+    /// What the rule says, in a few words (`x=3 y=4: wall`); may be empty.
+    pub summary: String,
+}
+
+impl RuleRef {
+    pub(crate) fn new(path: impl Into<String>, summary: impl Into<String>) -> RuleRef {
+        RuleRef {
+            path: path.into(),
+            cell: None,
+            summary: summary.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for RuleRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.summary.is_empty() {
+            write!(f, "{}", self.path)
+        } else {
+            write!(f, "{} ({})", self.path, self.summary)
+        }
+    }
+}
+
+/// A cell restriction: the rule, the cell and the tiles it leaves there.
+pub(crate) type DomainOrigin = (RuleRef, usize, TileSet);
+
+/// An adjacency rule and the `(dir, a, b)` triples it forbids.
+pub(crate) type AdjacencyOrigin = (RuleRef, Vec<(Dir, usize, usize)>);
+
+/// The restrictions the resolved tables merge, each with the rule it came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Origins {
+    /// Each cell restriction of `mask`, `pins` and `allowed`: the rule, the cell and the tiles
+    /// it leaves there (`domains` is their intersection).
+    pub(crate) domain: Vec<DomainOrigin>,
+    /// Each adjacency rule and the `(dir, a, b)` triples it forbids ("`b` on the `dir` side of
+    /// `a`"), mirrors included (`adjacent` is true outside their union).
+    pub(crate) adjacency: Vec<AdjacencyOrigin>,
 }
 
 impl GridSpec {
@@ -263,6 +322,13 @@ impl GridSpec {
     /// Number of cells.
     pub fn cells(&self) -> usize {
         self.width * self.height
+    }
+
+    /// The `grid.json` document this spec was read from, as written. The referee
+    /// ([`super::check_level`]) judges levels against it, not against the resolved tables of
+    /// this struct, so editing those tables changes what is encoded but not what is checked.
+    pub fn document(&self) -> &Value {
+        &self.document
     }
 
     /// The cell index of `(x, y)` (row-major).
@@ -418,10 +484,13 @@ fn bound(v: &Value, path: &str, ratio_only: bool) -> R<Bound> {
         ));
     }
     match v.as_f64() {
-        Some(f) if (0.0..=1.0).contains(&f) => {
-            let num = (f * RATIO_DENOMINATOR as f64).round() as u64;
-            Ok(reduce(num, RATIO_DENOMINATOR))
-        }
+        Some(f) if (0.0..=1.0).contains(&f) => match millionths(&v.to_string()) {
+            Some(num) if num <= RATIO_DENOMINATOR => Ok(reduce(num, RATIO_DENOMINATOR)),
+            _ => Err(invalid(
+                path,
+                format!("{} must be a ratio between 0 and 1", show(v)),
+            )),
+        },
         Some(_) if v.is_number() => Err(invalid(
             path,
             format!(
@@ -431,6 +500,56 @@ fn bound(v: &Value, path: &str, ratio_only: bool) -> R<Bound> {
         )),
         _ => Err(invalid(path, format!("{} must be a number", show(v)))),
     }
+}
+
+/// A decimal number's text (`0.3`, `1.0`, `5e-7`: what serde_json prints for the number read,
+/// the shortest text that reads back as the same double) rounded to a whole number of
+/// millionths, halves up (`0.0000005` is 1). Exact decimal arithmetic rather than `f · 10⁶`
+/// in floating point, whose rounding could move a value written just below a half across it.
+/// `None` for a negative number or text that is not a plain decimal.
+fn millionths(text: &str) -> Option<u64> {
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().ok()?),
+        None => (text, 0),
+    };
+    if let Some(magnitude) = mantissa.strip_prefix('-') {
+        // Only zero may carry a sign.
+        return magnitude.chars().all(|c| c == '0' || c == '.').then_some(0);
+    }
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    // value = digits · 10^shift; we want round(value · 10⁶).
+    let shift = exponent
+        .checked_sub(i32::try_from(frac.len()).ok()?)?
+        .checked_add(6)?;
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if shift >= 0 {
+        // A whole number of millionths; anything longer than 20 digits is far beyond 1.
+        let padded = format!(
+            "{digits}{}",
+            "0".repeat(usize::try_from(shift).ok()?.min(40))
+        );
+        return padded.parse::<u64>().ok();
+    }
+    let cut = usize::try_from(-shift).ok()?;
+    if cut > digits.len() {
+        // Below a tenth of a millionth: rounds to 0.
+        return Some(0);
+    }
+    let (keep, dropped) = digits.split_at(digits.len() - cut);
+    let whole = if keep.is_empty() {
+        0
+    } else {
+        keep.parse::<u64>().ok()?
+    };
+    let half_or_more = dropped.as_bytes().first().is_some_and(|&b| b >= b'5');
+    whole.checked_add(half_or_more as u64)
 }
 
 fn reduce(num: u64, den: u64) -> Bound {
@@ -443,6 +562,24 @@ fn reduce(num: u64, den: u64) -> Bound {
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The merged adjacency table (see [`GridSpec::adjacent`]) and each rule's forbidden triples.
+type AdjacencyTables = (
+    [Vec<Vec<bool>>; 4],
+    Vec<(RuleRef, Vec<(Dir, usize, usize)>)>,
+);
+
+/// A name or a list of names as a short text: `wall`, `wall, water`.
+fn compact_names(v: &Value) -> String {
+    match v {
+        Value::Array(list) => list
+            .iter()
+            .map(|x| x.as_str().unwrap_or("?"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => v.as_str().unwrap_or("?").to_string(),
+    }
 }
 
 /// Validation state: what has been read so far (later sections resolve names against it).
@@ -482,14 +619,14 @@ impl Reader {
         if let Some(v) = field(m, "layers") {
             self.layers(v)?;
         }
-        let adjacent = match field(m, "adjacency") {
+        let (adjacent, adjacency_origins) = match field(m, "adjacency") {
             Some(v) => self.adjacency(v)?,
             None => {
                 let t = self.tiles.len();
-                std::array::from_fn(|_| vec![vec![true; t]; t])
+                (std::array::from_fn(|_| vec![vec![true; t]; t]), Vec::new())
             }
         };
-        let domains = self.domains(m)?;
+        let (domains, domain_origins) = self.domains(m)?;
         let counts = match field(m, "counts") {
             Some(v) => self.list(v, "counts", Reader::count)?,
             None => Vec::new(),
@@ -502,6 +639,30 @@ impl Reader {
             Some(v) => self.list(v, "connectivity", Reader::connectivity)?,
             None => Vec::new(),
         };
+        for (i, rule) in connectivity.iter().enumerate() {
+            let Some((x, y)) = rule.root else { continue };
+            let c = y * self.width + x;
+            if !domains[c].iter().zip(&rule.class).any(|(&d, &k)| d && k) {
+                let by: Vec<String> = domain_origins
+                    .iter()
+                    .filter(|(_, cell, _)| *cell == c)
+                    .map(|(r, _, _)| r.path.clone())
+                    .collect();
+                let left: Vec<&str> = (0..self.tiles.len())
+                    .filter(|&a| domains[c][a])
+                    .map(|a| self.tiles[a].name.as_str())
+                    .collect();
+                return Err(invalid(
+                    &format!("connectivity[{i}].root"),
+                    format!(
+                        "cell x={x} y={y} cannot hold the class: {} leave{} it only {}",
+                        by.join(" and "),
+                        if by.len() == 1 { "s" } else { "" },
+                        left.join(", ")
+                    ),
+                ));
+            }
+        }
         let paths = match field(m, "paths") {
             Some(v) => self.list(v, "paths", Reader::path)?,
             None => Vec::new(),
@@ -522,6 +683,11 @@ impl Reader {
             connectivity,
             paths,
             preferences,
+            document: Arc::new(v.clone()),
+            origins: Origins {
+                domain: domain_origins,
+                adjacency: adjacency_origins,
+            },
         })
     }
 
@@ -743,6 +909,16 @@ impl Reader {
                     ));
                 }
                 let g = glyph(required(xm, &p, "glyph")?, &join(&p, "glyph"))?;
+                if let Some(k2) = values.iter().position(|y| y.glyph == g) {
+                    return Err(invalid(
+                        &join(&p, "glyph"),
+                        format!(
+                            "{:?} is already the glyph of {vp}[{k2}] (each value of a layer \
+                             needs its own glyph, so that the layer's rows can be read back)",
+                            g.to_string()
+                        ),
+                    ));
+                }
                 let requires = match field(xm, "requires") {
                     Some(r) => Some(self.tile_sets(r, &join(&p, "requires"))?),
                     None => None,
@@ -758,23 +934,45 @@ impl Reader {
         Ok(())
     }
 
-    fn adjacency(&self, v: &Value) -> R<[Vec<Vec<bool>>; 4]> {
+    /// The merged per-direction table, and each rule's forbidden triples.
+    ///
+    /// Every rule marks the `(dir, a, b)` triples it explicitly allows or forbids, with their
+    /// mirrors `(opposite(dir), b, a)`: a symmetric `forbid` pair forbids it on every side, the
+    /// symmetric `allow` list forbids every pair it does not name, a directional `allow` forbids
+    /// the tiles *outside* its list on that side and a directional `forbid` the tiles *in* it.
+    /// A triple is allowed when no rule forbids it; one rule allowing what another forbids is
+    /// the contradiction error.
+    fn adjacency(&self, v: &Value) -> R<AdjacencyTables> {
         let m = object(v, "adjacency", &["allow", "forbid", "directional"])?;
         let t = self.tiles.len();
         // Per (dir, a, b): the first rule that explicitly allows / forbids the pair.
         let mut allowed_by: Vec<Option<String>> = vec![None; 4 * t * t];
         let mut forbidden_by: Vec<Option<String>> = vec![None; 4 * t * t];
         let at = |d: Dir, a: usize, b: usize| (d as usize * t + a) * t + b;
-        // Marks (a, d, b) and its mirror (b, opposite(d), a).
-        let mark = |table: &mut Vec<Option<String>>, d: Dir, a: usize, b: usize, src: &str| {
+        // Each rule's forbidden triples (mirrors included), in rule order.
+        let mut rules: Vec<AdjacencyOrigin> = Vec::new();
+        // Marks (a, d, b) and its mirror (b, opposite(d), a) in `table`, and in `own` (the
+        // rule's list) when given.
+        let mark = |table: &mut Vec<Option<String>>,
+                    own: Option<&mut Vec<(Dir, usize, usize)>>,
+                    d: Dir,
+                    a: usize,
+                    b: usize,
+                    src: &str| {
+            let mut own = own;
             for (i, j, e) in [(a, b, d), (b, a, d.opposite())] {
                 let slot = &mut table[at(e, i, j)];
                 if slot.is_none() {
                     *slot = Some(src.to_string());
                 }
+                if let Some(list) = own.as_deref_mut()
+                    && !list.contains(&(e, i, j))
+                {
+                    list.push((e, i, j));
+                }
             }
         };
-        let pairs = |key: &str| -> R<Vec<(TileSet, TileSet, String)>> {
+        let pairs = |key: &str| -> R<Vec<(TileSet, TileSet, String, String)>> {
             let mut out = Vec::new();
             if let Some(list) = field(m, key) {
                 let p = format!("adjacency.{key}");
@@ -785,6 +983,11 @@ impl Reader {
                             self.tile_set(x, &format!("{pp}[0]"))?,
                             self.tile_set(y, &format!("{pp}[1]"))?,
                             pp,
+                            format!(
+                                "{} beside {}",
+                                x.as_str().unwrap_or("?"),
+                                y.as_str().unwrap_or("?")
+                            ),
                         )),
                         _ => {
                             return Err(invalid(
@@ -797,35 +1000,48 @@ impl Reader {
             }
             Ok(out)
         };
-        let symmetric_allow = field(m, "allow").is_some();
-        for (key, table) in [("allow", &mut allowed_by), ("forbid", &mut forbidden_by)] {
-            for (x, y, src) in pairs(key)? {
-                for a in (0..t).filter(|&a| x[a]) {
-                    for b in (0..t).filter(|&b| y[b]) {
-                        for d in Dir::ALL {
-                            mark(table, d, a, b, &src);
-                        }
+        for (x, y, src, _) in pairs("allow")? {
+            for a in (0..t).filter(|&a| x[a]) {
+                for b in (0..t).filter(|&b| y[b]) {
+                    for d in Dir::ALL {
+                        mark(&mut allowed_by, None, d, a, b, &src);
                     }
                 }
             }
         }
+        for (x, y, src, summary) in pairs("forbid")? {
+            let mut own = Vec::new();
+            for a in (0..t).filter(|&a| x[a]) {
+                for b in (0..t).filter(|&b| y[b]) {
+                    for d in Dir::ALL {
+                        mark(&mut forbidden_by, Some(&mut own), d, a, b, &src);
+                    }
+                }
+            }
+            rules.push((RuleRef::new(src, summary), own));
+        }
         // The symmetric allow-list forbids every pair it does not name.
-        if symmetric_allow {
+        if field(m, "allow").is_some() {
+            let mut own = Vec::new();
             for a in 0..t {
                 for b in 0..t {
                     for d in Dir::ALL {
                         if allowed_by[at(d, a, b)].is_none() {
-                            mark(&mut forbidden_by, d, a, b, "adjacency.allow (not listed)");
+                            let src = "adjacency.allow (not listed)";
+                            mark(&mut forbidden_by, Some(&mut own), d, a, b, src);
                         }
                     }
                 }
             }
+            let summary = "only the listed pairs may touch";
+            rules.push((RuleRef::new("adjacency.allow", summary), own));
         }
         if let Some(list) = field(m, "directional") {
             for (i, r) in array(list, "adjacency.directional")?.iter().enumerate() {
                 let p = format!("adjacency.directional[{i}]");
                 let rm = object(r, &p, &["tile", "dir", "allow", "forbid"])?;
-                let tiles = self.tile_set(required(rm, &p, "tile")?, &join(&p, "tile"))?;
+                let tv = required(rm, &p, "tile")?;
+                let tiles = self.tile_set(tv, &join(&p, "tile"))?;
                 let dv = required(rm, &p, "dir")?;
                 let d = match dv.as_str() {
                     Some("N") => Dir::N,
@@ -852,21 +1068,32 @@ impl Reader {
                 };
                 let key = if is_allow { "allow" } else { "forbid" };
                 let set = self.tile_sets(list, &join(&p, key))?;
+                let mut own = Vec::new();
                 for a in (0..t).filter(|&a| tiles[a]) {
                     for b in 0..t {
-                        if set[b] == is_allow {
-                            let table = if is_allow {
-                                &mut allowed_by
-                            } else {
-                                &mut forbidden_by
-                            };
-                            mark(table, d, a, b, &p);
-                        } else if is_allow {
-                            let src = format!("{p} (not in its allow list)");
-                            mark(&mut forbidden_by, d, a, b, &src);
+                        match (is_allow, set[b]) {
+                            // Listed in an allow-list: explicitly allowed.
+                            (true, true) => mark(&mut allowed_by, None, d, a, b, &p),
+                            // Outside an allow-list: forbidden.
+                            (true, false) => {
+                                let src = format!("{p} (not in its allow list)");
+                                mark(&mut forbidden_by, Some(&mut own), d, a, b, &src);
+                            }
+                            // Listed in a forbid-list: forbidden.
+                            (false, true) => mark(&mut forbidden_by, Some(&mut own), d, a, b, &p),
+                            // Outside a forbid-list: this rule says nothing about it.
+                            (false, false) => {}
                         }
                     }
                 }
+                let summary = format!(
+                    "{} of {}: {} {}",
+                    d.name(),
+                    tv.as_str().unwrap_or("?"),
+                    if is_allow { "only" } else { "not" },
+                    compact_names(list)
+                );
+                rules.push((RuleRef::new(p, summary), own));
             }
         }
         let mut adjacent: [Vec<Vec<bool>>; 4] = std::array::from_fn(|_| vec![vec![true; t]; t]);
@@ -890,7 +1117,7 @@ impl Reader {
                 }
             }
         }
-        Ok(adjacent)
+        Ok((adjacent, rules))
     }
 
     fn cell(&self, v: &Value, path: &str) -> R<(usize, usize)> {
@@ -912,18 +1139,33 @@ impl Reader {
         Ok((x as usize, y as usize))
     }
 
-    fn domains(&self, m: &Map<String, Value>) -> R<Vec<TileSet>> {
+    /// The cell domains, and each restriction with the rule it came from.
+    fn domains(&self, m: &Map<String, Value>) -> R<(Vec<TileSet>, Vec<DomainOrigin>)> {
         let t = self.tiles.len();
         let (w, h) = (self.width, self.height);
         let mut domains = vec![vec![true; t]; w * h];
+        let mut origins: Vec<DomainOrigin> = Vec::new();
         // Which rule last narrowed each cell, for the error when a cell runs empty.
         let mut why: Vec<String> = vec![String::new(); w * h];
+        let names = |set: &[bool]| -> String {
+            let v: Vec<&str> = (0..t)
+                .filter(|&a| set[a])
+                .map(|a| self.tiles[a].name.as_str())
+                .collect();
+            v.join(", ")
+        };
         let mut narrow = |c: usize, set: &[bool], src: String| -> R<()> {
+            let (x, y) = (c % w, c / w);
+            let rule = RuleRef {
+                path: src.clone(),
+                cell: Some((x, y)),
+                summary: format!("x={x} y={y}: {}", names(set)),
+            };
+            origins.push((rule, c, set.to_vec()));
             for (d, s) in domains[c].iter_mut().zip(set) {
                 *d &= *s;
             }
             if !domains[c].iter().any(|&b| b) {
-                let (x, y) = (c % w, c / w);
                 let earlier = if why[c].is_empty() {
                     String::new()
                 } else {
@@ -1011,7 +1253,7 @@ impl Reader {
                 narrow(y * w + x, &set, p)?;
             }
         }
-        Ok(domains)
+        Ok((domains, origins))
     }
 
     fn region(&self, v: &Value, path: &str) -> R<Region> {

@@ -5,7 +5,8 @@
 //!   hints (see `grim_tools::grid::encode`), so any external solver can be used.
 //! - `grim-encode decode GRID.json SOLVER-OUTPUT [--svg OUT.svg]` reads a SAT or MaxSAT
 //!   solver's answer back into the level, checks it against the clauses and with the
-//!   independent referee `check_level`, and prints it as glyph rows (and draws it).
+//!   independent referee `check_level`, and prints its text form (tile rows, then each layer's
+//!   rows under its name; and draws it).
 //! - `grim-encode solve GRID.json [--seed N] [--svg OUT.svg] [--time S]` does it all with our
 //!   engine (phase hints applied) and prints the level.
 //!
@@ -220,8 +221,12 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::Invalid { .. } | GridError::TooLarge { .. } => {
             Failure::new(exit::INPUT, format!("{file}: {e}"))
         }
-        GridError::BadModel { .. } => Failure::new(exit::INPUT, format!("{e}")),
-        GridError::Unsatisfiable => Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}")),
+        GridError::BadModel { .. } | GridError::BadText { .. } => {
+            Failure::new(exit::INPUT, format!("{e}"))
+        }
+        GridError::Unsatisfiable { .. } => {
+            Failure::new(exit::UNSATISFIABLE, format!("{file}: {e}"))
+        }
         GridError::BudgetExhausted => Failure::new(exit::UNKNOWN, format!("{file}: {e}")),
         // `solve` reports its --time limit itself, naming the limit; this arm keeps the match
         // total for any other caller.
@@ -368,7 +373,7 @@ fn write_svg(path: &Path, spec: &GridSpec, level: &Level) -> Result<(), Failure>
         .map_err(|e| Failure::io("write", path, &e))
 }
 
-/// Prints the level's glyph rows on standard output.
+/// Prints the level's text form (`Level::to_text`: tile rows, then each layer) on standard output.
 fn print_level(spec: &GridSpec, level: &Level) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -615,7 +620,11 @@ fn solve(
             format!(
                 "internal error: the engine's level breaks the rules: {}; please report it \
                  with {} and the seed",
-                problems.join("; "),
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
                 display(grid_path)
             ),
         ));
