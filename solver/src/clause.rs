@@ -39,6 +39,17 @@ pub(crate) type CRef = u32;
 /// The reason of a variable assigned by a decision, an assumption or a level-0 unit.
 pub(crate) const NO_REASON: CRef = u32::MAX;
 
+/// The reason of a literal an external propagator implied without explaining it yet
+/// (`external.rs`): conflict analysis asks for the clause when it needs it
+/// (`Solver::materialize_reason`). Never an arena offset (the arena stays below 2^31 words).
+pub(crate) const LAZY_REASON: CRef = u32::MAX - 1;
+
+/// Whether reason `r` names a clause of the arena (neither `NO_REASON` nor `LAZY_REASON`).
+#[inline(always)]
+pub(crate) fn is_clause(r: CRef) -> bool {
+    r < LAZY_REASON
+}
+
 const HEADER: usize = 3;
 const LEARNED: u32 = 1;
 const DELETED: u32 = 2;

@@ -48,6 +48,7 @@
 //! | `walk`, `rng` | `Walk`, `SplitMix64` | ProbSAT local search as a rephasing step; the seeded random stream |
 //! | `probe` | — | unit-propagation probes under assumptions (`Solver::probe`) |
 //! | `eliminate` | `Elimination` | bounded variable elimination before the first search; model reconstruction |
+//! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
 //! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
 //! | `check` | `ModelCheck` | the copy of the clauses and the model check |
 //! | `proof` | `Proof` | DRAT proof output (text and binary) |
@@ -70,6 +71,7 @@ mod check;
 mod clause;
 mod decide;
 mod eliminate;
+pub mod external;
 mod heap;
 mod minimize;
 mod mode;
@@ -92,6 +94,7 @@ mod walk;
 mod watch;
 
 pub use budget::Terminator;
+pub use external::{ClauseKind, Context, Propagator, PropagatorError};
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
 pub use probe::Probes;
 pub use proof::ProofFormat;

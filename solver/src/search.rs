@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::NO_REASON;
+use crate::external::Round;
 use crate::solver::Solver;
 use crate::stats::Stats;
 use crate::types::{L_FALSE, L_TRUE, Status};
@@ -62,8 +63,24 @@ impl Solver {
 
     /// Runs CDCL until an answer or the budget. Pre: level 0, `ok`.
     pub(crate) fn search(&mut self) -> Status {
+        // A conflict handed over by the external propagator's model check.
+        let mut pending = NO_REASON;
         loop {
-            let conflict = self.propagate();
+            let mut conflict = if pending != NO_REASON {
+                std::mem::replace(&mut pending, NO_REASON)
+            } else {
+                self.propagate()
+            };
+            // The external propagator's turn once the clauses are at a fixpoint.
+            if conflict == NO_REASON && self.external.is_some() {
+                match self.external_round() {
+                    Round::Quiet => {}
+                    Round::Again => continue,
+                    Round::Conflict(c) => conflict = c,
+                    Round::Unsat => return Status::Unsat,
+                    Round::Stop => return Status::Unknown,
+                }
+            }
             if conflict != NO_REASON {
                 self.stats.conflicts += 1;
                 if self.trail.decision_level() == 0 {
@@ -72,7 +89,9 @@ impl Solver {
                     return Status::Unsat;
                 }
                 self.update_target_and_best();
-                let (bt, lbd) = self.analyze(conflict);
+                let Some((bt, lbd)) = self.analyze(conflict) else {
+                    return Status::Unknown; // a propagator's malformed reason
+                };
                 self.backtrack(bt);
                 self.learn(lbd);
                 self.update_restart_averages(lbd);
@@ -118,6 +137,9 @@ impl Solver {
                     L_TRUE => self.trail.new_decision_level(),
                     L_FALSE => {
                         self.analyze_final(a);
+                        if self.propagator_failed() {
+                            return Status::Unknown;
+                        }
                         return Status::Unsat;
                     }
                     _ => {
@@ -128,13 +150,29 @@ impl Solver {
             }
             let lit = match next {
                 Some(a) => a,
-                None => match self.pick_branch_lit() {
-                    Some(l) => {
-                        self.stats.decisions += 1;
-                        l
+                None => {
+                    let suggested = match self.external_decide() {
+                        Ok(s) => s,
+                        Err(()) => return Status::Unknown,
+                    };
+                    match suggested.or_else(|| self.pick_branch_lit()) {
+                        Some(l) => {
+                            self.stats.decisions += 1;
+                            l
+                        }
+                        // Every variable assigned: the propagator checks the model first.
+                        None => match self.external_check_model() {
+                            Round::Quiet => return Status::Sat,
+                            Round::Again => continue,
+                            Round::Conflict(c) => {
+                                pending = c;
+                                continue;
+                            }
+                            Round::Unsat => return Status::Unsat,
+                            Round::Stop => return Status::Unknown,
+                        },
                     }
-                    None => return Status::Sat,
-                },
+                }
             };
             self.trail.new_decision_level();
             self.trail.assign(lit, NO_REASON);

@@ -12,6 +12,7 @@ use crate::check::ModelCheck;
 use crate::clause::{Arena, Clauses, NO_REASON};
 use crate::decide::{Phases, Vsids};
 use crate::eliminate::Elimination;
+use crate::external::External;
 use crate::mode::Mode;
 use crate::options::Options;
 use crate::proof::Proof;
@@ -95,6 +96,8 @@ pub struct Solver {
     pub(crate) out_of_memory: bool,
     /// Scratch for `add_irredundant`.
     add_buf: Vec<Lit>,
+    /// The connected external propagator and its bookkeeping (`external.rs`).
+    pub(crate) external: Option<External>,
 }
 
 impl Default for Solver {
@@ -141,6 +144,7 @@ impl Solver {
             ok: true,
             out_of_memory: false,
             add_buf: Vec::new(),
+            external: None,
         }
     }
 
@@ -306,6 +310,7 @@ impl Solver {
         self.assumptions.clear();
         self.assumptions.extend_from_slice(assumptions);
         self.limits.start(budget, &self.stats);
+        self.external_start();
         self.trail.debug_check();
         self.init_search();
         let mut status = if self.eliminating() {
@@ -338,7 +343,14 @@ impl Solver {
                 status = Status::Unknown;
             }
         }
+        if self.propagator_failed() {
+            // A propagator's malformed answer stopped the search: nothing it led to is trusted.
+            self.model.clear();
+            self.failed.clear();
+            status = Status::Unknown;
+        }
         self.backtrack(0);
+        let _ = self.flush_external_log();
         self.analysis.debug_check_clear();
         self.last_status = Some(status);
         status
@@ -464,6 +476,9 @@ impl Solver {
     /// the decision heap.
     pub(crate) fn backtrack(&mut self, level: u32) {
         self.undo_to(level, true);
+        if self.external.is_some() {
+            self.external_backtracked(level);
+        }
     }
 
     /// `backtrack`, with the choice of saving the phases of the undone assignments (probes do

@@ -58,6 +58,22 @@ pub struct Stats {
     /// Restorations of eliminated clauses for a reappearing variable. Counted in
     /// `eliminate.rs`.
     pub restored: u64,
+    /// Rounds in which an external propagator propagated or added something. Counted in
+    /// `external.rs`.
+    pub external_rounds: u64,
+    /// Literals an external propagator propagated (lazily or with a reason). Counted in
+    /// `external.rs`.
+    pub external_propagations: u64,
+    /// Reasons an external propagator was asked for (lazy ones that analysis needed, and every
+    /// one when a proof is written). Counted in `external.rs`.
+    pub external_reasons: u64,
+    /// Clauses an external propagator added (conflicts included). Counted in `external.rs`.
+    pub external_clauses: u64,
+    /// Complete assignments an external propagator refuted with clauses. Counted in
+    /// `external.rs`.
+    pub external_models_refuted: u64,
+    /// Decisions an external propagator chose. Counted in `external.rs`.
+    pub external_decisions: u64,
     /// Models checked against the original clauses. Counted in `check.rs`.
     pub models_checked: u64,
 }
