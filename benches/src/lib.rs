@@ -1,6 +1,6 @@
 //! Shared helpers for grimoire's criterion benchmarks: the instances they run on, built in
 //! memory from `grim_tools::generate` (seeded, so every run measures the same work), and the
-//! one measurement profile that keeps `cargo bench -p grim-benches` near two minutes.
+//! one measurement profile that keeps `cargo bench -p grim-benches --features criterion` near two minutes.
 //!
 //! The benchmarks themselves live in `benches/`: `propagate` (propagation throughput inside
 //! real solves), `analyze` (conflicts per second, minimisation on and off), `parse` (DIMACS

@@ -9,13 +9,19 @@
 
 use std::io::Cursor;
 
-use grim_tools::formats::Input;
 use grim_tools::formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
+use grim_tools::formats::{Compression, Input};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let lenient = read_cnf(data, ParseOptions { strict: false });
-    let strict = read_cnf(data, ParseOptions { strict: true });
+    let lenient = read_cnf(data, ParseOptions::default());
+    let strict = read_cnf(
+        data,
+        ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        },
+    );
     if let Ok(strict) = &strict {
         let lenient = lenient
             .as_ref()
@@ -28,16 +34,23 @@ fuzz_target!(|data: &[u8]| {
         assert!(parsed.cnf.vars_used() <= parsed.cnf.num_vars);
         let mut out = Vec::new();
         write_dimacs(&parsed.cnf, &mut out).expect("writing to a Vec");
-        let again = read_cnf(&out[..], ParseOptions { strict: true })
-            .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
+        let again = read_cnf(
+            &out[..],
+            ParseOptions {
+                strict: true,
+                ..ParseOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("written output does not re-parse: {e}\n{out:?}"));
         assert_eq!(again.cnf, parsed.cnf, "round trip changed the formula");
         assert!(again.warnings.is_empty());
     }
-    // The sniffing path: identical to the plain reader on non-gzip bytes.
+    // The sniffing path: identical to the plain reader on bytes without a compression magic
+    // number (gzip, xz, bzip2, lzma).
     if let Ok(input) = Input::sniff(Cursor::new(data.to_vec())) {
-        let gzip = input.is_gzip();
-        let sniffed = read_cnf(input, ParseOptions { strict: false });
-        if !gzip {
+        let plain = input.compression() == Compression::None;
+        let sniffed = read_cnf(input, ParseOptions::default());
+        if plain {
             assert_eq!(
                 sniffed.as_ref().ok().map(|p| &p.cnf),
                 lenient.as_ref().ok().map(|p| &p.cnf),

@@ -12,8 +12,14 @@ use grim_tools::formats::wcnf::{Dialect, read_wcnf, write_wcnf};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let lenient = read_wcnf(data, ParseOptions { strict: false });
-    let strict = read_wcnf(data, ParseOptions { strict: true });
+    let lenient = read_wcnf(data, ParseOptions::default());
+    let strict = read_wcnf(
+        data,
+        ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        },
+    );
     if let Ok(strict) = &strict {
         let lenient = lenient
             .as_ref()
@@ -41,8 +47,14 @@ fuzz_target!(|data: &[u8]| {
             }
             Err(e) => panic!("writing the new dialect failed: {e}"),
         }
-        let again = read_wcnf(&out[..], ParseOptions { strict: true })
-            .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
+        let again = read_wcnf(
+            &out[..],
+            ParseOptions {
+                strict: true,
+                ..ParseOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("written {dialect:?} output does not re-parse: {e}"));
         assert_eq!(
             again.wcnf.hard, parsed.wcnf.hard,
             "{dialect:?}: hard clauses"

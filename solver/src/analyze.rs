@@ -18,7 +18,10 @@
 //!
 //! The loops over a clause's literals hold one slice of the arena (`Arena::lits`) for the whole
 //! clause and borrow the trail, the scores and the marks separately, instead of re-indexing the
-//! arena through the solver for every literal.
+//! arena through the solver for every literal (two or three bounds checks per literal). With
+//! the same change in propagation and minimisation, callgrind counts 2.6% fewer instructions
+//! on uuf250-01, 1.9% on php-10p-9h and 4.7% on schup-l2s-abp4-1-k31, the search unchanged;
+//! outside propagation, uuf250-01 went from 1.92 to 1.76 G instructions.
 
 #![forbid(unsafe_code)]
 

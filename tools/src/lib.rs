@@ -2,6 +2,33 @@
 //! command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF), `grim-check`, `grim-gen`
 //! and `grim-encode` (grid.json levels to CNF/WCNF, solver answers back to levels and
 //! pictures: [`grid`]).
+//!
+//! Reading a DIMACS file (plain, gzip, xz, bzip2 or lzma; see [`formats`]) and solving it
+//! needs only this crate: the engine ([`Solver`], [`Budget`], [`Status`], ...) and the
+//! encodings layer are re-exported.
+//!
+//! ```
+//! use grim_tools::formats::dimacs::{ParseOptions, read_cnf};
+//! use grim_tools::formats::ParseError;
+//! use grim_tools::{Budget, Solver, Status};
+//!
+//! let text = "c a tiny instance\np cnf 3 3\n1 2 0\n-1 3 0\n-2 -3 0\n";
+//! let parsed = read_cnf(text.as_bytes(), ParseOptions::default()).expect("well-formed");
+//! let mut solver = Solver::new();
+//! for clause in &parsed.cnf.clauses {
+//!     solver.add_clause(clause);
+//! }
+//! assert_eq!(solver.solve(&[], Budget::UNLIMITED), Status::Sat);
+//! let model = solver.model().expect("a model after SAT");
+//! let value = |l: grim_tools::Lit| model.get(l.var().index()).map(|&v| v == l.is_positive());
+//! assert!(parsed.cnf.first_unsatisfied(value).is_none());
+//!
+//! // A file cut off at a clause boundary is refused with the position and the counts.
+//! let truncated = "p cnf 3 3\n1 2 0\n-1 3 0\n";
+//! let error = read_cnf(truncated.as_bytes(), ParseOptions::default()).unwrap_err();
+//! assert!(matches!(error, ParseError::Truncated { declared: 3, found: 2, .. }));
+//! assert!(error.with_path("x.cnf").to_string().starts_with("x.cnf:4:1: the input ends"));
+//! ```
 #![forbid(unsafe_code)]
 
 /// The README's Rust examples, compiled (and run, except the one that reads a file of the
@@ -9,6 +36,11 @@
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The engine and the encodings layer, for everything not re-exported below.
+pub use grim_encodings;
+pub use grim_encodings::{Budget, Lit, Options, Solver, Status, Terminator, Var, Wcnf};
+pub use grim_solver;
 
 pub mod cli;
 pub mod formats;

@@ -2,6 +2,8 @@
 //! signals, and errors with positions. Each test writes its inputs into its own directory
 //! under the system temp dir.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,6 +16,7 @@ use grim_solver::Options;
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
+const GEN: &str = env!("CARGO_BIN_EXE_grim-gen");
 
 /// A per-test temp directory, removed on drop.
 struct Dir(PathBuf);
@@ -303,11 +306,23 @@ fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
         "c header: p cnf 4 4",
         "c parsed: 4 variables, 4 clauses, 8 literals",
         "c solving",
+        "c ---- statistics (--stats for every counter) ----",
+        ", conflicts ",
+        "models checked 1",
+    ] {
+        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+    }
+    // Short by default (a newcomer's complaint: ~30 `c` lines); every counter with --stats.
+    let comments = out.lines().filter(|l| l.starts_with("c ")).count();
+    assert!(comments <= 10, "{comments} comment lines:\n{out}");
+    let full = stdout(&sat(&["--stats", p(&f)]));
+    for needle in [
         "c ---- statistics ----",
         "c conflicts",
         "c models checked",
+        "c vivified clauses",
     ] {
-        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
+        assert!(full.contains(needle), "missing {needle:?} in:\n{full}");
     }
     let s = out.find("\ns SATISFIABLE").expect("s line");
     assert!(
@@ -398,6 +413,53 @@ fn a_bad_opt_is_a_usage_error_with_exit_2_naming_the_problem() {
             stderr(&o)
         );
     }
+}
+
+#[test]
+fn grim_gen_ksat_takes_clauses_or_ratio_and_says_so_when_neither_is_given() {
+    let by_ratio = run(
+        GEN,
+        &["ksat", "--vars", "20", "--ratio", "4.2", "--seed", "1"],
+        None,
+    );
+    assert_eq!(code(&by_ratio), Some(0), "{}", stderr(&by_ratio));
+    assert!(
+        stdout(&by_ratio).contains("p cnf 20 84"),
+        "{}",
+        stdout(&by_ratio)
+    );
+    let by_count = run(
+        GEN,
+        &["ksat", "--vars", "20", "--clauses", "84", "--seed", "1"],
+        None,
+    );
+    assert_eq!(code(&by_count), Some(0));
+    let neither = run(GEN, &["ksat", "--vars", "20"], None);
+    assert_eq!(code(&neither), Some(2));
+    assert!(
+        stderr(&neither).contains("<--clauses <CLAUSES>|--ratio <RATIO>>"),
+        "{}",
+        stderr(&neither)
+    );
+    let both = run(
+        GEN,
+        &["ksat", "--vars", "20", "--clauses", "8", "--ratio", "2"],
+        None,
+    );
+    assert_eq!(code(&both), Some(2));
+}
+
+#[test]
+fn the_usage_line_shows_the_instance_as_required() {
+    let o = sat(&["--help"]);
+    assert!(
+        stdout(&o).contains("Usage: grim-sat [OPTIONS] <FILE>"),
+        "{}",
+        stdout(&o)
+    );
+    let o = sat(&[]);
+    assert_eq!(code(&o), Some(2));
+    assert!(stderr(&o).contains("<FILE>"), "{}", stderr(&o));
 }
 
 #[test]
@@ -703,20 +765,47 @@ fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
 }
 
 #[test]
-fn a_clause_count_mismatch_is_a_warning_normally_and_an_error_with_strict() {
+fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
     let dir = Dir::new("count");
+    // Cut off at a clause boundary: the missing clause `-1 0` made it UNSAT.
     let f = dir.file("a.cnf", "p cnf 2 3\n1 0\n2 0\n");
+    for args in [&["-q"][..], &["--strict"][..]] {
+        let o = sat(&[args, &[p(&f)]].concat());
+        assert_eq!(code(&o), Some(3), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+        assert!(
+            stderr(&o).contains("a.cnf:4:1: the input ends after 2 of the 3 clauses"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = sat(&["-q", "--relaxed", p(&f)]);
+    assert_eq!(code(&o), Some(10));
+    assert!(
+        stderr(&o).contains("warning") && stderr(&o).contains("2 of the 3 clauses"),
+        "{}",
+        stderr(&o)
+    );
+    // --strict and --relaxed contradict each other: a usage error.
+    let o = sat(&["--strict", "--relaxed", p(&f)]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
+    let dir = Dir::new("surplus");
+    let f = dir.file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
     assert!(
-        stderr(&o).contains("declares 3 clauses but the input has 2"),
+        stderr(&o).contains("declares 1 clauses but the input has 2"),
         "{}",
         stderr(&o)
     );
     let o = sat(&["--strict", p(&f)]);
     assert_eq!(code(&o), Some(3));
     assert!(
-        stderr(&o).contains(":4:1: 2 clauses but the header declares 3"),
+        stderr(&o).contains(":3:1: more clauses than the 1 declared"),
         "{}",
         stderr(&o)
     );
@@ -859,7 +948,10 @@ fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_
         if std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
             panic!("rate is not installed but GRIM_REQUIRE_REFERENCES=1");
         }
-        println!("skipped the rate check: rate not installed (cargo install rate)");
+        common::skip(
+            "cli",
+            "the rate proof check: rate not installed (cargo install rate)",
+        );
     }
     for binary in [false, true] {
         let proof = dir.0.join(if binary { "p.bin.drat" } else { "p.drat" });

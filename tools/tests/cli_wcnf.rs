@@ -546,7 +546,25 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
         out.contains("c parsed: 2 variables, 1 hard and 1 soft clauses, 3 literals, soft weight 3"),
         "{out}"
     );
-    assert!(out.contains("c sat calls"), "{out}");
+    assert!(out.contains(", sat calls "), "{out}");
+    // Every counter with --stats.
+    let full = stdout(&sat(&["--stats", p(&f)]));
+    assert!(
+        full.contains("c sat calls") && full.contains("c core literals"),
+        "{full}"
+    );
+}
+
+#[test]
+fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
+    let dir = Dir::new("wcnf-proof");
+    let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
+    let proof = dir.0.join("out.drat");
+    let o = sat(&["--proof", p(&proof), p(&f)]);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("proofs are for CNF"), "{}", stderr(&o));
+    assert!(!proof.exists(), "no proof file is created");
 }
 
 #[test]

@@ -131,7 +131,10 @@ fn load(entry: &Entry) -> Instance {
         path.display()
     );
     let (num_vars, clauses) = parse_dimacs(&instance_bytes(&path), &entry.path);
-    let strict = ParseOptions { strict: true };
+    let strict = ParseOptions {
+        strict: true,
+        ..ParseOptions::default()
+    };
     let parsed = read_cnf_path(&path, strict)
         .unwrap_or_else(|e| panic!("formats::dimacs refuses {}: {e}", entry.path));
     assert!(

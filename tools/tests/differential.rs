@@ -4,10 +4,13 @@
 //! references' status, and every grim model (and every CaDiCaL model) is checked here against
 //! the generated clauses.
 //!
-//! When a reference is not on `PATH` the test prints `skipped: NAME not installed` and passes,
+//! When a reference is not on `PATH` the test reports `skipped: NAME not installed` (on the
+//! terminal, past cargo's output capture: `common::skip`) and passes,
 //! unless `GRIM_REQUIRE_REFERENCES=1`, in which case it fails (set it in CI, so a missing install
 //! step cannot turn the test green by skipping). Install with
 //! `apt-get install -y minisat cadical`.
+
+mod common;
 
 use std::env;
 use std::fs;
@@ -43,7 +46,10 @@ fn references() -> Option<(PathBuf, PathBuf)> {
                  (install it: apt-get install -y minisat cadical)"
             ),
             None => {
-                println!("skipped: {name} not installed");
+                common::skip(
+                    "differential",
+                    &format!("{name} not installed (apt-get install minisat cadical)"),
+                );
                 return None;
             }
         }

@@ -8,7 +8,11 @@
 //! lines and headers cost nothing however long they are; a clause costs 4 bytes per literal
 //! while read, and the engine keeps about three copies of it (the arena, the watches, the
 //! copy the model check uses), each under 4 bytes per input byte (a literal takes at least
-//! two bytes of text, digit and blank).
+//! two bytes of text, digit and blank). For compressed input the bound is per byte of the
+//! *decompressed* text (an xz file of a 100 MB comment is 15 KB), and the xz and lzma decoders
+//! add at most their memory limit (`grim_tools::formats::compress::MEMORY_LIMIT`, 128 MiB; a
+//! header asking for more is refused), so compressed cases run under 256 + 128 MiB + 16 × the
+//! text.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,14 +23,16 @@ use flate2::write::GzEncoder;
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 
-/// Runs `grim-sat FILE` under `ulimit -v` (KiB): 256 MiB + 16 × the file's size.
-fn run_limited(path: &PathBuf) -> Output {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let limit_kib = 256 * 1024 + 16 * size / 1024;
+/// Runs `grim-sat ARGS... FILE` under `ulimit -v` (KiB): 256 MiB + 16 × `text_size`, plus the
+/// xz/lzma decoders' limit when the file is compressed.
+fn run_limited(path: &PathBuf, args: &[&str], text_size: u64, compressed: bool) -> Output {
+    let decoder = if compressed { 128 * 1024 } else { 0 };
+    let limit_kib = 256 * 1024 + decoder + 16 * text_size / 1024;
     Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {limit_kib} && exec \"$0\" \"$1\""))
+        .arg(format!("ulimit -v {limit_kib} && exec \"$0\" \"$@\""))
         .arg(SAT)
+        .args(args)
         .arg(path)
         .output()
         .expect("spawn sh")
@@ -44,6 +50,72 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     e.finish().expect("gzip")
 }
 
+fn xz(data: &[u8]) -> Vec<u8> {
+    let mut e = xz2::write::XzEncoder::new(Vec::new(), 1);
+    e.write_all(data).expect("xz");
+    e.finish().expect("xz")
+}
+
+fn bzip2(data: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    e.write_all(data).expect("bzip2");
+    e.finish().expect("bzip2")
+}
+
+fn lzma(data: &[u8]) -> Vec<u8> {
+    let options = xz2::stream::LzmaOptions::new_preset(1).expect("preset");
+    let stream = xz2::stream::Stream::new_lzma_encoder(&options).expect("lzma");
+    let mut e = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
+    e.write_all(data).expect("lzma");
+    e.finish().expect("lzma")
+}
+
+/// An xz stream whose header asks for a 1 GiB dictionary (over the decoders' limit).
+fn xz_huge_dictionary(data: &[u8]) -> Vec<u8> {
+    let mut options = xz2::stream::LzmaOptions::new_preset(0).expect("preset");
+    options.dict_size(1 << 30);
+    let mut filters = xz2::stream::Filters::new();
+    filters.lzma2(&options);
+    let stream = xz2::stream::Stream::new_stream_encoder(&filters, xz2::stream::Check::Crc64)
+        .expect("encoder");
+    let mut e = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
+    e.write_all(data).expect("xz");
+    e.finish().expect("xz")
+}
+
+/// One case of the matrix: a name, the file's bytes, extra arguments, the size of the text it
+/// decompresses to, and what must come out.
+struct Case {
+    name: String,
+    bytes: Vec<u8>,
+    args: &'static [&'static str],
+    text_size: u64,
+    compressed: bool,
+    expect: Expect,
+}
+
+fn plain(name: &str, bytes: Vec<u8>, expect: Expect) -> Case {
+    Case {
+        name: name.to_string(),
+        text_size: bytes.len() as u64,
+        bytes,
+        args: &[],
+        compressed: false,
+        expect,
+    }
+}
+
+fn packed(name: &str, text: &[u8], bytes: Vec<u8>, expect: Expect) -> Case {
+    Case {
+        name: name.to_string(),
+        text_size: text.len() as u64,
+        bytes,
+        args: &[],
+        compressed: true,
+        expect,
+    }
+}
+
 /// What a case must produce.
 enum Expect {
     /// Exit 3 with this text in the error message.
@@ -55,97 +127,187 @@ enum Expect {
 #[test]
 fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_bound() {
     let d = dir();
-    let mut cases: Vec<(&str, Vec<u8>, Expect)> = vec![
-        ("empty file", vec![], Expect::Error("header")),
-        (
+    let mut cases: Vec<Case> = vec![
+        plain("empty file", vec![], Expect::Error("header")),
+        plain(
             "only comments",
             b"c one\nc two\n".to_vec(),
             Expect::Error("header"),
         ),
-        (
+        plain(
             "header claiming 2^32 variables",
             b"p cnf 4294967296 1\n1 0\n".to_vec(),
             Expect::Error("variables"),
         ),
-        (
+        // A header of 2^32 clauses over one clause: truncated, refused by default (and never
+        // an allocation of 2^32 clauses); with --relaxed, answered.
+        plain(
             "header claiming 2^32 clauses",
             b"p cnf 2 4294967296\n1 0\n".to_vec(),
-            Expect::Answer(10),
+            Expect::Error(":3:1: the input ends after 1 of the 4294967296 clauses"),
         ),
-        (
+        Case {
+            args: &["--relaxed"],
+            ..plain(
+                "header claiming 2^32 clauses, relaxed",
+                b"p cnf 2 4294967296\n1 0\n".to_vec(),
+                Expect::Answer(10),
+            )
+        },
+        plain(
             "a literal of 2^31",
             b"p cnf 2 1\n2147483648 0\n".to_vec(),
             Expect::Error("2147483648"),
         ),
-        (
+        plain(
             "-0 ends a clause",
             b"p cnf 2 2\n1 -0\n-1 2 0\n".to_vec(),
             Expect::Answer(10),
         ),
-        (
+        plain(
             "missing final 0",
             b"p cnf 2 1\n1 2\n".to_vec(),
             Expect::Error("0"),
         ),
-        (
+        // A clause after `%` is never read: with 1 of 2 clauses before it, truncated.
+        plain(
             "a clause after %",
             b"p cnf 1 2\n1 0\n%\n-1 0\n".to_vec(),
+            Expect::Error(":3:1: the input ends after 1 of the 2 clauses"),
+        ),
+        Case {
+            args: &["--relaxed"],
+            ..plain(
+                "a clause after %, relaxed",
+                b"p cnf 1 2\n1 0\n%\n-1 0\n".to_vec(),
+                Expect::Answer(10),
+            )
+        },
+        plain(
+            "a SATLIB file with % and a stray 0",
+            b"p cnf 1 1\n1 0\n%\n0\n".to_vec(),
             Expect::Answer(10),
         ),
-        (
+        // Cut at a clause boundary, the missing clause made it UNSAT: refused, not answered.
+        plain(
+            "a CNF truncated at a clause boundary",
+            b"p cnf 1 2\n1 0\n".to_vec(),
+            Expect::Error(":3:1: the input ends after 1 of the 2 clauses"),
+        ),
+        plain(
+            "an old-format WCNF truncated at a clause boundary",
+            b"p wcnf 1 3 10\n10 1 0\n".to_vec(),
+            Expect::Error(":3:1: the input ends after 1 of the 3 clauses"),
+        ),
+        plain(
             "CRLF line ends",
             b"p cnf 1 2\r\n1 0\r\n-1 0\r\n".to_vec(),
             Expect::Answer(20),
         ),
-        (
+        plain(
             "non-UTF-8 bytes in a clause",
             b"p cnf 1 1\n1 \xff\xfe 0\n".to_vec(),
             Expect::Error(":2:3: unexpected"),
         ),
-        (
+        plain(
             "non-UTF-8 bytes in a comment",
             b"c \xff\xfe\xfd\np cnf 1 1\n1 0\n".to_vec(),
             Expect::Answer(10),
         ),
     ];
-    // A truncated gzip stream: the first half of a valid one.
-    let gz = gzip(b"p cnf 3 2\n1 2 3 0\n-1 -2 0\n");
-    cases.push((
-        "truncated gzip",
-        gz[..gz.len() / 2].to_vec(),
-        Expect::Error("gzip"),
+    // Every compressed format: whole (answered), cut in half and cut by its last byte
+    // (refused as corrupt or truncated, naming the format), and a clause-boundary truncation
+    // inside an intact stream (refused as truncated).
+    let formula = b"p cnf 3 3\n1 2 3 0\n-1 -2 0\n-3 0\n";
+    let short = b"p cnf 3 4\n1 2 3 0\n-1 -2 0\n-3 0\n";
+    type Packer = fn(&[u8]) -> Vec<u8>;
+    let packers: [(&str, Packer, &'static str); 4] = [
+        ("gzip", gzip, "gzip data"),
+        ("xz", xz, "xz data"),
+        ("bzip2", bzip2, "bzip2 data"),
+        ("lzma", lzma, "lzma data"),
+    ];
+    for (format, pack, message) in packers {
+        let whole = pack(formula);
+        cases.push(packed(
+            &format!("{format} whole"),
+            formula,
+            whole.clone(),
+            Expect::Answer(10),
+        ));
+        cases.push(packed(
+            &format!("{format} cut in half"),
+            formula,
+            whole[..whole.len() / 2].to_vec(),
+            Expect::Error(message),
+        ));
+        cases.push(packed(
+            &format!("{format} without its last byte"),
+            formula,
+            whole[..whole.len() - 1].to_vec(),
+            Expect::Error(message),
+        ));
+        cases.push(packed(
+            &format!("{format} of a truncated formula"),
+            short,
+            pack(short),
+            Expect::Error("the input ends after 3 of the 4 clauses"),
+        ));
+    }
+    cases.push(packed(
+        "xz with a 1 GiB dictionary",
+        formula,
+        xz_huge_dictionary(formula),
+        Expect::Error("xz data"),
     ));
     // A 100 MB comment line (streamed past), then a satisfiable formula.
     let mut long_comment = b"c ".to_vec();
     long_comment.resize(100 << 20, b'x');
     long_comment.extend_from_slice(b"\np cnf 2 1\n1 2 0\n");
-    cases.push(("a 100 MB comment line", long_comment, Expect::Answer(10)));
+    for (format, pack) in [("xz", xz as Packer), ("bzip2", bzip2 as Packer)] {
+        cases.push(packed(
+            &format!("{format} of a 100 MB comment line"),
+            &long_comment,
+            pack(&long_comment),
+            Expect::Answer(10),
+        ));
+    }
+    cases.push(plain(
+        "a 100 MB comment line",
+        long_comment,
+        Expect::Answer(10),
+    ));
     // A 16 MB clause line: two million distinct literals in one clause, satisfiable.
     let mut long_clause = b"p cnf 2000000 1\n".to_vec();
     for v in 1..=2_000_000u32 {
         long_clause.extend_from_slice(format!("{v} ").as_bytes());
     }
     long_clause.extend_from_slice(b"0\n");
-    cases.push(("a 16 MB clause line", long_clause, Expect::Answer(10)));
+    cases.push(plain(
+        "a 16 MB clause line",
+        long_clause,
+        Expect::Answer(10),
+    ));
 
     let mut failures = Vec::new();
-    for (name, bytes, expect) in &cases {
-        let path = d.join(name.replace([' ', '%', '^'], "_"));
-        std::fs::write(&path, bytes).expect("write case");
-        let out = run_limited(&path);
+    for case in &cases {
+        let path = d.join(case.name.replace([' ', '%', '^', ','], "_"));
+        std::fs::write(&path, &case.bytes).expect("write case");
+        let out = run_limited(&path, case.args, case.text_size, case.compressed);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let code = out.status.code();
-        let ok = match expect {
+        let ok = match case.expect {
             Expect::Error(text) => {
                 code == Some(3)
+                    && stdout.is_empty()
                     && stderr.contains(&*path.to_string_lossy())
                     && stderr.contains(text)
             }
             Expect::Answer(a) => {
-                code == Some(*a)
+                code == Some(a)
                     && stdout.lines().any(|l| {
-                        l == if *a == 10 {
+                        l == if a == 10 {
                             "s SATISFIABLE"
                         } else {
                             "s UNSATISFIABLE"
@@ -155,7 +317,8 @@ fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_boun
         };
         if stderr.contains("panicked") || !ok {
             failures.push(format!(
-                "{name}: exit {code:?}\n  stderr: {}\n  stdout: {}",
+                "{}: exit {code:?}\n  stderr: {}\n  stdout: {}",
+                case.name,
                 stderr.chars().take(400).collect::<String>(),
                 stdout.chars().take(200).collect::<String>()
             ));

@@ -9,6 +9,8 @@
 //! not importable the test prints `skipped: python-sat not installed` and passes, unless
 //! `GRIM_REQUIRE_REFERENCES=1`, where it fails (CI installs the references).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -186,7 +188,10 @@ fn grim_and_rc2_agree_on_every_optimum_and_every_grim_model_checks() {
         if std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
             panic!("python-sat is not importable and GRIM_REQUIRE_REFERENCES=1");
         }
-        println!("skipped: python-sat not installed");
+        common::skip(
+            "maxsat_reference",
+            "python-sat not installed (pip install python-sat)",
+        );
         return;
     }
     let dir = Dir::new();

@@ -130,7 +130,7 @@ struct Cli {
     #[arg(long, value_enum, requires = "output")]
     export: Option<ExportFormat>,
     /// The exported file: the Slurm script, or the BenchExec XML (its tool-info module
-    /// grim_bench_tool.py is written beside it).
+    /// grim_bench/benchexec_tool.py is written beside it).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Where the Slurm job writes the solvers' outputs.
@@ -548,18 +548,25 @@ fn export_campaign(
         ExportFormat::Benchexec => {
             write(output, export::benchexec(&campaign))?;
             let folder = output.parent().unwrap_or(Path::new("."));
-            let module = folder.join(format!("{}.py", export::BENCHEXEC_TOOL));
+            let (package, file) = export::BENCHEXEC_TOOL_FILE;
+            let package = folder.join(package);
+            std::fs::create_dir_all(&package)
+                .map_err(|e| format!("cannot create {}: {e}", package.display()))?;
+            write(&package.join("__init__.py"), String::new())?;
+            let module = package.join(file);
             write(&module, export::benchexec_tool())?;
             eprintln!(
-                "grim-bench: wrote {} and {}; run with `PYTHONPATH={} benchexec {}`",
+                "grim-bench: wrote {} and {}; run with `PYTHONPATH={folder} benchexec {} -o \
+                 RESULTS/` (where BenchExec cannot mount overlayfs, add `--read-only-dir / \
+                 --full-access-dir RESULTS`)",
                 output.display(),
                 module.display(),
-                if folder.as_os_str().is_empty() {
+                output.display(),
+                folder = if folder.as_os_str().is_empty() {
                     ".".to_string()
                 } else {
                     folder.display().to_string()
                 },
-                output.display()
             );
         }
     }

@@ -133,8 +133,15 @@ fn glob_escape(path: &str) -> String {
     out
 }
 
-/// The name of the BenchExec tool-info module [`benchexec_tool`] defines.
-pub const BENCHEXEC_TOOL: &str = "grim_bench_tool";
+/// The BenchExec tool-info module [`benchexec_tool`] defines, as BenchExec names it: a
+/// dotted name, because BenchExec looks an undotted `tool` up inside its own
+/// `benchexec.tools` package (a bare `grim_bench_tool` failed with "Unsupported tool ...
+/// No module named 'benchexec.tools.grim_bench_tool'" under BenchExec 3.35).
+pub const BENCHEXEC_TOOL: &str = "grim_bench.benchexec_tool";
+
+/// The package directory and file of [`BENCHEXEC_TOOL`], relative to the folder put on
+/// `PYTHONPATH` (an empty `__init__.py` beside it makes the directory a package).
+pub const BENCHEXEC_TOOL_FILE: (&str, &str) = ("grim_bench", "benchexec_tool.py");
 
 /// The BenchExec benchmark definition: one `<rundefinition>` per solver (its command template
 /// as the option `--grim-bench-command`), one `<tasks>` set of all instances, the CPU limit as
@@ -148,9 +155,15 @@ pub fn benchexec(c: &Campaign<'_>) -> String {
         "<!DOCTYPE benchmark PUBLIC \"+//IDN sosy-lab.org//DTD BenchExec benchmark 2.3//EN\" \
          \"https://www.sosy-lab.org/benchexec/benchmark-2.3.dtd\">\n",
     );
+    // No double hyphen may appear inside an XML comment: the options are spelled out by
+    // grim-bench's message and the README instead.
     s.push_str(
         "<!-- Written by grim-bench (export to BenchExec). Run with:\n     \
-         PYTHONPATH=FOLDER_OF_grim_bench_tool.py benchexec THIS_FILE -->\n",
+         PYTHONPATH=THIS_FOLDER benchexec THIS_FILE\n     \
+         (where the container cannot mount overlayfs, also make / read-only and the results \
+         folder writable:\n     see the options grim-bench printed, or the README).\n     \
+         Status: true = SATISFIABLE or OPTIMUM FOUND, false = UNSATISFIABLE, unknown = no \
+         proven answer;\n     the outputs are in the log files, for grim-check. -->\n",
     );
     let _ = write!(
         s,
@@ -183,8 +196,12 @@ pub fn benchexec(c: &Campaign<'_>) -> String {
 }
 
 /// The tool-info module for [`benchexec`]: runs the rundefinition's command template through
-/// `sh -c` with the task's file in place of `{}`, and reports `done` when the solver printed
-/// an `s` line (BenchExec does not check SAT answers; its log files keep the outputs).
+/// `sh -c` with the task's file in place of `{}`, and maps the solver's `s` line to BenchExec's
+/// statuses: `true` (SATISFIABLE; for a MaxSAT output, OPTIMUM FOUND), `false` (UNSATISFIABLE),
+/// `unknown` otherwise (UNKNOWN, a MaxSAT SATISFIABLE whose optimality is not proven, no `s`
+/// line). Why not `done`: BenchExec turns `done` with a non-zero exit code into `ERROR (10)`,
+/// and the competitions' exit codes 10, 20 and 30 are answers. BenchExec does not check the
+/// answers; its log files keep the outputs, which `grim-check` does.
 pub fn benchexec_tool() -> String {
     r#"# Written by grim-bench --export benchexec: a BenchExec tool-info module that runs the
 # command template given as the rundefinition option --grim-bench-command.
@@ -211,9 +228,15 @@ class Tool(benchexec.tools.template.BaseTool2):
         return [executable, "-c", command]
 
     def determine_result(self, run):
+        maxsat = any(line.startswith("o ") for line in run.output)
         for line in reversed(run.output):
-            if line.startswith("s "):
-                return result.RESULT_DONE
+            answer = line.strip()
+            if answer == "s UNSATISFIABLE":
+                return result.RESULT_FALSE_PROP
+            if answer == "s OPTIMUM FOUND" or (answer == "s SATISFIABLE" and not maxsat):
+                return result.RESULT_TRUE_PROP
+            if answer.startswith("s "):
+                return result.RESULT_UNKNOWN
         return result.RESULT_UNKNOWN
 "#
     .to_string()

@@ -61,15 +61,20 @@ enum FormatArg {
 #[derive(clap::Parser, Debug)]
 #[command(name = "grim-check", version, after_help = EXIT_CODES)]
 struct Args {
-    /// The instance: DIMACS CNF or WCNF, plain or gzip, or `-` for standard input.
+    /// The instance: DIMACS CNF or WCNF, plain or compressed (gzip, xz, bzip2, lzma), or `-`
+    /// for standard input.
     instance: PathBuf,
-    /// The solver's output: `c`, `s` and `v` lines (and `o` lines for WCNF), plain or gzip,
+    /// The solver's output: `c`, `s` and `v` lines (and `o` lines for WCNF), plain or compressed,
     /// or `-` for standard input.
     output: PathBuf,
-    /// Read the instance strictly (literals beyond the header's variable count and a wrong
-    /// clause count are errors).
-    #[arg(long)]
+    /// Read the instance strictly (literals beyond the header's variable count and surplus
+    /// clauses are errors).
+    #[arg(long, conflicts_with = "relaxed")]
     strict: bool,
+    /// Accept an instance with fewer clauses than its header declares (a warning; by default
+    /// such an instance is refused as truncated, exit 2).
+    #[arg(long)]
+    relaxed: bool,
     /// The instance format; `auto` detects it (see the rule below).
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     format: FormatArg,
@@ -133,6 +138,7 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
         input,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     ) {
         Ok(p) => p,
@@ -249,6 +255,7 @@ fn run_wcnf(args: &Args, input: Detected) -> u8 {
         input,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     ) {
         Ok(p) => p,

@@ -36,15 +36,17 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Family {
     /// Uniform random k-SAT (answer unknown; 3-SAT threshold near clauses/vars = 4.26).
+    /// Give the size as --clauses N or --ratio R, exactly one of them.
+    #[command(group = clap::ArgGroup::new("size").required(true).multiple(false))]
     Ksat {
         /// Number of variables.
         #[arg(long)]
         vars: u64,
-        /// Number of clauses.
-        #[arg(long, required_unless_present = "ratio", conflicts_with = "ratio")]
+        /// Number of clauses (or --ratio).
+        #[arg(long, group = "size")]
         clauses: Option<u64>,
         /// Clauses per variable instead of --clauses (round(ratio x vars) clauses).
-        #[arg(long)]
+        #[arg(long, group = "size")]
         ratio: Option<f64>,
         /// Literals per clause (distinct variables).
         #[arg(long, default_value_t = 3)]

@@ -34,14 +34,14 @@ use clap::Parser as _;
 use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
 use grim_tools::cli::{
-    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines,
+    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines, stats_summary,
 };
 use grim_tools::formats::detect::{Detected, Format, Reason, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, write_bits, write_cost};
 use grim_tools::formats::solution::{Answer, write_answer, write_model};
 use grim_tools::formats::wcnf::{self, Dialect, Weight};
-use grim_tools::formats::{ParseError, Wcnf, open_input};
+use grim_tools::formats::{Compression, ParseError, Wcnf, open_input};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -65,12 +65,19 @@ enum FormatArg {
     Wcnf,
 }
 
-/// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip recognised by its
-/// magic bytes).
+/// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip, xz, bzip2 and
+/// lzma input recognised by their magic bytes).
 #[derive(clap::Parser, Debug)]
-#[command(name = "grim-sat", version, after_help = EXIT_CODES)]
+#[command(
+    name = "grim-sat",
+    version,
+    after_help = EXIT_CODES,
+    // FILE is required; clap would show it as `[FILE]` because --help-options needs none.
+    override_usage = "grim-sat [OPTIONS] <FILE>\n       grim-sat --help-options"
+)]
 struct Args {
-    /// The instance: a DIMACS CNF or WCNF file, plain or gzip, or `-` for standard input.
+    /// The instance: a DIMACS CNF or WCNF file, plain or compressed (gzip, xz, bzip2, lzma), or
+    /// `-` for standard input.
     #[arg(value_name = "FILE", required_unless_present = "help_options")]
     file: Option<PathBuf>,
 
@@ -105,10 +112,16 @@ struct Args {
           value_parser = clap::value_parser!(u64).range(1..))]
     progress_interval: u64,
 
-    /// Treat literals beyond the header's variable count and a wrong clause count as errors
-    /// (they are warnings otherwise; WCNF: old-format headers only).
-    #[arg(long)]
+    /// Treat literals beyond the header's variable count and surplus clauses as errors (they
+    /// are warnings otherwise; WCNF: old-format headers only).
+    #[arg(long, conflicts_with = "relaxed")]
     strict: bool,
+
+    /// Solve an input with fewer clauses than its header declares, with a warning. By default
+    /// it is refused (exit 3): a file cut off at a clause boundary, such as an interrupted
+    /// download, would otherwise be answered as if it were the whole formula.
+    #[arg(long)]
+    relaxed: bool,
 
     /// Write a DRAT proof of UNSAT to FILE (text; CNF only). Check it with an independent
     /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`.
@@ -118,6 +131,10 @@ struct Args {
     /// Write the DRAT proof in the binary format (smaller; both checkers read it).
     #[arg(long, requires = "proof")]
     binary_proof: bool,
+
+    /// Print every statistics counter (by default a three-line summary; -v prints them all too).
+    #[arg(long)]
+    stats: bool,
 
     /// Do not print the model (`v` lines).
     #[arg(short = 'n', long)]
@@ -444,7 +461,7 @@ fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
     }
 }
 
-fn banner(out: &mut Out, ctx: &Ctx, gzip: bool) -> io::Result<()> {
+fn banner(out: &mut Out, ctx: &Ctx, compression: Compression) -> io::Result<()> {
     out.comment(&format!(
         "grim-sat {} (grimoire CDCL engine)",
         env!("CARGO_PKG_VERSION")
@@ -452,7 +469,10 @@ fn banner(out: &mut Out, ctx: &Ctx, gzip: bool) -> io::Result<()> {
     out.comment(&format!(
         "input: {}{}",
         ctx.path,
-        if gzip { " (gzip)" } else { "" }
+        match compression {
+            Compression::None => String::new(),
+            other => format!(" ({})", other.name()),
+        }
     ))
 }
 
@@ -479,7 +499,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
     register_terminator(&term, &ctx.signalled);
     start_timer(ctx, &term);
 
-    let gzip = detected.is_gzip();
+    let compression = detected.compression();
     let reason = detected.reason;
     let input_error = |error: ParseError| {
         // A headerless file that starts with a number may be a new-format WCNF with an
@@ -496,6 +516,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
         detected,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     )
     .map_err(input_error)?;
@@ -526,7 +547,7 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
         w: BufWriter::new(io::stdout().lock()),
         quiet: args.quiet,
     };
-    banner(&mut out, ctx, gzip)?;
+    banner(&mut out, ctx, compression)?;
     out.comment(&format!(
         "header: p cnf {} {} (line {})",
         header.num_vars, header.num_clauses, header.line
@@ -563,7 +584,12 @@ fn run_cnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failur
             "search took {:.2} s",
             solve_start.elapsed().as_secs_f64()
         ))?;
-        for line in stats_lines(solver.stats(), seconds) {
+        let lines = if args.stats || args.verbose {
+            stats_lines(solver.stats(), seconds)
+        } else {
+            stats_summary(solver.stats(), seconds)
+        };
+        for line in lines {
             writeln!(out.w, "{line}")?;
         }
     }
@@ -619,13 +645,23 @@ fn falsified_hard(instance: &Wcnf, model: &[bool]) -> String {
 
 fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failure> {
     let args = ctx.args;
+    if let Some(proof) = &args.proof {
+        // Silently writing no proof would let a pipeline believe it has one.
+        return Err(Failure::Usage(format!(
+            "--proof {}: proofs are for CNF (DRAT of an UNSAT answer); this input is WCNF, whose \
+             optimum has no DRAT certificate. Drop --proof, or pass --format cnf if the file \
+             is a CNF",
+            proof.display()
+        )));
+    }
     let path = &ctx.path;
-    let gzip = detected.is_gzip();
+    let compression = detected.compression();
     let reason = detected.reason;
     let mut parser = wcnf::Parser::new(
         detected,
         ParseOptions {
             strict: args.strict,
+            relaxed: args.relaxed,
         },
     )
     .map_err(|e| ctx.input_error(e))?;
@@ -665,7 +701,7 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
         w: BufWriter::new(io::stdout().lock()),
         quiet: args.quiet,
     };
-    banner(&mut out, ctx, gzip)?;
+    banner(&mut out, ctx, compression)?;
     let dialect = match parser.dialect() {
         Dialect::New => "headerless (2022+)",
         Dialect::Old => "old, with a p wcnf header",
@@ -800,13 +836,23 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             solve_start.elapsed().as_secs_f64()
         ))?;
         let stats = oll.stats();
-        writeln!(out.w, "c ---- statistics ----")?;
-        writeln!(
-            out.w,
-            "c {:<20} {:>14.2} s",
-            "time",
-            ctx.start.elapsed().as_secs_f64()
-        )?;
+        let seconds = ctx.start.elapsed().as_secs_f64();
+        if !(args.stats || verbose) {
+            writeln!(out.w, "c ---- statistics (--stats for every counter) ----")?;
+            writeln!(
+                out.w,
+                "c time {seconds:.2} s, sat calls {}, cores {} (largest {}), totalizers {}, \
+                 conflicts {}",
+                stats.sat_calls, stats.cores, stats.max_core, stats.totalizers, stats.conflicts
+            )?;
+        }
+        let full = if args.stats || verbose {
+            writeln!(out.w, "c ---- statistics ----")?;
+            writeln!(out.w, "c {:<20} {:>14.2} s", "time", seconds)?;
+            true
+        } else {
+            false
+        };
         for (name, value) in [
             ("sat calls", stats.sat_calls),
             ("cores", stats.cores),
@@ -817,7 +863,10 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("strata", stats.strata),
             ("improvements", stats.improvements),
             ("conflicts", stats.conflicts),
-        ] {
+        ]
+        .into_iter()
+        .filter(|_| full)
+        {
             writeln!(out.w, "c {name:<20} {value:>14}")?;
         }
     }

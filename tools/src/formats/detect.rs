@@ -7,7 +7,7 @@
 //!    malformed one, which the CNF reader then reports) is CNF.
 //! 2. `h` — a hard clause of the headerless WCNF dialect: WCNF.
 //! 3. anything else (a weight, junk) or nothing at all (an empty or comment-only file): WCNF
-//!    when the file name ends in `.wcnf` or `.wcnf.gz` (any case), otherwise CNF.
+//!    when the file name ends in `.wcnf`, or `.wcnf` and a compression suffix (`.gz`, `.xz`, `.bz2`, `.lzma`; any case), otherwise CNF.
 //!
 //! Why the name only breaks the tie in case 3: a headerless file starting with a number is a
 //! headerless WCNF *or* a CNF that lost its header, and only the name says which was meant.
@@ -28,8 +28,9 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use super::Input;
+use super::compress::Compression;
 use super::error::ParseError;
-use super::source::{GzipFault, is_blank};
+use super::source::is_blank;
 
 /// The two instance formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +84,7 @@ pub struct Detected {
     pub format: Format,
     /// Why.
     pub reason: Reason,
-    gzip: bool,
+    compression: Compression,
     /// Synthetic prefix still to emit: newlines, then spaces.
     newlines: u64,
     spaces: u64,
@@ -96,7 +97,12 @@ pub struct Detected {
 impl Detected {
     /// Whether the input was gzip-compressed.
     pub fn is_gzip(&self) -> bool {
-        self.gzip
+        self.compression == Compression::Gzip
+    }
+
+    /// How the input was compressed.
+    pub fn compression(&self) -> Compression {
+        self.compression
     }
 }
 
@@ -135,13 +141,16 @@ impl Read for Detected {
     }
 }
 
-/// Whether `path` names a WCNF by its extension (`.wcnf` or `.wcnf.gz`, any case).
+/// Whether `path` names a WCNF by its extension: `.wcnf`, or `.wcnf` followed by `.gz`, `.xz`,
+/// `.bz2` or `.lzma` (any case).
 pub fn has_wcnf_name(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    name.ends_with(".wcnf") || name.ends_with(".wcnf.gz")
+    ["", ".gz", ".xz", ".bz2", ".lzma"]
+        .iter()
+        .any(|suffix| name.ends_with(&format!(".wcnf{suffix}")))
 }
 
 /// Decides the format of `input` (see the module documentation for the rule); `path` is the
@@ -151,7 +160,7 @@ pub fn detect(
     path: &Path,
     forced: Option<Format>,
 ) -> Result<Detected, ParseError> {
-    let gzip = input.is_gzip();
+    let compression = input.compression();
     let mut line: u64 = 1;
     let mut column: u64 = 1;
     let mut chunk = vec![0u8; CHUNK];
@@ -200,7 +209,7 @@ pub fn detect(
     Ok(Detected {
         format,
         reason,
-        gzip,
+        compression,
         newlines: line - 1,
         spaces: column - 1,
         head,
@@ -246,24 +255,7 @@ fn read_some(
         match input.read(buf) {
             Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(source) => {
-                let gzip = source
-                    .get_ref()
-                    .is_some_and(|inner| inner.is::<GzipFault>());
-                return Err(if gzip {
-                    ParseError::Gzip {
-                        line,
-                        column,
-                        source,
-                    }
-                } else {
-                    ParseError::Io {
-                        line,
-                        column,
-                        source,
-                    }
-                });
-            }
+            Err(source) => return Err(ParseError::from_read(source, line, column)),
         }
     }
 }

@@ -21,9 +21,13 @@
 //!   rejected** as a junk token: DIMACS never defines it, and accepting it would make
 //!   `+`-prefixed garbage from a broken generator look valid. Leading zeros are accepted.
 //! - The input must not end inside a clause ([`ParseError::MissingFinalZero`]).
-//! - A literal beyond the header's variable count, and a clause count that differs from the
-//!   header's, are errors in strict mode ([`ParseOptions::strict`]); otherwise the variable
-//!   count is extended and one [`Warning`] per kind is collected.
+//! - **Fewer clauses than the header declares is an error** ([`ParseError::Truncated`]): a file
+//!   cut off at a clause boundary (an interrupted download) reads as a valid formula, and
+//!   answering it would answer a formula nobody wrote. [`ParseOptions::relaxed`] turns it into
+//!   a warning, as MiniSat and CaDiCaL treat it.
+//! - A literal beyond the header's variable count, and more clauses than the header declares,
+//!   are errors in strict mode ([`ParseOptions::strict`]); otherwise the variable count is
+//!   extended and one [`Warning`] per kind is collected.
 //!
 //! # Bounded allocation
 //! Header numbers are never trusted for an allocation: more than `Var::MAX_INDEX + 1`
@@ -49,12 +53,52 @@ pub const MAX_VARS: u64 = Var::MAX_INDEX as u64 + 1;
 /// geometrically at an amortised cost far below parsing.
 pub const RESERVE_CAP: usize = 1 << 16;
 
-/// How lenient the reader is. The default is lenient, like MiniSat and CaDiCaL.
+/// How lenient the reader is. The default is lenient about what loses nothing (literals
+/// beyond the header's variable count, surplus clauses: warnings, as MiniSat and CaDiCaL
+/// treat them) and strict about what may have lost clauses (a truncated input is an error).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ParseOptions {
-    /// Literals beyond the header's variable count and a wrong clause count are errors
-    /// instead of warnings.
+    /// Literals beyond the header's variable count and more clauses than the header declares
+    /// are errors instead of warnings. Takes precedence over `relaxed`.
     pub strict: bool,
+    /// Fewer clauses than the header declares is a warning instead of
+    /// [`ParseError::Truncated`] (`grim-sat --relaxed`): for the old benchmark files whose
+    /// headers over-count. Off by default, because the same input is what a truncated
+    /// download looks like.
+    pub relaxed: bool,
+}
+
+impl ParseOptions {
+    /// What to do with `found` clauses against the header's `declared`, at the end of the
+    /// input at `(line, column)`: `Err` refuses it, `Ok(Some(_))` warns, `Ok(None)` is fine.
+    /// Shared by the CNF and the old-format WCNF readers.
+    pub(crate) fn clause_count(
+        self,
+        declared: u64,
+        found: u64,
+        (line, column): (u64, u64),
+    ) -> Result<Option<Warning>, ParseError> {
+        if found < declared && (self.strict || !self.relaxed) {
+            return Err(ParseError::Truncated {
+                line,
+                column,
+                declared,
+                found,
+            });
+        }
+        if found != declared {
+            if self.strict {
+                return Err(ParseError::ClauseCountMismatch {
+                    line,
+                    column,
+                    declared,
+                    found,
+                });
+            }
+            return Ok(Some(Warning::ClauseCountMismatch { declared, found }));
+        }
+        Ok(None)
+    }
 }
 
 /// The `p cnf` header as written in the input.
@@ -264,19 +308,11 @@ impl<R: Read> Parser<R> {
             });
         }
         self.finished = true;
-        if self.clauses != self.header.num_clauses {
-            if self.options.strict {
-                return Err(ParseError::ClauseCountMismatch {
-                    line,
-                    column,
-                    declared: self.header.num_clauses,
-                    found: self.clauses,
-                });
-            }
-            self.warnings.push(Warning::ClauseCountMismatch {
-                declared: self.header.num_clauses,
-                found: self.clauses,
-            });
+        if let Some(warning) =
+            self.options
+                .clause_count(self.header.num_clauses, self.clauses, (line, column))?
+        {
+            self.warnings.push(warning);
         }
         if let Some((line, column, value)) = self.out_of_range {
             self.warnings.push(Warning::LiteralOutOfRange {

@@ -9,6 +9,8 @@
 use std::fmt;
 use std::io;
 
+use super::compress::{Compression, DecodeFault};
+
 /// Why an input could not be read. See the module documentation for the conventions.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -29,9 +31,12 @@ pub enum ParseError {
         /// What the operating system said.
         source: io::Error,
     },
-    /// The input starts with the gzip magic bytes but its compressed data is corrupt or ends
-    /// early (a truncated download, typically).
-    Gzip {
+    /// The input starts with the magic bytes of a compression format (gzip, xz, bzip2, lzma)
+    /// but its compressed data is corrupt, ends early (a truncated download, typically), or
+    /// declares a dictionary beyond the decoder's memory limit.
+    Decompress {
+        /// The format the magic bytes named.
+        format: Compression,
         /// Line of the decompressed text reached when decompression failed.
         line: u64,
         /// Column of the decompressed text reached when decompression failed.
@@ -127,6 +132,21 @@ pub enum ParseError {
         /// The header's clause count.
         declared: u64,
         /// Clauses found (for a surplus: the count so far, already above `declared`).
+        found: u64,
+    },
+    /// The input ended (at a clause boundary, or at the `%` end marker) after fewer clauses
+    /// than the header declares: the file is most likely truncated — an interrupted download
+    /// or copy — and answering it would answer a formula nobody wrote. Refused by default;
+    /// [`ParseOptions::relaxed`](crate::formats::dimacs::ParseOptions::relaxed) makes it a
+    /// warning. CNF, and WCNF with an old-format `p wcnf` header.
+    Truncated {
+        /// Where the input ended.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// The header's clause count.
+        declared: u64,
+        /// Clauses found.
         found: u64,
     },
     /// Solver output: no `s` line.
@@ -296,7 +316,7 @@ impl ParseError {
         match *self {
             Open { .. } => None,
             Io { line, column, .. }
-            | Gzip { line, column, .. }
+            | Decompress { line, column, .. }
             | MissingHeader { line, column }
             | BadHeader { line, column, .. }
             | DuplicateHeader { line, column, .. }
@@ -306,6 +326,7 @@ impl ParseError {
             | LiteralOutOfRange { line, column, .. }
             | MissingFinalZero { line, column, .. }
             | ClauseCountMismatch { line, column, .. }
+            | Truncated { line, column, .. }
             | MissingStatus { line, column }
             | DuplicateStatus { line, column, .. }
             | BadStatus { line, column, .. }
@@ -323,6 +344,24 @@ impl ParseError {
             | MaxSatMissingModel { line, column, .. }
             | MissingCost { line, column, .. }
             | DuplicateModel { line, column, .. } => Some((line, column)),
+        }
+    }
+
+    /// The error for a failed read at `(line, column)`: [`ParseError::Decompress`] when the
+    /// decoder blamed the data, [`ParseError::Io`] when the operating system failed.
+    pub(crate) fn from_read(source: io::Error, line: u64, column: u64) -> ParseError {
+        match DecodeFault::of(&source).map(|fault| fault.format) {
+            Some(format) => ParseError::Decompress {
+                format,
+                line,
+                column,
+                source,
+            },
+            None => ParseError::Io {
+                line,
+                column,
+                source,
+            },
         }
     }
 
@@ -344,10 +383,11 @@ impl ParseError {
         match self {
             Open { path, source } => write!(f, "cannot open `{path}`: {source}"),
             Io { source, .. } => write!(f, "read error: {source}"),
-            Gzip { source, .. } => write!(
+            Decompress { format, source, .. } => write!(
                 f,
-                "the gzip data is corrupt or truncated ({source}); check the download or \
-                 decompress the file to see where it breaks"
+                "the {} data is corrupt or truncated ({source}); check the download or \
+                 decompress the file to see where it breaks",
+                format.name()
             ),
             MissingHeader { .. } => write!(
                 f,
@@ -397,6 +437,16 @@ impl ParseError {
                     )
                 }
             }
+            Truncated {
+                declared, found, ..
+            } => write!(
+                f,
+                "the input ends after {found} of the {declared} clauses the header declares: \
+                 the file looks truncated (an interrupted download or copy?); expected {} more \
+                 clause{} (--relaxed reads it anyway, with a warning)",
+                declared - found,
+                if declared - found == 1 { "" } else { "s" }
+            ),
             MissingStatus { .. } => write!(
                 f,
                 "no `s` line: expected `s SATISFIABLE`, `s UNSATISFIABLE` or `s UNKNOWN`"
@@ -494,7 +544,7 @@ impl std::error::Error for ParseError {
         match self {
             ParseError::Open { source, .. }
             | ParseError::Io { source, .. }
-            | ParseError::Gzip { source, .. } => Some(source),
+            | ParseError::Decompress { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -574,6 +624,11 @@ impl Warning {
                 "literal {value} exceeds the {declared} variables declared in the header \
                  ({count} such literal{}); using {largest} variables",
                 if *count == 1 { "" } else { "s" }
+            ),
+            Warning::ClauseCountMismatch { declared, found } if found < declared => write!(
+                f,
+                "the input ends after {found} of the {declared} clauses the header declares \
+                 (truncated?); reading it as it is (--relaxed)"
             ),
             Warning::ClauseCountMismatch { declared, found } => write!(
                 f,

@@ -5,17 +5,16 @@
 //!
 //! Every reader streams bytes through a fixed buffer (see `source.rs`): no input is ever read
 //! into one `String`, and no count read from a header is trusted for an allocation. Inputs are
-//! opened with [`open_input`], which takes `-` for standard input and recognises gzip by its
-//! magic bytes (`1f 8b`), never by the file name: `zcat`-style pipelines and misnamed files
-//! both just work.
+//! opened with [`open_input`], which takes `-` for standard input and recognises gzip, xz,
+//! bzip2 and lzma by their magic bytes ([`compress`]), never by the file name: `zcat`-style
+//! pipelines and misnamed files both just work.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use flate2::read::MultiGzDecoder;
-
 mod cnf;
+pub mod compress;
 pub mod detect;
 pub mod dimacs;
 mod error;
@@ -25,23 +24,23 @@ mod source;
 pub mod wcnf;
 
 pub use cnf::Cnf;
+pub use compress::Compression;
 pub use error::{ParseError, Warning};
 pub use grim_encodings::sink::Wcnf;
 
-use source::GzipFault;
-
-/// An opened input: plain or gunzipped bytes, ready for a reader.
+/// An opened input: plain or decompressed bytes, ready for a reader.
 pub struct Input {
     reader: Box<dyn Read>,
-    gzip: bool,
+    compression: Compression,
 }
 
 impl Input {
-    /// Wraps any reader, sniffing the gzip magic bytes: a stream that starts with `1f 8b` is
-    /// decompressed (all concatenated members, as `gzip -d` does), anything else is passed
-    /// through unchanged.
+    /// Wraps any reader, sniffing the magic bytes of gzip, xz, bzip2 and lzma (see
+    /// [`compress`]): a compressed stream is decompressed (all concatenated members or
+    /// streams, as `gzip -d`, `xz -d` and `bzip2 -d` do), anything else is passed through
+    /// unchanged.
     pub fn sniff<R: Read + 'static>(mut reader: R) -> Result<Input, ParseError> {
-        let mut magic = [0u8; 2];
+        let mut magic = [0u8; Compression::MAGIC_LEN];
         let mut got = 0;
         while got < magic.len() {
             let Some(rest) = magic.get_mut(got..) else {
@@ -60,24 +59,31 @@ impl Input {
                 }
             }
         }
+        let compression = Compression::sniff(magic.get(..got).unwrap_or(&[]));
         let prefix = io::Cursor::new(magic).take(got as u64);
         let whole = prefix.chain(reader);
-        if got == 2 && magic == [0x1f, 0x8b] {
-            Ok(Input {
-                reader: Box::new(Gunzip(MultiGzDecoder::new(whole))),
-                gzip: true,
-            })
-        } else {
-            Ok(Input {
-                reader: Box::new(whole),
-                gzip: false,
-            })
-        }
+        let reader = compression
+            .decoder(whole)
+            .map_err(|source| ParseError::Decompress {
+                format: compression,
+                line: 1,
+                column: 1,
+                source,
+            })?;
+        Ok(Input {
+            reader,
+            compression,
+        })
     }
 
     /// Whether the input was gzip-compressed.
     pub fn is_gzip(&self) -> bool {
-        self.gzip
+        self.compression == Compression::Gzip
+    }
+
+    /// How the input was compressed.
+    pub fn compression(&self) -> Compression {
+        self.compression
     }
 }
 
@@ -87,7 +93,7 @@ impl Read for Input {
     }
 }
 
-/// Opens `path` for reading, `-` meaning standard input, and sniffs gzip (see
+/// Opens `path` for reading, `-` meaning standard input, and sniffs the compression (see
 /// [`Input::sniff`]).
 pub fn open_input(path: &Path) -> Result<Input, ParseError> {
     if path == Path::new("-") {
@@ -99,20 +105,5 @@ pub fn open_input(path: &Path) -> Result<Input, ParseError> {
             path: path.display().to_string(),
             source,
         }),
-    }
-}
-
-/// The gzip decoder with its data errors marked as such (see `GzipFault`), so that a
-/// truncated `.gz` is reported as [`ParseError::Gzip`] and not as an operating-system error.
-struct Gunzip<R: Read>(MultiGzDecoder<R>);
-
-impl<R: Read> Read for Gunzip<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidInput
-            | io::ErrorKind::InvalidData
-            | io::ErrorKind::UnexpectedEof => io::Error::new(e.kind(), GzipFault(e)),
-            _ => e,
-        })
     }
 }

@@ -19,19 +19,6 @@ const BUFFER: usize = 1 << 16;
 /// How many bytes of a token are kept for error messages.
 const SNIPPET: usize = 32;
 
-/// Marks an `io::Error` as coming from the gzip decoder (corrupt or truncated data) rather
-/// than from the operating system, so the reader can report [`ParseError::Gzip`].
-#[derive(Debug)]
-pub(crate) struct GzipFault(pub(crate) io::Error);
-
-impl std::fmt::Display for GzipFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for GzipFault {}
-
 /// Bytes that separate tokens. Carriage returns count, so CRLF files read like LF files.
 #[inline]
 pub(crate) fn is_blank(b: u8) -> bool {
@@ -152,22 +139,7 @@ impl<R: Read> Source<R> {
 
     fn io_error(&self, source: io::Error) -> ParseError {
         let (line, column) = self.position();
-        if source
-            .get_ref()
-            .is_some_and(|inner| inner.is::<GzipFault>())
-        {
-            ParseError::Gzip {
-                line,
-                column,
-                source,
-            }
-        } else {
-            ParseError::Io {
-                line,
-                column,
-                source,
-            }
-        }
+        ParseError::from_read(source, line, column)
     }
 
     /// Consumes byte `b`, which `peek` just returned.

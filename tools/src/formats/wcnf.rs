@@ -30,9 +30,10 @@
 //!   are errors. So is a file whose **soft weights sum past 2^64 - 1**
 //!   ([`ParseError::SoftWeightOverflow`]): every cost is then representable, so no consumer
 //!   has to check its own additions. Hard weights in the old format are not summed.
-//! - Old format only: literals beyond the header's variable count and a clause count that
-//!   differs from the header's are errors with [`ParseOptions::strict`], warnings otherwise,
-//!   as in DIMACS. The headerless format has no declared counts: its variable count is the
+//! - Old format only, as in DIMACS: fewer clauses than the header declares is an error
+//!   ([`ParseError::Truncated`]; a warning with [`ParseOptions::relaxed`]); literals beyond the
+//!   header's variable count and surplus clauses are errors with [`ParseOptions::strict`],
+//!   warnings otherwise. The headerless format has no declared counts: its variable count is the
 //!   largest variable used.
 //!
 //! # Bounded allocation
@@ -409,19 +410,11 @@ impl<R: Read> Parser<R> {
         }
         self.finished = true;
         if let Some(h) = self.header {
-            if self.clauses != h.num_clauses {
-                if self.options.strict {
-                    return Err(ParseError::ClauseCountMismatch {
-                        line,
-                        column,
-                        declared: h.num_clauses,
-                        found: self.clauses,
-                    });
-                }
-                self.warnings.push(Warning::ClauseCountMismatch {
-                    declared: h.num_clauses,
-                    found: self.clauses,
-                });
+            if let Some(warning) =
+                self.options
+                    .clause_count(h.num_clauses, self.clauses, (line, column))?
+            {
+                self.warnings.push(warning);
             }
             if let Some((line, column, value)) = self.out_of_range {
                 self.warnings.push(Warning::LiteralOutOfRange {
