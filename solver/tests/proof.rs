@@ -297,3 +297,93 @@ fn no_proof_line_is_written_for_a_satisfiable_instance_beyond_learned_clauses() 
         "a trivial SAT instance needs no lemma"
     );
 }
+
+/// Holds some clauses back and reveals them as a propagator would: unit ones as lazy
+/// propagations (asked for eagerly when a proof is written), falsified ones as conflicts.
+struct Hidden {
+    clauses: Vec<Vec<Lit>>,
+    vars: u32,
+    why: std::collections::HashMap<Lit, usize>,
+}
+
+impl grim_solver::Propagator for Hidden {
+    fn observed(&self) -> Vec<Var> {
+        (0..self.vars).map(|v| Var::new(v).unwrap()).collect()
+    }
+    fn propagate(&mut self, ctx: &mut grim_solver::Context<'_>) {
+        for (i, c) in self.clauses.iter().enumerate() {
+            if c.iter().any(|&l| ctx.value(l) == Some(true)) {
+                continue;
+            }
+            let free: Vec<Lit> = c.iter().copied().filter(|&l| ctx.value(l).is_none()).collect();
+            match free.len() {
+                0 => {
+                    ctx.add_clause(c, grim_solver::ClauseKind::Learned);
+                    return;
+                }
+                1 => {
+                    self.why.insert(free[0], i);
+                    ctx.propagate(free[0]);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
+        reason.extend_from_slice(&self.clauses[self.why[&lit]]);
+    }
+    fn check_model(&mut self, ctx: &mut grim_solver::Context<'_>) {
+        if let Some(c) = self
+            .clauses
+            .iter()
+            .find(|c| !c.iter().any(|&l| ctx.value(l) == Some(true)))
+        {
+            ctx.add_clause(c, grim_solver::ClauseKind::Irredundant);
+        }
+    }
+}
+
+#[test]
+fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
+    let mut checked = 0;
+    for (k, f) in unsat_instances().into_iter().enumerate() {
+        let lits: Vec<Vec<Lit>> = f
+            .iter()
+            .map(|c| c.iter().map(|&d| Lit::from_dimacs(d).unwrap()).collect())
+            .collect();
+        let vars = f.iter().flatten().map(|d| d.unsigned_abs()).max().unwrap() as u32;
+        let split = lits.len() / 2 + k % 5;
+        let (visible, hidden) = lits.split_at(split);
+        for opts in [Options::default(), Options::aggressive()] {
+            let mut s = Solver::with_options(opts);
+            let proof = Shared::default();
+            s.set_proof(Box::new(proof.clone()), ProofFormat::Text);
+            s.reserve_vars(vars as usize);
+            for c in visible {
+                s.add_clause(c);
+            }
+            s.connect_propagator(Box::new(Hidden {
+                clauses: hidden.to_vec(),
+                vars,
+                why: Default::default(),
+            }));
+            let log = Shared::default();
+            s.set_external_clause_log(Box::new(log.clone()));
+            assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+            s.flush_proof().unwrap();
+            assert!(s.stats().external_reasons > 0 || s.stats().external_clauses > 0);
+            // The formula the proof is about: the visible clauses plus the logged ones.
+            let mut formula: Vec<Vec<i64>> = f[..split].to_vec();
+            let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+            for line in text.lines() {
+                let mut c: Vec<i64> = line.split_whitespace().map(|t| t.parse().unwrap()).collect();
+                assert_eq!(c.pop(), Some(0));
+                formula.push(c);
+            }
+            let bytes = proof.0.lock().unwrap().clone();
+            check_text_proof(&formula, &bytes).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+}

@@ -53,7 +53,7 @@ mod level;
 mod model;
 mod paths;
 mod prefs;
-#[allow(dead_code)] // used by the grid propagator (issue 15), tested on its own meanwhile
+pub mod propagator;
 mod reach;
 mod referee;
 mod solve;

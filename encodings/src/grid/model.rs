@@ -19,8 +19,12 @@ use std::collections::BTreeMap;
 pub(crate) enum ConnMode {
     /// The founded encoding (parent pointers + ranks): complete and sound on its own.
     Eager,
-    /// Nothing beyond the class literals: the solve loop adds separator cuts.
+    /// Nothing beyond the class literals and the small-fragment cuts: the solve loop adds
+    /// separator cuts.
     Lazy,
+    /// Nothing beyond the class literals (and a given root pinned): the grid propagator
+    /// (`propagator.rs`) enforces the rule during the search.
+    Propagate,
 }
 
 /// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can

@@ -16,6 +16,7 @@
 //! at 12×12 (65,182 conflicts) where the loop takes 0.01–0.03 s.
 
 use super::model::ConnMode;
+use super::propagator::GridPropagator;
 use super::{
     GridError, GridModel, GridOptions, GridSpec, Level, check_level, clash, connectivity,
     level_cost,
@@ -26,9 +27,12 @@ use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 /// How [`solve_with`] handles connectivity rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ConnectivityStrategy {
-    /// Separator cuts added after each solve until the model is connected (the default:
-    /// measured fastest, see `FORMAT.md`).
+    /// Reachability reasoned about inside the search by an external propagator
+    /// (`propagator.rs`): conflicts as soon as a class cell is cut off, cells forced in and
+    /// out, small separators as explanations (the default: measured fastest, see `FORMAT.md`).
     #[default]
+    Propagator,
+    /// Separator cuts added after each solve until the model is connected.
     Lazy,
     /// The eager founded encoding that [`GridModel::to_cnf`] exports.
     Eager,
@@ -82,10 +86,26 @@ pub fn solve_within(
 ) -> Result<(Level, SolveStats), GridError> {
     let stopped = || stop.is_some_and(Terminator::is_set);
     let mode = match strategy {
+        ConnectivityStrategy::Propagator => ConnMode::Propagate,
         ConnectivityStrategy::Lazy => ConnMode::Lazy,
         ConnectivityStrategy::Eager => ConnMode::Eager,
     };
     let model = GridModel::build_with(spec, options, mode)?;
+    if mode == ConnMode::Propagate && !model.is_soft() {
+        return solve_propagated(spec, &model, budget, stop);
+    }
+    // Soft grids with the propagator strategy use the cut loop until OLL can host a
+    // propagator.
+    let mode = if mode == ConnMode::Propagate {
+        ConnMode::Lazy
+    } else {
+        mode
+    };
+    let model = if mode == ConnMode::Lazy && strategy == ConnectivityStrategy::Propagator {
+        GridModel::build_with(spec, options, mode)?
+    } else {
+        model
+    };
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats {
         vars: wcnf.num_vars,
@@ -215,6 +235,106 @@ pub fn solve_within(
         problems: found.iter().map(ToString::to_string).collect(),
     })?;
     Ok((level, stats))
+}
+
+/// A hard grid solved in one engine call with the grid propagator connected.
+fn solve_propagated(
+    spec: &GridSpec,
+    model: &GridModel,
+    budget: Budget,
+    stop: Option<&Terminator>,
+) -> Result<(Level, SolveStats), GridError> {
+    let stopped = || stop.is_some_and(Terminator::is_set);
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats {
+        vars: wcnf.num_vars,
+        clauses: wcnf.hard.len(),
+        ..SolveStats::default()
+    };
+    let mut opts = grim_solver::Options::default();
+    if let Ok(v) = std::env::var("GOPT") {
+        for kv in v.split(',') {
+            let (k, val) = kv.split_once('=').unwrap();
+            opts.set(k, val).unwrap();
+        }
+    }
+    let mut s = Solver::with_options(opts);
+    if let Some(stop) = stop {
+        s.set_terminator(stop);
+    }
+    s.reserve_vars(wcnf.num_vars);
+    for c in &wcnf.hard {
+        s.add_clause(c);
+    }
+    for l in model.problem.phases() {
+        s.set_phase(l);
+    }
+    let rules: Vec<(Vec<Lit>, Option<usize>)> = spec
+        .connectivity
+        .iter()
+        .map(|r| {
+            let lits = model.class_lits.get(&r.class).cloned().unwrap_or_default();
+            (lits, r.root.map(|(x, y)| spec.index(x, y)))
+        })
+        .collect();
+    if !rules.is_empty() {
+        let wishes: Vec<Vec<Option<bool>>> = rules
+            .iter()
+            .map(|(lits, _)| lits.iter().map(|&l| model.wished(l)).collect())
+            .collect();
+        let mut p = GridPropagator::new(spec.width, spec.height, rules);
+        for (r, w) in wishes.into_iter().enumerate() {
+            p.set_wishes(r, w);
+            p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+        }
+        s.connect_propagator(Box::new(p));
+    }
+    stats.rounds = 1;
+    let status = s.solve(&[], budget);
+    eprintln!("trig {:?}", super::propagator::TRIG.iter().map(|t| t.load(std::sync::atomic::Ordering::Relaxed)).collect::<Vec<_>>());
+    eprintln!("restarts {} passes {} calls {} decisions {} conflicts {} props {}", s.stats().restarts, super::propagator::PASSES.load(std::sync::atomic::Ordering::Relaxed), super::propagator::CALLS.load(std::sync::atomic::Ordering::Relaxed), s.stats().decisions, s.stats().conflicts, s.stats().external_propagations);
+    stats.conflicts = s.stats().conflicts;
+    if let Some(e) = s.propagator_error() {
+        return Err(GridError::Rejected {
+            problems: vec![format!("the grid propagator misbehaved: {e}")],
+        });
+    }
+    let level = match status {
+        Status::Unsat => {
+            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            return Err(GridError::Unsatisfiable { clash });
+        }
+        Status::Unknown if stopped() => return Err(GridError::Interrupted),
+        Status::Unknown => return Err(GridError::BudgetExhausted),
+        Status::Sat => {
+            let values = s.model().ok_or_else(|| GridError::Rejected {
+                problems: vec!["the engine reported SAT without a model".to_string()],
+            })?;
+            model.decode(&values)?
+        }
+    };
+    check_level(spec, &level).map_err(|found| GridError::Rejected {
+        problems: found.iter().map(ToString::to_string).collect(),
+    })?;
+    Ok((level, stats))
+}
+
+/// The least number of cells of `class` every level has by the hard whole-grid counts of a
+/// subset of it (0 when none bounds it).
+fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+    spec.counts
+        .iter()
+        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
+        .filter_map(|c| match &c.of {
+            super::spec::Selection::Tiles(set)
+                if set.iter().zip(class).all(|(&s, &k)| !s || k) =>
+            {
+                c.min.map(|m| m.lower(spec.cells() as u64))
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
 }
 
 /// Phase hints that steer the next round towards joining the stray components: on the cells

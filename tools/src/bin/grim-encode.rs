@@ -124,9 +124,10 @@ enum Command {
         /// Give up after N conflicts of the engine: exit 6, no level.
         #[arg(long, value_name = "N")]
         conflicts: Option<u64>,
-        /// How connectivity rules are solved: `lazy` (separator cuts added between engine
-        /// calls, the default) or `eager` (the founded encoding the CNF export carries).
-        #[arg(long, value_enum, default_value_t = ConnectivityArg::Lazy)]
+        /// How connectivity rules are solved: `propagator` (reachability reasoned about
+        /// inside the search, the default), `lazy` (separator cuts added between engine
+        /// calls) or `eager` (the founded encoding the CNF export carries).
+        #[arg(long, value_enum, default_value_t = ConnectivityArg::Propagator)]
         connectivity: ConnectivityArg,
         /// Print what the solve did on standard error: rounds, cuts, conflicts, model size,
         /// wall-clock time.
@@ -167,6 +168,8 @@ enum PreferencesArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ConnectivityArg {
+    /// An external propagator inside the search.
+    Propagator,
     /// Separator cuts between engine calls.
     Lazy,
     /// The eager founded encoding.
@@ -554,6 +557,7 @@ fn solve(
     let start = Instant::now();
     let spec = read_spec(grid_path)?;
     let strategy = match connectivity {
+        ConnectivityArg::Propagator => ConnectivityStrategy::Propagator,
         ConnectivityArg::Lazy => ConnectivityStrategy::Lazy,
         ConnectivityArg::Eager => ConnectivityStrategy::Eager,
     };
