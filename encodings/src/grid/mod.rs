@@ -53,7 +53,7 @@ mod level;
 mod model;
 mod paths;
 mod prefs;
-pub mod propagator;
+mod propagator;
 mod reach;
 mod referee;
 mod solve;

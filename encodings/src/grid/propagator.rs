@@ -21,11 +21,6 @@
 use super::reach::{self, Graph, Inference, Scratch, State};
 use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
 
-pub static PASSES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-const FULL_ON_ISOLATED: bool = false;
-const GROW: bool = true;
-pub static TRIG: [std::sync::atomic::AtomicU64; 3] = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
-pub static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// One connectivity rule's view.
 struct Rule {
@@ -228,7 +223,6 @@ impl GridPropagator {
             match reach::split_after(&self.graph, &rule.state, x, anchor, &mut rule.scratch) {
                 reach::Split::Joined => {}
                 reach::Split::AnchorSide => {
-                    TRIG[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     rule.dirty = true;
                     break;
                 }
@@ -397,7 +391,6 @@ impl Propagator for GridPropagator {
                 if is_in {
                     if !rule.reached[c] {
                         // Outside the anchor's region: a conflict, found by a full pass.
-                        if !rule.dirty { TRIG[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
                         rule.dirty = true;
                     } else if !ours
                         && !self
@@ -409,9 +402,6 @@ impl Propagator for GridPropagator {
                         // the anchor. Looked for at the next full pass (a cell beside an `In`
                         // one has no cut vertex that one lacks).
                         rule.cuts = true;
-                        if FULL_ON_ISOLATED {
-                            rule.dirty = true;
-                        }
                     }
                 } else if rule.reached[c] && !ours {
                     // It leaves the region. A cell going out strands nothing else when it is
@@ -448,7 +438,6 @@ impl Propagator for GridPropagator {
             rule.stamp[c as usize] = u64::MAX;
             freed.push((r, c));
         }
-        TRIG[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Forced marks describe a deeper assignment.
         self.epoch = self.epoch.wrapping_add(1);
         for rule in &mut self.rules {
@@ -496,9 +485,6 @@ impl Propagator for GridPropagator {
     }
 
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
-        if !GROW {
-            return None;
-        }
         for rule in &mut self.rules {
             if rule.rebuild {
                 rule.rebuild = false;
@@ -518,15 +504,20 @@ impl Propagator for GridPropagator {
                     continue;
                 }
                 let want = rule.wish[c].unwrap_or(true);
-                if std::env::var("ONLYIN").is_ok() && !want {
-                    continue;
-                }
                 return Some(if want { rule.lits[c] } else { !rule.lits[c] });
             }
-            // No In cell yet ("any" root): start where the wishes put the class.
+            // No In cell yet ("any" root): start where the wishes put the class, nearest the
+            // centre (a region grown from the middle can still be sealed off from the border,
+            // as enclosure rules want; one grown from the edge cannot).
             if Self::anchor(rule).is_none() {
+                let (w, h) = (self.graph.width() as i64, self.graph.height() as i64);
+                let centre = |c: usize| {
+                    let (x, y) = ((c as i64 % w) * 2 - (w - 1), (c as i64 / w) * 2 - (h - 1));
+                    x * x + y * y
+                };
                 if let Some(c) = (0..rule.state.len())
-                    .find(|&c| rule.state[c] == State::Free && rule.wish[c] == Some(true))
+                    .filter(|&c| rule.state[c] == State::Free && rule.wish[c] == Some(true))
+                    .min_by_key(|&c| (centre(c), c))
                 {
                     return Some(rule.lits[c]);
                 }
@@ -536,7 +527,6 @@ impl Propagator for GridPropagator {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) {
-        CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         for r in 0..self.rules.len() {
             let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
             if !self.rules[r].dirty && local {
@@ -550,13 +540,12 @@ impl Propagator for GridPropagator {
             }
             self.rules[r].dirty = false;
             self.rules[r].pending.clear();
-            PASSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(anchor) = Self::anchor(&mut self.rules[r]) else {
                 continue;
             };
             self.found.clear();
             let rule = &mut self.rules[r];
-            let cuts = std::mem::replace(&mut rule.cuts, false) && std::env::var("NOCUTS").is_err();
+            let cuts = std::mem::replace(&mut rule.cuts, false);
             reach::infer(
                 &self.graph,
                 &rule.state,

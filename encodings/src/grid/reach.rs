@@ -133,6 +133,16 @@ impl Graph {
         runs_with_side <= 1
     }
 
+    /// Columns.
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub(crate) fn height(&self) -> usize {
+        self.height
+    }
+
     /// Number of cells.
     pub(crate) fn len(&self) -> usize {
         self.nbrs.len()
