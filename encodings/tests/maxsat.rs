@@ -164,6 +164,10 @@ struct Run {
     trimmed: u64,
     minimized: u64,
     up_cores: u64,
+    stalls: u64,
+    ls_improvements: u64,
+    sle_hardened: u64,
+    equiv_merged: u64,
 }
 
 fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
@@ -210,6 +214,10 @@ fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
         trimmed: st.trimmed,
         minimized: st.minimized,
         up_cores: st.up_cores,
+        stalls: st.stalls,
+        ls_improvements: st.ls_improvements,
+        sle_hardened: st.sle_hardened,
+        equiv_merged: st.equiv_merged,
     }
 }
 
@@ -353,7 +361,126 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
                 ..plain()
             },
         ),
+        (
+            "anytime",
+            OllOptions {
+                anytime_flips: 200,
+                stall_conflicts: 1,
+                ..plain()
+            },
+        ),
+        (
+            "anytime+hardening+stratify",
+            OllOptions {
+                anytime_flips: 50,
+                stall_conflicts: 2,
+                hardening: true,
+                stratify: true,
+                ..plain()
+            },
+        ),
+        (
+            "sle",
+            OllOptions {
+                sle: true,
+                ..plain()
+            },
+        ),
+        (
+            "sle+symmetry+am1+hardening",
+            OllOptions {
+                sle: true,
+                symmetry: true,
+                am1: true,
+                am1_effort: 1_000_000,
+                hardening: true,
+                ..plain()
+            },
+        ),
+        (
+            "equiv",
+            OllOptions {
+                equiv: true,
+                ..plain()
+            },
+        ),
+        (
+            "equiv+sle+wce+stratify+hardening",
+            OllOptions {
+                equiv: true,
+                sle: true,
+                wce: true,
+                stratify: true,
+                hardening: true,
+                ..plain()
+            },
+        ),
+        (
+            "freeze_terms",
+            OllOptions {
+                freeze_terms: true,
+                ..plain()
+            },
+        ),
     ]
+}
+
+/// `random_instance(seed)` with a few planted equivalences: for random pairs of variables,
+/// both binary clauses of `x ≡ y` or of `x ≡ ¬y`, and unit softs on literals of both.
+fn instance_with_equivalences(seed: u64) -> Wcnf {
+    let mut w = random_instance(seed);
+    let n = w.num_vars as u64;
+    if n < 2 {
+        return w;
+    }
+    let mut rng = Rng(seed ^ 0x0E0E_0E0E);
+    for _ in 0..1 + rng.below(3) {
+        let x = 1 + rng.below(n) as i64;
+        let y = 1 + rng.below(n) as i64;
+        if x == y {
+            continue;
+        }
+        let sy = if rng.chance(50) { y } else { -y };
+        w.hard.push(vec![lit(-x), lit(sy)]);
+        w.hard.push(vec![lit(x), lit(-sy)]);
+        let sx = if rng.chance(50) { x } else { -x };
+        let sy2 = if rng.chance(50) { y } else { -y };
+        w.add_soft(1 + rng.below(9), &[lit(sx)]);
+        w.add_soft(1 + rng.below(9), &[lit(sy2)]);
+    }
+    w
+}
+
+#[test]
+fn merged_equivalent_soft_literals_keep_the_brute_force_optimum() {
+    let configs = [
+        (
+            "equiv",
+            OllOptions {
+                equiv: true,
+                ..OllOptions::plain()
+            },
+        ),
+        (
+            "defaults+equiv+sle",
+            OllOptions {
+                equiv: true,
+                sle: true,
+                ..OllOptions::default()
+            },
+        ),
+    ];
+    let mut merged_runs = 0;
+    for seed in 0..400u64 {
+        let w = instance_with_equivalences(seed);
+        let optimum = brute_force(&w);
+        for (name, opts) in &configs {
+            let r = run(&w, opts.clone(), None);
+            check(&w, &r, optimum, &format!("seed {seed}, {name}"));
+            merged_runs += usize::from(r.equiv_merged > 0);
+        }
+    }
+    assert!(merged_runs > 300, "only {merged_runs} runs merged a pair");
 }
 
 #[test]
@@ -363,8 +490,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     let mut core_of_three = 0;
     let mut unsat = 0;
     let mut positive_cost = 0;
-    // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation
-    let mut seen = [0usize; 7];
+    // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation,
+    // stalled main calls, local-search improvements
+    let mut seen = [0usize; 11];
     for seed in 0..600u64 {
         let w = random_instance(seed);
         let optimum = brute_force(&w);
@@ -388,6 +516,10 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             seen[4] += usize::from(r.trimmed > 0);
             seen[5] += usize::from(r.minimized > 0);
             seen[6] += usize::from(r.up_cores > 0);
+            seen[7] += usize::from(r.stalls > 0);
+            seen[8] += usize::from(r.ls_improvements > 0);
+            seen[9] += usize::from(r.sle_hardened > 0);
+            seen[10] += usize::from(r.equiv_merged > 0);
         }
         nontrivial_core += usize::from(any_nontrivial);
         core_of_three += usize::from(any_three);
@@ -396,8 +528,19 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
         "600 instances: {unsat} unsat, {positive_cost} with positive optimum, {nontrivial_core} \
          with a core of size >= 2, {core_of_three} with one of size >= 3; runs that exhausted \
          {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}, \
-         took cores from propagation {}",
-        seen[0], seen[1], seen[2], seen[3], seen[4], seen[5], seen[6]
+         took cores from propagation {}, stalled {}, improved by local search {}, eliminated \
+         labels {}, merged equivalent terms {}",
+        seen[0],
+        seen[1],
+        seen[2],
+        seen[3],
+        seen[4],
+        seen[5],
+        seen[6],
+        seen[7],
+        seen[8],
+        seen[9],
+        seen[10]
     );
     assert!(
         nontrivial_core > 150,
@@ -414,7 +557,12 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     // Exhaustion and trimming only act on non-minimal cores, which ten-variable instances
     // rarely produce; the larger test below checks that they fire.
     assert!(
-        seen[1..4].iter().all(|&s| s > 20) && seen[5] > 20 && seen[6] > 100,
+        seen[1..4].iter().all(|&s| s > 20)
+            && seen[5] > 20
+            && seen[6] > 100
+            && seen[7] > 20
+            && seen[8] > 20
+            && seen[9] > 20,
         "some technique rarely fired: {seen:?}"
     );
 }
@@ -917,6 +1065,11 @@ fn bench_files_named_in_the_environment() {
             "exhaust_conflicts" => opts.exhaust_conflicts = n,
             "exhaust_phases" => opts.exhaust_phases = n != 0,
             "up_cores" => opts.up_cores = n != 0,
+            "anytime_flips" => opts.anytime_flips = n,
+            "stall_conflicts" => opts.stall_conflicts = n,
+            "freeze_terms" => opts.freeze_terms = n != 0,
+            "sle" => opts.sle = n != 0,
+            "equiv" => opts.equiv = n != 0,
             other => {
                 if let Err(e) = opts.solver.set(other, v) {
                     panic!("{other}: {e}");

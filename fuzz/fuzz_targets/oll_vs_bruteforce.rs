@@ -2,7 +2,9 @@
 //! by the OLL optimiser with a fuzzer-chosen set of techniques, against brute force: the
 //! status (optimum or unsatisfiable hard clauses), the optimal cost, the model's cost as the
 //! referee prices it, and the lower bound never above the optimum — also when the search is
-//! sliced into small conflict budgets and resumed.
+//! sliced into small conflict budgets and resumed. The preprocessing and anytime switches
+//! (subsumed label elimination, frozen terms, local-search bursts with tiny conflict slices)
+//! are fuzzer-chosen too: that is the fuzz axis of the preprocessing.
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -57,6 +59,11 @@ impl<'a> Arbitrary<'a> for Case {
             wce: u.arbitrary()?,
             am1: u.arbitrary()?,
             symmetry: u.arbitrary()?,
+            sle: u.arbitrary()?,
+            equiv: u.arbitrary()?,
+            freeze_terms: u.arbitrary()?,
+            anytime_flips: if u.arbitrary()? { u.int_in_range(1..=300u64)? } else { 0 },
+            stall_conflicts: u.int_in_range(0..=5u64)?,
             ..OllOptions::default()
         };
         let slice = if u.arbitrary()? {

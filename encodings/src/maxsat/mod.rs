@@ -40,6 +40,9 @@
 //! - `relax`: the totalizers over cores, weight-aware core extraction (delayed relaxation);
 //! - `am1`: at-most-one groups among the soft literals, found by unit propagation;
 //! - `symmetry`: one variable fixed when flipping every variable maps the instance onto itself;
+//! - `equiv`: terms on literals the hard clauses make equal or opposite, merged;
+//! - `sle`: subsumed label elimination, soft literals made hard before the search;
+//! - `anytime`: when the lower bound stalls, local search (`satlike`) improves the upper bound;
 //! - `oll`: the [`Oll`] state and the main loop.
 //!
 //! Determinism: the same instance and options give the same events, bounds and final model on
@@ -47,10 +50,14 @@
 //! flag (a wall-clock limit or a signal) is the one documented exception.
 
 mod am1;
+mod anytime;
 mod core;
+mod equiv;
 mod harden;
 mod oll;
 mod relax;
+mod satlike;
+mod sle;
 mod stratify;
 mod symmetry;
 mod upcore;
@@ -131,6 +138,35 @@ pub struct OllOptions {
     /// `maxsat-main` with engine seeds 0, 1 and 2: 163.2 → 124.9 s CPU in the mean, random
     /// Max-2-SAT and max-cut 10–35× faster (the figures per family are in `upcore.rs`).
     pub up_cores: bool,
+    /// The anytime phase (`anytime.rs`): flips of a local-search burst (scaled up with the
+    /// slice), run once after the first model and whenever a main call spends its conflict
+    /// slice. 0 turns the phase off. On for the runs that are cut off: on the six instances of
+    /// the real set that no solver here finishes in 60 s it is what leaves grim with a good
+    /// solution (figures in `anytime.rs`). Its price on `maxsat-main`, engine seed 0, all
+    /// proved: 105.7 s CPU without it, 116.4 s with it (the searches move, as under any
+    /// perturbation; `compare.py` timed 122.5 s both before and with the phase).
+    pub anytime_flips: u64,
+    /// The first conflict slice of a main engine call once a model exists; it doubles at every
+    /// stall. 0 lets main calls run unsliced (and the phase run only after the first model).
+    pub stall_conflicts: u64,
+    /// Freeze the variable of every objective term against the engine's bounded variable
+    /// elimination, so that elimination works on the other variables only and never has to be
+    /// undone when a term is assumed for the first time (a lighter stratum, a totalizer
+    /// output). MaxPre's "BVE on non-objective variables" (Korhonen et al., SAT 2017).
+    /// Measured on `maxsat-main`, engine seed 0: 4.53M → 4.33M conflicts, 119.2 → 116.4 s CPU
+    /// (a small gain, at the noise level); the grid levels do not slow down (showcase-12 0.39
+    /// → 0.32 s, dungeon-32 1.87 → 1.76 s), unlike freezing every instance variable (stop 12).
+    pub freeze_terms: bool,
+    /// Subsumed label elimination before the search (`sle.rs`). Off: measured not to pay. It
+    /// fires on 2 of the 42 real instances (spot5, 1 and 8 labels, both solved in under 0.1 s
+    /// either way) and leaves `maxsat-main` as it was (seed 0: 4.33M conflicts with it, 4.35M
+    /// without, 116.4 s both).
+    pub sle: bool,
+    /// Merge the terms of soft literals that two hard binary clauses make equivalent or
+    /// opposite (`equiv.rs`). Off: measured not to pay. It merges one pair on the real set
+    /// (bwt3cc, solved in milliseconds either way) and none on `maxsat-main` (identical
+    /// conflicts with and without).
+    pub equiv: bool,
 }
 
 impl Default for OllOptions {
@@ -149,6 +185,11 @@ impl Default for OllOptions {
             symmetry: true,
             am1_effort: 20_000_000,
             up_cores: true,
+            anytime_flips: 100_000,
+            stall_conflicts: 20_000,
+            freeze_terms: true,
+            sle: false,
+            equiv: false,
         }
     }
 }
@@ -170,6 +211,11 @@ impl OllOptions {
             symmetry: false,
             am1_effort: 0,
             up_cores: false,
+            anytime_flips: 0,
+            stall_conflicts: 0,
+            freeze_terms: false,
+            sle: false,
+            equiv: false,
         }
     }
 }
@@ -286,4 +332,17 @@ pub struct OllStats {
     pub up_probes: u64,
     /// Engine propagations spent probing (included in `propagations`).
     pub up_propagations: u64,
+    /// Pairs of terms merged as equivalent or opposite literals (`equiv.rs`).
+    pub equiv_merged: u64,
+    /// Terms made hard by subsumed label elimination (`sle.rs`).
+    pub sle_hardened: u64,
+    /// Main calls that spent their conflict slice (`anytime.rs`).
+    pub stalls: u64,
+    /// Local-search bursts run, flips made, and bursts that improved the best model
+    /// (`anytime.rs`).
+    pub ls_runs: u64,
+    /// See `ls_runs`.
+    pub ls_flips: u64,
+    /// See `ls_runs`.
+    pub ls_improvements: u64,
 }

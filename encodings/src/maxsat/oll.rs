@@ -15,6 +15,7 @@ use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 use crate::card::totalizer::Totalizer;
 use crate::sink::Wcnf;
 
+use super::satlike::LocalSearch;
 use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
 
 /// What a term's literal stands for.
@@ -83,6 +84,12 @@ pub struct Oll {
     start_conflicts: u64,
     start_propagations: u64,
     pub(super) up_due: bool,
+    /// The anytime phase's local search (built on first use) and the conflict slice of the
+    /// main calls (`anytime.rs`).
+    pub(super) ls: Option<LocalSearch>,
+    pub(super) slice: u64,
+    /// The local search still has to run once after the first model.
+    pub(super) ls_first_due: bool,
 }
 
 impl Oll {
@@ -145,17 +152,34 @@ impl Oll {
             start_conflicts: 0,
             start_propagations: 0,
             up_due: true,
+            ls: None,
+            slice: 0,
+            ls_first_due: true,
         };
+        oll.slice = oll.opts.stall_conflicts;
         let definitions = oll.add_softs(wcnf);
+        if oll.opts.equiv {
+            oll.merge_equivalent_terms(&wcnf.hard);
+        }
         if oll.opts.am1 {
             let clauses = wcnf.hard.iter().chain(definitions.iter());
             oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
         }
+        let mut symmetry_fact = Vec::new();
         if oll.opts.symmetry
             && let Some(v) = symmetry::complement_symmetry(wcnf)
         {
             oll.stats.symmetry_units += 1;
             oll.add_fact(v.pos());
+            symmetry_fact.push(v.pos());
+        }
+        if oll.opts.sle {
+            let clauses = wcnf
+                .hard
+                .iter()
+                .chain(definitions.iter())
+                .map(Vec::as_slice);
+            oll.eliminate_subsumed_labels(clauses.chain(std::iter::once(&symmetry_fact[..])));
         }
         let mut weights: Vec<u64> = oll.live_weights().collect();
         weights.sort_unstable();
@@ -231,6 +255,9 @@ impl Oll {
     /// Adds a live term and indexes its literal; returns its index.
     pub(super) fn add_term(&mut self, lit: Lit, weight: u64, kind: Kind) -> usize {
         let t = self.terms.len();
+        if self.opts.freeze_terms {
+            self.solver.freeze(lit.var());
+        }
         self.terms.push(Term {
             lit,
             weight,
@@ -356,6 +383,9 @@ impl Oll {
             self.threshold = self.first_threshold();
             self.stats.strata += 1;
             self.adapt();
+            if self.opts.anytime_flips > 0 {
+                self.first_model(on_event);
+            }
         }
         loop {
             self.report_lb(on_event);
@@ -369,18 +399,31 @@ impl Oll {
             }
             let assumptions = self.stratum();
             self.stats.sat_calls += 1;
-            match self.call(&assumptions, None) {
+            let cap = self.main_cap();
+            let before = self.solver.stats().conflicts;
+            match self.call(&assumptions, cap) {
                 Status::Sat => {
                     self.up_due = true;
                     self.stats.sat_answers += 1;
                     self.record_model(on_event);
+                    // The anytime phase's first burst (no earlier model to start from). It
+                    // runs after `everything_assumed` is read: a term it lets `harden` remove
+                    // must not make this model, found without that term, look final.
+                    let first_ls = self.ls_first_due && self.opts.anytime_flips > 0;
+                    self.ls_first_due &= !first_ls;
                     if !self.pending.is_empty() {
+                        if first_ls {
+                            self.anytime(on_event);
+                        }
                         self.relax_pending(on_event);
                         self.harden();
                         continue;
                     }
                     let everything_assumed =
                         self.terms.iter().all(|t| !t.live || self.in_stratum(t));
+                    if first_ls {
+                        self.anytime(on_event);
+                    }
                     self.harden();
                     if everything_assumed {
                         // The model satisfies every live term, so its cost is the lower bound
@@ -411,7 +454,15 @@ impl Oll {
                     self.process_core(&core, on_event);
                     self.harden();
                 }
-                Status::Unknown => return self.interrupted(),
+                Status::Unknown => {
+                    let used = self.solver.stats().conflicts - before;
+                    if cap.is_some_and(|c| used >= c) && !self.solver.terminator().is_set() {
+                        // The slice ran out, not the budget: the lower bound has stalled.
+                        self.stalled(on_event);
+                        continue;
+                    }
+                    return self.interrupted();
+                }
             }
         }
     }
@@ -510,5 +561,25 @@ impl Oll {
         self.stats.improvements += 1;
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });
+    }
+
+    /// Stores and reports `model` (one value per instance variable, from outside the engine)
+    /// when the referee prices it below the best so far; returns whether it did.
+    pub(super) fn offer_model(
+        &mut self,
+        mut model: Vec<bool>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> bool {
+        model.resize(self.num_vars, false);
+        let Some(cost) = self.wcnf.cost(&model) else {
+            return false;
+        };
+        if matches!(&self.best, Some((ub, _)) if cost >= *ub) {
+            return false;
+        }
+        self.stats.improvements += 1;
+        let (c, m) = self.best.insert((cost, model));
+        on_event(Event::Improved { cost: *c, model: m });
+        true
     }
 }

@@ -140,6 +140,11 @@ struct Args {
     #[arg(short = 'n', long)]
     no_model: bool,
 
+    /// WCNF: flips of each local-search burst of the anytime phase, which improves the best
+    /// solution when the lower bound stalls (0 turns the phase off; for measuring it).
+    #[arg(long, value_name = "N", default_value_t = OllOptions::default().anytime_flips)]
+    anytime_flips: u64,
+
     /// Set an engine option (repeatable); see --help-options.
     #[arg(long = "opt", value_name = "NAME=VALUE")]
     opts: Vec<String>,
@@ -736,6 +741,7 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
         &instance,
         OllOptions {
             solver: options,
+            anytime_flips: args.anytime_flips,
             ..Default::default()
         },
     )
@@ -862,6 +868,11 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("hardened", stats.hardened),
             ("strata", stats.strata),
             ("improvements", stats.improvements),
+            ("equivalent merged", stats.equiv_merged),
+            ("labels eliminated", stats.sle_hardened),
+            ("stalls", stats.stalls),
+            ("local search flips", stats.ls_flips),
+            ("local search wins", stats.ls_improvements),
             ("conflicts", stats.conflicts),
         ]
         .into_iter()
