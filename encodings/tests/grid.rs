@@ -354,7 +354,7 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         let model = GridModel::build(&spec, &options).unwrap();
         assert_eq!(model.is_soft(), soft, "{name}");
         let stop = Terminator::default();
-        let free = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+        let free = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None);
         assert_eq!(
             free,
             grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy),
@@ -363,7 +363,7 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         assert!(free.is_ok(), "{name}");
         stop.terminate();
         assert_eq!(
-            grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop)),
+            grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None),
             Err(GridError::Interrupted),
             "{name}"
         );
@@ -378,7 +378,7 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
             stop.terminate();
         })
     };
-    let result = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+    let result = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None);
     timer.join().unwrap();
     // The 64×64 dungeon takes tens of seconds of CPU (benches/grid/results-*.csv): no machine
     // finishes it in 100 ms, so anything but `Interrupted` means the handle was not heard.

@@ -69,6 +69,9 @@ pub struct Stats {
     pub external_reasons: u64,
     /// Clauses an external propagator added (conflicts included). Counted in `external.rs`.
     pub external_clauses: u64,
+    /// Conflicts an external propagator caused (a falsified clause it added, or a literal it
+    /// propagated that was false). Counted in `external.rs`.
+    pub external_conflicts: u64,
     /// Complete assignments an external propagator refuted with clauses. Counted in
     /// `external.rs`.
     pub external_models_refuted: u64,

@@ -315,7 +315,11 @@ impl grim_solver::Propagator for Hidden {
             if c.iter().any(|&l| ctx.value(l) == Some(true)) {
                 continue;
             }
-            let free: Vec<Lit> = c.iter().copied().filter(|&l| ctx.value(l).is_none()).collect();
+            let free: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| ctx.value(l).is_none())
+                .collect();
             match free.len() {
                 0 => {
                     ctx.add_clause(c, grim_solver::ClauseKind::Learned);
@@ -376,7 +380,10 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
             let mut formula: Vec<Vec<i64>> = f[..split].to_vec();
             let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
             for line in text.lines() {
-                let mut c: Vec<i64> = line.split_whitespace().map(|t| t.parse().unwrap()).collect();
+                let mut c: Vec<i64> = line
+                    .split_whitespace()
+                    .map(|t| t.parse().unwrap())
+                    .collect();
                 assert_eq!(c.pop(), Some(0));
                 formula.push(c);
             }

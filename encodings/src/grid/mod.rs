@@ -51,6 +51,7 @@ mod enclosure;
 mod layers;
 mod level;
 mod model;
+mod pathprop;
 mod paths;
 mod prefs;
 mod propagator;
@@ -65,7 +66,9 @@ pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use level::Level;
 pub use model::GridModel;
 pub use referee::{Violation, check_level, level_cost};
-pub use solve::{ConnectivityStrategy, SolveStats, solve, solve_with, solve_within};
+pub use solve::{
+    ConnectivityStrategy, Progress, ProgressReport, SolveStats, solve, solve_with, solve_within,
+};
 pub use spec::{GridSpec, RuleRef};
 
 use crate::problem::SolveError;

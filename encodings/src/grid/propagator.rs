@@ -18,9 +18,9 @@
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
 
+use super::pathprop::PathWatch;
 use super::reach::{self, Graph, Inference, Scratch, State};
 use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
-
 
 /// One connectivity rule's view.
 struct Rule {
@@ -110,6 +110,8 @@ pub(crate) struct GridPropagator {
     epoch: u32,
     /// Scratch of `notify_backtrack`: the (rule, cell) pairs it freed.
     freed: Vec<(u32, u32)>,
+    /// The path rules (`pathprop.rs`).
+    paths: Vec<PathWatch>,
 }
 
 impl GridPropagator {
@@ -162,7 +164,21 @@ impl GridPropagator {
             found: Vec::new(),
             epoch: 1,
             freed: Vec::new(),
+            paths: Vec::new(),
         }
+    }
+
+    /// Adds a path rule: per-cell `from`, `to` and `through` literals, at most `max_length`
+    /// steps (`pathprop.rs`).
+    pub(crate) fn add_path(
+        &mut self,
+        from: Vec<Lit>,
+        to: Vec<Lit>,
+        through: Vec<Lit>,
+        max_length: Option<usize>,
+    ) {
+        self.paths
+            .push(PathWatch::new(from, to, through, max_length));
     }
 
     /// The anchor of rule `r` now: its root once `In`, or the earliest `In` cell.
@@ -356,15 +372,22 @@ impl GridPropagator {
 
 impl Propagator for GridPropagator {
     fn observed(&self) -> Vec<Var> {
-        (0..self.uses.len())
+        let mut vars: Vec<Var> = (0..self.uses.len())
             .filter(|&v| !self.uses[v].is_empty())
             .filter_map(|v| Var::new(v as u32))
-            .collect()
+            .collect();
+        vars.extend(self.paths.iter().flat_map(|p| p.lits().map(|l| l.var())));
+        vars.sort_unstable_by_key(|v| v.index());
+        vars.dedup();
+        vars
     }
 
     fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
         for &l in lits {
             self.now += 1;
+            for p in &mut self.paths {
+                p.assigned(l);
+            }
             let Some(uses) = self.uses.get(l.var().index()) else {
                 continue;
             };
@@ -413,10 +436,7 @@ impl Propagator for GridPropagator {
                         rule.size_due = true;
                     }
                     let state = &rule.state;
-                    if !self
-                        .graph
-                        .locally_simple(c, &|d| state[d] != State::Out)
-                    {
+                    if !self.graph.locally_simple(c, &|d| state[d] != State::Out) {
                         rule.pending.push(c);
                     }
                 }
@@ -527,6 +547,11 @@ impl Propagator for GridPropagator {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) {
+        for p in &mut self.paths {
+            if p.propagate(&self.graph, ctx) {
+                return; // a conflict
+            }
+        }
         for r in 0..self.rules.len() {
             let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
             if !self.rules[r].dirty && local {
@@ -683,6 +708,9 @@ impl Propagator for GridPropagator {
         // safety net that makes it a guarantee.
         for r in 0..self.rules.len() {
             self.rules[r].dirty = true;
+        }
+        for p in &mut self.paths {
+            p.invalidate();
         }
         self.propagate(ctx);
     }

@@ -1,5 +1,9 @@
-//! [`solve`]: the engine on a [`GridModel`], connectivity cut in lazily, every answer checked
-//! by the referee.
+//! [`solve`]: the engine on a [`GridModel`], every answer checked by the referee.
+//!
+//! By default ([`ConnectivityStrategy::Propagator`]) connectivity and paths are enforced inside
+//! the search by the grid propagator (`propagator.rs`, `pathprop.rs`): one engine call for a
+//! hard level, one OLL run for a soft one. The rest of this doc is the cut loop
+//! ([`ConnectivityStrategy::Lazy`]), kept as an option and as a cross-check in the tests.
 //!
 //! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
 //! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
@@ -16,11 +20,11 @@
 //! at 12×12 (65,182 conflicts) where the loop takes 0.01–0.03 s.
 
 use super::model::ConnMode;
-use super::propagator::GridPropagator;
 use super::{
     GridError, GridModel, GridOptions, GridSpec, Level, check_level, clash, connectivity,
     level_cost,
 };
+use crate::maxsat::{MaxSatStatus, Oll, OllOptions};
 use crate::problem::{Effort, SolveError};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 
@@ -59,7 +63,7 @@ pub struct SolveStats {
 /// [`check_level`] (and its cost, when soft, the optimiser's claim) before it is returned.
 /// Deterministic: the same spec and options give the same level.
 pub fn solve(spec: &GridSpec, options: &GridOptions, budget: Budget) -> Result<Level, GridError> {
-    solve_with(spec, options, budget, ConnectivityStrategy::Lazy).map(|(level, _)| level)
+    solve_with(spec, options, budget, ConnectivityStrategy::default()).map(|(level, _)| level)
 }
 
 /// [`solve`] with the connectivity strategy chosen, and statistics.
@@ -69,8 +73,72 @@ pub fn solve_with(
     budget: Budget,
     strategy: ConnectivityStrategy,
 ) -> Result<(Level, SolveStats), GridError> {
-    solve_within(spec, options, budget, strategy, None)
+    solve_within(spec, options, budget, strategy, None, None)
 }
+
+/// A progress report of a long solve, for [`solve_within`]'s `progress`: what the search has
+/// done so far and, for soft levels, the bounds on the optimum.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Seconds (wall-clock) since the search began.
+    pub seconds: f64,
+    /// Engine conflicts so far.
+    pub conflicts: u64,
+    /// Of which the grid propagator found (a cut-off class cell, a missing path).
+    pub propagator_conflicts: u64,
+    /// Soft levels: the proven lower bound on the cost (0 before the first core).
+    pub lower: Option<u64>,
+    /// Soft levels: the cost of the best level found, once there is one.
+    pub upper: Option<u64>,
+}
+
+/// Where progress goes, and how often: `report` is called about every `every` while the
+/// search runs (checked every 64 conflicts; never when the search ends sooner). Reports only
+/// observe: the search takes the same path with and without them.
+pub struct ProgressReport {
+    /// The interval between two reports.
+    pub every: std::time::Duration,
+    /// The receiver.
+    pub report: Box<dyn FnMut(&Progress) + Send>,
+}
+
+/// The bounds a soft solve shares with its progress report (`u64::MAX`: none yet).
+#[derive(Default)]
+struct SharedBounds {
+    lower: std::sync::atomic::AtomicU64,
+    upper: std::sync::atomic::AtomicU64,
+}
+
+/// The engine's progress callback for `progress`, reading `bounds` when given.
+fn engine_progress(
+    progress: ProgressReport,
+    bounds: Option<std::sync::Arc<SharedBounds>>,
+) -> grim_solver::ProgressFn {
+    use std::sync::atomic::Ordering;
+    let began = std::time::Instant::now();
+    let mut last = began;
+    let ProgressReport { every, mut report } = progress;
+    Box::new(move |stats: &grim_solver::Stats| {
+        let now = std::time::Instant::now();
+        if now.duration_since(last) < every {
+            return;
+        }
+        last = now;
+        let read = |a: &std::sync::atomic::AtomicU64| {
+            Some(a.load(Ordering::Relaxed)).filter(|&v| v != u64::MAX)
+        };
+        report(&Progress {
+            seconds: now.duration_since(began).as_secs_f64(),
+            conflicts: stats.conflicts,
+            propagator_conflicts: stats.external_conflicts,
+            lower: bounds.as_ref().map(|b| read(&b.lower).unwrap_or(0)),
+            upper: bounds.as_ref().and_then(|b| read(&b.upper)),
+        });
+    })
+}
+
+/// Conflicts between two looks at the clock of a progress report.
+const PROGRESS_CONFLICTS: u64 = 64;
 
 /// [`solve_with`] that also stops, answering [`GridError::Interrupted`], once `stop` is set —
 /// from another thread or a timer: a wall-clock limit such as a frame-time budget, which
@@ -83,6 +151,7 @@ pub fn solve_within(
     budget: Budget,
     strategy: ConnectivityStrategy,
     stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
 ) -> Result<(Level, SolveStats), GridError> {
     let stopped = || stop.is_some_and(Terminator::is_set);
     let mode = match strategy {
@@ -91,21 +160,13 @@ pub fn solve_within(
         ConnectivityStrategy::Eager => ConnMode::Eager,
     };
     let model = GridModel::build_with(spec, options, mode)?;
-    if mode == ConnMode::Propagate && !model.is_soft() {
-        return solve_propagated(spec, &model, budget, stop);
+    if mode == ConnMode::Propagate {
+        return if model.is_soft() {
+            solve_soft_propagated(spec, options, &model, budget, stop, progress)
+        } else {
+            solve_propagated(spec, &model, budget, stop, progress)
+        };
     }
-    // Soft grids with the propagator strategy use the cut loop until OLL can host a
-    // propagator.
-    let mode = if mode == ConnMode::Propagate {
-        ConnMode::Lazy
-    } else {
-        mode
-    };
-    let model = if mode == ConnMode::Lazy && strategy == ConnectivityStrategy::Propagator {
-        GridModel::build_with(spec, options, mode)?
-    } else {
-        model
-    };
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats {
         vars: wcnf.num_vars,
@@ -135,6 +196,9 @@ pub fn solve_within(
         let mut s = Solver::new();
         if let Some(stop) = stop {
             s.set_terminator(stop);
+        }
+        if let Some(p) = progress {
+            s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
         }
         s.reserve_vars(wcnf.num_vars);
         for (lits, _) in &class {
@@ -237,6 +301,103 @@ pub fn solve_within(
     Ok((level, stats))
 }
 
+/// A soft grid: one OLL run to a proven optimum, its engine with the grid propagator connected
+/// (`Oll::with_propagator`), so connectivity holds in every model it considers — no rounds.
+fn solve_soft_propagated(
+    spec: &GridSpec,
+    options: &GridOptions,
+    model: &GridModel,
+    budget: Budget,
+    stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
+) -> Result<(Level, SolveStats), GridError> {
+    let stopped = || stop.is_some_and(Terminator::is_set);
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats {
+        vars: wcnf.num_vars,
+        clauses: wcnf.hard.len(),
+        rounds: 1,
+        ..SolveStats::default()
+    };
+    let mut oll_options = OllOptions::default();
+    oll_options.solver.restart_min = GRID_RESTART_MIN;
+    let built = match model.propagator() {
+        Some(p) => Oll::with_propagator(&wcnf, oll_options, p),
+        None => Oll::new(&wcnf, oll_options),
+    };
+    let mut oll = built.map_err(|e| GridError::TooLarge {
+        message: e.to_string(),
+    })?;
+    oll.set_phases(&model.problem.phases());
+    if let Some(stop) = stop {
+        oll.set_terminator(stop);
+    }
+    let bounds = std::sync::Arc::new(SharedBounds::default());
+    bounds
+        .upper
+        .store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
+    if let Some(p) = progress {
+        oll.set_progress(
+            PROGRESS_CONFLICTS,
+            Some(engine_progress(p, Some(bounds.clone()))),
+        );
+    }
+    let status = oll.solve(budget, &mut |event| {
+        use std::sync::atomic::Ordering;
+        match event {
+            crate::maxsat::Event::Improved { cost, .. } => {
+                bounds.upper.store(cost, Ordering::Relaxed)
+            }
+            crate::maxsat::Event::LowerBound(lb) => bounds.lower.store(lb, Ordering::Relaxed),
+        }
+    });
+    oll.set_progress(0, None);
+    stats.conflicts = oll.stats().conflicts;
+    if let Some(e) = oll.propagator_error() {
+        return Err(GridError::Rejected {
+            problems: vec![format!("the grid propagator misbehaved: {e}")],
+        });
+    }
+    match status {
+        MaxSatStatus::Unsatisfiable => {
+            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            return Err(GridError::Unsatisfiable { clash });
+        }
+        MaxSatStatus::Optimum => {}
+        _ if stopped() => return Err(GridError::Interrupted),
+        _ => return Err(GridError::BudgetExhausted),
+    }
+    let values = oll.best_model().ok_or_else(|| GridError::Rejected {
+        problems: vec!["the optimiser reported an optimum without a model".to_string()],
+    })?;
+    // The problem's own referee on the constraints as stated and on the clauses built.
+    let problem = &model.problem;
+    if let Err(v) = problem.check(values) {
+        return Err(GridError::Rejected {
+            problems: vec![format!("the optimum breaks a hard constraint: {v}")],
+        });
+    }
+    if let Err(i) = problem.check_clauses(values) {
+        return Err(GridError::Rejected {
+            problems: vec![format!("the optimum falsifies hard clause {i}")],
+        });
+    }
+    let level = model.decode(values)?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected {
+        problems: found.iter().map(ToString::to_string).collect(),
+    })?;
+    let cost = level_cost(spec, options, &level);
+    if Some(cost) != oll.best_cost() || cost != problem.unmet(values) {
+        return Err(GridError::Rejected {
+            problems: vec![format!(
+                "the optimiser's optimum costs {:?}, the referee counts {cost}",
+                oll.best_cost()
+            )],
+        });
+    }
+    Ok((level, stats))
+}
+
 /// The engine's `restart_min` for propagator solves (measured in `solve_propagated`).
 const GRID_RESTART_MIN: u64 = 100;
 
@@ -246,6 +407,7 @@ fn solve_propagated(
     model: &GridModel,
     budget: Budget,
     stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
 ) -> Result<(Level, SolveStats), GridError> {
     let stopped = || stop.is_some_and(Terminator::is_set);
     let wcnf = model.problem.to_wcnf();
@@ -273,28 +435,15 @@ fn solve_propagated(
     for l in model.problem.phases() {
         s.set_phase(l);
     }
-    let rules: Vec<(Vec<Lit>, Option<usize>)> = spec
-        .connectivity
-        .iter()
-        .map(|r| {
-            let lits = model.class_lits.get(&r.class).cloned().unwrap_or_default();
-            (lits, r.root.map(|(x, y)| spec.index(x, y)))
-        })
-        .collect();
-    if !rules.is_empty() {
-        let wishes: Vec<Vec<Option<bool>>> = rules
-            .iter()
-            .map(|(lits, _)| lits.iter().map(|&l| model.wished(l)).collect())
-            .collect();
-        let mut p = GridPropagator::new(spec.width, spec.height, rules);
-        for (r, w) in wishes.into_iter().enumerate() {
-            p.set_wishes(r, w);
-            p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
-        }
-        s.connect_propagator(Box::new(p));
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    if let Some(p) = progress {
+        s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
     }
     stats.rounds = 1;
     let status = s.solve(&[], budget);
+    s.set_progress(0, None);
     stats.conflicts = s.stats().conflicts;
     if let Some(e) = s.propagator_error() {
         return Err(GridError::Rejected {
@@ -323,14 +472,12 @@ fn solve_propagated(
 
 /// The least number of cells of `class` every level has by the hard whole-grid counts of a
 /// subset of it (0 when none bounds it).
-fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+pub(crate) fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
     spec.counts
         .iter()
         .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
         .filter_map(|c| match &c.of {
-            super::spec::Selection::Tiles(set)
-                if set.iter().zip(class).all(|(&s, &k)| !s || k) =>
-            {
+            super::spec::Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
                 c.min.map(|m| m.lower(spec.cells() as u64))
             }
             _ => None,

@@ -133,6 +133,11 @@ enum Command {
         /// wall-clock time.
         #[arg(long)]
         stats: bool,
+        /// Print a progress line on standard error about every second while the search runs:
+        /// conflicts, the grid propagator's conflicts, and for soft levels the bounds on the
+        /// cost. The search is the same with and without it.
+        #[arg(short, long)]
+        verbose: bool,
     },
 }
 
@@ -299,6 +304,7 @@ fn main() -> ExitCode {
             conflicts,
             connectivity,
             stats,
+            verbose,
         }) => solve(
             grid,
             *model,
@@ -306,7 +312,10 @@ fn main() -> ExitCode {
             *time,
             *conflicts,
             *connectivity,
-            *stats,
+            Report {
+                stats: *stats,
+                verbose: *verbose,
+            },
         ),
     };
     match result {
@@ -358,6 +367,20 @@ fn encode(
             Some(written)
         }
     };
+    // Phase hints are comments in the export: another solver reads the clauses only, and its level
+    // then follows no seed — often one tile wherever the rules let it (on the showcase specs,
+    // CaDiCaL gave a map 70% wall, grim-sat without the hints one all grass). Said on every
+    // such export, with the way that works with any solver.
+    let soft_wishes = model_args
+        .options()
+        .soft_preferences
+        .or(spec.preferences.as_ref().map(|p| p.soft))
+        .unwrap_or(false);
+    if written.is_some() && seed.is_some() && !soft_wishes {
+        eprintln!(
+            "grim-encode: warning: the seeded preferences are only phase hints here, written as              `c hint` comments that other SAT solvers ignore: their level will not follow the              seed and may be degenerate (one tile wherever the rules allow). For a level that              follows the seed with any MaxSAT solver, export the wishes as soft clauses:              `--preferences soft` (WCNF); or let `grim-encode solve` apply the hints."
+        );
+    }
     if let (Some(path), Some(written)) = (output, written) {
         let what = match written {
             Written::Cnf => "CNF",
@@ -545,6 +568,13 @@ fn decode(
     Ok(if wrong { exit::WRONG } else { exit::OK })
 }
 
+/// What `solve` reports besides the level: `--stats` and `-v`.
+#[derive(Clone, Copy, Debug)]
+struct Report {
+    stats: bool,
+    verbose: bool,
+}
+
 fn solve(
     grid_path: &Path,
     model_args: ModelArgs,
@@ -552,9 +582,28 @@ fn solve(
     time: Option<Duration>,
     conflicts: Option<u64>,
     connectivity: ConnectivityArg,
-    print_stats: bool,
+    report: Report,
 ) -> Result<u8, Failure> {
+    let Report {
+        stats: print_stats,
+        verbose,
+    } = report;
     let start = Instant::now();
+    // The progress lines go to standard error, so the level on standard output stays clean.
+    let progress = verbose.then(|| grid::ProgressReport {
+        every: Duration::from_secs(1),
+        report: Box::new(|p: &grid::Progress| {
+            let bounds = match (p.lower, p.upper) {
+                (Some(lo), Some(up)) => format!("; cost between {lo} and {up}"),
+                (Some(lo), None) => format!("; cost at least {lo}, no level yet"),
+                _ => String::new(),
+            };
+            eprintln!(
+                "grim-encode: solve: {:.1} s, {} conflicts ({} from the grid propagator){bounds}",
+                p.seconds, p.conflicts, p.propagator_conflicts
+            );
+        }),
+    });
     let spec = read_spec(grid_path)?;
     let strategy = match connectivity {
         ConnectivityArg::Propagator => ConnectivityStrategy::Propagator,
@@ -567,7 +616,7 @@ fn solve(
         propagations: None,
     };
     let outcome = match time {
-        None => grid::solve_with(&spec, &options, budget, strategy),
+        None => grid::solve_within(&spec, &options, budget, strategy, None, progress),
         Some(limit) => {
             // A watchdog thread sets the engine's stop handle when the time is up (counted from
             // the start, parsing included); the engine then stops at its next conflict or
@@ -583,7 +632,8 @@ fn solve(
                     }
                 })
             };
-            let result = grid::solve_within(&spec, &options, budget, strategy, Some(&stop));
+            let result =
+                grid::solve_within(&spec, &options, budget, strategy, Some(&stop), progress);
             let _ = done.send(());
             let _ = watchdog.join();
             match result {
