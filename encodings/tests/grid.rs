@@ -388,3 +388,17 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         result.map(|(_, stats)| stats)
     );
 }
+
+/// An empty or blank file is a syntax error at a real position (line 1, column 1 at least):
+/// `FILE:LINE:COLUMN` never names column 0.
+#[test]
+fn an_empty_grid_json_is_an_error_at_line_one_column_one() {
+    for text in ["", "\n", "   "] {
+        match GridSpec::from_json(text) {
+            Err(GridError::Syntax { line, column, .. }) => {
+                assert!(line >= 1 && column >= 1, "{text:?}: {line}:{column}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+}

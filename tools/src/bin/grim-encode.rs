@@ -97,7 +97,8 @@ enum Command {
         /// The level description the CNF/WCNF was written from.
         #[arg(value_name = "GRID.json")]
         grid: PathBuf,
-        /// The solver's output (plain or gzip), or `-` for standard input.
+        /// The solver's output (plain, gzip, xz, bzip2 or lzma: recognised by their magic
+        /// bytes), or `-` for standard input.
         #[arg(value_name = "SOLVER-OUTPUT")]
         solver_output: PathBuf,
         #[command(flatten)]
