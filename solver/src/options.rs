@@ -96,9 +96,15 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-trait OptionValue: Sized + Copy {
+/// A type an option row may have: how it parses and how its range is checked. Public only so
+/// that [`options_table!`] works in other crates (OLL's options in `grim-encodings`).
+#[doc(hidden)]
+pub trait OptionValue: Sized + Copy {
+    /// The kind shown in the help text.
     const KIND: OptionKind;
+    /// Parses the text form; `None` when it is not a value of this type.
     fn parse_value(text: &str) -> Option<Self>;
+    /// The value as a float, for the range check.
     fn as_f64(self) -> f64;
 }
 
@@ -126,6 +132,16 @@ impl OptionValue for u64 {
     }
 }
 
+impl OptionValue for u32 {
+    const KIND: OptionKind = OptionKind::Int;
+    fn parse_value(text: &str) -> Option<u32> {
+        text.parse().ok()
+    }
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+
 impl OptionValue for f64 {
     const KIND: OptionKind = OptionKind::Float;
     fn parse_value(text: &str) -> Option<f64> {
@@ -136,27 +152,43 @@ impl OptionValue for f64 {
     }
 }
 
+/// Generates an options struct from its table: the struct with one documented field per row,
+/// its `Default`, the `TABLE` of [`OptionSpec`]s, and `set`/`get` by name with kind and range
+/// checks. One macro serves every table (the engine's [`Options`] here, OLL's `OllOptions` in
+/// `grim-encodings`), so that a row's name, default, range and doc cannot drift apart anywhere.
+///
+/// The struct header may carry fields that are not rows (OLL's `solver`, the engine options
+/// underneath it), given with their defaults inside the braces; `set` and `get` do not see them.
+/// A row is `/// doc` lines, then `name: type = default, [min, max];` with `type` one of `bool`,
+/// `u32`, `u64`, `f64`.
+#[macro_export]
 macro_rules! options_table {
-    ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $default:expr, [$min:expr, $max:expr]; )*) => {
-        /// Every tunable of the engine. Build with `Options::default()` and change fields
-        /// directly, or by name with [`Options::set`] (what the CLI does).
+    (
+        $(#[$smeta:meta])*
+        pub struct $Name:ident {
+            $( $(#[doc = $edoc:literal])* $ename:ident : $ety:ty = $edefault:expr ),* $(,)?
+        }
+        $( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $default:expr, [$min:expr, $max:expr]; )*
+    ) => {
+        $(#[$smeta])*
         #[derive(Clone, Debug, PartialEq)]
-        pub struct Options {
+        pub struct $Name {
+            $( $(#[doc = $edoc])* pub $ename: $ety, )*
             $( $(#[doc = $doc])* pub $name: $ty, )*
         }
 
-        impl Default for Options {
-            fn default() -> Options {
-                Options { $( $name: $default, )* }
+        impl Default for $Name {
+            fn default() -> $Name {
+                $Name { $( $ename: $edefault, )* $( $name: $default, )* }
             }
         }
 
-        impl Options {
+        impl $Name {
             /// The table, one row per option, in declaration order.
-            pub const TABLE: &'static [OptionSpec] = &[
-                $( OptionSpec {
+            pub const TABLE: &'static [$crate::OptionSpec] = &[
+                $( $crate::OptionSpec {
                     name: stringify!($name),
-                    kind: <$ty as OptionValue>::KIND,
+                    kind: <$ty as $crate::options::OptionValue>::KIND,
                     default: stringify!($default),
                     min: $min as f64,
                     max: $max as f64,
@@ -165,19 +197,18 @@ macro_rules! options_table {
             ];
 
             /// Sets option `name` from its text form, checking kind and range.
-            pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), $crate::OptionError> {
                 match name {
                     $( stringify!($name) => {
-                        let parsed = <$ty as OptionValue>::parse_value(value.trim()).ok_or_else(|| {
-                            OptionError::BadValue {
+                        let parsed = <$ty as $crate::options::OptionValue>::parse_value(value.trim())
+                            .ok_or_else(|| $crate::OptionError::BadValue {
                                 name: stringify!($name),
                                 value: value.to_string(),
-                                expected: <$ty as OptionValue>::KIND,
-                            }
-                        })?;
-                        let as_f = OptionValue::as_f64(parsed);
+                                expected: <$ty as $crate::options::OptionValue>::KIND,
+                            })?;
+                        let as_f = $crate::options::OptionValue::as_f64(parsed);
                         if !(as_f >= $min as f64 && as_f <= $max as f64) {
-                            return Err(OptionError::OutOfRange {
+                            return Err($crate::OptionError::OutOfRange {
                                 name: stringify!($name),
                                 value: as_f,
                                 min: $min as f64,
@@ -187,7 +218,7 @@ macro_rules! options_table {
                         self.$name = parsed;
                         Ok(())
                     } )*
-                    _ => Err(OptionError::UnknownOption { name: name.to_string() }),
+                    _ => Err($crate::OptionError::UnknownOption { name: name.to_string() }),
                 }
             }
 
@@ -203,6 +234,9 @@ macro_rules! options_table {
 }
 
 options_table! {
+    /// Every tunable of the engine. Build with `Options::default()` and change fields
+    /// directly, or by name with [`Options::set`] (what the CLI does).
+    pub struct Options {}
     /// Minimise learned clauses recursively (MiniSat's deep minimisation); off = local only.
     minimize: bool = true, [0, 1];
     /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use grim_encodings::maxsat::OllOptions;
 use grim_solver::Options;
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
@@ -395,6 +396,55 @@ fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
 }
 
 #[test]
+fn opt_sets_maxsat_options_too_and_they_keep_the_optimum() {
+    let dir = Dir::new("ollopt");
+    let soft: Vec<String> = random_3sat(12, 60, 5)
+        .iter()
+        .map(|c| {
+            format!(
+                "1 {} 0",
+                c.iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        })
+        .collect();
+    let f = dir.file("r.wcnf", format!("{}\n", soft.join("\n")));
+    let plain = sat(&["-q", p(&f)]);
+    assert_eq!(code(&plain), Some(30), "{}", stderr(&plain));
+    let o = sat(&[
+        "--opt",
+        "stratify=false",
+        "--opt",
+        "anytime_flips=0",
+        "--opt",
+        "minimize_conflicts=3",
+        p(&f),
+    ]);
+    assert_eq!(code(&o), Some(30), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("c options: stratify=false minimize_conflicts=3 anytime_flips=0"),
+        "{}",
+        stdout(&o)
+    );
+    let last_o = |text: &str| {
+        text.lines()
+            .rev()
+            .find(|l| l.starts_with("o "))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        last_o(&stdout(&o)),
+        last_o(&stdout(&plain)),
+        "options must not change the optimum"
+    );
+    let bad = sat(&["--opt", "trim=1001", p(&f)]);
+    assert_eq!(code(&bad), Some(2));
+    assert!(stderr(&bad).contains("option `trim`"), "{}", stderr(&bad));
+}
+
+#[test]
 fn a_bad_opt_is_a_usage_error_with_exit_2_naming_the_problem() {
     let dir = Dir::new("badopt");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
@@ -463,11 +513,11 @@ fn the_usage_line_shows_the_instance_as_required() {
 }
 
 #[test]
-fn help_options_prints_every_row_of_the_engine_options_table() {
+fn help_options_prints_every_row_of_the_engine_and_oll_options_tables() {
     let o = sat(&["--help-options"]);
     assert_eq!(code(&o), Some(0));
     let out = stdout(&o);
-    for spec in Options::TABLE {
+    for spec in Options::TABLE.iter().chain(OllOptions::TABLE) {
         assert!(out.contains(spec.name), "{} missing:\n{out}", spec.name);
         assert!(
             out.contains(spec.doc.trim()),

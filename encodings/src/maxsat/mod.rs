@@ -80,64 +80,68 @@ pub enum MaxSatStatus {
     Unknown,
 }
 
-/// The tunables of [`Oll`]. `Default` gives the best measured configuration.
-///
-/// Every switch can be turned off on its own: the brute-force tests run every feature alone
-/// and all of them off, so each stays correct independently.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OllOptions {
-    /// Options of the SAT engine underneath.
-    pub solver: grim_solver::Options,
+grim_solver::options_table! {
+    /// The tunables of [`Oll`], one row each of the same options table as the engine's
+    /// ([`grim_solver::options_table!`]: name, default, range, doc; `grim-sat --opt NAME=VALUE`
+    /// sets them and `--help-options` lists them). `Default` gives the best measured
+    /// configuration.
+    ///
+    /// Every switch can be turned off on its own: the brute-force tests run every feature alone
+    /// and all of them off, so each stays correct independently.
+    pub struct OllOptions {
+        /// Options of the SAT engine underneath (their own table, [`grim_solver::Options`]).
+        solver: grim_solver::Options = grim_solver::Options::default(),
+    }
     /// Diversity-based stratification: assume the heaviest terms first and go down a level on
     /// every SAT answer (Ansótegui, Bonet, Gabàs & Levy, SAT 2012; RC2's `div`). Only weights
     /// matter: on unweighted instances there is one level whatever this says.
-    pub stratify: bool,
+    stratify: bool = true, [0, 1];
     /// Hardening: a term heavier than (best cost − lower bound) can never be violated by an
     /// improving solution, so it becomes a hard unit clause.
-    pub hardening: bool,
+    hardening: bool = true, [0, 1];
     /// Core exhaustion (RC2's `exhaust`, "cover optimisation"): after a totalizer is built,
     /// raise its bound while the engine proves the lower one impossible.
-    pub exhaust: bool,
+    exhaust: bool = true, [0, 1];
     /// Conflict budget of each exhaustion call (0 = none); an exhaustion call that runs out
     /// keeps the bound reached so far. None, as RC2: a cap of 1000 turned 28.6 s into 48.2 s
     /// (CPU) on 14 `maxsat-main` instances (wsc_220_120_4_50_1: 3.5 → 10.8 s) — the UNSAT
     /// answers it cuts short are the expensive and valuable ones.
-    pub exhaust_conflicts: u64,
+    exhaust_conflicts: u64 = 0, [0, u64::MAX];
     /// Before every exhaustion call, seed the engine's saved phases with the best model found
     /// so far ([`grim_solver::Solver::seed_phases`]): a model that violates few terms of the
     /// core is often near that one, and a raise that fails ends with it found sooner. Over all
     /// of `maxsat-main` with engine seeds 0, 1 and 2: 6.65M → 6.35M conflicts and 170.4 →
     /// 163.2 s CPU in the mean (rmax2_42_420_1 with seeds 1 and 2: 45 → 39 and 35 s); with
     /// seed 0, the default, no change beyond noise (148.5 → 150.2 s).
-    pub exhaust_phases: bool,
+    exhaust_phases: bool = true, [0, 1];
     /// Deletion-based core minimisation: the conflict budget of each deletion probe; the first
     /// probe that runs out ends the minimisation. 0 turns it off. RC2 uses 1000; on 14
     /// `maxsat-main` instances 100 measured best (28.6 s CPU, against 36.0 for 50, 33.6 for
     /// 300, 37.1 for 1000 and 57.9 with minimisation off).
-    pub minimize_conflicts: u64,
+    minimize_conflicts: u64 = 100, [0, u64::MAX];
     /// Core trimming: re-solve under the core's own literals up to this many times while the
     /// core keeps shrinking (RC2's `trim`). 0 turns it off.
-    pub trim: u32,
+    trim: u32 = 0, [0, 1000];
     /// Weight-aware core extraction (Berg & Järvisalo, CP 2017, doi:10.1007/978-3-319-66158-2_42):
     /// delay building the totalizers of the cores found until the next SAT answer, so that
     /// cheap disjoint cores are collected first. On by measurement: off, the same 14
     /// instances took 156 s instead of 48 s (one timeout); the unweighted max-cut and Max-2-SAT
     /// families gain most.
-    pub wce: bool,
+    wce: bool = true, [0, 1];
     /// Detect groups of soft literals of which at most one can be true (RC2's `adapt`) and
     /// replace each by one term before the search.
-    pub am1: bool,
+    am1: bool = true, [0, 1];
     /// Fix one variable when the instance is complement-symmetric (flipping every variable
     /// maps it onto itself, as max-cut does); see `symmetry.rs`.
-    pub symmetry: bool,
+    symmetry: bool = true, [0, 1];
     /// Work limit of the at-most-one detection, in watch-list visits of its propagation probes
     /// over the whole instance; past it the groups found so far are used.
-    pub am1_effort: u64,
+    am1_effort: u64 = 20_000_000, [0, u64::MAX];
     /// Look for cores by unit propagation (failed literals) before asking the search, and
     /// relax the smallest first (`upcore.rs`): small cores make a small reformulation. Over
     /// `maxsat-main` with engine seeds 0, 1 and 2: 163.2 → 124.9 s CPU in the mean, random
     /// Max-2-SAT and max-cut 10–35× faster (the figures per family are in `upcore.rs`).
-    pub up_cores: bool,
+    up_cores: bool = true, [0, 1];
     /// The anytime phase (`anytime.rs`): flips of a local-search burst (scaled up with the
     /// slice), run once after the first model and whenever a main call spends its conflict
     /// slice. 0 turns the phase off. On for the runs that are cut off: on the six instances of
@@ -145,10 +149,10 @@ pub struct OllOptions {
     /// solution (figures in `anytime.rs`). Its price on `maxsat-main`, engine seed 0, all
     /// proved: 105.7 s CPU without it, 116.4 s with it (the searches move, as under any
     /// perturbation; `compare.py` timed 122.5 s both before and with the phase).
-    pub anytime_flips: u64,
+    anytime_flips: u64 = 100_000, [0, u64::MAX];
     /// The first conflict slice of a main engine call once a model exists; it doubles at every
     /// stall. 0 lets main calls run unsliced (and the phase run only after the first model).
-    pub stall_conflicts: u64,
+    stall_conflicts: u64 = 20_000, [0, u64::MAX];
     /// Freeze the variable of every objective term against the engine's bounded variable
     /// elimination, so that elimination works on the other variables only and never has to be
     /// undone when a term is assumed for the first time (a lighter stratum, a totalizer
@@ -156,42 +160,17 @@ pub struct OllOptions {
     /// Measured on `maxsat-main`, engine seed 0: 4.53M → 4.33M conflicts, 119.2 → 116.4 s CPU
     /// (a small gain, at the noise level); the grid levels do not slow down (showcase-12 0.39
     /// → 0.32 s, dungeon-32 1.87 → 1.76 s), unlike freezing every instance variable (stop 12).
-    pub freeze_terms: bool,
+    freeze_terms: bool = true, [0, 1];
     /// Subsumed label elimination before the search (`sle.rs`). Off: measured not to pay. It
     /// fires on 2 of the 42 real instances (spot5, 1 and 8 labels, both solved in under 0.1 s
     /// either way) and leaves `maxsat-main` as it was (seed 0: 4.33M conflicts with it, 4.35M
     /// without, 116.4 s both).
-    pub sle: bool,
+    sle: bool = false, [0, 1];
     /// Merge the terms of soft literals that two hard binary clauses make equivalent or
     /// opposite (`equiv.rs`). Off: measured not to pay. It merges one pair on the real set
     /// (bwt3cc, solved in milliseconds either way) and none on `maxsat-main` (identical
     /// conflicts with and without).
-    pub equiv: bool,
-}
-
-impl Default for OllOptions {
-    fn default() -> OllOptions {
-        OllOptions {
-            solver: grim_solver::Options::default(),
-            stratify: true,
-            hardening: true,
-            exhaust: true,
-            exhaust_conflicts: 0,
-            exhaust_phases: true,
-            minimize_conflicts: 100,
-            trim: 0,
-            wce: true,
-            am1: true,
-            symmetry: true,
-            am1_effort: 20_000_000,
-            up_cores: true,
-            anytime_flips: 100_000,
-            stall_conflicts: 20_000,
-            freeze_terms: true,
-            sle: false,
-            equiv: false,
-        }
-    }
+    equiv: bool = false, [0, 1];
 }
 
 impl OllOptions {
@@ -345,4 +324,74 @@ pub struct OllStats {
     pub ls_flips: u64,
     /// See `ls_runs`.
     pub ls_improvements: u64,
+}
+
+#[cfg(test)]
+mod options_tests {
+    use super::OllOptions;
+
+    /// The style rule "a test fails when an option is never read", for OLL's rows: each must be
+    /// read as `opts.NAME` in a technique file of `maxsat/` (this file only declares them).
+    #[test]
+    fn every_oll_option_is_read_by_a_technique() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/maxsat");
+        let mut sources = String::new();
+        for entry in std::fs::read_dir(&dir).expect("encodings/src/maxsat is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("mod.rs") {
+                sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
+            }
+        }
+        assert!(OllOptions::TABLE.len() >= 17, "the table lost rows");
+        for spec in OllOptions::TABLE {
+            let needle = format!("opts.{}", spec.name);
+            let found = sources.match_indices(&needle).any(|(i, _)| {
+                !sources[i + needle.len()..]
+                    .starts_with(|c: char| c == '_' || c.is_ascii_alphanumeric())
+            });
+            assert!(
+                found,
+                "OLL option `{}` is never read (no `{needle}` in maxsat/)",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_oll_default_round_trips_through_set_and_lies_in_its_range() {
+        let defaults = OllOptions::default();
+        for spec in OllOptions::TABLE {
+            let text = defaults.get(spec.name).expect("every row has a getter");
+            let mut o = OllOptions::plain();
+            o.set(spec.name, &text)
+                .unwrap_or_else(|e| panic!("default of {} rejected: {e}", spec.name));
+            assert_eq!(
+                o.get(spec.name),
+                Some(text),
+                "{} did not round-trip",
+                spec.name
+            );
+        }
+        let mut o = OllOptions::default();
+        assert!(o.set("trim", "1001").is_err(), "trim's range is [0, 1000]");
+        assert!(o.set("stratify", "maybe").is_err());
+        assert!(
+            o.set("minimize", "1").is_err(),
+            "an engine row is not an OLL row"
+        );
+    }
+
+    /// `grim-sat --opt NAME=VALUE` looks a name up in both tables, so no name may be in both.
+    #[test]
+    fn no_oll_option_shares_a_name_with_an_engine_option() {
+        for spec in OllOptions::TABLE {
+            assert!(
+                !grim_solver::Options::TABLE
+                    .iter()
+                    .any(|e| e.name == spec.name),
+                "`{}` is a row of both tables",
+                spec.name
+            );
+        }
+    }
 }

@@ -34,7 +34,8 @@ use clap::Parser as _;
 use grim_encodings::maxsat::{Event, MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
 use grim_tools::cli::{
-    options_help, parse_seconds, per_second, sat_exit, split_option, stats_lines, stats_summary,
+    options_help, parse_seconds, per_second, sat_exit, set_option, split_option, stats_lines,
+    stats_summary,
 };
 use grim_tools::formats::detect::{Detected, Format, Reason, detect};
 use grim_tools::formats::dimacs::{ParseOptions, Parser};
@@ -145,11 +146,11 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = OllOptions::default().anytime_flips)]
     anytime_flips: u64,
 
-    /// Set an engine option (repeatable); see --help-options.
+    /// Set an engine or MaxSAT (OLL) option (repeatable); see --help-options.
     #[arg(long = "opt", value_name = "NAME=VALUE")]
     opts: Vec<String>,
 
-    /// List the engine options with their defaults and ranges, and exit.
+    /// List the engine and MaxSAT (OLL) options with their defaults and ranges, and exit.
     #[arg(long)]
     help_options: bool,
 }
@@ -232,14 +233,18 @@ impl Out {
     }
 }
 
-/// The engine's options from `--opt`, with `check_model` forced on.
-fn engine_options(args: &Args) -> Result<Options, Failure> {
+/// The engine's and OLL's options from `--anytime-flips` and `--opt` (applied after the flags),
+/// with `check_model` forced on.
+fn engine_options(args: &Args) -> Result<(Options, OllOptions), Failure> {
     let mut options = Options::default();
+    let mut oll = OllOptions {
+        anytime_flips: args.anytime_flips,
+        ..OllOptions::default()
+    };
     for text in &args.opts {
         let (name, value) = split_option(text)
             .ok_or_else(|| Failure::Usage(format!("--opt expects NAME=VALUE, got `{text}`")))?;
-        options
-            .set(name, value)
+        set_option(&mut options, &mut oll, name, value)
             .map_err(|e| Failure::Usage(format!("--opt {text}: {e}")))?;
     }
     let turned_off = args
@@ -253,7 +258,7 @@ fn engine_options(args: &Args) -> Result<Options, Failure> {
         );
     }
     options.check_model = true;
-    Ok(options)
+    Ok((options, oll))
 }
 
 /// Signal handling, first half: the first SIGINT/SIGTERM sets `signalled`; a second one exits
@@ -427,9 +432,10 @@ impl Ctx<'_> {
 }
 
 fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
-    let options = engine_options(args)?;
+    let (options, oll_options) = engine_options(args)?;
     let defaults = Options::default();
-    let changed: Vec<String> = Options::TABLE
+    let oll_defaults = OllOptions::default();
+    let mut changed: Vec<String> = Options::TABLE
         .iter()
         .filter(|spec| spec.name != "check_model")
         .filter_map(|spec| {
@@ -438,6 +444,11 @@ fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
                 .then(|| format!("{}={value}", spec.name))
         })
         .collect();
+    changed.extend(OllOptions::TABLE.iter().filter_map(|spec| {
+        let value = oll_options.get(spec.name)?;
+        (Some(&value) != oll_defaults.get(spec.name).as_ref())
+            .then(|| format!("{}={value}", spec.name))
+    }));
     let signalled = Arc::new(AtomicBool::new(false));
     register_signals(&signalled);
     let file = args.file.as_deref().unwrap_or(Path::new("-"));
@@ -462,7 +473,14 @@ fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
     let detected = detect(input, file, forced).map_err(|e| ctx.input_error(e))?;
     match detected.format {
         Format::Cnf => run_cnf(&ctx, detected, options),
-        Format::Wcnf => run_wcnf(&ctx, detected, options),
+        Format::Wcnf => run_wcnf(
+            &ctx,
+            detected,
+            OllOptions {
+                solver: options,
+                ..oll_options
+            },
+        ),
     }
 }
 
@@ -648,7 +666,7 @@ fn falsified_hard(instance: &Wcnf, model: &[bool]) -> String {
     }
 }
 
-fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failure> {
+fn run_wcnf(ctx: &Ctx, detected: Detected, options: OllOptions) -> Result<u8, Failure> {
     let args = ctx.args;
     if let Some(proof) = &args.proof {
         // Silently writing no proof would let a pipeline believe it has one.
@@ -737,15 +755,8 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
     ))?;
     ctx.settings(&mut out)?;
 
-    let mut oll = Oll::new(
-        &instance,
-        OllOptions {
-            solver: options,
-            anytime_flips: args.anytime_flips,
-            ..Default::default()
-        },
-    )
-    .map_err(|e| Failure::Internal(format!("OLL refused the instance: {e}")))?;
+    let mut oll = Oll::new(&instance, options)
+        .map_err(|e| Failure::Internal(format!("OLL refused the instance: {e}")))?;
     let term = oll.terminator();
     register_terminator(&term, &ctx.signalled);
     start_timer(ctx, &term);

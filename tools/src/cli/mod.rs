@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use grim_solver::{OptionKind, Options, Stats};
+use grim_encodings::maxsat::OllOptions;
+use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
 
 /// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
 /// Evaluation's; the error codes avoid them.
@@ -61,23 +62,32 @@ fn bound(kind: OptionKind, value: f64) -> String {
     }
 }
 
-/// The engine's options table as help text, generated from [`Options::TABLE`] so it cannot
-/// drift from the engine: one row per option with kind, default and range, then its doc.
+/// Both options tables as help text, generated from [`Options::TABLE`] and
+/// [`OllOptions::TABLE`] so it cannot drift from the code: one row per option with kind,
+/// default and range, then its doc.
 pub fn options_help() -> String {
     let mut out = String::new();
-    out.push_str("Engine options, set with --opt NAME=VALUE (repeatable):\n\n");
-    let width = Options::TABLE
-        .iter()
-        .map(|s| s.name.len())
-        .max()
-        .unwrap_or(0);
+    out.push_str(
+        "Options, set with --opt NAME=VALUE (repeatable); the names of the two tables differ.\n",
+    );
+    out.push_str("\nEngine (CDCL) options:\n\n");
     // The live default, not the table's source text: `check_model`'s default is written
     // `cfg!(debug_assertions)` there.
-    let defaults = Options::default();
-    for spec in Options::TABLE {
-        let default = defaults
-            .get(spec.name)
-            .unwrap_or_else(|| spec.default.to_string());
+    let engine = Options::default();
+    table_help(&mut out, Options::TABLE, |name| engine.get(name));
+    out.push_str("\nMaxSAT (OLL) options, for WCNF input:\n\n");
+    let oll = OllOptions::default();
+    table_help(&mut out, OllOptions::TABLE, |name| oll.get(name));
+    out.push_str(
+        "\ncheck_model is always on in grim-sat: every model is checked before it is printed.\n",
+    );
+    out
+}
+
+fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> Option<String>) {
+    let width = table.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    for spec in table {
+        let default = default(spec.name).unwrap_or_else(|| spec.default.to_string());
         let _ = writeln!(
             out,
             "  {:<width$}  {:<5}  default {:<8}  range [{}, {}]",
@@ -89,10 +99,25 @@ pub fn options_help() -> String {
         );
         let _ = writeln!(out, "  {:<width$}  {}", "", spec.doc.trim());
     }
-    out.push_str(
-        "\ncheck_model is always on in grim-sat: every model is checked before it is printed.\n",
-    );
-    out
+}
+
+/// Sets `NAME` to `VALUE` in whichever table has the row: the engine's first, then OLL's (the
+/// names are disjoint, a test in `grim-encodings` says so). The error of an unknown name is
+/// the engine's, which points at `--help-options`.
+pub fn set_option(
+    engine: &mut Options,
+    oll: &mut OllOptions,
+    name: &str,
+    value: &str,
+) -> Result<(), OptionError> {
+    match engine.set(name, value) {
+        Err(OptionError::UnknownOption { .. })
+            if OllOptions::TABLE.iter().any(|s| s.name == name) =>
+        {
+            oll.set(name, value)
+        }
+        result => result,
+    }
 }
 
 /// Splits `NAME=VALUE` at the first `=`.
@@ -200,6 +225,38 @@ mod tests {
                 spec.name
             );
         }
+    }
+
+    #[test]
+    fn the_options_help_lists_every_row_of_the_oll_table() {
+        let help = options_help();
+        for spec in OllOptions::TABLE {
+            assert!(
+                help.contains(spec.name),
+                "{} missing from:\n{help}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn an_option_name_is_looked_up_in_the_engine_table_then_in_olls() {
+        let (mut engine, mut oll) = (Options::default(), OllOptions::default());
+        set_option(&mut engine, &mut oll, "seed", "7").unwrap();
+        set_option(&mut engine, &mut oll, "stratify", "false").unwrap();
+        set_option(&mut engine, &mut oll, "stall_conflicts", "500").unwrap();
+        assert_eq!(
+            (engine.seed, oll.stratify, oll.stall_conflicts),
+            (7, false, 500)
+        );
+        assert!(matches!(
+            set_option(&mut engine, &mut oll, "no_such", "1"),
+            Err(OptionError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            set_option(&mut engine, &mut oll, "trim", "x"),
+            Err(OptionError::BadValue { .. })
+        ));
     }
 
     #[test]
