@@ -1,6 +1,6 @@
 //! External propagators: rules that reason *during* the search, next to the clauses.
 //!
-//! A propagator is user code connected to a [`Solver`](crate::Solver) that watches a set of
+//! A propagator is user code connected to a [`Solver`] that watches a set of
 //! variables and, whenever unit propagation over the clauses reaches a fixpoint, may propagate
 //! literals, report a conflict, or add clauses; it checks every complete assignment before
 //! `Sat` is answered and may suggest the next decision. This is the contract of IPASIR-UP
@@ -9,7 +9,7 @@
 //!
 //! | IPASIR-UP | here | why it differs |
 //! |---|---|---|
-//! | `add_observed_var` | [`Propagator::observed`] once at connection, [`Solver::observe`](crate::Solver::observe) later | the set is usually known up front |
+//! | `add_observed_var` | [`Propagator::observed`] once at connection, [`Solver::observe`] later | the set is usually known up front |
 //! | `notify_assignment` (per literal or batched), `notify_new_decision_level` | [`Propagator::notify_assignments`]`(lits, level)`: one batch per propagation round, in trail order, all at one level | the level travels with the batch, so no call per decision |
 //! | `notify_backtrack` | [`Propagator::notify_backtrack`] | the same |
 //! | `cb_propagate` + `cb_add_reason_clause_lit` (one literal per call) | [`Propagator::propagate`] pushes any number of literals through a [`Context`]; [`Propagator::explain`] fills a whole reason | one call per round, not per literal |
@@ -39,7 +39,7 @@
 //!   and the search goes on; adding nothing (or only clauses it satisfies) accepts it.
 //! - **Misbehaviour is typed**: a reason that does not contain its literal, or names a literal
 //!   that is not false or was assigned after it, or a literal of an unknown variable, stops the
-//!   solve with `Status::Unknown` and [`Solver::propagator_error`](crate::Solver::propagator_error)
+//!   solve with `Status::Unknown` and [`Solver::propagator_error`]
 //!   says what was wrong ([`PropagatorError`]) — never silent corruption.
 //! - **Everything else keeps working**: budgets and the `Terminator`, assumptions and the
 //!   failed-assumption core, determinism (the engine calls the propagator at fixed points of
@@ -50,7 +50,7 @@
 //! With proof output on, every clause the propagator contributes — added clauses, conflict
 //! clauses, and reasons, which are then asked for eagerly (a lazy reason that is never asked
 //! for would leave a gap) — is written to the proof as an addition *and* to the external-clause
-//! log ([`Solver::set_external_clause_log`](crate::Solver::set_external_clause_log), DIMACS
+//! log ([`Solver::set_external_clause_log`], DIMACS
 //! clauses). A proof that `rate` verifies against the input formula **plus the external-clause
 //! log** certifies that the formula together with the clauses the propagator asserted is
 //! unsatisfiable: the engine's reasoning is checked, the propagator's clauses are trusted. It
