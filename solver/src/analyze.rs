@@ -150,7 +150,10 @@ impl Analysis {
             }
             self.seen[v] = 0;
             let r = trail.reason[v];
-            debug_assert_ne!(r, LAZY_REASON, "analyze_final materialises lazy reasons first");
+            debug_assert_ne!(
+                r, LAZY_REASON,
+                "analyze_final materialises lazy reasons first"
+            );
             if r == NO_REASON {
                 out.push(q);
             } else {

@@ -66,6 +66,22 @@ impl Elimination {
         self.frozen[v] = true;
     }
 
+    /// Whether variable `v` was frozen by the API (`Solver::freeze`, observed variables).
+    #[inline]
+    pub(crate) fn is_frozen(&self, v: usize) -> bool {
+        self.frozen[v]
+    }
+
+    /// Records that `substitute.rs` replaced variable `x.var()` by the equivalent literal
+    /// `r` (`x ≡ r`): the two binary clauses of the equivalence go on the reconstruction stack
+    /// (witness `x`, then `¬x`), so `extend_model` gives `x` the value of `r`, and a
+    /// restoration re-adds them, which brings `x` back with its meaning.
+    pub(crate) fn substitute(&mut self, x: Lit, r: Lit) {
+        self.push_clause(x, &[x, !r]);
+        self.push_clause(!x, &[!x, r]);
+        self.eliminated[x.var().index()] = true;
+    }
+
     /// Whether some literal of `lits` is on an eliminated variable.
     pub(crate) fn touches(&self, lits: &[Lit]) -> bool {
         lits.iter().any(|l| self.eliminated[l.var().index()])

@@ -115,7 +115,11 @@ impl std::fmt::Display for PropagatorError {
         let d = |l: &Lit| l.to_dimacs();
         match self {
             PropagatorError::UnknownVariable { lit } => {
-                write!(f, "literal {} names a variable the solver does not have", d(lit))
+                write!(
+                    f,
+                    "literal {} names a variable the solver does not have",
+                    d(lit)
+                )
             }
             PropagatorError::EliminatedVariable { lit } => write!(
                 f,
@@ -384,7 +388,9 @@ impl Solver {
     /// Tells the propagator the observed assignments since the last notification, one batch
     /// per level.
     fn external_notify(&mut self) {
-        let Some(ext) = &mut self.external else { return };
+        let Some(ext) = &mut self.external else {
+            return;
+        };
         let trail = &self.trail;
         while ext.notified < trail.len() {
             let level = trail.level[trail.lits[ext.notified].var().index()];
@@ -542,26 +548,26 @@ impl Solver {
                 if self.trail.value(lit) == L_TRUE {
                     continue;
                 }
-                let step = if start == LAZY && self.trail.value(lit) == L_UNDEF && !self.proof.is_on()
-                {
-                    self.stats.external_propagations += 1;
-                    self.trail.assign(lit, LAZY_REASON);
-                    Round::Again
-                } else {
-                    let reason = if start == LAZY {
-                        match self.ask_reason(lit) {
-                            Ok(r) => r,
-                            Err(e) => {
-                                result = self.external_fail(e);
-                                break;
-                            }
-                        }
+                let step =
+                    if start == LAZY && self.trail.value(lit) == L_UNDEF && !self.proof.is_on() {
+                        self.stats.external_propagations += 1;
+                        self.trail.assign(lit, LAZY_REASON);
+                        Round::Again
                     } else {
-                        actions.lits[start as usize..(start + len) as usize].to_vec()
+                        let reason = if start == LAZY {
+                            match self.ask_reason(lit) {
+                                Ok(r) => r,
+                                Err(e) => {
+                                    result = self.external_fail(e);
+                                    break;
+                                }
+                            }
+                        } else {
+                            actions.lits[start as usize..(start + len) as usize].to_vec()
+                        };
+                        self.stats.external_propagations += 1;
+                        self.propagate_with_reason(lit, reason)
                     };
-                    self.stats.external_propagations += 1;
-                    self.propagate_with_reason(lit, reason)
-                };
                 match step {
                     Round::Quiet | Round::Again => result = Round::Again,
                     other => {
@@ -826,7 +832,9 @@ impl Solver {
     }
 
     fn log_external(&mut self, lits: &[Lit]) {
-        let Some(ext) = &mut self.external else { return };
+        let Some(ext) = &mut self.external else {
+            return;
+        };
         if let Some(log) = &mut ext.log {
             let mut line = String::with_capacity(lits.len() * 6 + 2);
             for l in lits {

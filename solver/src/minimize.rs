@@ -97,8 +97,7 @@ impl Analysis {
                     }
                     _ => {}
                 }
-                if is_clause(trail.reason[xv]) && abstract_level(trail, xv) & abstract_levels != 0
-                {
+                if is_clause(trail.reason[xv]) && abstract_level(trail, xv) & abstract_levels != 0 {
                     self.seen[xv] = SEEN_REDUNDANT;
                     self.stack.push(x);
                     self.to_clear.push(x);

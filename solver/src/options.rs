@@ -263,6 +263,23 @@ options_table! {
     /// Vivification effort after each reduction, in propagations per propagation of search
     /// since the previous round; 0 disables it.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
+    /// Failed-literal probing with hyper-binary resolution during search (`probe.rs`).
+    probe: bool = true, [0, 1];
+    /// Conflicts between probing rounds, times √(rounds so far) (CaDiCaL probes every
+    /// 5000·log conflicts; measured on sat-industrial, see `probe.rs`).
+    probe_interval: u64 = 2000, [1, u32::MAX];
+    /// Probing effort per round, in propagations per search propagation since the previous
+    /// round (plus one per variable), so probing stays a small share of the run.
+    probe_effort: f64 = 0.05, [0.0, 10.0];
+    /// Equivalent-literal substitution (SCCs of the binary implication graph) during search
+    /// (`substitute.rs`).
+    substitute: bool = true, [0, 1];
+    /// Conflicts between substitution rounds, times √(rounds so far); probing's new binaries
+    /// bring the next round forward.
+    substitute_interval: u64 = 2000, [1, u32::MAX];
+    /// Substitution effort per round, in graph edges per search propagation since the
+    /// previous round (plus two per binary clause: one full pass).
+    substitute_effort: f64 = 0.05, [0.0, 10.0];
     /// Bounded variable elimination before the first search (`eliminate.rs`).
     eliminate: bool = true, [0, 1];
     /// Elimination skips variables with more occurrences than this of either sign.
@@ -287,8 +304,8 @@ options_table! {
 }
 
 impl Options {
-    /// An option schedule that makes restarts, reductions, rephasing and mode switches fire
-    /// every few conflicts, so tests on ten-variable instances reach those code paths.
+    /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing
+    /// and substitution fire every few conflicts, so tests on ten-variable instances reach those code paths.
     pub fn aggressive() -> Options {
         Options {
             mode_initial: 7,
@@ -301,6 +318,8 @@ impl Options {
             reduce_tier1_glue: 1,
             reduce_tier2_glue: 2,
             rephase_interval: 3,
+            probe_interval: 4,
+            substitute_interval: 4,
             check_model: true,
             ..Options::default()
         }

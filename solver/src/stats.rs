@@ -58,6 +58,21 @@ pub struct Stats {
     /// Restorations of eliminated clauses for a reappearing variable. Counted in
     /// `eliminate.rs`.
     pub restored: u64,
+    /// Failed-literal probing rounds. Counted in `probe.rs`.
+    pub probe_rounds: u64,
+    /// Literals probed during search. Counted in `probe.rs`.
+    pub probed: u64,
+    /// Failed literals found by probing (each fixes a unit). Counted in `probe.rs`.
+    pub failed_literals: u64,
+    /// Hyper-binary resolvents added as learned binaries. Counted in `probe.rs`.
+    pub hbr: u64,
+    /// Hyper-binary resolvents that subsumed and replaced their clause. Counted in `probe.rs`.
+    pub hbr_subsuming: u64,
+    /// Equivalent-literal substitution rounds that searched the graph. Counted in
+    /// `substitute.rs`.
+    pub substitute_rounds: u64,
+    /// Variables replaced by an equivalent literal. Counted in `substitute.rs`.
+    pub substituted: u64,
     /// Rounds in which an external propagator propagated or added something. Counted in
     /// `external.rs`.
     pub external_rounds: u64,

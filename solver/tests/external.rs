@@ -137,7 +137,11 @@ impl Propagator for Hidden {
             return;
         }
         for (i, c) in self.clauses.iter().enumerate() {
-            let free: Vec<Lit> = c.iter().copied().filter(|&l| self.value(l).is_none()).collect();
+            let free: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| self.value(l).is_none())
+                .collect();
             if c.iter().any(|&l| self.value(l) == Some(true)) {
                 continue;
             }
@@ -221,8 +225,14 @@ fn check(
         Status::Unsat => {
             assert!(!expected, "{what}: UNSAT, brute force says SAT");
             let core = s.failed_assumptions();
-            assert!(core.iter().all(|l| assumptions.contains(l)), "{what}: core {core:?}");
-            assert!(!brute_force(vars, all, core), "{what}: {core:?} is not a core");
+            assert!(
+                core.iter().all(|l| assumptions.contains(l)),
+                "{what}: core {core:?}"
+            );
+            assert!(
+                !brute_force(vars, all, core),
+                "{what}: {core:?} is not a core"
+            );
         }
         Status::Unknown => panic!("{what}: unknown without a budget"),
     }
@@ -232,7 +242,12 @@ fn check(
 #[test]
 fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
     let mut rng = Rng(0x15);
-    let styles = [Style::Lazy, Style::Eager, Style::ModelCheckOnly, Style::Mixed];
+    let styles = [
+        Style::Lazy,
+        Style::Eager,
+        Style::ModelCheckOnly,
+        Style::Mixed,
+    ];
     let mut sat = 0;
     let mut unsat = 0;
     let mut total = Tally::default();
@@ -425,9 +440,9 @@ impl Propagator for Liar {
         }
         self.done = true;
         match self.mode {
-            0 => ctx.propagate(b),                           // explained without b
-            1 => ctx.propagate(b),                           // explained with a true literal
-            2 => ctx.propagate(lit(999, false)),             // unknown variable
+            0 => ctx.propagate(b),                              // explained without b
+            1 => ctx.propagate(b),                              // explained with a true literal
+            2 => ctx.propagate(lit(999, false)),                // unknown variable
             3 => ctx.propagate_because(b, &[b, a.var().pos()]), // a is true, not false
             _ => ctx.add_clause(&[lit(500, true)], ClauseKind::Learned),
         }

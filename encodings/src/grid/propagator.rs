@@ -21,7 +21,6 @@
 use super::reach::{self, Graph, Inference, Scratch, State};
 use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
 
-
 /// One connectivity rule's view.
 struct Rule {
     /// The class literal of each cell.
@@ -413,10 +412,7 @@ impl Propagator for GridPropagator {
                         rule.size_due = true;
                     }
                     let state = &rule.state;
-                    if !self
-                        .graph
-                        .locally_simple(c, &|d| state[d] != State::Out)
-                    {
+                    if !self.graph.locally_simple(c, &|d| state[d] != State::Out) {
                         rule.pending.push(c);
                     }
                 }

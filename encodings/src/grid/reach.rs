@@ -356,7 +356,10 @@ pub(crate) fn split_after(
     anchor: usize,
     scratch: &mut Scratch,
 ) -> Split {
-    let starts: Vec<usize> = graph.around(x).filter(|&d| state[d] != State::Out).collect();
+    let starts: Vec<usize> = graph
+        .around(x)
+        .filter(|&d| state[d] != State::Out)
+        .collect();
     if starts.len() <= 1 {
         return Split::Joined;
     }

@@ -328,9 +328,7 @@ fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
         .iter()
         .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
         .filter_map(|c| match &c.of {
-            super::spec::Selection::Tiles(set)
-                if set.iter().zip(class).all(|(&s, &k)| !s || k) =>
-            {
+            super::spec::Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
                 c.min.map(|m| m.lower(spec.cells() as u64))
             }
             _ => None,
