@@ -171,6 +171,12 @@ impl Arena {
         self.words[c as usize + 1] & LEARNED != 0
     }
 
+    /// Makes learned clause `c` irredundant (`subsume.rs`: a learned clause that subsumes an
+    /// irredundant one takes its place); the caller moves it between the lists.
+    pub(crate) fn set_irredundant(&mut self, c: CRef) {
+        self.words[c as usize + 1] &= !(LEARNED | HYPER);
+    }
+
     #[inline(always)]
     pub(crate) fn is_deleted(&self, c: CRef) -> bool {
         self.words[c as usize + 1] & DELETED != 0

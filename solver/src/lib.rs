@@ -47,6 +47,7 @@
 //! | `vivify` | `Vivify` | learned-clause vivification after each reduction |
 //! | `walk`, `rng` | `Walk`, `SplitMix64` | ProbSAT local search as a rephasing step; the seeded random stream |
 //! | `probe` | `Probing` | unit-propagation probes under assumptions (`Solver::probe`); failed-literal probing with hyper-binary resolution during search |
+//! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
 //! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
 //! | `eliminate` | `Elimination` | bounded variable elimination before the first search; model reconstruction |
 //! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
@@ -89,6 +90,7 @@ mod simplify;
 mod solver;
 mod stats;
 mod substitute;
+mod subsume;
 mod trail;
 mod types;
 mod vivify;

@@ -263,6 +263,15 @@ options_table! {
     /// Vivification effort after each reduction, in propagations per propagation of search
     /// since the previous round; 0 disables it.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
+    /// Forward subsumption and self-subsuming strengthening during search (`subsume.rs`).
+    subsume: bool = true, [0, 1];
+    /// Conflicts between subsumption rounds, times √(rounds so far).
+    subsume_interval: u64 = 3000, [1, u32::MAX];
+    /// Subsumption effort per round, in literal visits per search propagation since the
+    /// previous round.
+    subsume_effort: f64 = 1.0, [0.0, 100.0];
+    /// Subsumption skips clauses longer than this (as candidates and as subsumers).
+    subsume_clause_length: u64 = 100, [2, u32::MAX];
     /// Failed-literal probing with hyper-binary resolution during search (`probe.rs`).
     probe: bool = true, [0, 1];
     /// Conflicts between probing rounds, times √(rounds so far) (CaDiCaL probes every
@@ -304,8 +313,8 @@ options_table! {
 }
 
 impl Options {
-    /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing
-    /// and substitution fire every few conflicts, so tests on ten-variable instances reach those code paths.
+    /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing,
+    /// substitution and subsumption fire every few conflicts, so tests on ten-variable instances reach those code paths.
     pub fn aggressive() -> Options {
         Options {
             mode_initial: 7,
@@ -319,6 +328,7 @@ impl Options {
             reduce_tier2_glue: 2,
             rephase_interval: 3,
             probe_interval: 4,
+            subsume_interval: 4,
             substitute_interval: 4,
             check_model: true,
             ..Options::default()

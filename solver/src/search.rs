@@ -2,7 +2,8 @@
 //! technique is a predicate and an action in its own file.
 //!
 //! propagate → conflict? analyze, learn, backtrack
-//!           → otherwise: budget? restart? simplify? reduce? probe? substitute? vivify?
+//!           → otherwise: budget? restart? simplify? reduce? subsume? probe? substitute?
+//!             vivify?
 //!             rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
 
@@ -116,6 +117,12 @@ impl Solver {
             }
             if self.reducing() {
                 self.reduce();
+            }
+            if self.subsuming() {
+                self.subsume_round();
+                if !self.ok {
+                    return Status::Unsat;
+                }
             }
             if self.probing() {
                 self.probe_round();

@@ -24,6 +24,7 @@ use crate::search::{Progress, ProgressFn};
 use crate::simplify::Simplify;
 use crate::stats::Stats;
 use crate::substitute::Substitute;
+use crate::subsume::Subsume;
 use crate::trail::Trail;
 use crate::types::{Budget, L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Status, Var};
 use crate::vivify::Vivify;
@@ -72,6 +73,8 @@ pub struct Solver {
     pub(crate) vivify: Vivify,
     /// The level-0 simplification schedule (`simplify.rs`).
     pub(crate) simplify: Simplify,
+    /// The subsumption schedule (`subsume.rs`).
+    pub(crate) subsume: Subsume,
     /// The failed-literal probing schedule and the probe tree (`probe.rs`).
     pub(crate) probing: Probing,
     /// The equivalent-literal substitution schedule (`substitute.rs`).
@@ -138,6 +141,7 @@ impl Solver {
             walk: Walk::default(),
             vivify: Vivify::default(),
             simplify: Simplify::default(),
+            subsume: Subsume::default(),
             probing: Probing::default(),
             substitute: Substitute::default(),
             elim: Elimination::default(),

@@ -73,6 +73,16 @@ pub struct Stats {
     pub substitute_rounds: u64,
     /// Variables replaced by an equivalent literal. Counted in `substitute.rs`.
     pub substituted: u64,
+    /// Subsumption rounds during search. Counted in `subsume.rs`.
+    pub subsume_rounds: u64,
+    /// Clauses deleted by forward subsumption during search. Counted in `subsume.rs`.
+    pub subsumed_in_search: u64,
+    /// Learned clauses made irredundant because they subsumed an irredundant one. Counted in
+    /// `subsume.rs`.
+    pub promoted: u64,
+    /// Literals removed by self-subsuming strengthening during search. Counted in
+    /// `subsume.rs`.
+    pub strengthened: u64,
     /// Rounds in which an external propagator propagated or added something. Counted in
     /// `external.rs`.
     pub external_rounds: u64,

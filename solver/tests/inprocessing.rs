@@ -59,7 +59,7 @@ fn structured_cnf(rng: &mut Rng, vars: u32) -> Vec<Vec<Lit>> {
     for _ in 0..vars {
         clauses.push(vec![random(rng), random(rng)]);
     }
-    for _ in 0..vars + rng.below(vars as u64 * 2) as u32 {
+    for _ in 0..vars / 2 + rng.below(vars as u64 * 2) as u32 {
         clauses.push(vec![random(rng), random(rng), random(rng)]);
     }
     clauses
@@ -116,6 +116,7 @@ fn forcing(eliminate: bool) -> Options {
     let mut o = Options::aggressive();
     o.probe_interval = 1;
     o.substitute_interval = 1;
+    o.subsume_interval = 1;
     o.eliminate = eliminate;
     o
 }
@@ -128,6 +129,8 @@ fn add(total: &mut Stats, s: &Stats) {
     total.substituted += s.substituted;
     total.restored += s.restored;
     total.eliminated += s.eliminated;
+    total.subsumed_in_search += s.subsumed_in_search;
+    total.strengthened += s.strengthened;
 }
 
 #[test]
@@ -178,14 +181,16 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
         sat > 200 && unsat > 100,
         "{sat} SAT, {unsat} UNSAT: the generator drifted"
     );
-    assert!(total.probe_rounds > 400, "probing rounds: {total:?}");
-    assert!(total.failed_literals > 50, "failed literals: {total:?}");
+    assert!(total.probe_rounds > 200, "probing rounds: {total:?}");
+    assert!(total.failed_literals > 20, "failed literals: {total:?}");
     assert!(
-        total.hbr + total.hbr_subsuming > 50,
+        total.hbr + total.hbr_subsuming > 20,
         "hyper-binary resolvents: {total:?}"
     );
     assert!(total.substituted > 50, "substituted variables: {total:?}");
     assert!(total.restored > 50, "restorations: {total:?}");
+    assert!(total.subsumed_in_search > 50, "subsumed clauses: {total:?}");
+    assert!(total.strengthened > 50, "strengthened clauses: {total:?}");
 }
 
 #[test]

@@ -427,7 +427,10 @@ fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
             );
         }
         let st = s.solve(&[], Budget::UNLIMITED);
-        let fired = s.stats().substituted + s.stats().hbr + s.stats().hbr_subsuming;
+        let fired = s.stats().substituted
+            + s.stats().hbr
+            + s.stats().hbr_subsuming
+            + s.stats().strengthened;
         if st == Status::Unsat && fired > 0 {
             out.push(f);
         }
@@ -441,17 +444,18 @@ fn inprocessing_forced() -> Options {
     let mut opts = Options::aggressive();
     opts.probe_interval = 1;
     opts.substitute_interval = 1;
+    opts.subsume_interval = 1;
     opts.eliminate = false;
     opts
 }
 
 #[test]
-fn proofs_stay_valid_through_probing_hyper_binary_resolution_and_substitution() {
+fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_subsumption() {
     let opts = inprocessing_forced();
     let rate = Command::new("rate").arg("--version").output().is_ok();
     let dir = std::env::temp_dir().join(format!("grim-inproc-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut substituted, mut failed, mut hbr) = (0, 0, 0);
+    let (mut substituted, mut failed, mut hbr, mut subsumed) = (0, 0, 0, 0);
     let instances = binary_rich_unsat(12);
     for (k, f) in instances.iter().enumerate() {
         let mut s = Solver::with_options(opts.clone());
@@ -470,6 +474,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_and_substitution() 
         substituted += st.substituted;
         failed += st.failed_literals;
         hbr += st.hbr + st.hbr_subsuming;
+        subsumed += st.subsumed_in_search + st.strengthened;
         let proof = sink.0.lock().unwrap().clone();
         check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
         if rate {
