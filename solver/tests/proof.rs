@@ -499,7 +499,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        substituted > 0 && failed > 0 && hbr > 0,
-        "substituted {substituted}, failed {failed}, hbr {hbr}"
+        substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0,
+        "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened {subsumed}"
     );
 }
