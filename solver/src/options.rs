@@ -293,8 +293,17 @@ options_table! {
     eliminate: bool = true, [0, 1];
     /// Elimination skips variables with more occurrences than this of either sign.
     eliminate_occurrences: u64 = 16, [0, u32::MAX];
-    /// Elimination may add this many more clauses than it removes for one variable.
+    /// Elimination may add this many more clauses than it removes for one variable (the first
+    /// round; later rounds double it from 1 up to `eliminate_bound_max`).
     eliminate_bound: u64 = 0, [0, 1000];
+    /// The largest bound of elimination rounds during search (Kissat's `eliminatebound` 16).
+    eliminate_bound_max: u64 = 16, [0, 1000];
+    /// Conflicts between elimination rounds during search, times the round number; 0 = only
+    /// the round before the first search.
+    eliminate_interval: u64 = 5000, [0, u32::MAX];
+    /// Effort of an elimination round during search: literal visits per search propagation
+    /// since the previous round (at most the first round's whole budget).
+    eliminate_search_effort: f64 = 1.0, [0.0, 10000.0];
     /// Elimination gives up on a variable with a resolvent longer than this.
     eliminate_clause_length: u64 = 100, [2, u32::MAX];
     /// Elimination effort: literal visits per literal of the formula.
@@ -314,7 +323,7 @@ options_table! {
 
 impl Options {
     /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing,
-    /// substitution and subsumption fire every few conflicts, so tests on ten-variable instances reach those code paths.
+    /// substitution, subsumption and elimination rounds fire every few conflicts, so tests on ten-variable instances reach those code paths.
     pub fn aggressive() -> Options {
         Options {
             mode_initial: 7,
@@ -329,6 +338,7 @@ impl Options {
             rephase_interval: 3,
             probe_interval: 4,
             subsume_interval: 4,
+            eliminate_interval: 4,
             substitute_interval: 4,
             check_model: true,
             ..Options::default()

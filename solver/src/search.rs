@@ -2,7 +2,8 @@
 //! technique is a predicate and an action in its own file.
 //!
 //! propagate → conflict? analyze, learn, backtrack
-//!           → otherwise: budget? restart? simplify? reduce? subsume? probe? substitute?
+//!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
+//!             substitute?
 //!             vivify?
 //!             rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
@@ -117,6 +118,12 @@ impl Solver {
             }
             if self.reducing() {
                 self.reduce();
+            }
+            if self.eliminating() {
+                self.eliminate();
+                if !self.ok {
+                    return Status::Unsat;
+                }
             }
             if self.subsuming() {
                 self.subsume_round();

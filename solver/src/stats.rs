@@ -51,6 +51,12 @@ pub struct Stats {
     pub vivified_literals: u64,
     /// Variables eliminated. Counted in `eliminate.rs`.
     pub eliminated: u64,
+    /// Elimination rounds during search (the round before the first search excluded).
+    /// Counted in `eliminate.rs`.
+    pub eliminate_rounds: u64,
+    /// Variables eliminated with gate-restricted resolution (an AND/OR gate or equivalence
+    /// found). Counted in `eliminate.rs`.
+    pub gates: u64,
     /// Clauses removed by subsumption before elimination. Counted in `eliminate.rs`.
     pub subsumed: u64,
     /// Resolvents added by elimination. Counted in `eliminate.rs`.

@@ -117,6 +117,7 @@ fn forcing(eliminate: bool) -> Options {
     o.probe_interval = 1;
     o.substitute_interval = 1;
     o.subsume_interval = 1;
+    o.eliminate_interval = 1;
     o.eliminate = eliminate;
     o
 }
@@ -130,6 +131,8 @@ fn add(total: &mut Stats, s: &Stats) {
     total.restored += s.restored;
     total.eliminated += s.eliminated;
     total.subsumed_in_search += s.subsumed_in_search;
+    total.eliminate_rounds += s.eliminate_rounds;
+    total.gates += s.gates;
     total.strengthened += s.strengthened;
 }
 
@@ -191,6 +194,8 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
     assert!(total.restored > 50, "restorations: {total:?}");
     assert!(total.subsumed_in_search > 50, "subsumed clauses: {total:?}");
     assert!(total.strengthened > 50, "strengthened clauses: {total:?}");
+    assert!(total.eliminate_rounds > 10, "elimination rounds: {total:?}");
+    assert!(total.gates > 50, "gate eliminations: {total:?}");
 }
 
 #[test]

@@ -113,7 +113,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 32] = [
+    let rows: [(&str, u64); 34] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -133,7 +133,9 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("vivify rounds", stats.vivify_rounds),
         ("vivified clauses", stats.vivified),
         ("vivified literals", stats.vivified_literals),
+        ("eliminate rounds", stats.eliminate_rounds),
         ("eliminated", stats.eliminated),
+        ("gates", stats.gates),
         ("subsumed", stats.subsumed),
         ("resolvents", stats.resolvents),
         ("probe rounds", stats.probe_rounds),
