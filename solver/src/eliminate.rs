@@ -340,7 +340,7 @@ impl Solver {
                 }
             }
             let mut found = None;
-            if inputs.len() > 0 {
+            if !inputs.is_empty() {
                 for &c in long_side {
                     let lits = self.arena.lits(c);
                     *ticks += lits.len() as u64;
