@@ -263,6 +263,9 @@ options_table! {
     /// Vivification effort after each reduction, in propagations per propagation of search
     /// since the previous round; 0 disables it.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
+    /// The share of each vivification round's effort spent on irredundant clauses (the rest
+    /// goes to tier-1/2 learned clauses); 0 vivifies learned clauses only.
+    vivify_irredundant_share: f64 = 0.3, [0.0, 1.0];
     /// Forward subsumption and self-subsuming strengthening during search (`subsume.rs`).
     subsume: bool = true, [0, 1];
     /// Conflicts between subsumption rounds, times √(rounds so far).

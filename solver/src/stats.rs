@@ -45,8 +45,11 @@ pub struct Stats {
     pub walk_best_broken: u64,
     /// Vivification rounds. Counted in `vivify.rs`.
     pub vivify_rounds: u64,
-    /// Learned clauses shortened by vivification. Counted in `vivify.rs`.
+    /// Clauses shortened by vivification. Counted in `vivify.rs`.
     pub vivified: u64,
+    /// Irredundant clauses shortened by vivification (also in `vivified`). Counted in
+    /// `vivify.rs`.
+    pub vivified_irredundant: u64,
     /// Literals removed by vivification. Counted in `vivify.rs`.
     pub vivified_literals: u64,
     /// Variables eliminated. Counted in `eliminate.rs`.

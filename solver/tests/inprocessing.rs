@@ -4,7 +4,8 @@
 //! failed cores are checked against brute force; then the same solver is asked again with
 //! assumptions and new clauses over every variable, so variables that were substituted or
 //! eliminated come back. The test asserts from the statistics that every technique fired and
-//! changed something.
+//! changed something (probing, hyper-binary resolution, substitution, subsumption and
+//! strengthening, elimination rounds with gates, vivification of irredundant clauses).
 
 use grim_solver::{Budget, Lit, Options, Solver, Stats, Status, Var};
 
@@ -221,4 +222,60 @@ fn frozen_and_assumed_variables_are_never_substituted() {
     assert!(s.stats().restored > 0);
     assert_eq!(s.solve(&[x(-1)], Budget::UNLIMITED), Status::Sat);
     assert_eq!(s.value(x(4)), Some(false));
+}
+
+#[test]
+fn vivification_shortens_irredundant_clauses_and_answers_agree_with_inprocessing_off() {
+    // Random 3-SAT at 50 variables near the threshold: enough conflicts for reductions (each
+    // followed by vivification), too many variables for brute force, so the answers are
+    // compared with a solver that runs no inprocessing at all, and models are checked.
+    let mut rng = Rng(0x7171);
+    let mut on = forcing(true);
+    on.vivify_effort = 1.0;
+    on.vivify_irredundant_share = 0.5;
+    let off = Options {
+        probe: false,
+        substitute: false,
+        subsume: false,
+        eliminate: false,
+        vivify_effort: 0.0,
+        ..Options::aggressive()
+    };
+    let (mut vivified, mut sat, mut unsat) = (0, 0, 0);
+    for _ in 0..20 {
+        let vars = 50u32;
+        let clauses: Vec<Vec<Lit>> = (0..213)
+            .map(|_| {
+                (0..3)
+                    .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+                    .collect()
+            })
+            .collect();
+        let mut a = Solver::with_options(on.clone());
+        let mut b = Solver::with_options(off.clone());
+        for c in &clauses {
+            a.add_clause(c);
+            b.add_clause(c);
+        }
+        let (sa, sb) = (
+            a.solve(&[], Budget::UNLIMITED),
+            b.solve(&[], Budget::UNLIMITED),
+        );
+        assert_eq!(sa, sb, "inprocessing on and off disagree on {clauses:?}");
+        if sa == Status::Sat {
+            sat += 1;
+            let m = a.model().expect("a model");
+            for c in &clauses {
+                assert!(
+                    c.iter().any(|l| m[l.var().index()] != l.is_negative()),
+                    "model falsifies {c:?}"
+                );
+            }
+        } else {
+            unsat += 1;
+        }
+        vivified += a.stats().vivified_irredundant;
+    }
+    assert!(sat > 2 && unsat > 2, "{sat} SAT, {unsat} UNSAT");
+    assert!(vivified > 0, "no irredundant clause was vivified");
 }

@@ -113,7 +113,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 34] = [
+    let rows: [(&str, u64); 35] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -132,6 +132,7 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("walk best broken", stats.walk_best_broken),
         ("vivify rounds", stats.vivify_rounds),
         ("vivified clauses", stats.vivified),
+        ("vivified irredundant", stats.vivified_irredundant),
         ("vivified literals", stats.vivified_literals),
         ("eliminate rounds", stats.eliminate_rounds),
         ("eliminated", stats.eliminated),
