@@ -6,7 +6,7 @@
 //! arena[c]     = number of literals
 //! arena[c + 1] = flags: bit 0 learned, bit 1 deleted, bit 2 moved (during collection),
 //!                bits 3-4 `used` (recently a reason or in a conflict), bit 5 vivified,
-//!                bits 8.. LBD
+//!                bit 6 hyper (a hyper-binary resolvent of probing), bits 8.. LBD
 //! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
 //! arena[c + 3..] = literals (packed `Lit` codes)
 //! ```
@@ -55,6 +55,7 @@ const LEARNED: u32 = 1;
 const DELETED: u32 = 2;
 const MOVED: u32 = 4;
 const VIVIFIED: u32 = 1 << 5;
+const HYPER: u32 = 1 << 6;
 const USED_SHIFT: u32 = 3;
 const USED_MASK: u32 = 3 << USED_SHIFT;
 const LBD_SHIFT: u32 = 8;
@@ -170,6 +171,12 @@ impl Arena {
         self.words[c as usize + 1] & LEARNED != 0
     }
 
+    /// Makes learned clause `c` irredundant (`subsume.rs`: a learned clause that subsumes an
+    /// irredundant one takes its place); the caller moves it between the lists.
+    pub(crate) fn set_irredundant(&mut self, c: CRef) {
+        self.words[c as usize + 1] &= !(LEARNED | HYPER);
+    }
+
     #[inline(always)]
     pub(crate) fn is_deleted(&self, c: CRef) -> bool {
         self.words[c as usize + 1] & DELETED != 0
@@ -209,6 +216,16 @@ impl Arena {
 
     pub(crate) fn set_vivified(&mut self, c: CRef) {
         self.words[c as usize + 1] |= VIVIFIED;
+    }
+
+    /// Whether `c` is a hyper-binary resolvent added by probing (`probe.rs`): unlike other
+    /// learned binaries, reduction may delete it once unused (`reduce.rs`).
+    pub(crate) fn is_hyper(&self, c: CRef) -> bool {
+        self.words[c as usize + 1] & HYPER != 0
+    }
+
+    pub(crate) fn set_hyper(&mut self, c: CRef) {
+        self.words[c as usize + 1] |= HYPER;
     }
 
     #[inline(always)]

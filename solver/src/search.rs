@@ -2,7 +2,10 @@
 //! technique is a predicate and an action in its own file.
 //!
 //! propagate → conflict? analyze, learn, backtrack
-//!           → otherwise: budget? restart? simplify? reduce? vivify? rephase? switch mode?
+//!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
+//!             substitute?
+//!             vivify?
+//!             rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
 
 #![forbid(unsafe_code)]
@@ -115,6 +118,30 @@ impl Solver {
             }
             if self.reducing() {
                 self.reduce();
+            }
+            if self.eliminating() {
+                self.eliminate();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.subsuming() {
+                self.subsume_round();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.probing() {
+                self.probe_round();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.substituting() {
+                self.substitute();
+                if !self.ok {
+                    return Status::Unsat;
+                }
             }
             if self.vivifying() {
                 self.vivify();

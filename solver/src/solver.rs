@@ -15,6 +15,7 @@ use crate::eliminate::Elimination;
 use crate::external::External;
 use crate::mode::Mode;
 use crate::options::Options;
+use crate::probe::Probing;
 use crate::proof::Proof;
 use crate::reduce::Reduce;
 use crate::rephase::Rephase;
@@ -22,6 +23,8 @@ use crate::restart::Restart;
 use crate::search::{Progress, ProgressFn};
 use crate::simplify::Simplify;
 use crate::stats::Stats;
+use crate::substitute::Substitute;
+use crate::subsume::Subsume;
 use crate::trail::Trail;
 use crate::types::{Budget, L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Status, Var};
 use crate::vivify::Vivify;
@@ -70,6 +73,12 @@ pub struct Solver {
     pub(crate) vivify: Vivify,
     /// The level-0 simplification schedule (`simplify.rs`).
     pub(crate) simplify: Simplify,
+    /// The subsumption schedule (`subsume.rs`).
+    pub(crate) subsume: Subsume,
+    /// The failed-literal probing schedule and the probe tree (`probe.rs`).
+    pub(crate) probing: Probing,
+    /// The equivalent-literal substitution schedule (`substitute.rs`).
+    pub(crate) substitute: Substitute,
     /// Eliminated and frozen variables, and the reconstruction stack (`eliminate.rs`).
     pub(crate) elim: Elimination,
     /// The copy of the clauses as added, for the model check (`check.rs`).
@@ -132,6 +141,9 @@ impl Solver {
             walk: Walk::default(),
             vivify: Vivify::default(),
             simplify: Simplify::default(),
+            subsume: Subsume::default(),
+            probing: Probing::default(),
+            substitute: Substitute::default(),
             elim: Elimination::default(),
             check,
             proof: Proof::default(),

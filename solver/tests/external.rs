@@ -472,7 +472,12 @@ fn a_malformed_answer_is_a_typed_error_and_the_solve_says_unknown() {
         |e: &PropagatorError| matches!(e, PropagatorError::UnknownVariable { .. }),
     ];
     for (mode, ok) in expected.iter().enumerate() {
-        let mut s = Solver::new();
+        // Without subsumption: it would strengthen the last two clauses to ¬a ∨ ¬d, and then
+        // deciding a propagates ¬b before the propagator can propagate b.
+        let mut s = Solver::with_options(Options {
+            subsume: false,
+            ..Options::default()
+        });
         let (a, b, c, d) = (s.new_var(), s.new_var(), s.new_var(), s.new_var());
         // a (decided) and b (propagated) lead to a conflict whose analysis passes b before a,
         // so b's reason is needed: ¬b ∨ d, ¬a ∨ ¬d ∨ c, ¬a ∨ ¬d ∨ ¬c.

@@ -394,3 +394,112 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
     }
     assert_eq!(checked, 24);
 }
+
+/// Unsatisfiable CNFs rich in binary clauses, with planted cycles of binary implications, so
+/// that probing (failed literals, hyper-binary resolvents) and equivalent-literal substitution
+/// have work to do, and the formula is not refuted by either alone.
+fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
+    let mut rng = Rng(0xb1a7);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let n = 24u64;
+        let mut f = random_3sat(&mut rng, n, 60);
+        let lit = |rng: &mut Rng| {
+            let v = (rng.next() % n + 1) as i64;
+            if rng.next().is_multiple_of(2) { v } else { -v }
+        };
+        for _ in 0..4 {
+            let ring: Vec<i64> = (0..3).map(|_| lit(&mut rng)).collect();
+            for i in 0..3 {
+                f.push(vec![-ring[i], ring[(i + 1) % 3]]);
+            }
+        }
+        for _ in 0..14 {
+            f.push(vec![lit(&mut rng), lit(&mut rng)]);
+        }
+        // Kept when UNSAT and some technique other than failed literals fires on it.
+        let mut s = Solver::with_options(inprocessing_forced());
+        for c in &f {
+            s.add_clause(
+                &c.iter()
+                    .map(|&d| Lit::from_dimacs(d).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        let st = s.solve(&[], Budget::UNLIMITED);
+        let fired = s.stats().substituted
+            + s.stats().hbr
+            + s.stats().hbr_subsuming
+            + s.stats().strengthened;
+        if st == Status::Unsat && fired > 0 {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The schedule that runs probing and substitution at every chance (elimination off, so
+/// that it does not remove the planted cycles first).
+fn inprocessing_forced() -> Options {
+    let mut opts = Options::aggressive();
+    opts.probe_interval = 1;
+    opts.substitute_interval = 1;
+    opts.subsume_interval = 1;
+    opts.eliminate = false;
+    opts
+}
+
+#[test]
+fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_subsumption() {
+    let opts = inprocessing_forced();
+    let rate = Command::new("rate").arg("--version").output().is_ok();
+    let dir = std::env::temp_dir().join(format!("grim-inproc-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut substituted, mut failed, mut hbr, mut subsumed) = (0, 0, 0, 0);
+    let instances = binary_rich_unsat(12);
+    for (k, f) in instances.iter().enumerate() {
+        let mut s = Solver::with_options(opts.clone());
+        let sink = Shared::default();
+        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+        for c in f {
+            s.add_clause(
+                &c.iter()
+                    .map(|&d| Lit::from_dimacs(d).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+        s.flush_proof().unwrap();
+        let st = s.stats();
+        substituted += st.substituted;
+        failed += st.failed_literals;
+        hbr += st.hbr + st.hbr_subsuming;
+        subsumed += st.subsumed_in_search + st.strengthened;
+        let proof = sink.0.lock().unwrap().clone();
+        check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+        if rate {
+            let cnf = dir.join(format!("b{k}.cnf"));
+            let prf = dir.join(format!("b{k}.drat"));
+            let mut text = format!("p cnf 24 {}\n", f.len());
+            for c in f {
+                for l in c {
+                    text.push_str(&format!("{l} "));
+                }
+                text.push_str("0\n");
+            }
+            std::fs::write(&cnf, text).unwrap();
+            std::fs::write(&prf, &proof).unwrap();
+            let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                stdout.lines().any(|l| l == "s VERIFIED"),
+                "rate rejected the proof of instance {k}: {stdout}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0,
+        "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened {subsumed}"
+    );
+}
