@@ -15,7 +15,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce api_sequence oll_vs_bruteforce card_vs_enumeration grid_json_parse)
+    targets=(dimacs_parse wcnf_parse solve_vs_bruteforce api_sequence oll_vs_bruteforce card_vs_enumeration grid_json_parse propagator_sequence)
 fi
 
 if ! command -v cargo-fuzz > /dev/null; then

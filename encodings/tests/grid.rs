@@ -355,7 +355,7 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         let model = GridModel::build(&spec, &options).unwrap();
         assert_eq!(model.is_soft(), soft, "{name}");
         let stop = Terminator::default();
-        let free = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+        let free = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None);
         assert_eq!(
             free,
             grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy),
@@ -363,8 +363,9 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         );
         assert!(free.is_ok(), "{name}");
         stop.terminate();
-        let stopped = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop))
-            .map(|(o, _)| o);
+        let stopped =
+            grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None)
+                .map(|(o, _)| o);
         assert!(
             matches!(
                 stopped,
@@ -387,7 +388,7 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
             stop.terminate();
         })
     };
-    let result = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop));
+    let result = grid::solve_within(&spec, &options, Budget::UNLIMITED, lazy, Some(&stop), None);
     timer.join().unwrap();
     // The 64×64 dungeon takes tens of seconds of CPU (benches/grid/results-*.csv): no machine
     // finishes it in 100 ms, so anything but `Interrupted` means the handle was not heard.
@@ -405,4 +406,18 @@ fn a_stop_handle_interrupts_hard_and_soft_grids() {
         "{:?}",
         result.map(|(_, stats)| stats)
     );
+}
+
+/// An empty or blank file is a syntax error at a real position (line 1, column 1 at least):
+/// `FILE:LINE:COLUMN` never names column 0.
+#[test]
+fn an_empty_grid_json_is_an_error_at_line_one_column_one() {
+    for text in ["", "\n", "   "] {
+        match GridSpec::from_json(text) {
+            Err(GridError::Syntax { line, column, .. }) => {
+                assert!(line >= 1 && column >= 1, "{text:?}: {line}:{column}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
 }

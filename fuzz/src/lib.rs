@@ -25,11 +25,32 @@ pub fn lit_of(byte: u8, vars: u32) -> Lit {
     Lit::new(var, byte & 1 == 1)
 }
 
-/// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed, or
-/// aggressive without minimisation/stable mode/walks/elimination. The model check is always on.
+/// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed,
+/// aggressive without minimisation/stable mode/walks/elimination, aggressive with every
+/// inprocessing technique at every chance (probing, substitution, subsumption, elimination
+/// rounds, vivification of irredundant clauses), or aggressive with no inprocessing at all.
+/// The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
-    match choice % 4 {
+    match choice % 6 {
+        4 => Options {
+            probe_interval: 1,
+            substitute_interval: 1,
+            subsume_interval: 1,
+            eliminate_interval: 1,
+            vivify_irredundant_share: 0.5,
+            seed,
+            ..aggressive
+        },
+        5 => Options {
+            probe: false,
+            substitute: false,
+            subsume: false,
+            eliminate: false,
+            vivify_effort: 0.0,
+            seed,
+            ..aggressive
+        },
         0 => Options {
             check_model: true,
             ..Options::default()

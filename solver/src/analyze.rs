@@ -25,7 +25,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{Arena, CRef, NO_REASON};
+use crate::clause::{Arena, CRef, LAZY_REASON, NO_REASON};
 use crate::decide::Vsids;
 use crate::solver::Solver;
 use crate::trail::Trail;
@@ -150,6 +150,10 @@ impl Analysis {
             }
             self.seen[v] = 0;
             let r = trail.reason[v];
+            debug_assert_ne!(
+                r, LAZY_REASON,
+                "analyze_final materialises lazy reasons first"
+            );
             if r == NO_REASON {
                 out.push(q);
             } else {
@@ -186,14 +190,16 @@ impl Solver {
         }
     }
 
-    /// Analyses `conflict` into `self.analysis.learnt` and returns `(backtrack level, LBD)`.
+    /// Analyses `conflict` into `self.analysis.learnt` and returns `(backtrack level, LBD)`;
+    /// `None` when an external propagator's reason, asked for on the way, was malformed (the
+    /// error is recorded in `external.rs`; the marks are cleared).
     ///
-    /// Pre: the current decision level is above 0, every literal of `conflict` is false, and
-    /// no mark is set (module doc).
+    /// Pre: the current decision level is above 0, every literal of `conflict` is false, at
+    /// least one at the current level, and no mark is set (module doc).
     /// Post: `learnt[0]` is the asserting literal (the negation of the 1UIP); `learnt[1]`, if
     /// any, has the highest level among the rest, which is the returned backtrack level; no
     /// mark is set.
-    pub(crate) fn analyze(&mut self, conflict: CRef) -> (u32, u32) {
+    pub(crate) fn analyze(&mut self, conflict: CRef) -> Option<(u32, u32)> {
         debug_assert!(self.trail.decision_level() > 0);
         let current = self.trail.decision_level();
         let merged = self.lbd_merged_levels();
@@ -203,7 +209,18 @@ impl Solver {
         let mut index = self.trail.len();
         let mut pivot: Option<Lit> = None;
         let mut clause = conflict;
+        let mut pivot_var = 0;
         loop {
+            if clause == LAZY_REASON {
+                // An external propagation: its reason clause is asked for now.
+                match self.materialize_reason(pivot_var) {
+                    Some(c) => clause = c,
+                    None => {
+                        self.clear_analysis_marks(index);
+                        return None;
+                    }
+                }
+            }
             debug_assert_ne!(clause, NO_REASON);
             debug_assert!(!self.arena.is_deleted(clause), "clause.rs invariant 2");
             if self.arena.is_learned(clause) {
@@ -229,6 +246,7 @@ impl Solver {
             analysis.seen[v] = 0;
             open -= 1;
             pivot = Some(p);
+            pivot_var = v;
             if open == 0 {
                 analysis.learnt[0] = !p;
                 break;
@@ -261,7 +279,22 @@ impl Solver {
             bt = level(learnt[1]);
         }
         let lbd = analysis.levels.lbd(&analysis.learnt, trail, merged);
-        (bt, lbd)
+        Some((bt, lbd))
+    }
+
+    /// Clears the marks an interrupted analysis left: on the trail below `index` and in the
+    /// learned clause.
+    fn clear_analysis_marks(&mut self, index: usize) {
+        let Solver {
+            analysis, trail, ..
+        } = self;
+        for &q in &trail.lits[..index] {
+            analysis.seen[q.var().index()] = 0;
+        }
+        for &l in &analysis.learnt[1..] {
+            analysis.seen[l.var().index()] = 0;
+        }
+        analysis.learnt.clear();
     }
 
     /// A learned clause took part in a conflict: mark it used, raise its activity
@@ -304,6 +337,11 @@ impl Solver {
         self.failed.push(p);
         let v0 = p.var().index();
         if self.trail.level[v0] == 0 {
+            return;
+        }
+        if self.external.is_some() && !self.materialize_all_lazy() {
+            // A malformed reason (recorded): the failed set is not trustworthy; keep `p`
+            // alone, which the caller never reports (the solve answers Unknown).
             return;
         }
         self.analysis.seen[v0] = SEEN_IN_CLAUSE;

@@ -6,7 +6,7 @@
 //! arena[c]     = number of literals
 //! arena[c + 1] = flags: bit 0 learned, bit 1 deleted, bit 2 moved (during collection),
 //!                bits 3-4 `used` (recently a reason or in a conflict), bit 5 vivified,
-//!                bits 8.. LBD
+//!                bit 6 hyper (a hyper-binary resolvent of probing), bits 8.. LBD
 //! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
 //! arena[c + 3..] = literals (packed `Lit` codes)
 //! ```
@@ -39,11 +39,23 @@ pub(crate) type CRef = u32;
 /// The reason of a variable assigned by a decision, an assumption or a level-0 unit.
 pub(crate) const NO_REASON: CRef = u32::MAX;
 
+/// The reason of a literal an external propagator implied without explaining it yet
+/// (`external.rs`): conflict analysis asks for the clause when it needs it
+/// (`Solver::materialize_reason`). Never an arena offset (the arena stays below 2^31 words).
+pub(crate) const LAZY_REASON: CRef = u32::MAX - 1;
+
+/// Whether reason `r` names a clause of the arena (neither `NO_REASON` nor `LAZY_REASON`).
+#[inline(always)]
+pub(crate) fn is_clause(r: CRef) -> bool {
+    r < LAZY_REASON
+}
+
 const HEADER: usize = 3;
 const LEARNED: u32 = 1;
 const DELETED: u32 = 2;
 const MOVED: u32 = 4;
 const VIVIFIED: u32 = 1 << 5;
+const HYPER: u32 = 1 << 6;
 const USED_SHIFT: u32 = 3;
 const USED_MASK: u32 = 3 << USED_SHIFT;
 const LBD_SHIFT: u32 = 8;
@@ -159,6 +171,12 @@ impl Arena {
         self.words[c as usize + 1] & LEARNED != 0
     }
 
+    /// Makes learned clause `c` irredundant (`subsume.rs`: a learned clause that subsumes an
+    /// irredundant one takes its place); the caller moves it between the lists.
+    pub(crate) fn set_irredundant(&mut self, c: CRef) {
+        self.words[c as usize + 1] &= !(LEARNED | HYPER);
+    }
+
     #[inline(always)]
     pub(crate) fn is_deleted(&self, c: CRef) -> bool {
         self.words[c as usize + 1] & DELETED != 0
@@ -198,6 +216,16 @@ impl Arena {
 
     pub(crate) fn set_vivified(&mut self, c: CRef) {
         self.words[c as usize + 1] |= VIVIFIED;
+    }
+
+    /// Whether `c` is a hyper-binary resolvent added by probing (`probe.rs`): unlike other
+    /// learned binaries, reduction may delete it once unused (`reduce.rs`).
+    pub(crate) fn is_hyper(&self, c: CRef) -> bool {
+        self.words[c as usize + 1] & HYPER != 0
+    }
+
+    pub(crate) fn set_hyper(&mut self, c: CRef) {
+        self.words[c as usize + 1] |= HYPER;
     }
 
     #[inline(always)]

@@ -3,13 +3,25 @@
 //! the number of clauses.
 //!
 //! Davis & Putnam (JACM 1960) for the resolution rule; Eén & Biere, "Effective preprocessing in
-//! SAT through variable and clause elimination" (SAT 2005, SatELite) for the bound and the
-//! model reconstruction. Ours runs once, before the first search, on the irredundant clauses
-//! (after backward subsumption, which removes duplicates and subsumed clauses),
-//! cheapest variables first (fewest `|pos|·|neg|`), skipping variables with more than
-//! `eliminate_occurrences` occurrences of either sign or resolvents longer than
-//! `eliminate_clause_length`, within `eliminate_effort` literal visits per literal of the
-//! formula. Variables of the first call's assumptions and `freeze`d variables are kept.
+//! SAT through variable and clause elimination" (SAT 2005, SatELite) for the bound, the model
+//! reconstruction and gate-restricted resolution. Ours runs on the irredundant clauses (after
+//! backward subsumption, which removes duplicates and subsumed clauses), cheapest variables
+//! first (fewest `|pos|·|neg|`), skipping variables with more than `eliminate_occurrences`
+//! occurrences of either sign or resolvents longer than `eliminate_clause_length`.
+//!
+//! When: once before the first search, within `eliminate_effort` literal visits per literal of
+//! the formula, with `eliminate_bound` extra clauses allowed per variable; then as a rung of
+//! the search ladder every `eliminate_interval` · rounds conflicts (Kissat's and CaDiCaL's
+//! elimination rounds), each within `eliminate_search_effort` literal visits per search
+//! propagation since the previous round, and with a bound that doubles per round from 1 up to
+//! `eliminate_bound_max` (Kissat's `eliminatebound` schedule): the search's units, learned
+//! subsumers and strengthened clauses make new variables cheap to remove.
+//!
+//! Gates: when `v` is defined by an AND/OR gate (`v = a1 ∧ … ∧ ak`: the binaries `¬v ∨ ai`
+//! and the clause `v ∨ ¬a1 ∨ … ∨ ¬ak`, either polarity; `k = 1` is an equivalence), only gate
+//! clauses are resolved against non-gate clauses: gate–gate resolvents are tautologies and
+//! non-gate–non-gate ones are implied by the others (Eén & Biere 2005), so the bound admits
+//! more variables. XOR and ITE gates are not detected (yet).
 //!
 //! Incremental use: a later clause or assumption that mentions an eliminated variable makes the
 //! engine re-add every eliminated clause (`restore_eliminated`) — always correct, and the
@@ -44,8 +56,14 @@ pub(crate) struct Elimination {
     /// witness literal first; `ends[i]` is the end of clause `i`.
     stack: Vec<Lit>,
     ends: Vec<u32>,
-    /// Elimination ran already (it runs once, before the first search).
+    /// The first round (before the first search) ran.
     done: bool,
+    /// Rounds during search so far (the interval grows with them, the bound doubles).
+    rounds: u64,
+    /// The next round during search happens at this conflict count.
+    next: u64,
+    /// Propagation count at the end of the previous round (the effort is relative to it).
+    props_mark: u64,
 }
 
 impl Elimination {
@@ -64,6 +82,22 @@ impl Elimination {
     /// Keeps variable `v` from being eliminated.
     pub(crate) fn freeze(&mut self, v: usize) {
         self.frozen[v] = true;
+    }
+
+    /// Whether variable `v` was frozen by the API (`Solver::freeze`, observed variables).
+    #[inline]
+    pub(crate) fn is_frozen(&self, v: usize) -> bool {
+        self.frozen[v]
+    }
+
+    /// Records that `substitute.rs` replaced variable `x.var()` by the equivalent literal
+    /// `r` (`x ≡ r`): the two binary clauses of the equivalence go on the reconstruction stack
+    /// (witness `x`, then `¬x`), so `extend_model` gives `x` the value of `r`, and a
+    /// restoration re-adds them, which brings `x` back with its meaning.
+    pub(crate) fn substitute(&mut self, x: Lit, r: Lit) {
+        self.push_clause(x, &[x, !r]);
+        self.push_clause(!x, &[!x, r]);
+        self.eliminated[x.var().index()] = true;
     }
 
     /// Whether some literal of `lits` is on an eliminated variable.
@@ -117,14 +151,29 @@ impl Elimination {
 }
 
 impl Solver {
-    /// Whether elimination should run now: once, at the first solve, when enabled.
+    /// Whether an elimination round should run now: at the first solve (before the search,
+    /// `solver.rs`), then every `eliminate_interval` · rounds conflicts (in the ladder).
     pub(crate) fn eliminating(&self) -> bool {
-        self.opts.eliminate && !self.elim.done && self.trail.decision_level() == 0 && self.ok
+        self.opts.eliminate
+            && self.ok
+            && (!self.elim.done
+                || (self.opts.eliminate_interval > 0 && self.stats.conflicts >= self.elim.next))
     }
 
-    /// Runs bounded variable elimination (see the module doc). Pre: level 0.
+    /// Runs a round of bounded variable elimination (see the module doc). Leaves the solver at
+    /// level 0, propagated, or `ok == false`.
     pub(crate) fn eliminate(&mut self) {
+        let first = !self.elim.done;
         self.elim.done = true;
+        if !first {
+            self.elim.rounds += 1;
+            self.stats.eliminate_rounds += 1;
+        }
+        self.elim.next =
+            self.stats.conflicts + self.opts.eliminate_interval * (self.elim.rounds + 1);
+        if self.trail.decision_level() > 0 {
+            self.backtrack(0);
+        }
         if self.propagate() != NO_REASON {
             self.ok = false;
             self.proof.empty();
@@ -146,13 +195,26 @@ impl Solver {
                 literals += 1;
             }
         }
-        let budget = (literals as f64 * self.opts.eliminate_effort) as u64;
+        let full = (literals as f64 * self.opts.eliminate_effort) as u64;
+        let budget = if first {
+            full
+        } else {
+            (((self.stats.propagations - self.elim.props_mark) as f64
+                * self.opts.eliminate_search_effort) as u64)
+                .min(full)
+        };
         let mut marks = vec![0u8; 2 * n];
         let subsume_budget = (budget as f64 * self.opts.eliminate_subsume_fraction) as u64;
         let mut ticks = self.subsume(&mut occ, &mut marks, subsume_budget);
         let max_occ = self.opts.eliminate_occurrences as usize;
         let max_len = self.opts.eliminate_clause_length as usize;
-        let extra = self.opts.eliminate_bound as usize;
+        let extra = if first {
+            self.opts.eliminate_bound
+        } else {
+            (1u64 << (self.elim.rounds - 1).min(32))
+                .min(self.opts.eliminate_bound_max)
+                .max(self.opts.eliminate_bound)
+        } as usize;
         let mut candidates: Vec<usize> = (0..n)
             .filter(|&v| !frozen[v] && self.trail.var_value(v) == L_UNDEF)
             .filter(|&v| {
@@ -186,8 +248,13 @@ impl Solver {
             }
             resolvents.clear();
             let mut feasible = true;
+            // Gate clauses on either side (empty: no gate found, resolve everything).
+            let gate = self.find_gate(v, &ps, &ns, &mut marks, &mut ticks);
             'pairs: for &a in &ps {
                 for &b in &ns {
+                    if !gate.is_empty() && gate.contains(&a) == gate.contains(&b) {
+                        continue;
+                    }
                     ticks += (self.arena.len(a) + self.arena.len(b)) as u64;
                     if let Some(r) = self.resolve(a, b, v, &mut marks) {
                         if r.len() > max_len || resolvents.len() >= ps.len() + ns.len() + extra {
@@ -211,6 +278,9 @@ impl Solver {
             }
             self.elim.eliminated[v] = true;
             self.stats.eliminated += 1;
+            if !gate.is_empty() {
+                self.stats.gates += 1;
+            }
             for r in std::mem::take(&mut resolvents) {
                 self.proof.add(&r);
                 let before = self.clauses.originals.len();
@@ -239,6 +309,66 @@ impl Solver {
         }
         self.clauses.retain_live(&self.arena);
         self.collect_garbage();
+        // Resolvents may be units: `add_irredundant` propagated them already.
+        self.elim.props_mark = self.stats.propagations;
+    }
+
+    /// The clauses of an AND/OR gate defining `v` among `ps` (clauses with `v`) and `ns` (with
+    /// `¬v`), or an empty list. For each polarity `l` of `v`: the binaries `¬l ∨ a` give the
+    /// inputs `a`; a clause `l ∨ ¬a1 ∨ … ∨ ¬ak` over inputs only closes the gate, whose clauses
+    /// are that clause and the `k` binaries it uses.
+    fn find_gate(
+        &self,
+        v: usize,
+        ps: &[CRef],
+        ns: &[CRef],
+        marks: &mut [u8],
+        ticks: &mut u64,
+    ) -> Vec<CRef> {
+        let pos = Var::from_index(v).pos();
+        for (l, long_side, bin_side) in [(pos, ps, ns), (!pos, ns, ps)] {
+            // Inputs: binaries ¬l ∨ a (in bin_side, which holds the clauses with ¬l).
+            let mut inputs: Vec<(Lit, CRef)> = Vec::new();
+            for &c in bin_side {
+                let lits = self.arena.lits(c);
+                if lits.len() == 2 {
+                    let a = if lits[0] == !l { lits[1] } else { lits[0] };
+                    if marks[a.code()] == 0 {
+                        marks[a.code()] = 1;
+                        inputs.push((a, c));
+                    }
+                }
+            }
+            let mut found = None;
+            if !inputs.is_empty() {
+                for &c in long_side {
+                    let lits = self.arena.lits(c);
+                    *ticks += lits.len() as u64;
+                    if lits.len() >= 2 && lits.iter().all(|&m| m == l || marks[(!m).code()] != 0) {
+                        found = Some(c);
+                        break;
+                    }
+                }
+            }
+            let mut gate = Vec::new();
+            if let Some(c) = found {
+                gate.push(c);
+                for &m in self.arena.lits(c) {
+                    if m != l
+                        && let Some(&(_, b)) = inputs.iter().find(|(a, _)| *a == !m)
+                    {
+                        gate.push(b);
+                    }
+                }
+            }
+            for (a, _) in inputs {
+                marks[a.code()] = 0;
+            }
+            if !gate.is_empty() {
+                return gate;
+            }
+        }
+        Vec::new()
     }
 
     /// Backward subsumption over the irredundant clauses: a clause contained in another

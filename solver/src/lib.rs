@@ -46,8 +46,11 @@
 //! | `reduce` | `Reduce` | the three-tier learned-clause database; clause activities |
 //! | `vivify` | `Vivify` | learned-clause vivification after each reduction |
 //! | `walk`, `rng` | `Walk`, `SplitMix64` | ProbSAT local search as a rephasing step; the seeded random stream |
-//! | `probe` | — | unit-propagation probes under assumptions (`Solver::probe`) |
+//! | `probe` | `Probing` | unit-propagation probes under assumptions (`Solver::probe`); failed-literal probing with hyper-binary resolution during search |
+//! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
+//! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
 //! | `eliminate` | `Elimination` | bounded variable elimination before the first search; model reconstruction |
+//! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
 //! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
 //! | `check` | `ModelCheck` | the copy of the clauses and the model check |
 //! | `proof` | `Proof` | DRAT proof output (text and binary) |
@@ -70,6 +73,7 @@ mod check;
 mod clause;
 mod decide;
 mod eliminate;
+pub mod external;
 mod heap;
 mod minimize;
 mod mode;
@@ -85,6 +89,8 @@ mod search;
 mod simplify;
 mod solver;
 mod stats;
+mod substitute;
+mod subsume;
 mod trail;
 mod types;
 mod vivify;
@@ -92,6 +98,7 @@ mod walk;
 mod watch;
 
 pub use budget::Terminator;
+pub use external::{ClauseKind, Context, Propagator, PropagatorError};
 pub use options::{OptionError, OptionKind, OptionSpec, Options};
 pub use probe::Probes;
 pub use proof::ProofFormat;

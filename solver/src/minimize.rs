@@ -14,7 +14,7 @@
 #![forbid(unsafe_code)]
 
 use crate::analyze::{Analysis, SEEN_IN_CLAUSE};
-use crate::clause::{Arena, NO_REASON};
+use crate::clause::{Arena, is_clause};
 use crate::stats::Stats;
 use crate::trail::Trail;
 use crate::types::Lit;
@@ -54,7 +54,8 @@ impl Analysis {
         for i in 1..self.learnt.len() {
             let l = self.learnt[i];
             let v = l.var().index();
-            if trail.reason[v] == NO_REASON || !self.redundant(l, abstract_levels, arena, trail) {
+            // A decision, or an external propagation not explained yet, is not expanded.
+            if !is_clause(trail.reason[v]) || !self.redundant(l, abstract_levels, arena, trail) {
                 self.learnt[j] = l;
                 j += 1;
             } else {
@@ -82,7 +83,7 @@ impl Analysis {
         while let Some(q) = self.stack.pop() {
             let qv = q.var().index();
             let r = trail.reason[qv];
-            debug_assert_ne!(r, NO_REASON);
+            debug_assert!(is_clause(r));
             for &x in arena.lits(r) {
                 let xv = x.var().index();
                 if xv == qv || trail.level[xv] == 0 {
@@ -96,8 +97,7 @@ impl Analysis {
                     }
                     _ => {}
                 }
-                if trail.reason[xv] != NO_REASON && abstract_level(trail, xv) & abstract_levels != 0
-                {
+                if is_clause(trail.reason[xv]) && abstract_level(trail, xv) & abstract_levels != 0 {
                     self.seen[xv] = SEEN_REDUNDANT;
                     self.stack.push(x);
                     self.to_clear.push(x);

@@ -15,7 +15,7 @@
 use crate::analyze::SEEN_IN_CLAUSE;
 use crate::clause::{CRef, NO_REASON};
 use crate::solver::Solver;
-use crate::types::{L_FALSE, L_TRUE, Lit};
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
 
 /// What [`Solver::probe`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,5 +109,242 @@ impl Solver {
         self.analysis
             .collect_marked_decisions(&self.arena, &self.trail, &mut failed);
         failed
+    }
+}
+
+/// The schedule of failed-literal probing during search (`probing`/`probe_round`): written
+/// only here.
+#[derive(Default)]
+pub(crate) struct Probing {
+    /// The next round happens at this conflict count.
+    next: u64,
+    /// Rounds so far (the interval grows with √rounds).
+    rounds: u64,
+    /// Propagation count at the end of the previous round (the effort is relative to it).
+    props_mark: u64,
+    /// The literal code the previous round stopped at: rounds go round-robin over the
+    /// variables, so a small budget still reaches all of them in turn.
+    cursor: usize,
+    /// Per literal: the level-0 trail length when it was last probed. Probing it again finds
+    /// nothing new until a new unit is fixed (CaDiCaL's `propfixed`).
+    probed: Vec<usize>,
+    /// The binary implication tree of the current probe, per variable: the dominating parent
+    /// and the depth below the probe.
+    parent: Vec<Lit>,
+    depth: Vec<u32>,
+}
+
+impl Probing {
+    /// The closest common dominator of level-1 literals `a` and `b` in the probe's tree;
+    /// `steps` counts the walk.
+    fn meet(&self, mut a: Lit, mut b: Lit, steps: &mut u64) -> Lit {
+        while a != b {
+            *steps += 1;
+            let (da, db) = (self.depth[a.var().index()], self.depth[b.var().index()]);
+            if da >= db {
+                a = self.parent[a.var().index()];
+            }
+            if db >= da {
+                b = self.parent[b.var().index()];
+            }
+        }
+        a
+    }
+}
+
+impl Solver {
+    /// Whether a failed-literal probing round is due.
+    pub(crate) fn probing(&self) -> bool {
+        self.opts.probe && self.ok && self.stats.conflicts >= self.probing.next
+    }
+
+    /// One round of failed-literal probing with hyper-binary resolution (see the section
+    /// below). Leaves the solver at level 0, propagated, or `ok == false`.
+    ///
+    /// Each probe is a root of the binary implication graph (a literal with binary
+    /// implications out and none in: probing its descendants finds nothing the root does not).
+    /// It is assigned on level 1 and propagated, and the level-1 trail read as a tree: a
+    /// literal implied by a binary clause hangs below the other literal; one implied by a
+    /// longer clause hangs below the closest common dominator `d` of its clause's false
+    /// literals, and `¬d ∨ u` is a hyper-binary resolvent (RUP: propagating `d` reaches `u`).
+    /// When `¬d` is in the clause, the resolvent subsumes it and replaces it; otherwise it is
+    /// added as a learned binary that reduction may delete once unused (`reduce.rs`). A probe
+    /// that conflicts makes the conflict's dominator a failed literal: its negation is a unit
+    /// (RUP for the same reason).
+    ///
+    /// Freeman, "Improvements to propositional satisfiability search algorithms" (PhD, 1995)
+    /// for failed literals; Bacchus, "Enhancing Davis Putnam with extended binary clause
+    /// reasoning" (AAAI 2002) for hyper-binary resolution; Heule, Järvisalo & Biere, "Revisiting
+    /// hyper binary resolution" (CPAIOR 2013) for the dominator form; CaDiCaL's `probe.cpp` and
+    /// Kissat's `probe.c` for probing roots only and its effort share. Ours differs: the probe
+    /// propagates with the search's propagation (long clauses are not deferred behind binary
+    /// ones), so a tree edge may come from a long clause where a binary path exists too — the
+    /// resolvents are then redundant, never wrong; and rounds come every `probe_interval` ·
+    /// √rounds conflicts, each within `probe_effort` propagations per search propagation since
+    /// the previous round.
+    pub(crate) fn probe_round(&mut self) {
+        self.probing.rounds += 1;
+        let k = self.probing.rounds as f64;
+        self.probing.next =
+            self.stats.conflicts + (self.opts.probe_interval as f64 * k.sqrt()) as u64;
+        self.backtrack(0);
+        if self.propagate() != NO_REASON {
+            self.ok = false;
+            self.proof.empty();
+            return;
+        }
+        self.collect_garbage();
+        self.stats.probe_rounds += 1;
+        let n = self.num_vars();
+        let budget = ((self.stats.propagations - self.probing.props_mark) as f64
+            * self.opts.probe_effort) as u64
+            + n as u64;
+        let start_props = self.stats.propagations;
+        let mut steps = 0u64;
+        self.probing.probed.resize(2 * n, usize::MAX);
+        self.probing.parent.resize(n, Lit::from_code(0));
+        self.probing.depth.resize(n, 0);
+        let mut hbr: Vec<(Lit, Lit, CRef)> = Vec::new();
+        let mut found_binaries = false;
+        let mut visited = 0usize;
+        let mut code = self.probing.cursor % (2 * n).max(1);
+        while visited < 2 * n && self.ok {
+            if self.stats.propagations - start_props + steps / 4 > budget {
+                break;
+            }
+            let p = Lit::from_code(code);
+            visited += 1;
+            code = (code + 1) % (2 * n);
+            let v = p.var().index();
+            if self.trail.var_value(v) != L_UNDEF
+                || self.elim.is_eliminated(v)
+                || self.probing.probed[p.code()] == self.trail.len()
+            {
+                continue;
+            }
+            let out = self.watches.list(p).iter().any(|w| w.is_binary());
+            let into = self.watches.list(!p).iter().any(|w| w.is_binary());
+            if !out || into {
+                continue;
+            }
+            self.probing.probed[p.code()] = self.trail.len();
+            self.stats.probed += 1;
+            let failed = self.probe_tree(p, &mut hbr, &mut steps);
+            self.undo_to(0, false);
+            if let Some(f) = failed {
+                self.stats.failed_literals += 1;
+                self.proof.add(&[f]);
+                self.trail.assign(f, NO_REASON);
+                if self.propagate() != NO_REASON {
+                    self.ok = false;
+                    self.proof.empty();
+                }
+                continue;
+            }
+            for (d, u, r) in hbr.drain(..) {
+                found_binaries |= self.add_hyper_binary(d, u, r);
+            }
+        }
+        self.probing.cursor = code;
+        self.clauses.retain_live(&self.arena);
+        if found_binaries {
+            self.substitute.request();
+        }
+        self.probing.props_mark = self.stats.propagations;
+    }
+
+    /// Propagates probe `p` on level 1 and builds its tree (`probe_round`); the failed
+    /// literal's negation when it conflicts, else `None` with the hyper-binary resolvents
+    /// `(d, u, reason)` in `hbr`. Leaves the level-1 assignment in place.
+    fn probe_tree(
+        &mut self,
+        p: Lit,
+        hbr: &mut Vec<(Lit, Lit, CRef)>,
+        steps: &mut u64,
+    ) -> Option<Lit> {
+        self.trail.new_decision_level();
+        self.trail.assign(p, NO_REASON);
+        let conflict = self.propagate();
+        let start = self.trail.lim[0];
+        let pv = p.var().index();
+        self.probing.parent[pv] = p;
+        self.probing.depth[pv] = 0;
+        for i in start + 1..self.trail.len() {
+            let u = self.trail.lits[i];
+            let r = self.trail.reason[u.var().index()];
+            debug_assert!(
+                crate::clause::is_clause(r),
+                "probing runs no external propagator"
+            );
+            let lits = self.arena.lits(r);
+            let mut dom: Option<Lit> = None;
+            for &l in lits {
+                if l == u || self.trail.level[l.var().index()] == 0 {
+                    continue;
+                }
+                *steps += 1;
+                dom = Some(match dom {
+                    None => !l,
+                    Some(d) => self.probing.meet(d, !l, steps),
+                });
+            }
+            let d = dom.unwrap_or(p);
+            self.probing.parent[u.var().index()] = d;
+            self.probing.depth[u.var().index()] = self.probing.depth[d.var().index()] + 1;
+            if lits.len() > 2 && conflict == NO_REASON {
+                hbr.push((d, u, r));
+            }
+        }
+        if conflict == NO_REASON {
+            return None;
+        }
+        hbr.clear();
+        let mut dom: Option<Lit> = None;
+        for &l in self.arena.lits(conflict) {
+            if self.trail.level[l.var().index()] == 0 {
+                continue;
+            }
+            dom = Some(match dom {
+                None => !l,
+                Some(d) => self.probing.meet(d, !l, steps),
+            });
+        }
+        Some(!dom.unwrap_or(p))
+    }
+
+    /// Adds the hyper-binary resolvent `¬d ∨ u` of reason `r` (at level 0, after the probe).
+    /// It replaces `r` when it subsumes it. Returns whether a clause was added.
+    fn add_hyper_binary(&mut self, d: Lit, u: Lit, r: CRef) -> bool {
+        if self.arena.is_deleted(r)
+            || self.trail.value(u) != L_UNDEF
+            || self.trail.value(d) != L_UNDEF
+        {
+            return false;
+        }
+        let bin = [u, !d];
+        let subsumes = self.arena.lits(r).contains(&!d);
+        let learned = !subsumes || self.arena.is_learned(r);
+        self.proof.add(&bin);
+        let Some(c) = self.arena.alloc(&bin, learned, 1) else {
+            self.out_of_memory = true;
+            return false;
+        };
+        if subsumes {
+            self.stats.hbr_subsuming += 1;
+            self.proof.delete(self.arena.lits(r), &self.trail);
+            self.watches.detach(&self.arena, r);
+            self.arena.delete(r);
+        } else {
+            self.stats.hbr += 1;
+            self.arena.set_hyper(c);
+        }
+        if learned {
+            self.arena.set_used(c, 1);
+            self.clauses.learnts.push(c);
+        } else {
+            self.clauses.originals.push(c);
+        }
+        self.watches.attach(&self.arena, c);
+        true
     }
 }

@@ -66,6 +66,12 @@ impl Proof {
         }
     }
 
+    /// Whether a proof is being written.
+    #[inline]
+    pub(crate) fn is_on(&self) -> bool {
+        self.writer.is_some()
+    }
+
     /// The clauses are refuted: logs the empty clause.
     pub(crate) fn empty(&mut self) {
         self.add(&[]);

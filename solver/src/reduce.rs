@@ -1,6 +1,7 @@
 //! Learned-clause database reduction, in three tiers by LBD.
 //!
-//! Tier 1 ("core", LBD ≤ `reduce_tier1_glue`) and binary clauses are kept forever. A clause
+//! Tier 1 ("core", LBD ≤ `reduce_tier1_glue`) and binary clauses are kept forever, except
+//! probing's hyper-binary resolvents (`probe.rs`), which go once unused like local clauses. A clause
 //! that takes part in a conflict gets a `used` count (`analyze.rs`) — 2 in tier 2 (LBD ≤
 //! `reduce_tier2_glue`), 1 in the local tier — which every reduction decrements; only at 0,
 //! and when it is no reason, is a clause a deletion candidate. So a tier-2 clause survives two
@@ -114,7 +115,9 @@ impl Solver {
             if used > 0 {
                 self.arena.set_used(c, used - 1);
             }
-            if lbd <= tier1 || self.arena.len(c) == 2 {
+            // Hyper-binary resolvents of probing are the one exception to keeping binaries:
+            // probing adds them by the thousand, and only the used ones earn their watches.
+            if (lbd <= tier1 || self.arena.len(c) == 2) && !self.arena.is_hyper(c) {
                 continue;
             }
             // Used since the previous reduction: spared, in tier 2 and in the local tier alike.

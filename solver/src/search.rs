@@ -2,12 +2,16 @@
 //! technique is a predicate and an action in its own file.
 //!
 //! propagate → conflict? analyze, learn, backtrack
-//!           → otherwise: budget? restart? simplify? reduce? vivify? rephase? switch mode?
+//!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
+//!             substitute?
+//!             vivify?
+//!             rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
 
 #![forbid(unsafe_code)]
 
 use crate::clause::NO_REASON;
+use crate::external::Round;
 use crate::solver::Solver;
 use crate::stats::Stats;
 use crate::types::{L_FALSE, L_TRUE, Status};
@@ -62,8 +66,24 @@ impl Solver {
 
     /// Runs CDCL until an answer or the budget. Pre: level 0, `ok`.
     pub(crate) fn search(&mut self) -> Status {
+        // A conflict handed over by the external propagator's model check.
+        let mut pending = NO_REASON;
         loop {
-            let conflict = self.propagate();
+            let mut conflict = if pending != NO_REASON {
+                std::mem::replace(&mut pending, NO_REASON)
+            } else {
+                self.propagate()
+            };
+            // The external propagator's turn once the clauses are at a fixpoint.
+            if conflict == NO_REASON && self.external.is_some() {
+                match self.external_round() {
+                    Round::Quiet => {}
+                    Round::Again => continue,
+                    Round::Conflict(c) => conflict = c,
+                    Round::Unsat => return Status::Unsat,
+                    Round::Stop => return Status::Unknown,
+                }
+            }
             if conflict != NO_REASON {
                 self.stats.conflicts += 1;
                 if self.trail.decision_level() == 0 {
@@ -72,7 +92,9 @@ impl Solver {
                     return Status::Unsat;
                 }
                 self.update_target_and_best();
-                let (bt, lbd) = self.analyze(conflict);
+                let Some((bt, lbd)) = self.analyze(conflict) else {
+                    return Status::Unknown; // a propagator's malformed reason
+                };
                 self.backtrack(bt);
                 self.learn(lbd);
                 self.update_restart_averages(lbd);
@@ -97,6 +119,30 @@ impl Solver {
             if self.reducing() {
                 self.reduce();
             }
+            if self.eliminating() {
+                self.eliminate();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.subsuming() {
+                self.subsume_round();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.probing() {
+                self.probe_round();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
+            if self.substituting() {
+                self.substitute();
+                if !self.ok {
+                    return Status::Unsat;
+                }
+            }
             if self.vivifying() {
                 self.vivify();
                 if !self.ok {
@@ -118,6 +164,9 @@ impl Solver {
                     L_TRUE => self.trail.new_decision_level(),
                     L_FALSE => {
                         self.analyze_final(a);
+                        if self.propagator_failed() {
+                            return Status::Unknown;
+                        }
                         return Status::Unsat;
                     }
                     _ => {
@@ -128,13 +177,29 @@ impl Solver {
             }
             let lit = match next {
                 Some(a) => a,
-                None => match self.pick_branch_lit() {
-                    Some(l) => {
-                        self.stats.decisions += 1;
-                        l
+                None => {
+                    let suggested = match self.external_decide() {
+                        Ok(s) => s,
+                        Err(()) => return Status::Unknown,
+                    };
+                    match suggested.or_else(|| self.pick_branch_lit()) {
+                        Some(l) => {
+                            self.stats.decisions += 1;
+                            l
+                        }
+                        // Every variable assigned: the propagator checks the model first.
+                        None => match self.external_check_model() {
+                            Round::Quiet => return Status::Sat,
+                            Round::Again => continue,
+                            Round::Conflict(c) => {
+                                pending = c;
+                                continue;
+                            }
+                            Round::Unsat => return Status::Unsat,
+                            Round::Stop => return Status::Unknown,
+                        },
                     }
-                    None => return Status::Sat,
-                },
+                }
             };
             self.trail.new_decision_level();
             self.trail.assign(lit, NO_REASON);

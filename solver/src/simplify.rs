@@ -7,7 +7,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{Arena, NO_REASON};
+use crate::clause::{Arena, NO_REASON, is_clause};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE};
 
@@ -119,7 +119,7 @@ impl Solver {
         for &l in &trail.lits {
             let v = l.var().index();
             let r = trail.reason[v];
-            if r != NO_REASON {
+            if is_clause(r) {
                 if self.arena.is_deleted(r) {
                     // Only level-0 reasons can be deleted (simplify); analysis never reads them.
                     debug_assert_eq!(trail.level[v], 0);

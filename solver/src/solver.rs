@@ -12,8 +12,10 @@ use crate::check::ModelCheck;
 use crate::clause::{Arena, Clauses, NO_REASON};
 use crate::decide::{Phases, Vsids};
 use crate::eliminate::Elimination;
+use crate::external::External;
 use crate::mode::Mode;
 use crate::options::Options;
+use crate::probe::Probing;
 use crate::proof::Proof;
 use crate::reduce::Reduce;
 use crate::rephase::Rephase;
@@ -21,6 +23,8 @@ use crate::restart::Restart;
 use crate::search::{Progress, ProgressFn};
 use crate::simplify::Simplify;
 use crate::stats::Stats;
+use crate::substitute::Substitute;
+use crate::subsume::Subsume;
 use crate::trail::Trail;
 use crate::types::{Budget, L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Status, Var};
 use crate::vivify::Vivify;
@@ -69,6 +73,12 @@ pub struct Solver {
     pub(crate) vivify: Vivify,
     /// The level-0 simplification schedule (`simplify.rs`).
     pub(crate) simplify: Simplify,
+    /// The subsumption schedule (`subsume.rs`).
+    pub(crate) subsume: Subsume,
+    /// The failed-literal probing schedule and the probe tree (`probe.rs`).
+    pub(crate) probing: Probing,
+    /// The equivalent-literal substitution schedule (`substitute.rs`).
+    pub(crate) substitute: Substitute,
     /// Eliminated and frozen variables, and the reconstruction stack (`eliminate.rs`).
     pub(crate) elim: Elimination,
     /// The copy of the clauses as added, for the model check (`check.rs`).
@@ -95,6 +105,8 @@ pub struct Solver {
     pub(crate) out_of_memory: bool,
     /// Scratch for `add_irredundant`.
     add_buf: Vec<Lit>,
+    /// The connected external propagator and its bookkeeping (`external.rs`).
+    pub(crate) external: Option<External>,
 }
 
 impl Default for Solver {
@@ -129,6 +141,9 @@ impl Solver {
             walk: Walk::default(),
             vivify: Vivify::default(),
             simplify: Simplify::default(),
+            subsume: Subsume::default(),
+            probing: Probing::default(),
+            substitute: Substitute::default(),
             elim: Elimination::default(),
             check,
             proof: Proof::default(),
@@ -141,6 +156,7 @@ impl Solver {
             ok: true,
             out_of_memory: false,
             add_buf: Vec::new(),
+            external: None,
         }
     }
 
@@ -306,6 +322,7 @@ impl Solver {
         self.assumptions.clear();
         self.assumptions.extend_from_slice(assumptions);
         self.limits.start(budget, &self.stats);
+        self.external_start();
         self.trail.debug_check();
         self.init_search();
         let mut status = if self.eliminating() {
@@ -338,7 +355,14 @@ impl Solver {
                 status = Status::Unknown;
             }
         }
+        if self.propagator_failed() {
+            // A propagator's malformed answer stopped the search: nothing it led to is trusted.
+            self.model.clear();
+            self.failed.clear();
+            status = Status::Unknown;
+        }
         self.backtrack(0);
+        let _ = self.flush_external_log();
         self.analysis.debug_check_clear();
         self.last_status = Some(status);
         status
@@ -464,6 +488,9 @@ impl Solver {
     /// the decision heap.
     pub(crate) fn backtrack(&mut self, level: u32) {
         self.undo_to(level, true);
+        if self.external.is_some() {
+            self.external_backtracked(level);
+        }
     }
 
     /// `backtrack`, with the choice of saving the phases of the undone assignments (probes do

@@ -45,12 +45,21 @@ pub struct Stats {
     pub walk_best_broken: u64,
     /// Vivification rounds. Counted in `vivify.rs`.
     pub vivify_rounds: u64,
-    /// Learned clauses shortened by vivification. Counted in `vivify.rs`.
+    /// Clauses shortened by vivification. Counted in `vivify.rs`.
     pub vivified: u64,
+    /// Irredundant clauses shortened by vivification (also in `vivified`). Counted in
+    /// `vivify.rs`.
+    pub vivified_irredundant: u64,
     /// Literals removed by vivification. Counted in `vivify.rs`.
     pub vivified_literals: u64,
     /// Variables eliminated. Counted in `eliminate.rs`.
     pub eliminated: u64,
+    /// Elimination rounds during search (the round before the first search excluded).
+    /// Counted in `eliminate.rs`.
+    pub eliminate_rounds: u64,
+    /// Variables eliminated with gate-restricted resolution (an AND/OR gate or equivalence
+    /// found). Counted in `eliminate.rs`.
+    pub gates: u64,
     /// Clauses removed by subsumption before elimination. Counted in `eliminate.rs`.
     pub subsumed: u64,
     /// Resolvents added by elimination. Counted in `eliminate.rs`.
@@ -58,6 +67,50 @@ pub struct Stats {
     /// Restorations of eliminated clauses for a reappearing variable. Counted in
     /// `eliminate.rs`.
     pub restored: u64,
+    /// Failed-literal probing rounds. Counted in `probe.rs`.
+    pub probe_rounds: u64,
+    /// Literals probed during search. Counted in `probe.rs`.
+    pub probed: u64,
+    /// Failed literals found by probing (each fixes a unit). Counted in `probe.rs`.
+    pub failed_literals: u64,
+    /// Hyper-binary resolvents added as learned binaries. Counted in `probe.rs`.
+    pub hbr: u64,
+    /// Hyper-binary resolvents that subsumed and replaced their clause. Counted in `probe.rs`.
+    pub hbr_subsuming: u64,
+    /// Equivalent-literal substitution rounds that searched the graph. Counted in
+    /// `substitute.rs`.
+    pub substitute_rounds: u64,
+    /// Variables replaced by an equivalent literal. Counted in `substitute.rs`.
+    pub substituted: u64,
+    /// Subsumption rounds during search. Counted in `subsume.rs`.
+    pub subsume_rounds: u64,
+    /// Clauses deleted by forward subsumption during search. Counted in `subsume.rs`.
+    pub subsumed_in_search: u64,
+    /// Learned clauses made irredundant because they subsumed an irredundant one. Counted in
+    /// `subsume.rs`.
+    pub promoted: u64,
+    /// Literals removed by self-subsuming strengthening during search. Counted in
+    /// `subsume.rs`.
+    pub strengthened: u64,
+    /// Rounds in which an external propagator propagated or added something. Counted in
+    /// `external.rs`.
+    pub external_rounds: u64,
+    /// Literals an external propagator propagated (lazily or with a reason). Counted in
+    /// `external.rs`.
+    pub external_propagations: u64,
+    /// Reasons an external propagator was asked for (lazy ones that analysis needed, and every
+    /// one when a proof is written). Counted in `external.rs`.
+    pub external_reasons: u64,
+    /// Clauses an external propagator added (conflicts included). Counted in `external.rs`.
+    pub external_clauses: u64,
+    /// Conflicts an external propagator caused (a falsified clause it added, or a literal it
+    /// propagated that was false). Counted in `external.rs`.
+    pub external_conflicts: u64,
+    /// Complete assignments an external propagator refuted with clauses. Counted in
+    /// `external.rs`.
+    pub external_models_refuted: u64,
+    /// Decisions an external propagator chose. Counted in `external.rs`.
+    pub external_decisions: u64,
     /// Models checked against the original clauses. Counted in `check.rs`.
     pub models_checked: u64,
 }

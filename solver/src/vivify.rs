@@ -1,5 +1,5 @@
-//! Vivification of learned clauses: shorten a clause by propagating the negation of its
-//! literals one at a time.
+//! Vivification of learned and irredundant clauses: shorten a clause by propagating the
+//! negation of its literals one at a time.
 //!
 //! For a clause `l1 ∨ … ∨ lk`, assign `¬l1`, propagate, `¬l2`, propagate, … (with the clause
 //! itself detached). If some `li` becomes true, `l1 ∨ … ∨ l(i-1) ∨ li` is implied; if some `li`
@@ -9,7 +9,10 @@
 //! Piette, Hamadi & Saïs, "Vivifying propositional clausal formulae" (ECAI 2008); applied to
 //! learned clauses by Luo, Li, Xiao, Manyà & Lü (IJCAI 2017) and in CaDiCaL/Kissat. Ours runs
 //! after every reduction on the tier-1/tier-2 learned clauses not yet vivified, lowest LBD
-//! first, within `vivify_effort` × the propagations since the previous round.
+//! first, then on irredundant clauses not yet vivified, shortest first, within
+//! `vivify_effort` × the propagations since the previous round, of which the irredundant
+//! clauses get the share `vivify_irredundant_share` (CaDiCaL vivifies irredundant clauses
+//! too; unlike it, ours tries each clause once and keeps the clause's literal order).
 
 #![forbid(unsafe_code)]
 
@@ -40,7 +43,7 @@ impl Solver {
         self.opts.vivify_effort > 0.0 && self.vivify.pending
     }
 
-    /// One round of learned-clause vivification. Leaves the solver at level 0.
+    /// One round of vivification (module doc). Leaves the solver at level 0.
     pub(crate) fn vivify(&mut self) {
         self.vivify.pending = false;
         self.stats.vivify_rounds += 1;
@@ -52,7 +55,8 @@ impl Solver {
         }
         let budget = ((self.stats.propagations - self.vivify.props_mark) as f64
             * self.opts.vivify_effort) as u64;
-        let start_props = self.stats.propagations;
+        let share = self.opts.vivify_irredundant_share;
+        let learned_budget = (budget as f64 * (1.0 - share)) as u64;
         let tier2 = self.opts.reduce_tier2_glue as u32;
         let mut candidates: Vec<CRef> = self
             .clauses
@@ -67,9 +71,33 @@ impl Solver {
             })
             .collect();
         candidates.sort_by_key(|&c| (self.arena.lbd(c), self.arena.len(c), c));
+        self.vivify_clauses(&candidates, learned_budget);
+        if share > 0.0 && self.ok {
+            // Irredundant clauses, shortest first (they shorten most often relative to their
+            // cost), each tried once in its life.
+            let mut candidates: Vec<CRef> = self
+                .clauses
+                .originals
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    !self.arena.is_deleted(c) && !self.arena.is_vivified(c) && self.arena.len(c) > 2
+                })
+                .collect();
+            candidates.sort_by_key(|&c| (self.arena.len(c), c));
+            self.vivify_clauses(&candidates, budget - learned_budget);
+        }
+        self.vivify.props_mark = self.stats.propagations;
+        self.clauses.retain_live(&self.arena);
+        // Deleted clauses have no watches (detached above), so no sweep is needed.
+    }
+
+    /// Vivifies `candidates` in order within `budget` propagations. Pre: level 0, propagated.
+    fn vivify_clauses(&mut self, candidates: &[CRef], budget: u64) {
+        let start_props = self.stats.propagations;
         let mut lits: Vec<Lit> = Vec::new();
         let mut kept: Vec<Lit> = Vec::new();
-        for c in candidates {
+        for &c in candidates {
             if self.stats.propagations - start_props > budget || !self.ok {
                 break;
             }
@@ -110,6 +138,9 @@ impl Solver {
                 continue;
             }
             self.stats.vivified += 1;
+            if !self.arena.is_learned(c) {
+                self.stats.vivified_irredundant += 1;
+            }
             self.stats.vivified_literals += (lits.len() - kept.len()) as u64;
             // Level-0 false literals may remain in `kept` only if they were decided, which
             // cannot happen (they were skipped as false). So `kept` has no false literal.
@@ -138,9 +169,5 @@ impl Solver {
                 }
             }
         }
-        self.vivify.props_mark = self.stats.propagations;
-        let arena = &self.arena;
-        self.clauses.learnts.retain(|&c| !arena.is_deleted(c));
-        // Deleted clauses have no watches (detached above), so no sweep is needed.
     }
 }

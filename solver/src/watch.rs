@@ -79,6 +79,14 @@ impl Watches {
         &mut self.lists
     }
 
+    /// The watches of literal `l` (the clauses to visit when `l` becomes true), for the
+    /// inprocessing passes that read the binary implication graph (`substitute.rs`,
+    /// `probe.rs`): a binary watch with blocker `b` in this list is the implication `l → b`.
+    #[inline]
+    pub(crate) fn list(&self, l: Lit) -> &[Watch] {
+        &self.lists[l.code()]
+    }
+
     /// Watches the first two literals of clause `c` (invariant 1).
     pub(crate) fn attach(&mut self, arena: &Arena, c: CRef) {
         let lits = arena.lits(c);

@@ -282,7 +282,9 @@ fn incremental_answers_match_a_fresh_solver_and_brute_force_at_every_step() {
         }
         // Variable elimination before the first solve removes many tiny conflicts (4,669 left
         // at the time it landed, from 5,000+ without it).
-        enough("conflicts", tally.conflicts, 3_000);
+        // 2,500, not 3,000: the aggressive schedule runs probing, subsumption and elimination
+        // rounds every few conflicts, and they settle some sequences without a conflict.
+        enough("conflicts", tally.conflicts, 2_500);
         if name.starts_with("aggressive") {
             enough("reductions inside incremental use", tally.reductions, 150);
             enough("restarts inside incremental use", tally.restarts, 10);

@@ -262,3 +262,209 @@ fn no_proof_line_is_written_for_a_satisfiable_instance_beyond_learned_clauses() 
         "a trivial SAT instance needs no lemma"
     );
 }
+
+/// Holds some clauses back and reveals them as a propagator would: unit ones as lazy
+/// propagations (asked for eagerly when a proof is written), falsified ones as conflicts.
+struct Hidden {
+    clauses: Vec<Vec<Lit>>,
+    vars: u32,
+    why: std::collections::HashMap<Lit, usize>,
+}
+
+impl grim_solver::Propagator for Hidden {
+    fn observed(&self) -> Vec<Var> {
+        (0..self.vars).map(|v| Var::new(v).unwrap()).collect()
+    }
+    fn propagate(&mut self, ctx: &mut grim_solver::Context<'_>) {
+        for (i, c) in self.clauses.iter().enumerate() {
+            if c.iter().any(|&l| ctx.value(l) == Some(true)) {
+                continue;
+            }
+            let free: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| ctx.value(l).is_none())
+                .collect();
+            match free.len() {
+                0 => {
+                    ctx.add_clause(c, grim_solver::ClauseKind::Learned);
+                    return;
+                }
+                1 => {
+                    self.why.insert(free[0], i);
+                    ctx.propagate(free[0]);
+                }
+                _ => {}
+            }
+        }
+    }
+    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
+        reason.extend_from_slice(&self.clauses[self.why[&lit]]);
+    }
+    fn check_model(&mut self, ctx: &mut grim_solver::Context<'_>) {
+        if let Some(c) = self
+            .clauses
+            .iter()
+            .find(|c| !c.iter().any(|&l| ctx.value(l) == Some(true)))
+        {
+            ctx.add_clause(c, grim_solver::ClauseKind::Irredundant);
+        }
+    }
+}
+
+#[test]
+fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
+    let mut checked = 0;
+    for (k, f) in unsat_instances().into_iter().enumerate() {
+        let lits: Vec<Vec<Lit>> = f
+            .iter()
+            .map(|c| c.iter().map(|&d| Lit::from_dimacs(d).unwrap()).collect())
+            .collect();
+        let vars = f.iter().flatten().map(|d| d.unsigned_abs()).max().unwrap() as u32;
+        let split = lits.len() / 2 + k % 5;
+        let (visible, hidden) = lits.split_at(split);
+        for opts in [Options::default(), Options::aggressive()] {
+            let mut s = Solver::with_options(opts);
+            let proof = Shared::default();
+            s.set_proof(Box::new(proof.clone()), ProofFormat::Text);
+            s.reserve_vars(vars as usize);
+            for c in visible {
+                s.add_clause(c);
+            }
+            s.connect_propagator(Box::new(Hidden {
+                clauses: hidden.to_vec(),
+                vars,
+                why: Default::default(),
+            }));
+            let log = Shared::default();
+            s.set_external_clause_log(Box::new(log.clone()));
+            assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+            s.flush_proof().unwrap();
+            assert!(s.stats().external_reasons > 0 || s.stats().external_clauses > 0);
+            // The formula the proof is about: the visible clauses plus the logged ones.
+            let mut formula: Vec<Vec<i64>> = f[..split].to_vec();
+            let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+            for line in text.lines() {
+                let mut c: Vec<i64> = line
+                    .split_whitespace()
+                    .map(|t| t.parse().unwrap())
+                    .collect();
+                assert_eq!(c.pop(), Some(0));
+                formula.push(c);
+            }
+            let bytes = proof.0.lock().unwrap().clone();
+            check_text_proof(&formula, &bytes).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+}
+
+/// Unsatisfiable CNFs rich in binary clauses, with planted cycles of binary implications, so
+/// that probing (failed literals, hyper-binary resolvents) and equivalent-literal substitution
+/// have work to do, and the formula is not refuted by either alone.
+fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
+    let mut rng = SplitMix64::new(0xb1a7);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let n = 24u64;
+        let mut f = random_ksat(&mut rng, n, 60, 3);
+        let lit = |rng: &mut SplitMix64| {
+            let v = rng.below(n) as i64 + 1;
+            if rng.coin() { v } else { -v }
+        };
+        for _ in 0..4 {
+            let ring: Vec<i64> = (0..3).map(|_| lit(&mut rng)).collect();
+            for i in 0..3 {
+                f.push(vec![-ring[i], ring[(i + 1) % 3]]);
+            }
+        }
+        for _ in 0..14 {
+            f.push(vec![lit(&mut rng), lit(&mut rng)]);
+        }
+        // Kept when UNSAT and some technique other than failed literals fires on it.
+        let mut s = Solver::with_options(inprocessing_forced());
+        for c in &f {
+            s.add_clause(
+                &c.iter()
+                    .map(|&d| Lit::from_dimacs(d).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        let st = s.solve(&[], Budget::UNLIMITED);
+        let fired = s.stats().substituted
+            + s.stats().hbr
+            + s.stats().hbr_subsuming
+            + s.stats().strengthened;
+        if st == Status::Unsat && fired > 0 {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The schedule that runs probing and substitution at every chance (elimination off, so
+/// that it does not remove the planted cycles first).
+fn inprocessing_forced() -> Options {
+    let mut opts = Options::aggressive();
+    opts.probe_interval = 1;
+    opts.substitute_interval = 1;
+    opts.subsume_interval = 1;
+    opts.eliminate = false;
+    opts
+}
+
+#[test]
+fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_subsumption() {
+    let opts = inprocessing_forced();
+    let rate = Command::new("rate").arg("--version").output().is_ok();
+    let dir = std::env::temp_dir().join(format!("grim-inproc-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut substituted, mut failed, mut hbr, mut subsumed) = (0, 0, 0, 0);
+    let instances = binary_rich_unsat(12);
+    for (k, f) in instances.iter().enumerate() {
+        let mut s = Solver::with_options(opts.clone());
+        let sink = Shared::default();
+        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+        for c in f {
+            s.add_clause(
+                &c.iter()
+                    .map(|&d| Lit::from_dimacs(d).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+        s.flush_proof().unwrap();
+        let st = s.stats();
+        substituted += st.substituted;
+        failed += st.failed_literals;
+        hbr += st.hbr + st.hbr_subsuming;
+        subsumed += st.subsumed_in_search + st.strengthened;
+        let proof = sink.0.lock().unwrap().clone();
+        check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+        if rate {
+            let cnf = dir.join(format!("b{k}.cnf"));
+            let prf = dir.join(format!("b{k}.drat"));
+            let mut text = format!("p cnf 24 {}\n", f.len());
+            for c in f {
+                for l in c {
+                    text.push_str(&format!("{l} "));
+                }
+                text.push_str("0\n");
+            }
+            std::fs::write(&cnf, text).unwrap();
+            std::fs::write(&prf, &proof).unwrap();
+            let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                stdout.lines().any(|l| l == "s VERIFIED"),
+                "rate rejected the proof of instance {k}: {stdout}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0,
+        "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened {subsumed}"
+    );
+}

@@ -22,7 +22,7 @@ use std::fmt;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use grim_encodings::maxsat::{Event, MaxSatError, MaxSatStatus, Oll, OllOptions};
@@ -731,6 +731,36 @@ pub fn run_wcnf(
     let mut lower: u64 = 0;
     let mut failure: Option<RunError> = None;
     let verbose = args.verbose;
+    // With -v, a `c progress` line every --progress-interval conflicts of the engine, bounds
+    // or no bounds: a long run whose bounds stall still shows it searches. The bounds reach
+    // the engine's callback through these two cells (`u64::MAX`: no upper bound yet).
+    let shared = Arc::new((AtomicU64::new(0), AtomicU64::new(u64::MAX)));
+    if verbose {
+        out.w.flush()?;
+        let shared = shared.clone();
+        let began = Instant::now();
+        oll.set_progress(
+            args.progress_interval,
+            Some(Box::new(move |stats: &grim_solver::Stats| {
+                let upper = match shared.1.load(Ordering::Relaxed) {
+                    u64::MAX => "none".to_string(),
+                    u => u.to_string(),
+                };
+                let line = format!(
+                    "c progress {:8.2} s  conflicts {}  restarts {}  lower {}  upper {}\n",
+                    began.elapsed().as_secs_f64(),
+                    stats.conflicts,
+                    stats.restarts,
+                    shared.0.load(Ordering::Relaxed),
+                    upper
+                );
+                // Best effort, as for CNF: a closed stdout shows up at the answer.
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(line.as_bytes());
+                let _ = stdout.flush();
+            })),
+        );
+    }
     let status = oll.solve(ctx.budget(), &mut |event| {
         if failure.is_some() {
             return;
@@ -747,6 +777,7 @@ pub fn run_wcnf(
                     return;
                 }
                 printed = Some(cost);
+                shared.1.store(cost, Ordering::Relaxed);
                 let bounds = if verbose {
                     writeln!(
                         out.w,
@@ -762,6 +793,7 @@ pub fn run_wcnf(
             }
             Event::LowerBound(lb) => {
                 lower = lb;
+                shared.0.store(lb, Ordering::Relaxed);
                 if verbose {
                     let upper = printed.map_or("none".to_string(), |c| c.to_string());
                     writeln!(
@@ -780,6 +812,7 @@ pub fn run_wcnf(
             term.terminate();
         }
     });
+    oll.set_progress(0, None);
     if let Some(failure) = failure {
         return Err(failure);
     }

@@ -681,3 +681,47 @@ fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
     assert_eq!(code(&o), 6, "{}", stderr(&o));
     assert!(stderr(&o).contains("time limit"), "{}", stderr(&o));
 }
+
+#[test]
+fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_the_soft_way() {
+    let dir = Dir::new("grim-encode-test", "hint-warning");
+    let json = dir.file("d.json", DUNGEON_8);
+    let hinted = encode(&[p(&json), "--seed", "3"]);
+    assert_eq!(code(&hinted), 0, "{}", stderr(&hinted));
+    let warning = stderr(&hinted);
+    assert!(
+        warning.contains("warning") && warning.contains("--preferences soft"),
+        "{warning}"
+    );
+    // The soft export carries the wishes as clauses every MaxSAT solver reads: no warning.
+    let soft = encode(&[p(&json), "--seed", "3", "--preferences", "soft"]);
+    assert_eq!(code(&soft), 0, "{}", stderr(&soft));
+    assert!(!stderr(&soft).contains("warning"), "{}", stderr(&soft));
+    // And it has the wishes as soft clauses (a line with a weight, not `h`).
+    let text = String::from_utf8_lossy(&soft.stdout).into_owned();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(|c: char| c.is_ascii_digit())),
+        "no soft clause in the soft export"
+    );
+}
+
+#[test]
+fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
+    let dir = Dir::new("grim-encode-test", "verbose");
+    let json = dir.file("d.json", DUNGEON_8);
+    let quiet = encode(&["solve", p(&json), "--seed", "5"]);
+    let verbose = encode(&["solve", p(&json), "--seed", "5", "-v"]);
+    assert_eq!(code(&quiet), 0, "{}", stderr(&quiet));
+    assert_eq!(code(&verbose), 0, "{}", stderr(&verbose));
+    // Progress observes the search: the level is byte for byte the same.
+    assert_eq!(quiet.stdout, verbose.stdout);
+    // A level this small is solved before the first report is due; every line that does
+    // appear has the documented shape.
+    for line in stderr(&verbose).lines() {
+        assert!(
+            line.starts_with("grim-encode: solve: ") && line.contains("conflicts"),
+            "{line}"
+        );
+    }
+}

@@ -49,16 +49,24 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
             Some((x, y)) => {
                 let r = m.spec.index(x, y);
                 m.problem.add_clause(&[class[r]], None);
-                if mode == ConnMode::Lazy {
-                    small_component_cuts(m, &class, small_cut_size());
-                    continue;
+                match mode {
+                    ConnMode::Lazy => {
+                        small_component_cuts(m, &class, small_cut_size());
+                        continue;
+                    }
+                    ConnMode::Propagate => continue,
+                    ConnMode::Eager => {}
                 }
                 (0..cells).map(|c| if c == r { tt } else { ff }).collect()
             }
             None => {
-                if mode == ConnMode::Lazy {
-                    small_component_cuts(m, &class, small_cut_size());
-                    continue;
+                match mode {
+                    ConnMode::Lazy => {
+                        small_component_cuts(m, &class, small_cut_size());
+                        continue;
+                    }
+                    ConnMode::Propagate => continue,
+                    ConnMode::Eager => {}
                 }
                 // r(c) ↔ class(c) ∧ ¬before(c); before(c+1) ↔ before(c) ∨ class(c).
                 let mut before = ff;

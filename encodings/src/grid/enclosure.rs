@@ -18,11 +18,14 @@
 
 use super::GridModel;
 use super::counts::ratio;
+use super::model::ConnMode;
 use super::model::RuleTag;
 use super::spec::Bound;
+use super::spec::EnclosureRule;
 
-/// Emits every enclosure rule.
-pub(crate) fn encode(m: &mut GridModel) {
+/// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
+/// clauses, see [`sealed_whole`]).
+pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
     let rules = m.spec.enclosure.clone();
     for (i, rule) in rules.iter().enumerate() {
         m.tag(Some(RuleTag::Enclosure(i)));
@@ -52,6 +55,18 @@ pub(crate) fn encode(m: &mut GridModel) {
             }
             sealed.push(s);
         }
+        if mode == ConnMode::Propagate && sealed_whole(m, rule) {
+            // No class cell may be exposed: off the border, and no neighbour reachable.
+            for c in 0..cells {
+                if m.spec.on_border(c) {
+                    m.problem.add_clause(&[!class[c]], None);
+                }
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                for d in nbrs {
+                    m.problem.add_clause(&[!class[c], !reach[d]], None);
+                }
+            }
+        }
         match rule.min {
             Bound::Absolute(n) => {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -76,4 +91,26 @@ pub(crate) fn encode(m: &mut GridModel) {
         }
     }
     m.tag(None);
+}
+
+/// Whether a hard enclosure rule can only hold with every class cell sealed: its floor is
+/// above 0, and a hard connectivity rule's class `K` has `class ⊆ K ⊆ open`. Then exposure is
+/// all or nothing: an exposed class cell is an open cell reachable from the border, so every
+/// cell of its `K` component — all of `K`, connected — is reachable, and every class cell
+/// exposed; a floor above 0 then forbids any exposure.
+///
+/// Why the clauses: the Horn encoding alone lets the search discover this one counted cell at
+/// a time. On `benches/grid/keep-connected-16.json` (connected floor, at least half of it
+/// sealed) and on `instances/grid/enclosure-soft-12.json` neither propagator nor cut loop
+/// finished in 60 s without them (measured in FORMAT.md). They are implied, so they go only
+/// into the model the propagator solves; the exported CNF stays as it was.
+fn sealed_whole(m: &GridModel, rule: &EnclosureRule) -> bool {
+    if rule.weight.is_some() || rule.min.fraction().0 == 0 {
+        return false;
+    }
+    let subset = |a: &[bool], b: &[bool]| a.iter().zip(b).all(|(&x, &y)| !x || y);
+    m.spec
+        .connectivity
+        .iter()
+        .any(|k| subset(&rule.class, &k.class) && subset(&k.class, &rule.open))
 }

@@ -53,9 +53,10 @@ mod enclosure;
 mod layers;
 mod level;
 mod model;
+mod pathprop;
 mod paths;
 mod prefs;
-#[allow(dead_code)] // used by the grid propagator (issue 15), tested on its own meanwhile
+mod propagator;
 mod reach;
 mod referee;
 mod solve;
@@ -68,7 +69,8 @@ pub use level::Level;
 pub use model::GridModel;
 pub use referee::{Violation, check_level, level_cost};
 pub use solve::{
-    ConnectivityStrategy, GridOutcome, SolveStats, StopReason, solve, solve_with, solve_within,
+    ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,
+    solve_with, solve_within,
 };
 pub use spec::{GridSpec, RuleRef};
 
@@ -233,6 +235,9 @@ pub enum Rejection {
     NoModel,
     /// The optimiser's answer failed the [`crate::problem::Problem`] referees.
     Problem(crate::problem::Rejection),
+    /// The grid propagator broke the engine's contract (a malformed reason or clause); the
+    /// engine stopped rather than trust it.
+    Propagator(grim_solver::PropagatorError),
     /// The engine proved that no level exists, but the clash diagnosis found one (`level`, in
     /// its text form), which the referee judged as `violations` (empty: it accepts it).
     DiagnosisFoundLevel {
@@ -258,6 +263,7 @@ impl fmt::Display for Rejection {
                 "the optimiser's optimum costs {optimiser}, the referee counts {referee}"
             ),
             Rejection::NoModel => write!(f, "the engine reported SAT without a model"),
+            Rejection::Propagator(e) => write!(f, "the grid propagator misbehaved: {e}"),
             Rejection::Problem(r) => write!(f, "{}", SolveError::Rejected(r.clone())),
             Rejection::DiagnosisFoundLevel { level, violations } => {
                 let verdict = if violations.is_empty() {

@@ -19,8 +19,12 @@ use std::collections::BTreeMap;
 pub(crate) enum ConnMode {
     /// The founded encoding (parent pointers + ranks): complete and sound on its own.
     Eager,
-    /// Nothing beyond the class literals: the solve loop adds separator cuts.
+    /// Nothing beyond the class literals and the small-fragment cuts: the solve loop adds
+    /// separator cuts.
     Lazy,
+    /// Nothing beyond the class literals (and a given root pinned): the grid propagator
+    /// (`propagator.rs`) enforces the rule during the search.
+    Propagate,
 }
 
 /// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can
@@ -67,7 +71,14 @@ pub struct GridModel {
     /// next entry) the clauses belong to rule `.1`; `None` is structural (exactly one tile or
     /// value per cell, the definitions of class literals), which holds in every level.
     pub(crate) tags: Vec<(usize, Option<RuleTag>)>,
+    /// The path rules left to the propagator (`ConnMode::Propagate`): per rule the `from`,
+    /// `to` and `through` literal of each cell, and the bound.
+    pub(crate) path_lits: Vec<PathLits>,
 }
+
+/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
+/// `max_length`.
+pub(crate) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
 
 impl GridModel {
     /// Encodes `spec` completely (the eager connectivity encoding included): what an external
@@ -83,6 +94,54 @@ impl GridModel {
     /// who run their own loop, and for the tests.
     pub fn build_relaxed(spec: &GridSpec, options: &GridOptions) -> Result<GridModel, GridError> {
         GridModel::build_with(spec, options, ConnMode::Lazy)
+    }
+
+    /// The model [`super::solve`] uses by default: every rule encoded as in
+    /// [`GridModel::build`] except connectivity, of which only a given root is (pinned to the
+    /// class); the rule itself is enforced during the search by the propagator from
+    /// [`GridModel::propagator`], which the engine solving this model must have connected. For
+    /// callers who run their own engine, and for the tests.
+    pub fn build_for_propagator(
+        spec: &GridSpec,
+        options: &GridOptions,
+    ) -> Result<GridModel, GridError> {
+        GridModel::build_with(spec, options, ConnMode::Propagate)
+    }
+
+    /// The propagator that enforces this model's connectivity rules inside the search
+    /// (`propagator.rs`): connect it with `Solver::connect_propagator` to the engine holding
+    /// the model's clauses. `None` without connectivity rules. It observes the class literals
+    /// of each rule, decides along the seeded wishes (growing the class from its anchor), and
+    /// knows the least class size the hard counts imply.
+    pub fn propagator(&self) -> Option<Box<dyn grim_solver::Propagator>> {
+        let spec = &self.spec;
+        if spec.connectivity.is_empty() && self.path_lits.is_empty() {
+            return None;
+        }
+        let rules: Vec<(Vec<Lit>, Option<usize>)> = spec
+            .connectivity
+            .iter()
+            .map(|r| {
+                let lits = self.class_lits.get(&r.class).cloned().unwrap_or_default();
+                (lits, r.root.map(|(x, y)| spec.index(x, y)))
+            })
+            .collect();
+        let wishes: Vec<Vec<Option<bool>>> = rules
+            .iter()
+            .map(|(lits, _)| lits.iter().map(|&l| self.wished(l)).collect())
+            .collect();
+        let mut p = super::propagator::GridPropagator::new(spec.width, spec.height, rules);
+        for (from, to, through, max_length) in &self.path_lits {
+            p.add_path(from.clone(), to.clone(), through.clone(), *max_length);
+        }
+        for (r, w) in wishes.into_iter().enumerate() {
+            p.set_wishes(r, w);
+            p.set_min_size(
+                r,
+                super::solve::min_class_size(spec, &spec.connectivity[r].class),
+            );
+        }
+        Some(Box::new(p))
     }
 
     pub(crate) fn build_with(
@@ -113,6 +172,7 @@ impl GridModel {
             soft_preferences: prefs.as_ref().is_some_and(|p| p.soft),
             wished: Vec::new(),
             tags: Vec::new(),
+            path_lits: Vec::new(),
         };
         if let Some(p) = &prefs {
             prefs::wish(&mut m, p);
@@ -121,9 +181,9 @@ impl GridModel {
         adjacency::encode(&mut m);
         layers::encode(&mut m);
         counts::encode(&mut m);
-        enclosure::encode(&mut m);
+        enclosure::encode(&mut m, mode);
         connectivity::encode(&mut m, mode);
-        paths::encode(&mut m);
+        paths::encode(&mut m, mode);
         if let Some(p) = prefs {
             prefs::encode(&mut m, &p);
         }

@@ -17,16 +17,25 @@
 
 use super::GridModel;
 use super::connectivity::founded;
+use super::model::ConnMode;
 use super::model::RuleTag;
 use super::spec::PathRule;
 use grim_solver::Lit;
 
-/// Emits every path rule.
-pub(crate) fn encode(m: &mut GridModel) {
+/// Emits every path rule; with `ConnMode::Propagate` only the end and `through` literals,
+/// which the grid propagator (`pathprop.rs`) checks during the search.
+pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
     let rules = m.spec.paths.clone();
     for (i, rule) in rules.iter().enumerate() {
         m.tag(Some(RuleTag::Path(i)));
-        encode_rule(m, rule);
+        if mode == ConnMode::Propagate {
+            let from = m.endpoint_lits(&rule.from);
+            let to = m.endpoint_lits(&rule.to);
+            let through = m.class_lits(&rule.through);
+            m.path_lits.push((from, to, through, rule.max_length));
+        } else {
+            encode_rule(m, rule);
+        }
     }
     m.tag(None);
 }

@@ -63,6 +63,8 @@ pub(crate) enum Inference {
 #[derive(Clone, Debug)]
 pub(crate) struct Graph {
     nbrs: Vec<[u32; 4]>,
+    width: usize,
+    height: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -83,7 +85,62 @@ impl Graph {
                 ]);
             }
         }
-        Graph { nbrs }
+        Graph {
+            nbrs,
+            width,
+            height,
+        }
+    }
+
+    /// Whether taking cell `c` out cannot disconnect anything: its open 4-neighbours (those
+    /// `open` says are not out) all lie on one run of open cells of the ring of 8 cells around
+    /// it, so every walk through `c` can go around it instead (a *simple point* of digital
+    /// topology, for 4-connectivity). Cells beyond the grid count as closed. O(1).
+    pub(crate) fn locally_simple(&self, c: usize, open: &dyn Fn(usize) -> bool) -> bool {
+        let (w, h) = (self.width as isize, self.height as isize);
+        let (x, y) = ((c % self.width) as isize, (c / self.width) as isize);
+        // The ring, clockwise from north; even positions are the 4-neighbours.
+        const RING: [(isize, isize); 8] = [
+            (0, -1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+        ];
+        let mut is_open = [false; 8];
+        for (k, (dx, dy)) in RING.iter().enumerate() {
+            let (nx, ny) = (x + dx, y + dy);
+            is_open[k] = nx >= 0 && ny >= 0 && nx < w && ny < h && open((ny * w + nx) as usize);
+        }
+        // Count the runs of open ring cells that hold a 4-neighbour.
+        let Some(start) = (0..8).find(|&k| !is_open[k]) else {
+            return true; // the whole ring is open
+        };
+        let mut runs_with_side = 0;
+        let mut in_run_side = false;
+        for step in 1..=8 {
+            let k = (start + step) % 8;
+            if is_open[k] {
+                in_run_side |= k % 2 == 0;
+            } else {
+                runs_with_side += in_run_side as u32;
+                in_run_side = false;
+            }
+        }
+        runs_with_side <= 1
+    }
+
+    /// Columns.
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub(crate) fn height(&self) -> usize {
+        self.height
     }
 
     /// Number of cells.
@@ -110,6 +167,8 @@ pub(crate) struct Scratch {
     disc: Vec<u32>,
     low: Vec<u32>,
     witness: Vec<u32>,
+    parent: Vec<u32>,
+    forced: Vec<(usize, usize)>,
     stack: Vec<(usize, u8)>,
 }
 
@@ -147,6 +206,7 @@ pub(crate) fn infer(
     graph: &Graph,
     state: &[State],
     anchor: usize,
+    cut_vertices: bool,
     scratch: &mut Scratch,
     out: &mut Vec<Inference>,
 ) {
@@ -177,7 +237,9 @@ pub(crate) fn infer(
             State::Out => {}
         }
     }
-    articulation(graph, state, anchor, scratch, out);
+    if cut_vertices {
+        articulation(graph, state, anchor, scratch, out);
+    }
 }
 
 /// Tarjan's lowlink DFS from the anchor over non-`Out` cells (iterative: a 256×256 grid is
@@ -205,9 +267,11 @@ fn articulation(
     scratch.stack.clear();
     scratch.stack.push((anchor, 0));
     // Parents, to skip the tree edge back (the grid has no parallel edges).
-    let mut parent: Vec<u32> = Vec::new();
+    let mut parent = std::mem::take(&mut scratch.parent);
+    parent.clear();
     parent.resize(n, u32::MAX);
-    let mut forced = Vec::new();
+    let mut forced = std::mem::take(&mut scratch.forced);
+    forced.clear();
     while let Some(&mut (c, ref mut next)) = scratch.stack.last_mut() {
         let nb = graph.nbrs[c];
         if (*next as usize) < 4 {
@@ -256,9 +320,131 @@ fn articulation(
     forced.dedup_by_key(|&mut (p, _)| p);
     out.extend(
         forced
-            .into_iter()
-            .map(|(cell, witness)| Inference::In { cell, witness }),
+            .iter()
+            .map(|&(cell, witness)| Inference::In { cell, witness }),
     );
+    scratch.parent = parent;
+    scratch.forced = forced;
+}
+
+/// Whether cell `c` was reached by the last search on `scratch` ([`border`], [`infer`]).
+pub(crate) fn marked(scratch: &Scratch, c: usize) -> bool {
+    scratch.marked(c)
+}
+
+/// What [`split_after`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// The open neighbours of the cell still reach each other: nothing is cut off.
+    Joined,
+    /// These cells (none of them the anchor) are cut off from the rest.
+    Off(Vec<usize>),
+    /// The side that stopped growing holds the anchor: the rest (perhaps most of the grid) is
+    /// cut off; the caller runs a full pass instead.
+    AnchorSide,
+}
+
+/// After cell `x` went out: do its open neighbours still reach each other through open cells?
+/// One breadth-first search from each, interleaved a cell at a time; searches that meet merge.
+/// The first group to run out of cells while another still grows is a component the removal
+/// of `x` cut off — found at the cost of its own size, not the grid's (the usual case on a map
+/// is a small pocket, or no split at all).
+pub(crate) fn split_after(
+    graph: &Graph,
+    state: &[State],
+    x: usize,
+    anchor: usize,
+    scratch: &mut Scratch,
+) -> Split {
+    let starts: Vec<usize> = graph
+        .around(x)
+        .filter(|&d| state[d] != State::Out)
+        .collect();
+    if starts.len() <= 1 {
+        return Split::Joined;
+    }
+    let n = graph.len();
+    let k = starts.len();
+    scratch.start(n);
+    // Owner of each cell visited (search index), valid where `marked`.
+    if scratch.witness.len() != n {
+        scratch.witness.resize(n, 0);
+    }
+    let mut group: [usize; 4] = [0, 1, 2, 3];
+    fn find(group: &mut [usize; 4], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    let mut queues: [VecDeque<usize>; 4] = Default::default();
+    let mut visited: [Vec<usize>; 4] = Default::default();
+    scratch.mark(x); // `x` is out: no search passes it
+    for (i, &s) in starts.iter().enumerate() {
+        if scratch.mark(s) {
+            scratch.witness[s] = i as u32;
+            queues[i].push_back(s);
+            visited[i].push(s);
+        } else {
+            // Two neighbours cannot be the same cell; defensive.
+            let j = scratch.witness[s] as usize;
+            let (a, b) = (find(&mut group, i), find(&mut group, j));
+            group[a] = b;
+        }
+    }
+    loop {
+        let mut roots: Vec<usize> = (0..k).map(|i| find(&mut group, i)).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        if roots.len() <= 1 {
+            return Split::Joined;
+        }
+        // A group with nothing left to expand is cut off.
+        for &r in &roots {
+            let members: Vec<usize> = (0..k).filter(|&i| find(&mut group, i) == r).collect();
+            if members.iter().all(|&i| queues[i].is_empty()) {
+                let cells: Vec<usize> = members
+                    .iter()
+                    .flat_map(|&i| visited[i].iter().copied())
+                    .collect();
+                if cells.contains(&anchor) {
+                    return Split::AnchorSide;
+                }
+                let mut cells = cells;
+                cells.sort_unstable();
+                return Split::Off(cells);
+            }
+        }
+        // One step of every search.
+        for i in 0..k {
+            let Some(c) = queues[i].pop_front() else {
+                continue;
+            };
+            for d in graph.around(c) {
+                if state[d] == State::Out {
+                    continue;
+                }
+                if scratch.mark(d) {
+                    scratch.witness[d] = i as u32;
+                    queues[i].push_back(d);
+                    visited[i].push(d);
+                } else if d != x {
+                    let j = scratch.witness[d] as usize;
+                    let (a, b) = (find(&mut group, i), find(&mut group, j));
+                    if a != b {
+                        group[a] = b;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether cell `c` was in the anchor's region at the last [`infer`] on `scratch` (stale after
+/// later changes; callers use it only to skip notifications that cannot matter).
+pub(crate) fn was_reached(scratch: &Scratch, c: usize) -> bool {
+    scratch.seen.get(c).is_some_and(|&s| s == scratch.stamp)
 }
 
 /// The cells of the border of the region reachable from `from` through cells that are not
@@ -393,7 +579,7 @@ mod tests {
                 };
                 let root = rooted.then_some(anchor);
                 let mut found = Vec::new();
-                infer(&graph, &state, anchor, &mut scratch, &mut found);
+                infer(&graph, &state, anchor, true, &mut scratch, &mut found);
                 let comps = completions(&graph, &state, root);
                 let is_out = |c: usize| state[c] == State::Out;
                 let levels_ok = |clause: &[(usize, bool)]| {

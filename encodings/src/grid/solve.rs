@@ -1,5 +1,9 @@
-//! [`solve`]: the engine on a [`GridModel`], connectivity cut in lazily, every answer checked
-//! by the referee.
+//! [`solve`]: the engine on a [`GridModel`], every answer checked by the referee.
+//!
+//! By default ([`ConnectivityStrategy::Propagator`]) connectivity and paths are enforced inside
+//! the search by the grid propagator (`propagator.rs`, `pathprop.rs`): one engine call for a
+//! hard level, one OLL run for a soft one. The rest of this doc is the cut loop
+//! ([`ConnectivityStrategy::Lazy`]), kept as an option and as a cross-check in the tests.
 //!
 //! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
 //! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
@@ -20,6 +24,7 @@ use super::{
     GridError, GridModel, GridOptions, GridSpec, Level, Rejection, RuleRef, check_level, clash,
     connectivity, level_cost,
 };
+use crate::maxsat::{MaxSatStatus, Oll, OllOptions};
 use crate::problem::{Effort, Outcome};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 use std::fmt;
@@ -27,9 +32,12 @@ use std::fmt;
 /// How [`solve_with`] handles connectivity rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ConnectivityStrategy {
-    /// Separator cuts added after each solve until the model is connected (the default:
-    /// measured fastest, see `FORMAT.md`).
+    /// Reachability reasoned about inside the search by an external propagator
+    /// (`propagator.rs`): conflicts as soon as a class cell is cut off, cells forced in and
+    /// out, small separators as explanations (the default: measured fastest, see `FORMAT.md`).
     #[default]
+    Propagator,
+    /// Separator cuts added after each solve until the model is connected.
     Lazy,
     /// The eager founded encoding that [`GridModel::to_cnf`] exports.
     Eager,
@@ -157,7 +165,7 @@ pub fn solve(
     options: &GridOptions,
     budget: Budget,
 ) -> Result<GridOutcome, GridError> {
-    solve_with(spec, options, budget, ConnectivityStrategy::Lazy).map(|(outcome, _)| outcome)
+    solve_with(spec, options, budget, ConnectivityStrategy::default()).map(|(outcome, _)| outcome)
 }
 
 /// [`solve`] with the connectivity strategy chosen, and statistics.
@@ -167,8 +175,72 @@ pub fn solve_with(
     budget: Budget,
     strategy: ConnectivityStrategy,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
-    solve_within(spec, options, budget, strategy, None)
+    solve_within(spec, options, budget, strategy, None, None)
 }
+
+/// A progress report of a long solve, for [`solve_within`]'s `progress`: what the search has
+/// done so far and, for soft levels, the bounds on the optimum.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Seconds (wall-clock) since the search began.
+    pub seconds: f64,
+    /// Engine conflicts so far.
+    pub conflicts: u64,
+    /// Of which the grid propagator found (a cut-off class cell, a missing path).
+    pub propagator_conflicts: u64,
+    /// Soft levels: the proven lower bound on the cost (0 before the first core).
+    pub lower: Option<u64>,
+    /// Soft levels: the cost of the best level found, once there is one.
+    pub upper: Option<u64>,
+}
+
+/// Where progress goes, and how often: `report` is called about every `every` while the
+/// search runs (checked every 64 conflicts; never when the search ends sooner). Reports only
+/// observe: the search takes the same path with and without them.
+pub struct ProgressReport {
+    /// The interval between two reports.
+    pub every: std::time::Duration,
+    /// The receiver.
+    pub report: Box<dyn FnMut(&Progress) + Send>,
+}
+
+/// The bounds a soft solve shares with its progress report (`u64::MAX`: none yet).
+#[derive(Default)]
+struct SharedBounds {
+    lower: std::sync::atomic::AtomicU64,
+    upper: std::sync::atomic::AtomicU64,
+}
+
+/// The engine's progress callback for `progress`, reading `bounds` when given.
+fn engine_progress(
+    progress: ProgressReport,
+    bounds: Option<std::sync::Arc<SharedBounds>>,
+) -> grim_solver::ProgressFn {
+    use std::sync::atomic::Ordering;
+    let began = std::time::Instant::now();
+    let mut last = began;
+    let ProgressReport { every, mut report } = progress;
+    Box::new(move |stats: &grim_solver::Stats| {
+        let now = std::time::Instant::now();
+        if now.duration_since(last) < every {
+            return;
+        }
+        last = now;
+        let read = |a: &std::sync::atomic::AtomicU64| {
+            Some(a.load(Ordering::Relaxed)).filter(|&v| v != u64::MAX)
+        };
+        report(&Progress {
+            seconds: now.duration_since(began).as_secs_f64(),
+            conflicts: stats.conflicts,
+            propagator_conflicts: stats.external_conflicts,
+            lower: bounds.as_ref().map(|b| read(&b.lower).unwrap_or(0)),
+            upper: bounds.as_ref().and_then(|b| read(&b.upper)),
+        });
+    })
+}
+
+/// Conflicts between two looks at the clock of a progress report.
+const PROGRESS_CONFLICTS: u64 = 64;
 
 /// [`solve_with`] that also stops, answering [`StopReason::Interrupted`], once `stop` is set —
 /// from another thread or a timer: a wall-clock limit such as a frame-time budget, which
@@ -181,6 +253,7 @@ pub fn solve_within(
     budget: Budget,
     strategy: ConnectivityStrategy,
     stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
     let reason = || {
         if stop.is_some_and(Terminator::is_set) {
@@ -190,10 +263,18 @@ pub fn solve_within(
         }
     };
     let mode = match strategy {
+        ConnectivityStrategy::Propagator => ConnMode::Propagate,
         ConnectivityStrategy::Lazy => ConnMode::Lazy,
         ConnectivityStrategy::Eager => ConnMode::Eager,
     };
     let model = GridModel::build_with(spec, options, mode)?;
+    if mode == ConnMode::Propagate {
+        return if model.is_soft() {
+            solve_soft_propagated(spec, options, &model, budget, stop, progress)
+        } else {
+            solve_propagated(spec, &model, budget, stop, progress)
+        };
+    }
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats {
         vars: wcnf.num_vars,
@@ -223,6 +304,9 @@ pub fn solve_within(
         let mut s = Solver::new();
         if let Some(stop) = stop {
             s.set_terminator(stop);
+        }
+        if let Some(p) = progress {
+            s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
         }
         s.reserve_vars(wcnf.num_vars);
         for (lits, _) in &class {
@@ -335,6 +419,213 @@ pub fn solve_within(
     };
     check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
     Ok((GridOutcome::Level(level), stats))
+}
+
+/// A soft grid: one OLL run to a proven optimum, its engine with the grid propagator connected
+/// (`Oll::with_propagator`), so connectivity holds in every model it considers — no rounds.
+fn solve_soft_propagated(
+    spec: &GridSpec,
+    options: &GridOptions,
+    model: &GridModel,
+    budget: Budget,
+    stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
+) -> Result<(GridOutcome, SolveStats), GridError> {
+    let reason = || {
+        if stop.is_some_and(Terminator::is_set) {
+            StopReason::Interrupted
+        } else {
+            StopReason::Budget
+        }
+    };
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats {
+        vars: wcnf.num_vars,
+        clauses: wcnf.hard.len(),
+        rounds: 1,
+        ..SolveStats::default()
+    };
+    let mut oll_options = OllOptions::default();
+    oll_options.solver.restart_min = GRID_RESTART_MIN;
+    let built = match model.propagator() {
+        Some(p) => Oll::with_propagator(&wcnf, oll_options, p),
+        None => Oll::new(&wcnf, oll_options),
+    };
+    let mut oll = built.map_err(|e| match e {
+        crate::maxsat::MaxSatError::WeightOverflow { .. } => GridError::WeightOverflow,
+        crate::maxsat::MaxSatError::TooManyVariables { num_vars } => {
+            GridError::TooManyVariables { num_vars }
+        }
+    })?;
+    oll.set_phases(&model.problem.phases());
+    if let Some(stop) = stop {
+        oll.set_terminator(stop);
+    }
+    let bounds = std::sync::Arc::new(SharedBounds::default());
+    bounds
+        .upper
+        .store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
+    if let Some(p) = progress {
+        oll.set_progress(
+            PROGRESS_CONFLICTS,
+            Some(engine_progress(p, Some(bounds.clone()))),
+        );
+    }
+    let status = oll.solve(budget, &mut |event| {
+        use std::sync::atomic::Ordering;
+        match event {
+            crate::maxsat::Event::Improved { cost, .. } => {
+                bounds.upper.store(cost, Ordering::Relaxed)
+            }
+            crate::maxsat::Event::LowerBound(lb) => bounds.lower.store(lb, Ordering::Relaxed),
+        }
+    });
+    oll.set_progress(0, None);
+    stats.conflicts = oll.stats().conflicts;
+    if let Some(e) = oll.propagator_error() {
+        return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
+    }
+    match status {
+        MaxSatStatus::Unsatisfiable => {
+            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            return Ok((GridOutcome::NoLevel { clash }, stats));
+        }
+        MaxSatStatus::Optimum => {}
+        _ => {
+            // The best model so far counts only if it is a whole level the referee accepts
+            // (the propagator keeps every model connected, so no cuts are needed).
+            let best = match oll.best_model() {
+                Some(values) if model.problem.check(values).is_ok() => Some(model.decode(values)?),
+                _ => None,
+            }
+            .filter(|level| check_level(spec, level).is_ok());
+            let stopped = GridOutcome::Stopped {
+                reason: reason(),
+                best,
+                lower_bound: oll.lower_bound(),
+            };
+            return Ok((stopped, stats));
+        }
+    }
+    let values = oll
+        .best_model()
+        .ok_or(GridError::Rejected(Rejection::NoModel))?;
+    // The problem's own referee on the constraints as stated and on the clauses built.
+    let problem = &model.problem;
+    if let Err(v) = problem.check(values) {
+        return Err(GridError::Rejected(Rejection::Problem(
+            crate::problem::Rejection::HardViolated(v),
+        )));
+    }
+    if let Err(clause) = problem.check_clauses(values) {
+        return Err(GridError::Rejected(Rejection::Problem(
+            crate::problem::Rejection::ClauseFalsified { clause },
+        )));
+    }
+    let level = model.decode(values)?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    let cost = level_cost(spec, options, &level);
+    if Some(cost) != oll.best_cost() || cost != problem.unmet(values) {
+        return Err(GridError::Rejected(Rejection::CostMismatch {
+            optimiser: oll.best_cost().unwrap_or(u64::MAX),
+            referee: cost,
+        }));
+    }
+    Ok((GridOutcome::Level(level), stats))
+}
+
+/// The engine's `restart_min` for propagator solves (measured in `solve_propagated`).
+const GRID_RESTART_MIN: u64 = 100;
+
+/// A hard grid solved in one engine call with the grid propagator connected.
+fn solve_propagated(
+    spec: &GridSpec,
+    model: &GridModel,
+    budget: Budget,
+    stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
+) -> Result<(GridOutcome, SolveStats), GridError> {
+    let reason = || {
+        if stop.is_some_and(Terminator::is_set) {
+            StopReason::Interrupted
+        } else {
+            StopReason::Budget
+        }
+    };
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats {
+        vars: wcnf.num_vars,
+        clauses: wcnf.hard.len(),
+        ..SolveStats::default()
+    };
+    // Restarts at least 100 conflicts apart: the propagator's growth decisions make a
+    // restart rebuild the whole level (trail reuse keeps only VSIDS-ordered prefixes).
+    // dungeon-64 seeds 1-5, CPU s: 1.33-2.64 with the default minimum of 2 (200-415
+    // restarts), 0.33-0.53 with 100 (4-14 restarts); 20: 0.31-0.84, 1000: 0.30-0.61.
+    let opts = grim_solver::Options {
+        restart_min: GRID_RESTART_MIN,
+        ..grim_solver::Options::default()
+    };
+    let mut s = Solver::with_options(opts);
+    if let Some(stop) = stop {
+        s.set_terminator(stop);
+    }
+    s.reserve_vars(wcnf.num_vars);
+    for c in &wcnf.hard {
+        s.add_clause(c);
+    }
+    for l in model.problem.phases() {
+        s.set_phase(l);
+    }
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    if let Some(p) = progress {
+        s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
+    }
+    stats.rounds = 1;
+    let status = s.solve(&[], budget);
+    s.set_progress(0, None);
+    stats.conflicts = s.stats().conflicts;
+    if let Some(e) = s.propagator_error() {
+        return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
+    }
+    let level = match status {
+        Status::Unsat => {
+            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            return Ok((GridOutcome::NoLevel { clash }, stats));
+        }
+        Status::Unknown => {
+            let stopped = GridOutcome::Stopped {
+                reason: reason(),
+                best: None,
+                lower_bound: 0,
+            };
+            return Ok((stopped, stats));
+        }
+        Status::Sat => {
+            let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
+            model.decode(&values)?
+        }
+    };
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    Ok((GridOutcome::Level(level), stats))
+}
+
+/// The least number of cells of `class` every level has by the hard whole-grid counts of a
+/// subset of it (0 when none bounds it).
+pub(crate) fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+    spec.counts
+        .iter()
+        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
+        .filter_map(|c| match &c.of {
+            super::spec::Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
+                c.min.map(|m| m.lower(spec.cells() as u64))
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
 }
 
 /// Phase hints that steer the next round towards joining the stray components: on the cells

@@ -312,8 +312,8 @@ impl GridSpec {
     /// value, or the line and column of a JSON syntax error.
     pub fn from_json(text: &str) -> Result<GridSpec, GridError> {
         let value: Value = serde_json::from_str(text).map_err(|e| GridError::Syntax {
-            line: e.line(),
-            column: e.column(),
+            line: e.line().max(1),
+            column: e.column().max(1),
             message: strip_position(&e.to_string()),
         })?;
         Reader::default().spec(&value)

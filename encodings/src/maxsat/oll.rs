@@ -302,6 +302,38 @@ impl Oll {
         self.terms.iter().filter(|t| t.live).map(|t| t.weight)
     }
 
+    /// An optimiser whose engine has `propagator` connected (`grim_solver::Propagator`), so that
+    /// the propagator's rules hold in every model it reports — a grid's connectivity inside the
+    /// search. Two techniques that reason from the clauses alone are off: the complement
+    /// symmetry break (the propagator's rules need not be symmetric) and the anytime phase's
+    /// local search (its models would not see the propagator). Everything else — cores,
+    /// stratification, hardening, exhaustion, unit-propagation cores — stays sound: it reasons
+    /// from implied clauses and the engine's answers.
+    pub fn with_propagator(
+        wcnf: &Wcnf,
+        mut options: OllOptions,
+        propagator: Box<dyn grim_solver::Propagator>,
+    ) -> Result<Oll, MaxSatError> {
+        options.symmetry = false;
+        options.anytime_flips = 0;
+        let mut oll = Oll::new(wcnf, options)?;
+        oll.solver.connect_propagator(propagator);
+        Ok(oll)
+    }
+
+    /// Reports the engine's progress every `every_conflicts` conflicts over all of its calls
+    /// (`Solver::set_progress`; 0 or `None` turns it off): a long optimisation whose bounds do
+    /// not move still shows that it searches. The report only observes.
+    pub fn set_progress(&mut self, every_conflicts: u64, report: Option<grim_solver::ProgressFn>) {
+        self.solver.set_progress(every_conflicts, report);
+    }
+
+    /// The engine's propagator error, if the connected propagator misbehaved (the solve then
+    /// stopped with `Unknown` or `Satisfiable`).
+    pub fn propagator_error(&self) -> Option<&grim_solver::PropagatorError> {
+        self.solver.propagator_error()
+    }
+
     /// Forwards phase hints to the engine: each decision on the variable of `lit` tries `lit`
     /// true first. Hints change which models are found first, never the optimum's cost.
     pub fn set_phases(&mut self, lits: &[Lit]) {

@@ -98,7 +98,8 @@ enum Command {
         /// The level description the CNF/WCNF was written from.
         #[arg(value_name = "GRID.json")]
         grid: PathBuf,
-        /// The solver's output (plain or gzip), or `-` for standard input.
+        /// The solver's output (plain, gzip, xz, bzip2 or lzma: recognised by their magic
+        /// bytes), or `-` for standard input.
         #[arg(value_name = "SOLVER-OUTPUT")]
         solver_output: PathBuf,
         #[command(flatten)]
@@ -125,14 +126,20 @@ enum Command {
         /// Give up after N conflicts of the engine: exit 6, no level.
         #[arg(long, value_name = "N")]
         conflicts: Option<u64>,
-        /// How connectivity rules are solved: `lazy` (separator cuts added between engine
-        /// calls, the default) or `eager` (the founded encoding the CNF export carries).
-        #[arg(long, value_enum, default_value_t = ConnectivityArg::Lazy)]
+        /// How connectivity rules are solved: `propagator` (reachability reasoned about
+        /// inside the search, the default), `lazy` (separator cuts added between engine
+        /// calls) or `eager` (the founded encoding the CNF export carries).
+        #[arg(long, value_enum, default_value_t = ConnectivityArg::Propagator)]
         connectivity: ConnectivityArg,
         /// Print what the solve did on standard error: rounds, cuts, conflicts, model size,
         /// wall-clock time.
         #[arg(long)]
         stats: bool,
+        /// Print a progress line on standard error about every second while the search runs:
+        /// conflicts, the grid propagator's conflicts, and for soft levels the bounds on the
+        /// cost. The search is the same with and without it.
+        #[arg(short, long)]
+        verbose: bool,
     },
 }
 
@@ -168,6 +175,8 @@ enum PreferencesArg {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ConnectivityArg {
+    /// An external propagator inside the search.
+    Propagator,
     /// Separator cuts between engine calls.
     Lazy,
     /// The eager founded encoding.
@@ -290,6 +299,7 @@ fn main() -> ExitCode {
             conflicts,
             connectivity,
             stats,
+            verbose,
         }) => solve(
             grid,
             *model,
@@ -297,7 +307,10 @@ fn main() -> ExitCode {
             *time,
             *conflicts,
             *connectivity,
-            *stats,
+            Report {
+                stats: *stats,
+                verbose: *verbose,
+            },
         ),
     };
     match result {
@@ -349,6 +362,20 @@ fn encode(
             Some(written)
         }
     };
+    // Phase hints are comments in the export: another solver reads the clauses only, and its level
+    // then follows no seed — often one tile wherever the rules let it (on the showcase specs,
+    // CaDiCaL gave a map 70% wall, grim-sat without the hints one all grass). Said on every
+    // such export, with the way that works with any solver.
+    let soft_wishes = model_args
+        .options()
+        .soft_preferences
+        .or(spec.preferences.as_ref().map(|p| p.soft))
+        .unwrap_or(false);
+    if written.is_some() && seed.is_some() && !soft_wishes {
+        eprintln!(
+            "grim-encode: warning: the seeded preferences are only phase hints here, written as              `c hint` comments that other SAT solvers ignore: their level will not follow the              seed and may be degenerate (one tile wherever the rules allow). For a level that              follows the seed with any MaxSAT solver, export the wishes as soft clauses:              `--preferences soft` (WCNF); or let `grim-encode solve` apply the hints."
+        );
+    }
     if let (Some(path), Some(written)) = (output, written) {
         let what = match written {
             Written::Cnf => "CNF",
@@ -536,6 +563,13 @@ fn decode(
     Ok(if wrong { exit::WRONG } else { exit::OK })
 }
 
+/// What `solve` reports besides the level: `--stats` and `-v`.
+#[derive(Clone, Copy, Debug)]
+struct Report {
+    stats: bool,
+    verbose: bool,
+}
+
 fn solve(
     grid_path: &Path,
     model_args: ModelArgs,
@@ -543,11 +577,31 @@ fn solve(
     time: Option<Duration>,
     conflicts: Option<u64>,
     connectivity: ConnectivityArg,
-    print_stats: bool,
+    report: Report,
 ) -> Result<u8, Failure> {
+    let Report {
+        stats: print_stats,
+        verbose,
+    } = report;
     let start = Instant::now();
+    // The progress lines go to standard error, so the level on standard output stays clean.
+    let progress = verbose.then(|| grid::ProgressReport {
+        every: Duration::from_secs(1),
+        report: Box::new(|p: &grid::Progress| {
+            let bounds = match (p.lower, p.upper) {
+                (Some(lo), Some(up)) => format!("; cost between {lo} and {up}"),
+                (Some(lo), None) => format!("; cost at least {lo}, no level yet"),
+                _ => String::new(),
+            };
+            eprintln!(
+                "grim-encode: solve: {:.1} s, {} conflicts ({} from the grid propagator){bounds}",
+                p.seconds, p.conflicts, p.propagator_conflicts
+            );
+        }),
+    });
     let spec = read_spec(grid_path)?;
     let strategy = match connectivity {
+        ConnectivityArg::Propagator => ConnectivityStrategy::Propagator,
         ConnectivityArg::Lazy => ConnectivityStrategy::Lazy,
         ConnectivityArg::Eager => ConnectivityStrategy::Eager,
     };
@@ -557,7 +611,7 @@ fn solve(
         propagations: None,
     };
     let outcome = match time {
-        None => grid::solve_with(&spec, &options, budget, strategy),
+        None => grid::solve_within(&spec, &options, budget, strategy, None, progress),
         Some(limit) => {
             // A watchdog thread sets the engine's stop handle when the time is up (counted from
             // the start, parsing included); the engine then stops at its next conflict or
@@ -573,7 +627,8 @@ fn solve(
                     }
                 })
             };
-            let result = grid::solve_within(&spec, &options, budget, strategy, Some(&stop));
+            let result =
+                grid::solve_within(&spec, &options, budget, strategy, Some(&stop), progress);
             let _ = done.send(());
             let _ = watchdog.join();
             if let Ok((

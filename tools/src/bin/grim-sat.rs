@@ -89,7 +89,7 @@ struct Args {
     #[arg(short, long, conflicts_with = "verbose")]
     quiet: bool,
 
-    /// CNF: print a progress line every --progress-interval conflicts. WCNF: print a `c` line
+    /// Print a `c progress` line every --progress-interval conflicts; WCNF: also a `c` line
     /// whenever the lower or the upper bound moves.
     #[arg(short, long)]
     verbose: bool,

@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 20] = [
+    let rows: [(&str, u64); 35] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -212,7 +212,22 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("walk best broken", stats.walk_best_broken),
         ("vivify rounds", stats.vivify_rounds),
         ("vivified clauses", stats.vivified),
+        ("vivified irredundant", stats.vivified_irredundant),
         ("vivified literals", stats.vivified_literals),
+        ("eliminate rounds", stats.eliminate_rounds),
+        ("eliminated", stats.eliminated),
+        ("gates", stats.gates),
+        ("subsumed", stats.subsumed),
+        ("resolvents", stats.resolvents),
+        ("probe rounds", stats.probe_rounds),
+        ("probed", stats.probed),
+        ("failed literals", stats.failed_literals),
+        ("hyper binaries", stats.hbr),
+        ("hyper subsuming", stats.hbr_subsuming),
+        ("substituted", stats.substituted),
+        ("subsumed in search", stats.subsumed_in_search),
+        ("strengthened", stats.strengthened),
+        ("promoted", stats.promoted),
         ("models checked", stats.models_checked),
     ];
     let mut lines = vec!["c ---- statistics ----".to_string()];

@@ -1,0 +1,238 @@
+//! Paths inside the search: the `paths` rules checked by the grid propagator
+//! (`propagator.rs`) instead of the reachability layers of `paths.rs`, whose `2·L·cells`
+//! variables grow with the bound (800,000 for a 100-step path on a 64×64 grid).
+//!
+//! A rule holds while some walk `c_0 … c_k` (`k ≤ max_length`) runs from a `from` cell through
+//! `through` cells to a `to` cell. The check keeps one such walk of the current partial
+//! assignment as a **witness**: the walk's literals (`from(c_0)`, `through(c_i)` between,
+//! `to(c_k)`) are watched, and nothing is computed while none of them is false, however many
+//! other cells are decided. When one goes false, a breadth-first search over the cells whose
+//! literals are not false (the optimistic map) looks for a new witness; when there is none,
+//! the rule is refuted by a clause of the literals that blocked the search:
+//!
+//! - **forward** (from the `from` side): every `from(c)` that is false, `to(c)` of every cell
+//!   the search reached within the bound, and `through(c)` of every reached cell strictly
+//!   inside the bound that it could not leave. Any walk of the bound in a level where all of
+//!   these stay false would stay inside the searched ball and end on a reached cell whose
+//!   `to` is false: so the clause is implied by the rule (this is the cut of the frontier the
+//!   issue asked for, the excluded cells around the search);
+//! - **backward** (from the `to` side): the same with the two ends exchanged.
+//!
+//! The smaller of the two is reported (a fixed `from` cell makes the forward clause short: its
+//! `from` literals are the one constant false literal; a fixed `to` cell the backward one).
+//!
+//! Deviations from the connectivity half: no literal is propagated (a walk needs no cell in
+//! particular until all but one way are closed, and detecting that costs a search per
+//! assignment); conflicts come as soon as the optimistic map has no walk, which is what lets
+//! the search turn back early. `check_model` repeats the search on the complete assignment
+//! as the safety net.
+
+use super::reach::Graph;
+use grim_solver::{ClauseKind, Context, Lit};
+
+/// One path rule as the propagator sees it.
+pub(crate) struct PathWatch {
+    from: Vec<Lit>,
+    to: Vec<Lit>,
+    through: Vec<Lit>,
+    /// `max_length`, or `u32::MAX` when unbounded.
+    bound: u32,
+    /// The witness walk's literals, by literal code: `mark[code] == walk` while on it.
+    mark: Vec<u32>,
+    walk: u32,
+    /// No valid witness: the next `propagate` searches.
+    dirty: bool,
+    dist: Vec<u32>,
+    parent: Vec<u32>,
+    queue: Vec<u32>,
+    seen: Vec<u32>,
+    seen_epoch: u32,
+}
+
+/// The result of one search over the optimistic map.
+enum Search {
+    /// A walk: its cells from the first end to the last.
+    Walk(Vec<usize>),
+    /// No walk: the refuting clause.
+    Refuted(Vec<Lit>),
+}
+
+impl PathWatch {
+    /// A rule over per-cell `from`, `to` and `through` literals, `max_length` steps at most.
+    pub(crate) fn new(
+        from: Vec<Lit>,
+        to: Vec<Lit>,
+        through: Vec<Lit>,
+        max_length: Option<usize>,
+    ) -> PathWatch {
+        let cells = from.len();
+        let codes = from
+            .iter()
+            .chain(&to)
+            .chain(&through)
+            .map(|l| l.code() | 1)
+            .max()
+            .map_or(0, |c| c + 1);
+        PathWatch {
+            from,
+            to,
+            through,
+            bound: max_length.map_or(u32::MAX, |l| l.min(u32::MAX as usize - 1) as u32),
+            mark: vec![0; codes],
+            walk: 1,
+            dirty: true,
+            dist: vec![u32::MAX; cells],
+            parent: vec![u32::MAX; cells],
+            queue: Vec::with_capacity(cells),
+            seen: vec![0; codes],
+            seen_epoch: 0,
+        }
+    }
+
+    /// Every literal the rule reads.
+    pub(crate) fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
+        self.from
+            .iter()
+            .chain(&self.to)
+            .chain(&self.through)
+            .copied()
+    }
+
+    /// `lit` became true: the witness is gone when its negation was on it.
+    pub(crate) fn assigned(&mut self, lit: Lit) {
+        let code = (!lit).code();
+        if self.mark.get(code) == Some(&self.walk) {
+            self.dirty = true;
+        }
+    }
+
+    /// Forget the witness (the safety net of `check_model`).
+    pub(crate) fn invalidate(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Looks for a witness if the last one is gone; on none, adds the refuting clause and
+    /// returns true.
+    pub(crate) fn propagate(&mut self, graph: &Graph, ctx: &mut Context<'_>) -> bool {
+        if !self.dirty {
+            return false;
+        }
+        let value = |l: Lit| ctx.value(l);
+        match self.search(graph, &value, true) {
+            Search::Walk(cells) => {
+                self.set_witness(&cells);
+                self.dirty = false;
+                false
+            }
+            Search::Refuted(forward) => {
+                let clause = match self.search(graph, &value, false) {
+                    Search::Refuted(backward) if backward.len() < forward.len() => backward,
+                    _ => forward,
+                };
+                ctx.add_clause(&clause, ClauseKind::Learned);
+                true
+            }
+        }
+    }
+
+    fn set_witness(&mut self, cells: &[usize]) {
+        self.walk = self.walk.wrapping_add(1);
+        if self.walk == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.walk = 1;
+        }
+        let last = cells.len() - 1;
+        for (i, &c) in cells.iter().enumerate() {
+            if i == 0 {
+                self.mark[self.from[c].code()] = self.walk;
+            }
+            if i == last {
+                self.mark[self.to[c].code()] = self.walk;
+            }
+            if i != 0 && i != last {
+                self.mark[self.through[c].code()] = self.walk;
+            }
+        }
+    }
+
+    /// A breadth-first search from the `from` cells (`forward`) or the `to` cells over the
+    /// cells whose literals are not false.
+    fn search(
+        &mut self,
+        graph: &Graph,
+        value: &dyn Fn(Lit) -> Option<bool>,
+        forward: bool,
+    ) -> Search {
+        let (start, goal) = if forward {
+            (&self.from, &self.to)
+        } else {
+            (&self.to, &self.from)
+        };
+        let open = |l: Lit| value(l) != Some(false);
+        self.dist.iter_mut().for_each(|d| *d = u32::MAX);
+        self.queue.clear();
+        for c in 0..start.len() {
+            if open(start[c]) {
+                self.dist[c] = 0;
+                self.parent[c] = u32::MAX;
+                self.queue.push(c as u32);
+            }
+        }
+        let mut head = 0;
+        while head < self.queue.len() {
+            let x = self.queue[head] as usize;
+            head += 1;
+            if open(goal[x]) {
+                let mut cells = vec![x];
+                let mut y = x;
+                while self.parent[y] != u32::MAX {
+                    y = self.parent[y] as usize;
+                    cells.push(y);
+                }
+                if forward {
+                    cells.reverse();
+                }
+                return Search::Walk(cells);
+            }
+            let d = self.dist[x];
+            if d >= self.bound || (d > 0 && !open(self.through[x])) {
+                continue;
+            }
+            for y in graph.around(x) {
+                if self.dist[y] == u32::MAX {
+                    self.dist[y] = d + 1;
+                    self.parent[y] = x as u32;
+                    self.queue.push(y as u32);
+                }
+            }
+        }
+        // Refuted: the clause of the module doc, without repeats.
+        self.seen_epoch = self.seen_epoch.wrapping_add(1);
+        if self.seen_epoch == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.seen_epoch = 1;
+        }
+        let mut clause = Vec::new();
+        let (seen, epoch) = (&mut self.seen, self.seen_epoch);
+        let mut push = |l: Lit| {
+            if seen[l.code()] != epoch {
+                seen[l.code()] = epoch;
+                clause.push(l);
+            }
+        };
+        for &l in start {
+            if !open(l) {
+                push(l);
+            }
+        }
+        for &x in &self.queue {
+            let x = x as usize;
+            push(goal[x]);
+            let d = self.dist[x];
+            if d > 0 && d < self.bound && !open(self.through[x]) {
+                push(self.through[x]);
+            }
+        }
+        Search::Refuted(clause)
+    }
+}

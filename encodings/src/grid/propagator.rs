@@ -1,0 +1,717 @@
+//! Connectivity inside the search: the grid's reachability rules as an external propagator
+//! (`grim_solver::Propagator`), so that a disconnected map is refuted as soon as the partial
+//! assignment shows it, not after a whole solve and a round of cuts.
+//!
+//! For each connectivity rule the propagator keeps every cell's class literal as `In`, `Out`
+//! or `Free` (from the engine's notifications, stamped with the order in which they came) and
+//! runs `reach.rs` at every propagation fixpoint that saw a change: cells the anchor cannot
+//! reach are forced out, cut vertices between the anchor and an `In` cell are forced in, an
+//! `In` cell the anchor cannot reach is a conflict. Propagations are lazy: the separator that
+//! explains one is computed only if conflict analysis asks, from the cells that were `Out` at
+//! the stamp of the propagation (so the reason names only literals false before it). Conflicts
+//! are explained at once by the smaller of two separators.
+//!
+//! The anchor is the rule's root, or with `"root": "any"` the earliest `In` cell (its literal
+//! joins every clause negated): the earliest, so that reasons use the lowest levels.
+//!
+//! Why a propagator instead of the cut loop (`solve.rs`'s `Lazy`): the loop pays a whole solve
+//! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
+//! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
+
+use super::pathprop::PathWatch;
+use super::reach::{self, Graph, Inference, Scratch, State};
+use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
+
+/// One connectivity rule's view.
+struct Rule {
+    /// The class literal of each cell.
+    lits: Vec<Lit>,
+    /// The root cell, or `None` for "any".
+    root: Option<usize>,
+    state: Vec<State>,
+    /// When each cell's literal was assigned (notification order); `u64::MAX` when free.
+    stamp: Vec<u64>,
+    /// The rule needs a pass: a notification since the last one may matter, or the engine
+    /// backtracked.
+    dirty: bool,
+    /// The anchor's region at the last complete pass (valid while `!dirty`).
+    reached: Vec<bool>,
+    /// Cells the last complete pass forced, in (`true`) or out; `forced_epoch` says which
+    /// pass's marks are current (a backtrack starts a new epoch).
+    forced: Vec<u32>,
+    /// The rule's own pass scratch (its BFS marks tell `reached`).
+    scratch: Scratch,
+    /// At least this many cells hold the class (a hard whole-grid count of a subset of the
+    /// class; 0 when there is none). All of them are in the anchor's region, so a region
+    /// smaller than this is a conflict, and one exactly this big holds only class cells.
+    min_size: usize,
+    /// The earliest `In` cell when it was last computed ("any" root), while it stays `In`.
+    anchor: Option<usize>,
+    /// Cells in the anchor's region at the last pass (kept up to date by the local pass).
+    region: usize,
+    /// The region shrank to `min_size` or below since the last pass: check the size.
+    size_due: bool,
+    /// Per cell, whether the seeded wishes put it in the class (`None`: no wish).
+    wish: Vec<Option<bool>>,
+    /// Free cells beside `In` ones, for `decide` (stale entries are skipped there; rebuilt
+    /// after a backtrack).
+    frontier: std::collections::VecDeque<usize>,
+    /// `frontier` must be rebuilt from the `In` cells.
+    rebuild: bool,
+    /// Cells of the region that went out since the last pass and are not simple points: each
+    /// may have cut a pocket off (`reach::split_after` decides).
+    pending: Vec<usize>,
+    /// The next pass also looks for cut vertices (an `In` cell appeared that no cut vertex
+    /// computed so far covers). Passes for `Out` cells and backtracks only look for stranded
+    /// cells: the cheaper half.
+    cuts: bool,
+}
+
+/// Why a literal was propagated (for `explain`).
+#[derive(Clone, Copy)]
+enum Why {
+    /// `cell` was forced out: the anchor could not reach it.
+    Out {
+        rule: usize,
+        cell: usize,
+        anchor: usize,
+        stamp: u64,
+    },
+    /// `cell` was forced in: the anchor's region has no more cells than the class needs.
+    Size {
+        rule: usize,
+        anchor: usize,
+        stamp: u64,
+    },
+    /// `cell` was forced in: it cuts `witness` off from the anchor.
+    In {
+        rule: usize,
+        cell: usize,
+        witness: usize,
+        anchor: usize,
+        stamp: u64,
+    },
+}
+
+/// The connectivity rules of a grid as one propagator.
+pub(crate) struct GridPropagator {
+    graph: Graph,
+    rules: Vec<Rule>,
+    /// Per variable: the (rule, cell, literal is positive) it is the class literal of.
+    uses: Vec<Vec<(u32, u32, bool)>>,
+    /// What was told, in order, with its level: (rule, cell, level).
+    told: Vec<(u32, u32, u32)>,
+    now: u64,
+    why: Vec<Option<Why>>,
+    scratch: Scratch,
+    found: Vec<Inference>,
+    /// Bumped at every backtrack and every pass: `Rule::forced` marks of older epochs are
+    /// stale.
+    epoch: u32,
+    /// Scratch of `notify_backtrack`: the (rule, cell) pairs it freed.
+    freed: Vec<(u32, u32)>,
+    /// The path rules (`pathprop.rs`).
+    paths: Vec<PathWatch>,
+}
+
+impl GridPropagator {
+    /// A propagator for the rules given as (class literal per cell, root cell) on a
+    /// `width × height` grid.
+    pub(crate) fn new(width: usize, height: usize, rules: Vec<(Vec<Lit>, Option<usize>)>) -> Self {
+        let cells = width * height;
+        let mut uses: Vec<Vec<(u32, u32, bool)>> = Vec::new();
+        let rules: Vec<Rule> = rules
+            .into_iter()
+            .enumerate()
+            .map(|(r, (lits, root))| {
+                debug_assert_eq!(lits.len(), cells);
+                for (c, l) in lits.iter().enumerate() {
+                    let v = l.var().index();
+                    if uses.len() <= v {
+                        uses.resize(v + 1, Vec::new());
+                    }
+                    uses[v].push((r as u32, c as u32, l.is_positive()));
+                }
+                Rule {
+                    lits,
+                    root,
+                    state: vec![State::Free; cells],
+                    stamp: vec![u64::MAX; cells],
+                    dirty: true,
+                    reached: vec![false; cells],
+                    forced: vec![0; cells],
+                    scratch: Scratch::default(),
+                    cuts: true,
+                    pending: Vec::new(),
+                    min_size: 0,
+                    anchor: None,
+                    region: cells,
+                    size_due: false,
+                    wish: vec![None; cells],
+                    frontier: std::collections::VecDeque::new(),
+                    rebuild: true,
+                }
+            })
+            .collect();
+        GridPropagator {
+            graph: Graph::grid(width, height),
+            rules,
+            uses,
+            told: Vec::new(),
+            now: 0,
+            why: Vec::new(),
+            scratch: Scratch::default(),
+            found: Vec::new(),
+            epoch: 1,
+            freed: Vec::new(),
+            paths: Vec::new(),
+        }
+    }
+
+    /// Adds a path rule: per-cell `from`, `to` and `through` literals, at most `max_length`
+    /// steps (`pathprop.rs`).
+    pub(crate) fn add_path(
+        &mut self,
+        from: Vec<Lit>,
+        to: Vec<Lit>,
+        through: Vec<Lit>,
+        max_length: Option<usize>,
+    ) {
+        self.paths
+            .push(PathWatch::new(from, to, through, max_length));
+    }
+
+    /// The anchor of rule `r` now: its root once `In`, or the earliest `In` cell.
+    fn anchor(rule: &mut Rule) -> Option<usize> {
+        match rule.root {
+            Some(root) => (rule.state[root] == State::In).then_some(root),
+            None => {
+                // Cached: the earliest In cell stays the earliest until it is undone.
+                if let Some(a) = rule.anchor
+                    && rule.state[a] == State::In
+                {
+                    return Some(a);
+                }
+                let a = (0..rule.state.len())
+                    .filter(|&c| rule.state[c] == State::In)
+                    .min_by_key(|&c| (rule.stamp[c], c));
+                rule.anchor = a;
+                a
+            }
+        }
+    }
+
+    /// The clause literals of a separator explanation (module doc), as of `stamp`.
+    #[allow(clippy::too_many_arguments)]
+    fn explanation(
+        graph: &Graph,
+        rule: &Rule,
+        anchor: usize,
+        target: usize,
+        avoid: Option<usize>,
+        stamp: u64,
+        scratch: &mut Scratch,
+        out: &mut Vec<Lit>,
+    ) {
+        let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
+        let sep = reach::separator(graph, anchor, target, &was_out, avoid, scratch);
+        out.extend(
+            sep.into_iter()
+                .filter(|&c| Some(c) != avoid)
+                .map(|c| rule.lits[c]),
+        );
+        if rule.root.is_none() {
+            out.push(!rule.lits[anchor]);
+        }
+    }
+
+    /// The local pass: for every pending cell that went out, the pocket it cut off, if any,
+    /// is forced out (or, holding an `In` cell, is a conflict). Returns whether a conflict was
+    /// reported. Falls back to a full pass (`dirty`) when the anchor's side is the one cut.
+    fn split_pass(&mut self, r: usize, ctx: &mut Context<'_>) -> bool {
+        let Some(anchor) = Self::anchor(&mut self.rules[r]) else {
+            self.rules[r].pending.clear();
+            return false;
+        };
+        let pending = std::mem::take(&mut self.rules[r].pending);
+        for &x in &pending {
+            let rule = &mut self.rules[r];
+            match reach::split_after(&self.graph, &rule.state, x, anchor, &mut rule.scratch) {
+                reach::Split::Joined => {}
+                reach::Split::AnchorSide => {
+                    rule.dirty = true;
+                    break;
+                }
+                reach::Split::Off(cells) => {
+                    if let Some(&c) = cells.iter().find(|&&c| rule.state[c] == State::In) {
+                        let rule = &self.rules[r];
+                        let mut clause = vec![!rule.lits[c]];
+                        Self::explanation(
+                            &self.graph,
+                            rule,
+                            anchor,
+                            c,
+                            None,
+                            u64::MAX,
+                            &mut self.scratch,
+                            &mut clause,
+                        );
+                        ctx.add_clause(&clause, ClauseKind::Learned);
+                        // The pocket is cut off now; a backtrack that frees its border lets
+                        // the region grow back into it (`notify_backtrack`).
+                        let rule = &mut self.rules[r];
+                        for &c in &cells {
+                            if rule.reached[c] {
+                                rule.reached[c] = false;
+                                rule.region -= 1;
+                            }
+                        }
+                        rule.dirty = true;
+                        return true;
+                    }
+                    for &c in &cells {
+                        let rule = &mut self.rules[r];
+                        if rule.reached[c] {
+                            rule.reached[c] = false;
+                            rule.region -= 1;
+                        }
+                        if rule.state[c] == State::Free {
+                            rule.forced[c] = self.epoch;
+                            let lit = !rule.lits[c];
+                            let why = Why::Out {
+                                rule: r,
+                                cell: c,
+                                anchor,
+                                stamp: self.now,
+                            };
+                            self.record(lit, why);
+                            ctx.propagate(lit);
+                        }
+                    }
+                }
+            }
+        }
+        let mut pending = pending;
+        pending.clear();
+        if self.rules[r].pending.is_empty() {
+            self.rules[r].pending = pending;
+        }
+        if self.rules[r].dirty {
+            return false; // a full pass follows
+        }
+        self.size_check(r, anchor, ctx)
+    }
+
+    /// Rule `r`'s class holds at least `min` cells (see `Rule::min_size`).
+    pub(crate) fn set_min_size(&mut self, r: usize, min: usize) {
+        if let Some(rule) = self.rules.get_mut(r) {
+            rule.min_size = min;
+        }
+    }
+
+    /// The size check after the region changed: a conflict when it is too small (returns
+    /// true), every free cell forced in when it is exactly big enough.
+    fn size_check(&mut self, r: usize, anchor: usize, ctx: &mut Context<'_>) -> bool {
+        let rule = &self.rules[r];
+        if rule.min_size == 0 || rule.region > rule.min_size {
+            return false;
+        }
+        // The region's size decides soundness here, so it is measured afresh, not trusted
+        // from the incremental count.
+        let is_out = |c: usize| rule.state[c] == State::Out;
+        let (border, size) = reach::border(&self.graph, anchor, &is_out, None, &mut self.scratch);
+        if size > rule.min_size {
+            return false;
+        }
+        if size < rule.min_size {
+            // Some border cell of the region must hold the class.
+            let mut clause: Vec<Lit> = border.into_iter().map(|c| rule.lits[c]).collect();
+            if rule.root.is_none() {
+                clause.push(!rule.lits[anchor]);
+            }
+            ctx.add_clause(&clause, ClauseKind::Learned);
+            self.rules[r].dirty = true;
+            return true;
+        }
+        // Exactly big enough: every free cell of the region holds the class.
+        let cells: Vec<usize> = (0..rule.state.len())
+            .filter(|&c| rule.state[c] == State::Free && reach::marked(&self.scratch, c))
+            .collect();
+        for c in cells {
+            let lit = self.rules[r].lits[c];
+            self.rules[r].forced[c] = self.epoch;
+            self.record(
+                lit,
+                Why::Size {
+                    rule: r,
+                    anchor,
+                    stamp: self.now,
+                },
+            );
+            ctx.propagate(lit);
+        }
+        false
+    }
+
+    /// Sets the seeded wish of every cell of rule `r` (whether the wished tile is in the
+    /// class), which `decide` follows.
+    pub(crate) fn set_wishes(&mut self, r: usize, wish: Vec<Option<bool>>) {
+        if let Some(rule) = self.rules.get_mut(r) {
+            rule.wish = wish;
+        }
+    }
+
+    fn record(&mut self, lit: Lit, why: Why) {
+        let code = lit.code();
+        if self.why.len() <= code {
+            self.why.resize(code + 1, None);
+        }
+        self.why[code] = Some(why);
+    }
+}
+
+impl Propagator for GridPropagator {
+    fn observed(&self) -> Vec<Var> {
+        let mut vars: Vec<Var> = (0..self.uses.len())
+            .filter(|&v| !self.uses[v].is_empty())
+            .filter_map(|v| Var::new(v as u32))
+            .collect();
+        vars.extend(self.paths.iter().flat_map(|p| p.lits().map(|l| l.var())));
+        vars.sort_unstable_by_key(|v| v.index());
+        vars.dedup();
+        vars
+    }
+
+    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
+        for &l in lits {
+            self.now += 1;
+            for p in &mut self.paths {
+                p.assigned(l);
+            }
+            let Some(uses) = self.uses.get(l.var().index()) else {
+                continue;
+            };
+            for &(r, c, positive) in uses {
+                let rule = &mut self.rules[r as usize];
+                let c = c as usize;
+                let is_in = l.is_positive() == positive;
+                rule.state[c] = if is_in { State::In } else { State::Out };
+                rule.stamp[c] = self.now;
+                if is_in && rule.root.is_none() && rule.anchor.is_none() {
+                    rule.anchor = Some(c); // the earliest In cell
+                }
+                // What cannot change the last pass's result: a cell it forced taking that
+                // value, and a cell outside the anchor's region going out (the region, its
+                // cut vertices and every reach stay as they were).
+                let ours = rule.forced[c] == self.epoch;
+                if is_in && !rule.rebuild {
+                    for d in self.graph.around(c) {
+                        if rule.state[d] == State::Free {
+                            rule.frontier.push_back(d);
+                        }
+                    }
+                }
+                if is_in {
+                    if !rule.reached[c] {
+                        // Outside the anchor's region: a conflict, found by a full pass.
+                        rule.dirty = true;
+                    } else if !ours
+                        && !self
+                            .graph
+                            .around(c)
+                            .any(|d| rule.state[d] == State::In && rule.reached[d])
+                    {
+                        // Inside, not beside an `In` cell: new cut vertices may separate it from
+                        // the anchor. Looked for at the next full pass (a cell beside an `In`
+                        // one has no cut vertex that one lacks).
+                        rule.cuts = true;
+                    }
+                } else if rule.reached[c] && !ours {
+                    // It leaves the region. A cell going out strands nothing else when it is
+                    // a simple point (its open neighbours join around it); otherwise a local
+                    // search decides.
+                    rule.reached[c] = false;
+                    rule.region -= 1;
+                    if rule.min_size > 0 && rule.region <= rule.min_size {
+                        rule.size_due = true;
+                    }
+                    let state = &rule.state;
+                    if !self.graph.locally_simple(c, &|d| state[d] != State::Out) {
+                        rule.pending.push(c);
+                    }
+                }
+                self.told.push((r, c as u32, level));
+            }
+        }
+    }
+
+    fn notify_backtrack(&mut self, level: u32) {
+        let mut freed = std::mem::take(&mut self.freed);
+        freed.clear();
+        while let Some(&(r, c, l)) = self.told.last() {
+            if l <= level {
+                break;
+            }
+            self.told.pop();
+            let rule = &mut self.rules[r as usize];
+            rule.state[c as usize] = State::Free;
+            rule.stamp[c as usize] = u64::MAX;
+            freed.push((r, c));
+        }
+        // Forced marks describe a deeper assignment.
+        self.epoch = self.epoch.wrapping_add(1);
+        for rule in &mut self.rules {
+            rule.cuts = true;
+            rule.rebuild = true;
+        }
+        // Cells freed beside the region join it, with everything free they reach: the region
+        // only grows when assignments are undone, so it is extended, not recomputed.
+        for &(r, c) in &freed {
+            let rule = &mut self.rules[r as usize];
+            if rule.dirty || rule.reached[c as usize] {
+                continue;
+            }
+            let c = c as usize;
+            if !self.graph.around(c).any(|d| rule.reached[d]) {
+                continue;
+            }
+            rule.reached[c] = true;
+            rule.region += 1;
+            let mut todo = vec![c];
+            while let Some(x) = todo.pop() {
+                for d in self.graph.around(x) {
+                    if !rule.reached[d] && rule.state[d] != State::Out {
+                        rule.reached[d] = true;
+                        rule.region += 1;
+                        todo.push(d);
+                    }
+                }
+            }
+        }
+        self.freed = freed;
+        // The region is the non-Out component of the anchor. A new anchor (the old one was
+        // undone) inside it has the same component; one outside it needs a full pass.
+        for rule in &mut self.rules {
+            if rule.anchor.is_some_and(|a| rule.state[a] != State::In) {
+                rule.anchor = None;
+                Self::anchor(rule);
+            }
+            if let Some(a) = rule.anchor.or(rule.root)
+                && (!rule.reached[a] || rule.state[a] != State::In)
+            {
+                rule.dirty = true;
+            }
+        }
+    }
+
+    fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
+        for rule in &mut self.rules {
+            if rule.rebuild {
+                rule.rebuild = false;
+                rule.frontier.clear();
+                for c in 0..rule.state.len() {
+                    if rule.state[c] == State::In {
+                        for d in self.graph.around(c) {
+                            if rule.state[d] == State::Free {
+                                rule.frontier.push_back(d);
+                            }
+                        }
+                    }
+                }
+            }
+            while let Some(c) = rule.frontier.pop_front() {
+                if rule.state[c] != State::Free || ctx.value(rule.lits[c]).is_some() {
+                    continue;
+                }
+                let want = rule.wish[c].unwrap_or(true);
+                return Some(if want { rule.lits[c] } else { !rule.lits[c] });
+            }
+            // No In cell yet ("any" root): start where the wishes put the class, nearest the
+            // centre (a region grown from the middle can still be sealed off from the border,
+            // as enclosure rules want; one grown from the edge cannot).
+            if Self::anchor(rule).is_none() {
+                let (w, h) = (self.graph.width() as i64, self.graph.height() as i64);
+                let centre = |c: usize| {
+                    let (x, y) = ((c as i64 % w) * 2 - (w - 1), (c as i64 / w) * 2 - (h - 1));
+                    x * x + y * y
+                };
+                if let Some(c) = (0..rule.state.len())
+                    .filter(|&c| rule.state[c] == State::Free && rule.wish[c] == Some(true))
+                    .min_by_key(|&c| (centre(c), c))
+                {
+                    return Some(rule.lits[c]);
+                }
+            }
+        }
+        None
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>) {
+        for p in &mut self.paths {
+            if p.propagate(&self.graph, ctx) {
+                return; // a conflict
+            }
+        }
+        for r in 0..self.rules.len() {
+            let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
+            if !self.rules[r].dirty && local {
+                self.rules[r].size_due = false;
+                if self.split_pass(r, ctx) {
+                    return; // a conflict
+                }
+            }
+            if !self.rules[r].dirty {
+                continue;
+            }
+            self.rules[r].dirty = false;
+            self.rules[r].pending.clear();
+            let Some(anchor) = Self::anchor(&mut self.rules[r]) else {
+                continue;
+            };
+            self.found.clear();
+            let rule = &mut self.rules[r];
+            let cuts = std::mem::replace(&mut rule.cuts, false);
+            reach::infer(
+                &self.graph,
+                &rule.state,
+                anchor,
+                cuts,
+                &mut rule.scratch,
+                &mut self.found,
+            );
+            let found = std::mem::take(&mut self.found);
+            // The breadth-first search of the pass is complete even when it found a conflict.
+            let mut region = 0;
+            for c in 0..rule.reached.len() {
+                rule.reached[c] = reach::was_reached(&rule.scratch, c);
+                region += rule.reached[c] as usize;
+            }
+            rule.region = region;
+            self.epoch = self.epoch.wrapping_add(1);
+            for inf in &found {
+                match *inf {
+                    Inference::Conflict { cell } => {
+                        let rule = &self.rules[r];
+                        let mut clause = vec![!rule.lits[cell]];
+                        Self::explanation(
+                            &self.graph,
+                            rule,
+                            anchor,
+                            cell,
+                            None,
+                            u64::MAX,
+                            &mut self.scratch,
+                            &mut clause,
+                        );
+                        ctx.add_clause(&clause, ClauseKind::Learned);
+                        self.found = found;
+                        self.rules[r].dirty = true;
+                        return;
+                    }
+                    Inference::Out { cell } => {
+                        self.rules[r].forced[cell] = self.epoch;
+                        let lit = !self.rules[r].lits[cell];
+                        let why = Why::Out {
+                            rule: r,
+                            cell,
+                            anchor,
+                            stamp: self.now,
+                        };
+                        self.record(lit, why);
+                        ctx.propagate(lit);
+                    }
+                    Inference::In { cell, witness } => {
+                        self.rules[r].forced[cell] = self.epoch;
+                        let lit = self.rules[r].lits[cell];
+                        let why = Why::In {
+                            rule: r,
+                            cell,
+                            witness,
+                            anchor,
+                            stamp: self.now,
+                        };
+                        self.record(lit, why);
+                        ctx.propagate(lit);
+                    }
+                }
+            }
+            self.found = found;
+            if self.size_check(r, anchor, ctx) {
+                return;
+            }
+        }
+    }
+
+    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
+        reason.push(lit);
+        let Some(Some(why)) = self.why.get(lit.code()).copied() else {
+            return; // the engine's check reports the missing reason
+        };
+        match why {
+            Why::Out {
+                rule,
+                cell,
+                anchor,
+                stamp,
+            } => {
+                let rule = &self.rules[rule];
+                Self::explanation(
+                    &self.graph,
+                    rule,
+                    anchor,
+                    cell,
+                    None,
+                    stamp,
+                    &mut self.scratch,
+                    reason,
+                );
+            }
+            Why::Size {
+                rule,
+                anchor,
+                stamp,
+            } => {
+                let rule = &self.rules[rule];
+                let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
+                let (border, _) =
+                    reach::border(&self.graph, anchor, &was_out, None, &mut self.scratch);
+                reason.extend(border.into_iter().map(|c| rule.lits[c]));
+                if rule.root.is_none() {
+                    reason.push(!rule.lits[anchor]);
+                }
+            }
+            Why::In {
+                rule,
+                cell,
+                witness,
+                anchor,
+                stamp,
+            } => {
+                let rule = &self.rules[rule];
+                reason.push(!rule.lits[witness]);
+                Self::explanation(
+                    &self.graph,
+                    rule,
+                    anchor,
+                    witness,
+                    Some(cell),
+                    stamp,
+                    &mut self.scratch,
+                    reason,
+                );
+            }
+        }
+    }
+
+    fn check_model(&mut self, ctx: &mut Context<'_>) {
+        // Every fixpoint was propagated, so a complete assignment is connected; this is the
+        // safety net that makes it a guarantee.
+        for r in 0..self.rules.len() {
+            self.rules[r].dirty = true;
+        }
+        for p in &mut self.paths {
+            p.invalidate();
+        }
+        self.propagate(ctx);
+    }
+}

@@ -1,0 +1,366 @@
+//! Equivalent-literal substitution: literals on a cycle of binary implications are
+//! equivalent; every variable of such a cycle but one is replaced by its representative,
+//! which removes the variable from the search.
+//!
+//! The binary clauses (irredundant and learned) form the binary implication graph: `a ∨ b`
+//! gives `¬a → b` and `¬b → a`. A strongly connected component of that graph is a set of
+//! equivalent literals; one holding a literal and its negation refutes the clauses. Tarjan's
+//! algorithm finds the components in one pass (iteratively here: a recursive one overflows
+//! the stack on a chain of a million binaries). Each component gets a representative — the
+//! literal of its smallest frozen variable when it has one (frozen, observed and assumed
+//! variables must stay), else its literal of smallest code, a rule that gives the complementary
+//! component the complementary representative — and every clause over a replaced variable is
+//! rewritten: duplicates merged, tautologies (among them the cycle's own binaries) deleted.
+//!
+//! Runs at level 0 in the search ladder every `substitute_interval` conflicts (the interval
+//! grows with √rounds, like reduction's), within `substitute_effort` graph edges per
+//! propagation of search since the previous round, so it stays a small share of the run (the
+//! graph is linear to scan; Kissat and CaDiCaL run it as part of probing for the same reason:
+//! probing's hyper-binary resolvents close new cycles).
+//!
+//! Proofs: for each replaced `x ≡ r` the two binaries `¬x ∨ r`, `x ∨ ¬r` are added first (RUP:
+//! unit propagation runs along the cycle), then each rewritten clause is added (RUP with them)
+//! and the old one deleted. Model reconstruction and incremental use: the two binaries go on
+//! elimination's stack (`Elimination::substitute`), so a model gives `x` the value of `r`, and
+//! a later clause or assumption over `x` restores them with the rest of the stack.
+//!
+//! Aspvall, Plass & Tarjan (IPL 1979) for 2-SAT by components; equivalent-literal
+//! substitution as inprocessing: Van Gelder, "Toward leaner binary-clause reasoning in a
+//! satisfiability solver" (AMAI 2005), Heule, Järvisalo & Biere, "Efficient CNF simplification
+//! based on binary implication graphs" (SAT 2011), CaDiCaL's `decompose.cpp`, Kissat's
+//! `substitute.c`. Ours differs in running on its own schedule (not only inside probing), and
+//! in that a component of two frozen variables is left as it is (both stay, the binaries keep
+//! the equivalence).
+
+#![forbid(unsafe_code)]
+
+use crate::clause::{CRef, NO_REASON};
+use crate::solver::Solver;
+use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit, Var};
+
+/// The substitution schedule: written only here.
+#[derive(Default)]
+pub(crate) struct Substitute {
+    /// The next round happens at this conflict count (0: at the first chance).
+    next: u64,
+    /// Rounds so far (the interval grows with √rounds).
+    rounds: u64,
+    /// Propagation count at the end of the previous round (the effort is relative to it).
+    props_mark: u64,
+    /// Binary clauses seen by the previous round that found nothing, or `usize::MAX`: when the
+    /// count is unchanged the graph is probably unchanged, and the round is skipped.
+    quiet_binaries: usize,
+}
+
+const UNVISITED: u32 = u32::MAX;
+
+impl Substitute {
+    /// New binary clauses were found (probing's hyper-binary resolvents): the next round is
+    /// due at the next chance.
+    pub(crate) fn request(&mut self) {
+        self.next = 0;
+    }
+}
+
+impl Solver {
+    /// Whether a substitution round is due.
+    pub(crate) fn substituting(&self) -> bool {
+        self.opts.substitute && self.ok && self.stats.conflicts >= self.substitute.next
+    }
+
+    /// One round of equivalent-literal substitution (module doc). Leaves the solver at level 0
+    /// with the clauses propagated, or `ok == false`.
+    pub(crate) fn substitute(&mut self) {
+        self.substitute.rounds += 1;
+        let k = self.substitute.rounds as f64;
+        self.substitute.next =
+            self.stats.conflicts + (self.opts.substitute_interval as f64 * k.sqrt()) as u64;
+        self.backtrack(0);
+        if self.propagate() != NO_REASON {
+            self.ok = false;
+            self.proof.empty();
+            return;
+        }
+        // Lingering watches of deleted clauses must not count as edges.
+        self.collect_garbage();
+        let binaries = self
+            .clauses
+            .originals
+            .iter()
+            .chain(&self.clauses.learnts)
+            .filter(|&&c| self.arena.len(c) == 2)
+            .count();
+        if binaries == self.substitute.quiet_binaries {
+            self.substitute.props_mark = self.stats.propagations;
+            return;
+        }
+        self.stats.substitute_rounds += 1;
+        let budget = ((self.stats.propagations - self.substitute.props_mark) as f64
+            * self.opts.substitute_effort) as u64
+            + 2 * binaries as u64;
+        let (subst, contradiction) = self.equivalences(budget);
+        if let Some(x) = contradiction {
+            // x →* ¬x and ¬x →* x: ¬x is RUP, and propagating it reaches x.
+            self.proof.add(&[!x]);
+            self.trail.assign(!x, NO_REASON);
+            if self.propagate() != NO_REASON {
+                self.ok = false;
+                self.proof.empty();
+                return;
+            }
+        }
+        let replaced = subst.iter().filter(|s| s.is_some()).count();
+        if replaced == 0 {
+            self.substitute.quiet_binaries = binaries;
+            self.substitute.props_mark = self.stats.propagations;
+            return;
+        }
+        self.substitute.quiet_binaries = usize::MAX;
+        self.rewrite(&subst);
+        self.substitute.props_mark = self.stats.propagations;
+    }
+
+    /// Tarjan's components of the binary implication graph over unassigned literals, within
+    /// `budget` edge visits: for each variable to replace, the literal its positive literal
+    /// becomes; and a literal equivalent to its own negation, if one was found.
+    fn equivalences(&self, budget: u64) -> (Vec<Option<Lit>>, Option<Lit>) {
+        let n = self.num_vars();
+        let mut subst: Vec<Option<Lit>> = vec![None; n];
+        let mut index = vec![UNVISITED; 2 * n];
+        let mut low = vec![0u32; 2 * n];
+        let mut on_stack = vec![false; 2 * n];
+        let mut stack: Vec<usize> = Vec::new();
+        let mut calls: Vec<(usize, usize)> = Vec::new();
+        let mut component: Vec<usize> = Vec::new();
+        let mut counter = 0u32;
+        let mut ticks = 0u64;
+        let mut frozen: Vec<bool> = (0..n).map(|v| self.elim.is_frozen(v)).collect();
+        for a in &self.assumptions {
+            frozen[a.var().index()] = true;
+        }
+        for root in 0..2 * n {
+            if ticks > budget {
+                break;
+            }
+            let v = root / 2;
+            if index[root] != UNVISITED
+                || self.trail.var_value(v) != L_UNDEF
+                || self.elim.is_eliminated(v)
+            {
+                continue;
+            }
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            calls.push((root, 0));
+            while let Some(&(node, pos)) = calls.last() {
+                let ws = self.watches.list(Lit::from_code(node));
+                let mut next = pos;
+                let mut child = None;
+                while next < ws.len() {
+                    let w = ws[next];
+                    next += 1;
+                    if !w.is_binary() {
+                        continue;
+                    }
+                    ticks += 1;
+                    let t = w.blocker;
+                    if self.trail.value(t) != L_UNDEF {
+                        continue;
+                    }
+                    let u = t.code();
+                    if index[u] == UNVISITED {
+                        child = Some(u);
+                        break;
+                    } else if on_stack[u] {
+                        low[node] = low[node].min(index[u]);
+                    }
+                }
+                let top = calls.len() - 1;
+                calls[top].1 = next;
+                if let Some(u) = child {
+                    index[u] = counter;
+                    low[u] = counter;
+                    counter += 1;
+                    stack.push(u);
+                    on_stack[u] = true;
+                    calls.push((u, 0));
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent] = low[parent].min(low[node]);
+                }
+                if low[node] != index[node] {
+                    continue;
+                }
+                component.clear();
+                loop {
+                    let m = stack.pop().expect("Tarjan's stack holds the component");
+                    on_stack[m] = false;
+                    component.push(m);
+                    if m == node {
+                        break;
+                    }
+                }
+                if component.len() < 2 {
+                    continue;
+                }
+                // A literal and its negation in one component (adjacent codes once sorted):
+                // the clauses are refuted.
+                component.sort_unstable();
+                if let Some(w) = component.windows(2).find(|w| w[0] ^ 1 == w[1]) {
+                    return (subst, Some(Lit::from_code(w[0])));
+                }
+                let rep = component
+                    .iter()
+                    .copied()
+                    .filter(|&m| frozen[m / 2])
+                    .min()
+                    .unwrap_or(component[0]);
+                let rep = Lit::from_code(rep);
+                for &m in &component {
+                    let var = m / 2;
+                    if var == rep.var().index() || frozen[var] || subst[var].is_some() {
+                        continue;
+                    }
+                    let lit = Lit::from_code(m);
+                    // lit ≡ rep, so the positive literal of var is rep or ¬rep.
+                    subst[var] = Some(if lit.is_positive() { rep } else { !rep });
+                }
+            }
+        }
+        (subst, None)
+    }
+
+    /// Replaces every variable `v` with `subst[v] = Some(r)` by `r` in every clause (module
+    /// doc). Pre: level 0, propagated, no watch of a deleted clause.
+    fn rewrite(&mut self, subst: &[Option<Lit>]) {
+        let map = |l: Lit| match subst[l.var().index()] {
+            Some(r) => {
+                if l.is_positive() {
+                    r
+                } else {
+                    !r
+                }
+            }
+            None => l,
+        };
+        for (v, s) in subst.iter().enumerate() {
+            if let Some(r) = *s {
+                let x = Var::from_index(v).pos();
+                self.proof.add(&[!x, r]);
+                self.proof.add(&[x, !r]);
+                self.elim.substitute(x, r);
+                self.stats.substituted += 1;
+            }
+        }
+        let mut marks = vec![0u8; 2 * self.num_vars()];
+        let mut buf: Vec<Lit> = Vec::new();
+        let mut units: Vec<Lit> = Vec::new();
+        let mut added: Vec<(CRef, bool)> = Vec::new();
+        let all: Vec<CRef> = self
+            .clauses
+            .originals
+            .iter()
+            .chain(&self.clauses.learnts)
+            .copied()
+            .collect();
+        for c in all {
+            if self.arena.is_deleted(c)
+                || !self
+                    .arena
+                    .lits(c)
+                    .iter()
+                    .any(|&l| subst[l.var().index()].is_some())
+            {
+                continue;
+            }
+            buf.clear();
+            let mut drop = false;
+            for &l in self.arena.lits(c) {
+                let m = map(l);
+                match self.trail.value(m) {
+                    L_TRUE => {
+                        drop = true;
+                        break;
+                    }
+                    L_FALSE => continue,
+                    _ => {}
+                }
+                if marks[(!m).code()] != 0 {
+                    drop = true;
+                    break;
+                }
+                if marks[m.code()] == 0 {
+                    marks[m.code()] = 1;
+                    buf.push(m);
+                }
+            }
+            for &m in &buf {
+                marks[m.code()] = 0;
+            }
+            let learned = self.arena.is_learned(c);
+            if !drop {
+                self.proof.add(&buf);
+            }
+            self.proof.delete(self.arena.lits(c), &self.trail);
+            self.arena.delete(c);
+            if drop {
+                continue;
+            }
+            match buf.len() {
+                0 => {
+                    self.ok = false;
+                    self.proof.empty();
+                    return;
+                }
+                1 => units.push(buf[0]),
+                _ => {
+                    let lbd = self.arena.lbd(c).min(buf.len() as u32 - 1);
+                    match self.arena.alloc(&buf, learned, lbd) {
+                        Some(d) => {
+                            if learned {
+                                self.arena.set_used(d, self.arena.used(c));
+                                self.arena.set_activity(d, self.arena.activity(c));
+                            }
+                            added.push((d, learned));
+                        }
+                        None => {
+                            self.out_of_memory = true;
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        self.clauses.retain_live(&self.arena);
+        for (d, learned) in added {
+            self.watches.attach(&self.arena, d);
+            if learned {
+                self.clauses.learnts.push(d);
+            } else {
+                self.clauses.originals.push(d);
+            }
+        }
+        // Old clauses' watches go before anything propagates (`watch.rs` invariant 4).
+        self.collect_garbage();
+        for u in units {
+            match self.trail.value(u) {
+                L_TRUE => {}
+                L_FALSE => {
+                    self.ok = false;
+                    self.proof.empty();
+                    return;
+                }
+                _ => self.trail.assign(u, NO_REASON),
+            }
+        }
+        if self.propagate() != NO_REASON {
+            self.ok = false;
+            self.proof.empty();
+        }
+    }
+}
