@@ -873,6 +873,10 @@ fn run_wcnf(ctx: &Ctx, detected: Detected, options: Options) -> Result<u8, Failu
             ("stalls", stats.stalls),
             ("local search flips", stats.ls_flips),
             ("local search wins", stats.ls_improvements),
+            ("bnb bursts", stats.bnb_runs),
+            ("bnb nodes", stats.bnb_nodes),
+            ("bnb wins", stats.bnb_improvements),
+            ("bnb proofs", stats.bnb_proofs),
             ("conflicts", stats.conflicts),
         ]
         .into_iter()
