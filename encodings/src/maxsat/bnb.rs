@@ -274,8 +274,14 @@ impl Sim {
 
     /// Propagates the simulated assignments from trail position `from`; returns the clause left
     /// without a literal, if any.
-    fn propagate(&mut self, db: &Db, mut from: usize) -> Option<u32> {
-        while from < self.trail.len() {
+    fn propagate(&mut self, db: &Db, from: usize) -> Option<u32> {
+        self.propagate_limited(db, from, usize::MAX)
+    }
+
+    /// As `propagate`, giving up (no conflict) once `limit` entries were propagated.
+    fn propagate_limited(&mut self, db: &Db, mut from: usize, limit: usize) -> Option<u32> {
+        let end = from.saturating_add(limit);
+        while from < self.trail.len() && from < end {
             let p = self.trail[from];
             from += 1;
             let occ = db.active(!p);
@@ -394,6 +400,13 @@ pub(super) struct BranchAndBound {
     /// literals. Both on; the tests switch them.
     transform: bool,
     probe: bool,
+    /// The order in which failed literals are probed, and the ones found at this node.
+    probe_order: Vec<u32>,
+    hits: Vec<u32>,
+    /// Subsets found by probing at a node, a moving average.
+    probe_yield: f64,
+    hit_mark: Vec<u64>,
+    pub(super) dbg: [u64; 4],
     /// Test builds: the instance, to check every transformation against (see `check_exact`).
     #[cfg(test)]
     referee: Option<Wcnf>,
@@ -515,6 +528,11 @@ impl BranchAndBound {
             resolvent: Vec::new(),
             transform: true,
             probe: true,
+            probe_order: (0..num_vars as u32).collect(),
+            hits: Vec::new(),
+            probe_yield: 0.0,
+            hit_mark: vec![0; num_vars],
+            dbg: [0; 4],
             nodes: 0,
             pruned: 0,
             transformed: 0,
@@ -882,9 +900,17 @@ impl BranchAndBound {
     /// total reaches `ub`; `u64::MAX` when the hard clauses alone are refuted. Leaves the
     /// simulation to the caller to undo.
     fn bound(&mut self, ub: u64) -> u64 {
+        let t0 = self.sim.ticks;
+        let r = self.bound2(ub);
+        self.dbg[2] += self.sim.ticks - t0;
+        r
+    }
+    fn bound2(&mut self, ub: u64) -> u64 {
         let mut lb = 0u64;
         let reached = |s: &Self, lb: u64| (s.cost + s.empty).saturating_add(lb) >= ub;
+        let t0 = self.sim.ticks;
         while let Some(c) = self.propagate_units() {
+            self.dbg[0] += 1;
             self.sim.mark_stamp += 1;
             self.sim.collect(&self.db, c);
             if self.transform && self.transformable(c) {
@@ -910,11 +936,47 @@ impl BranchAndBound {
             }
             self.sim.undo(0);
         }
+        self.dbg[1] += self.sim.ticks - t0;
         if !self.probe {
             return lb;
         }
-        // Failed literals: a variable whose two values both end in a conflict.
-        for v in 0..self.db.num_vars {
+        // Probing costs more than the propagation of the units; skip it where it cannot
+        // close the gap: past twice the number of subsets it found at a node, on average.
+        let gap = ub - (self.cost + self.empty).saturating_add(lb);
+        if knob(1, 1) == 1 && gap as f64 > 3.0f64.max(2.0 * self.probe_yield) {
+            return lb;
+        }
+        // Failed literals: a variable whose two values both end in a conflict. The variables
+        // that failed at the latest nodes are probed first (`probe_order`, move to front).
+        let order = std::mem::take(&mut self.probe_order);
+        self.hits.clear();
+        let before = self.hits.len();
+        let lb = self.probe_all(&order, lb, ub);
+        let found = (self.hits.len() - before) as f64;
+        self.probe_yield += (found - self.probe_yield) / 64.0;
+        if knob(4, 1) == 1 && !self.hits.is_empty() {
+            let mut next = Vec::with_capacity(order.len());
+            for &v in &self.hits {
+                self.hit_mark[v as usize] = self.sim.node;
+            }
+            next.extend_from_slice(&self.hits);
+            next.extend(
+                order
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.hit_mark[v as usize] != self.sim.node),
+            );
+            self.probe_order = next;
+        } else {
+            self.probe_order = order;
+        }
+        lb
+    }
+
+    fn probe_all(&mut self, order: &[u32], mut lb: u64, ub: u64) -> u64 {
+        let reached = |s: &Self, lb: u64| (s.cost + s.empty).saturating_add(lb) >= ub;
+        for &v in order {
+            let v = v as usize;
             let (db, sim) = (&self.db, &mut self.sim);
             if db.value[2 * v] != 0 || sim.val[2 * v] != 0 {
                 continue;
@@ -932,7 +994,7 @@ impl BranchAndBound {
                 // different reasons); the union is deduplicated below.
                 sim.mark_stamp += 1;
                 sim.assign(l, NONE);
-                let conflict = sim.propagate(db, base);
+                let conflict = sim.propagate_limited(db, base, knob(3, 1 << 40) as usize);
                 if let Some(c) = conflict {
                     sim.collect(db, c);
                 }
@@ -948,6 +1010,8 @@ impl BranchAndBound {
             }
             sim.subset.sort_unstable();
             sim.subset.dedup();
+            self.dbg[3] += 1;
+            self.hits.push(v as u32);
             let Some(w) = sim.consume(db) else {
                 return u64::MAX;
             };
@@ -974,7 +1038,8 @@ impl BranchAndBound {
         let (db, sim) = (&self.db, &self.sim);
         sim.subset.iter().all(|&c| {
             let c = c as usize;
-            db.open[c] <= 2 && (db.weight[c] == HARD || sim.resid_stamp[c] != sim.node)
+            db.open[c] <= knob(0, 2) as u32
+                && (db.weight[c] == HARD || sim.resid_stamp[c] != sim.node)
         })
     }
 
@@ -1182,15 +1247,23 @@ impl BranchAndBound {
 /// that making `l` true propagates something).
 fn worth_probing(db: &Db, sim: &mut Sim, l: Lit) -> bool {
     sim.ticks += (db.occ_len[(!l).code()] as usize + db.added_occ[(!l).code()].len()) as u64;
-    let original = db.active(!l).iter().any(|&k| {
-        let c = db.clause_of[k as usize] as usize;
-        sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
-    });
-    original
-        || db.added_occ[(!l).code()].iter().any(|&c| {
+    let need = knob(2, 1) as usize;
+    let original = db
+        .active(!l)
+        .iter()
+        .filter(|&&k| {
+            let c = db.clause_of[k as usize] as usize;
+            sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
+        })
+        .count();
+    let added = db.added_occ[(!l).code()]
+        .iter()
+        .filter(|&&c| {
             let c = c as usize;
             db.sat[c] == 0 && sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
         })
+        .count();
+    original + added >= need
 }
 
 /// Branch-and-bound work (clause visits) matched to one engine conflict of the core-guided
@@ -1389,4 +1462,8 @@ mod tests {
             "only {transformed} runs transformed a subset"
         );
     }
+}
+
+fn knob(_i: usize, default: u64) -> u64 {
+    default
 }
