@@ -274,14 +274,8 @@ impl Sim {
 
     /// Propagates the simulated assignments from trail position `from`; returns the clause left
     /// without a literal, if any.
-    fn propagate(&mut self, db: &Db, from: usize) -> Option<u32> {
-        self.propagate_limited(db, from, usize::MAX)
-    }
-
-    /// As `propagate`, giving up (no conflict) once `limit` entries were propagated.
-    fn propagate_limited(&mut self, db: &Db, mut from: usize, limit: usize) -> Option<u32> {
-        let end = from.saturating_add(limit);
-        while from < self.trail.len() && from < end {
+    fn propagate(&mut self, db: &Db, mut from: usize) -> Option<u32> {
+        while from < self.trail.len() {
             let p = self.trail[from];
             from += 1;
             let occ = db.active(!p);
@@ -943,7 +937,7 @@ impl BranchAndBound {
         // Probing costs more than the propagation of the units; skip it where it cannot
         // close the gap: past twice the number of subsets it found at a node, on average.
         let gap = ub - (self.cost + self.empty).saturating_add(lb);
-        if knob(1, 1) == 1 && gap as f64 > 3.0f64.max(2.0 * self.probe_yield) {
+        if gap as f64 > 3.0f64.max(2.0 * self.probe_yield) {
             return lb;
         }
         // Failed literals: a variable whose two values both end in a conflict. The variables
@@ -954,7 +948,7 @@ impl BranchAndBound {
         let lb = self.probe_all(&order, lb, ub);
         let found = (self.hits.len() - before) as f64;
         self.probe_yield += (found - self.probe_yield) / 64.0;
-        if knob(4, 1) == 1 && !self.hits.is_empty() {
+        if !self.hits.is_empty() {
             let mut next = Vec::with_capacity(order.len());
             for &v in &self.hits {
                 self.hit_mark[v as usize] = self.sim.node;
@@ -994,7 +988,7 @@ impl BranchAndBound {
                 // different reasons); the union is deduplicated below.
                 sim.mark_stamp += 1;
                 sim.assign(l, NONE);
-                let conflict = sim.propagate_limited(db, base, knob(3, 1 << 40) as usize);
+                let conflict = sim.propagate(db, base);
                 if let Some(c) = conflict {
                     sim.collect(db, c);
                 }
@@ -1038,8 +1032,7 @@ impl BranchAndBound {
         let (db, sim) = (&self.db, &self.sim);
         sim.subset.iter().all(|&c| {
             let c = c as usize;
-            db.open[c] <= knob(0, 2) as u32
-                && (db.weight[c] == HARD || sim.resid_stamp[c] != sim.node)
+            db.open[c] <= 2 && (db.weight[c] == HARD || sim.resid_stamp[c] != sim.node)
         })
     }
 
@@ -1247,23 +1240,15 @@ impl BranchAndBound {
 /// that making `l` true propagates something).
 fn worth_probing(db: &Db, sim: &mut Sim, l: Lit) -> bool {
     sim.ticks += (db.occ_len[(!l).code()] as usize + db.added_occ[(!l).code()].len()) as u64;
-    let need = knob(2, 1) as usize;
-    let original = db
-        .active(!l)
-        .iter()
-        .filter(|&&k| {
-            let c = db.clause_of[k as usize] as usize;
-            sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
-        })
-        .count();
-    let added = db.added_occ[(!l).code()]
-        .iter()
-        .filter(|&&c| {
+    let original = db.active(!l).iter().any(|&k| {
+        let c = db.clause_of[k as usize] as usize;
+        sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
+    });
+    original
+        || db.added_occ[(!l).code()].iter().any(|&c| {
             let c = c as usize;
             db.sat[c] == 0 && sim.open_of(db, c) == 2 && !sim.is_dead(db, c)
         })
-        .count();
-    original + added >= need
 }
 
 /// Branch-and-bound work (clause visits) matched to one engine conflict of the core-guided
@@ -1462,8 +1447,4 @@ mod tests {
             "only {transformed} runs transformed a subset"
         );
     }
-}
-
-fn knob(_i: usize, default: u64) -> u64 {
-    default
 }
