@@ -817,6 +817,30 @@ fn weights_summing_to_u64_max_are_solved_exactly() {
 }
 
 #[test]
+fn weights_of_two_to_the_63_and_of_u64_max_are_solved_exactly() {
+    // Two softs of 2^63 - 1 and one of 1 (sum u64::MAX - 1): the cheapest model violates one
+    // heavy soft and the light one; then a single soft of u64::MAX that no model satisfies.
+    let mut w = Wcnf::new(3);
+    w.hard.push(vec![lit(-1), lit(-2)]);
+    w.hard.push(vec![lit(-3)]);
+    w.add_soft((1 << 63) - 1, &[lit(1)]);
+    w.add_soft((1 << 63) - 1, &[lit(2)]);
+    w.add_soft(1, &[lit(3)]);
+    let mut v = Wcnf::new(2);
+    v.hard.push(vec![lit(-1)]);
+    v.add_soft(u64::MAX, &[lit(1), lit(2)]);
+    v.hard.push(vec![lit(-2)]);
+    for (name, opts) in configurations() {
+        let r = run(&w, opts.clone(), None);
+        assert_eq!(r.status, MaxSatStatus::Optimum, "{name}");
+        assert_eq!(r.cost, Some((1 << 63) - 1 + 1), "{name}");
+        let r = run(&v, opts, None);
+        assert_eq!(r.status, MaxSatStatus::Optimum, "{name}");
+        assert_eq!(r.cost, Some(u64::MAX), "{name}");
+    }
+}
+
+#[test]
 fn a_core_of_three_prices_the_second_violation() {
     // Hard: at most one of a, b, c (pairwise). Soft: a, b, c of weight 1: optimum 2.
     let mut w = Wcnf::new(3);

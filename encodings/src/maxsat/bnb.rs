@@ -1293,7 +1293,10 @@ impl Oll {
         if self.bnb.is_none() {
             let size: usize = self.wcnf.hard.iter().map(Vec::len).sum::<usize>()
                 + self.wcnf.soft.iter().map(|(_, c)| c.len()).sum::<usize>();
-            if size > self.opts.bnb_max_literals {
+            // A soft weight of 2^64 - 1 would read as the hard marker; the sum fitting in 64
+            // bits, it is then the only weight, and the core-guided search settles it alone.
+            let max_weight = self.wcnf.soft.iter().any(|(w, _)| *w == HARD);
+            if size > self.opts.bnb_max_literals || max_weight {
                 self.bnb_off = true;
                 return;
             }
