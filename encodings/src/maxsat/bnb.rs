@@ -1,36 +1,59 @@
 //! Branch and bound with lower bounds from unit propagation: the proof engine for small
-//! instances whose cores are many and hard to find (random Max-2-SAT and Max-3-SAT).
+//! instances whose cores are many and hard to find (random Max-2/3-SAT, max-cut, spin glasses).
 //!
 //! **Technique.** A depth-first search over the instance's variables that keeps the cost of the
 //! soft clauses the partial assignment falsifies, and at every node a lower bound on what any
 //! extension must still pay: *disjoint inconsistent subsets* found by simulated unit
 //! propagation (Li, Manyà & Planes, "Exploiting unit propagation to compute lower bounds in
 //! branch and bound Max-SAT solvers", CP 2005, doi:10.1007/11564751_31; MaxSatz, Li, Manyà &
-//! Planes, AAAI 2006 and JAIR 30, 2007, doi:10.1613/jair.2215, read to learn). The unit soft
-//! clauses of the node are propagated, hard and soft clauses alike serving as reasons; a clause
-//! that loses every literal closes an implication graph whose clauses form a set no assignment
-//! satisfies together, so one of its soft clauses is violated by every extension. Its clauses
-//! are set aside (weighted: the smallest remaining weight is taken off each, Li, Manyà, Mohamedou
-//! & Planes, "Exploiting cycle structures in Max-SAT", SAT 2009 and ahmaxsat's clause splitting),
-//! the bound rises by that weight, and propagation starts again without them. When no unit
-//! propagation conflict is left, *failed literals* add more: a variable both of whose values
-//! lead to a conflict gives the union of the two derivations. A node whose cost plus bound
-//! reaches the best cost known is pruned.
+//! Planes, JAIR 30, 2007, doi:10.1613/jair.2215, read to learn). The unit soft clauses of the
+//! node are propagated, most recent first, hard and soft clauses alike serving as reasons; a
+//! clause that loses every literal closes an implication graph whose clauses no assignment
+//! satisfies together, so every extension violates one of its soft clauses.
+//! - A subset of clauses with at most two open literals is *transformed* by max-resolution
+//!   (Bonet, Levy & Manyà, AIJ 171, 2007, doi:10.1016/j.artint.2007.05.001; applied to the
+//!   subsets found by propagation as in ahmaxsat, Abramé & Habet, JSAT 9, 2014, read to learn):
+//!   an empty clause of the subset's smallest weight joins the node's cost and compensation
+//!   clauses keep the formula equivalent, for the whole subtree — so the children start from
+//!   it instead of finding it again, and the compensation clauses give further subsets.
+//! - Any other subset is set aside for the node (weighted: its smallest remaining weight is
+//!   taken off each clause, the clause splitting of weighted branch and bound).
+//! - When propagation finds nothing more, *failed literals* are probed on top of the units'
+//!   consequences: a variable both of whose values end in a conflict gives the union of the two
+//!   derivations.
+//! A node whose cost plus bound reaches the best cost known is pruned.
 //!
 //! **When.** `oll.rs` builds it for instances small enough (`OllOptions::bnb_max_literals`) and
-//! runs it in bursts between core-guided calls (`OllOptions::bnb_ticks`): the search state is
-//! kept between bursts, so the tree is explored once over the whole run. It prunes against the
-//! best cost found by anyone — the core-guided search, the local search of the anytime phase,
-//! or itself — which stays sound as that cost falls: a subtree pruned against an earlier, larger
-//! bound holds nothing cheaper than the final one either. When the tree is exhausted nothing
-//! cheaper than the best model exists, and the best model is optimal.
+//! runs it in bursts that share the time with the core-guided search (`OllOptions::bnb_ticks`;
+//! `bnb_burst` below): the search state is kept between bursts, so the tree is explored once
+//! over the whole run. It prunes against the best cost found by anyone — the core-guided search,
+//! the local search of the anytime phase, or itself — which stays sound as that cost falls: a
+//! subtree pruned against an earlier, larger bound holds nothing cheaper than the final one
+//! either. When the tree is exhausted nothing cheaper than the best model exists, and the best
+//! model is optimal. Models are priced by the referee like every other.
 //!
-//! **Where ours differs.** MaxSatz also applies resolution rules that rewrite the formula below
-//! a node and branches with its own weighted occurrence counts; we compute the bound afresh at
-//! every node, branch on the variable with the largest product of the occurrence scores of its
-//! two literals (binary clauses weigh four times ternary ones, MaxSatz's ratio), and try first
-//! the value that satisfies the larger score. Hard clauses propagate for real. Determinism: no
-//! randomness at all; the tree depends only on the instance.
+//! **Measured** (CPU seconds, 60 s limit, `compare.py`, `benches/results/maxsat-*-2026-12-02*`):
+//! on the real set it proves s3v70c700-1, t5pm3-7777 and maxcut-140-630-0.7-1 (9, 23 and 24 s;
+//! no solver here proved them before: the core-guided lower bounds stop at 10/21, 76/78 and
+//! 143/160) and johnson8-2-4 in 0.07 s instead of 2.8 s; on `maxsat-main` every weighted
+//! Max-3-SAT, minimum-ones and weighted independent set instance falls under a second (the set's
+//! PAR-2 127.0 → 55.6 s). Alone on the three real instances it needs 0.28G, 0.65G and 0.99G
+//! clause visits (2.0, 4.5 and 7.6 s). What each part bought, in clause visits to the end
+//! (alone): the transformations 0.26G → 0.15G on s3v70c700 (82k → 48k nodes); probing failed
+//! literals in move-to-front order of their recent successes 1.52G → 0.65G on t5pm3 (50k → 22k
+//! nodes); skipping the probes where they cannot close the gap (past twice their average
+//! yield) 0.36G → 0.28G on s3v70c700. Transforming subsets of three open literals too cost
+//! more than it saved (s3v70c700: 49k → 84k nodes); so did propagating all units at once before
+//! their consequences (breadth first: 7× the nodes).
+//!
+//! **Where ours differs.** MaxSatz applies a fixed set of resolution patterns and ahmaxsat
+//! every subset; we transform exactly the subsets whose compensation clauses stay within three
+//! literals. Branching: the variable of the largest product of the occurrence scores of its two
+//! literals in undecided clauses (binary clauses weigh twice ternary ones and units, measured on
+//! s3v70c700: 84k nodes against 157k with MaxSatz-like weights 16/4/1), the literal of the larger
+//! score first. Hard clauses propagate for real. The complement symmetry's unit (`symmetry.rs`)
+//! is added, halving max-cut trees. Determinism: no randomness at all; the tree depends only on
+//! the instance and the bounds handed in.
 
 use grim_solver::{Lit, Terminator, Var};
 
@@ -400,7 +423,6 @@ pub(super) struct BranchAndBound {
     /// Subsets found by probing at a node, a moving average.
     probe_yield: f64,
     hit_mark: Vec<u64>,
-    pub(super) dbg: [u64; 4],
     /// Test builds: the instance, to check every transformation against (see `check_exact`).
     #[cfg(test)]
     referee: Option<Wcnf>,
@@ -526,7 +548,6 @@ impl BranchAndBound {
             hits: Vec::new(),
             probe_yield: 0.0,
             hit_mark: vec![0; num_vars],
-            dbg: [0; 4],
             nodes: 0,
             pruned: 0,
             transformed: 0,
@@ -894,17 +915,9 @@ impl BranchAndBound {
     /// total reaches `ub`; `u64::MAX` when the hard clauses alone are refuted. Leaves the
     /// simulation to the caller to undo.
     fn bound(&mut self, ub: u64) -> u64 {
-        let t0 = self.sim.ticks;
-        let r = self.bound2(ub);
-        self.dbg[2] += self.sim.ticks - t0;
-        r
-    }
-    fn bound2(&mut self, ub: u64) -> u64 {
         let mut lb = 0u64;
         let reached = |s: &Self, lb: u64| (s.cost + s.empty).saturating_add(lb) >= ub;
-        let t0 = self.sim.ticks;
         while let Some(c) = self.propagate_units() {
-            self.dbg[0] += 1;
             self.sim.mark_stamp += 1;
             self.sim.collect(&self.db, c);
             if self.transform && self.transformable(c) {
@@ -930,7 +943,6 @@ impl BranchAndBound {
             }
             self.sim.undo(0);
         }
-        self.dbg[1] += self.sim.ticks - t0;
         if !self.probe {
             return lb;
         }
@@ -1004,7 +1016,6 @@ impl BranchAndBound {
             }
             sim.subset.sort_unstable();
             sim.subset.dedup();
-            self.dbg[3] += 1;
             self.hits.push(v as u32);
             let Some(w) = sim.consume(db) else {
                 return u64::MAX;
