@@ -21,6 +21,7 @@
 //! - When propagation finds nothing more, *failed literals* are probed on top of the units'
 //!   consequences: a variable both of whose values end in a conflict gives the union of the two
 //!   derivations.
+//!
 //! A node whose cost plus bound reaches the best cost known is pruned.
 //!
 //! **When.** `oll.rs` builds it for instances small enough (`OllOptions::bnb_max_literals`) and
