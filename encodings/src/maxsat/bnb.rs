@@ -205,6 +205,8 @@ struct Sim {
     residual: Vec<u64>,
     dead: Vec<u64>,
     node: u64,
+    /// Per literal: the node at which a probe showed it does not fail.
+    no_fail: Vec<u64>,
     /// Per clause: the collection that put it in `subset`.
     mark: Vec<u64>,
     mark_stamp: u64,
@@ -523,6 +525,7 @@ impl BranchAndBound {
                 dead: Vec::new(),
                 node: 0,
                 mark: Vec::new(),
+                no_fail: vec![0; 2 * num_vars],
                 mark_stamp: 0,
                 subset: Vec::new(),
                 ticks: 0,
@@ -991,6 +994,10 @@ impl BranchAndBound {
             let Some(var) = Var::new(v as u32) else {
                 break;
             };
+            let node = sim.node;
+            if sim.no_fail[2 * v] == node || sim.no_fail[2 * v + 1] == node {
+                continue;
+            }
             if !worth_probing(db, sim, var.pos()) || !worth_probing(db, sim, var.neg()) {
                 continue;
             }
@@ -1004,6 +1011,13 @@ impl BranchAndBound {
                 let conflict = sim.propagate(db, base);
                 if let Some(c) = conflict {
                     sim.collect(db, c);
+                } else {
+                    // Every literal this probe set cannot fail either (it would make `l`
+                    // fail): its variable is not probed again at this node. Taking clauses
+                    // away keeps it so.
+                    for &x in &sim.trail[base..] {
+                        sim.no_fail[x.code()] = node;
+                    }
                 }
                 sim.undo(base);
                 if conflict.is_none() {
