@@ -1278,9 +1278,15 @@ fn worth_probing(db: &Db, sim: &mut Sim, l: Lit) -> bool {
 }
 
 /// Branch-and-bound work (clause visits) matched to one engine conflict of the core-guided
-/// search when the two share the time: about 30M clause visits and 15k conflicts a second on
-/// random Max-3-SAT (s3v70c700) on this machine.
-const TICKS_PER_CONFLICT: u64 = 2000;
+/// search when the two share the time equally: about 150M clause visits and 44k conflicts a
+/// second on random Max-3-SAT (s3v90c800-1) on this machine. Once the core-guided search has
+/// stalled (a main call spent its conflict slice, `anytime.rs`) the branch and bound gets twice
+/// the share, after two stalls four times: a stalled lower bound is the sign of the instances
+/// where the branch and bound wins (s3v90c800-1 and s2v120c1200-1 stall 4-5 times in 60 s; the
+/// weighted set covers of `maxsat-main`, which it does not solve faster, 0-1 times). Measured,
+/// fixed ratios: 2000 left both of those unproved at 60 s; 8000 proved s2v120c1200-1 in 46 s,
+/// s3v90c800-1 in 61 s, and `maxsat-main` in 44.1 s (PAR-2); 16000: 37 s, 49 s and 50.4 s.
+const TICKS_PER_CONFLICT: u64 = 4000;
 
 impl Oll {
     /// Whether the branch and bound may still run: on, a model to prune against, the instance
@@ -1299,7 +1305,8 @@ impl Oll {
             return None;
         }
         let used = self.solver.stats().conflicts - self.bnb_mark;
-        Some((self.bnb_next / TICKS_PER_CONFLICT).saturating_sub(used))
+        let per_conflict = TICKS_PER_CONFLICT << self.stats.stalls.min(2);
+        Some((self.bnb_next / per_conflict).saturating_sub(used))
     }
 
     /// Whether a burst is due: the core-guided search has spent as many conflicts as the next
