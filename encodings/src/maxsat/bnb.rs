@@ -226,10 +226,12 @@ impl Sim {
         }
     }
 
+    #[inline(always)]
     fn is_dead(&self, db: &Db, c: usize) -> bool {
         self.dead[c] == self.node || db.weight[c] == 0
     }
 
+    #[inline(always)]
     fn open_of(&self, db: &Db, c: usize) -> u32 {
         if self.open_stamp[c] == self.node {
             self.open[c]
@@ -246,6 +248,7 @@ impl Sim {
         }
     }
 
+    #[inline(always)]
     fn assign(&mut self, l: Lit, why: u32) {
         self.val[l.code()] = 1;
         self.val[(!l).code()] = -1;
@@ -273,6 +276,7 @@ impl Sim {
     }
 
     /// One clause `c` lost a literal to the simulation: its conflict, or its implied literal.
+    #[inline(always)]
     fn visit(&mut self, db: &Db, c: usize) -> Option<u32> {
         let open = self.open_of(db, c) - 1;
         self.open_stamp[c] = self.node;
