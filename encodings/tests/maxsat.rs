@@ -136,6 +136,8 @@ struct Run {
     ls_improvements: u64,
     sle_hardened: u64,
     equiv_merged: u64,
+    bnb_proofs: u64,
+    bnb_improvements: u64,
 }
 
 fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
@@ -186,6 +188,8 @@ fn run(w: &Wcnf, opts: OllOptions, budget: Option<u64>) -> Run {
         ls_improvements: st.ls_improvements,
         sle_hardened: st.sle_hardened,
         equiv_merged: st.equiv_merged,
+        bnb_proofs: st.bnb_proofs,
+        bnb_improvements: st.bnb_improvements,
     }
 }
 
@@ -390,6 +394,26 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
                 ..plain()
             },
         ),
+        (
+            "bnb",
+            OllOptions {
+                bnb_ticks: 50,
+                bnb_max_literals: u64::MAX,
+                ..plain()
+            },
+        ),
+        (
+            "bnb+anytime+hardening+symmetry",
+            OllOptions {
+                bnb_ticks: 300,
+                bnb_max_literals: u64::MAX,
+                anytime_flips: 50,
+                stall_conflicts: 2,
+                hardening: true,
+                symmetry: true,
+                ..plain()
+            },
+        ),
     ]
 }
 
@@ -460,7 +484,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
     let mut positive_cost = 0;
     // exhausted, hardened, am1, several strata, trimmed, minimised, cores from propagation,
     // stalled main calls, local-search improvements
-    let mut seen = [0usize; 11];
+    let mut seen = [0usize; 13];
     for seed in 0..600u64 {
         let w = random_instance(seed);
         let optimum = brute_force(&w);
@@ -488,6 +512,8 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             seen[8] += usize::from(r.ls_improvements > 0);
             seen[9] += usize::from(r.sle_hardened > 0);
             seen[10] += usize::from(r.equiv_merged > 0);
+            seen[11] += usize::from(r.bnb_proofs > 0);
+            seen[12] += usize::from(r.bnb_improvements > 0);
         }
         nontrivial_core += usize::from(any_nontrivial);
         core_of_three += usize::from(any_three);
@@ -497,7 +523,7 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
          with a core of size >= 2, {core_of_three} with one of size >= 3; runs that exhausted \
          {}, hardened {}, found am1 groups {}, used several strata {}, trimmed {}, minimised {}, \
          took cores from propagation {}, stalled {}, improved by local search {}, eliminated \
-         labels {}, merged equivalent terms {}",
+         labels {}, merged equivalent terms {}, proved by branch and bound {}, improved by it {}",
         seen[0],
         seen[1],
         seen[2],
@@ -508,7 +534,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
         seen[7],
         seen[8],
         seen[9],
-        seen[10]
+        seen[10],
+        seen[11],
+        seen[12]
     );
     assert!(
         nontrivial_core > 150,
@@ -530,7 +558,9 @@ fn oll_finds_the_brute_force_optimum_on_600_random_instances_under_every_option_
             && seen[6] > 100
             && seen[7] > 20
             && seen[8] > 20
-            && seen[9] > 20,
+            && seen[9] > 20
+            && seen[11] > 200
+            && seen[12] > 20,
         "some technique rarely fired: {seen:?}"
     );
 }
@@ -751,6 +781,30 @@ fn weights_summing_to_u64_max_are_solved_exactly() {
         let r = run(&w, opts, None);
         assert_eq!(r.status, MaxSatStatus::Optimum, "{name}");
         assert_eq!(r.cost, Some(u64::MAX / 2), "{name}");
+    }
+}
+
+#[test]
+fn weights_of_two_to_the_63_and_of_u64_max_are_solved_exactly() {
+    // Two softs of 2^63 - 1 and one of 1 (sum u64::MAX - 1): the cheapest model violates one
+    // heavy soft and the light one; then a single soft of u64::MAX that no model satisfies.
+    let mut w = Wcnf::new(3);
+    w.hard.push(vec![lit(-1), lit(-2)]);
+    w.hard.push(vec![lit(-3)]);
+    w.add_soft((1 << 63) - 1, &[lit(1)]);
+    w.add_soft((1 << 63) - 1, &[lit(2)]);
+    w.add_soft(1, &[lit(3)]);
+    let mut v = Wcnf::new(2);
+    v.hard.push(vec![lit(-1)]);
+    v.add_soft(u64::MAX, &[lit(1), lit(2)]);
+    v.hard.push(vec![lit(-2)]);
+    for (name, opts) in configurations() {
+        let r = run(&w, opts.clone(), None);
+        assert_eq!(r.status, MaxSatStatus::Optimum, "{name}");
+        assert_eq!(r.cost, Some((1 << 63) - 1 + 1), "{name}");
+        let r = run(&v, opts, None);
+        assert_eq!(r.status, MaxSatStatus::Optimum, "{name}");
+        assert_eq!(r.cost, Some(u64::MAX), "{name}");
     }
 }
 

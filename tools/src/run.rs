@@ -874,6 +874,10 @@ pub fn run_wcnf(
             ("stalls", stats.stalls),
             ("local search flips", stats.ls_flips),
             ("local search wins", stats.ls_improvements),
+            ("bnb bursts", stats.bnb_runs),
+            ("bnb nodes", stats.bnb_nodes),
+            ("bnb wins", stats.bnb_improvements),
+            ("bnb proofs", stats.bnb_proofs),
             ("conflicts", stats.conflicts),
         ]
         .into_iter()

@@ -71,6 +71,9 @@ impl Oll {
         let Some((ub, model)) = &self.best else {
             return;
         };
+        if self.opts.anytime_flips == 0 {
+            return;
+        }
         let (ub, model) = (*ub, model.clone());
         let scale = (self.slice / self.opts.stall_conflicts.max(1)).max(1);
         let flips = self.opts.anytime_flips.saturating_mul(scale);

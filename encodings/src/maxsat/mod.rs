@@ -43,6 +43,9 @@
 //! - `equiv`: terms on literals the hard clauses make equal or opposite, merged;
 //! - `sle`: subsumed label elimination, soft literals made hard before the search;
 //! - `anytime`: when the lower bound stalls, local search (`satlike`) improves the upper bound;
+//! - `bnb`: branch and bound with unit-propagation lower bounds, sharing the time with the
+//!   core-guided search on small instances, where it proves what cores cannot (random
+//!   Max-2/3-SAT, max-cut, spin glasses);
 //! - `oll`: the [`Oll`] state and the main loop.
 //!
 //! Determinism: the same instance and options give the same events, bounds and final model on
@@ -51,6 +54,7 @@
 
 mod am1;
 mod anytime;
+mod bnb;
 mod core;
 mod equiv;
 mod harden;
@@ -171,6 +175,14 @@ grim_solver::options_table! {
     /// (bwt3cc, solved in milliseconds either way) and none on `maxsat-main` (identical
     /// conflicts with and without).
     equiv: bool = false, [0, 1];
+    /// Work of the first branch-and-bound burst (`bnb.rs`), in clause visits; 0 turns the
+    /// branch and bound off. Once a model exists the two searches share the time: a burst is
+    /// due when the core-guided search has spent as many engine conflicts as the burst is
+    /// worth (4000 visits a conflict, about equal time), and every burst doubles.
+    bnb_ticks: u64 = 2_000_000, [0, u64::MAX];
+    /// The branch and bound runs only on instances of at most this many literals (hard and
+    /// soft clauses together): its every node costs time linear in the instance.
+    bnb_max_literals: u64 = 20_000, [0, u64::MAX];
 }
 
 impl OllOptions {
@@ -195,6 +207,8 @@ impl OllOptions {
             freeze_terms: false,
             sle: false,
             equiv: false,
+            bnb_ticks: 0,
+            bnb_max_literals: 0,
         }
     }
 }
@@ -324,6 +338,17 @@ pub struct OllStats {
     pub ls_flips: u64,
     /// See `ls_runs`.
     pub ls_improvements: u64,
+    /// Branch-and-bound bursts run, their work in clause visits, nodes visited, models that
+    /// improved the best one, and exhausted trees (proofs of optimality) (`bnb.rs`).
+    pub bnb_runs: u64,
+    /// See `bnb_runs`.
+    pub bnb_ticks: u64,
+    /// See `bnb_runs`.
+    pub bnb_nodes: u64,
+    /// See `bnb_runs`.
+    pub bnb_improvements: u64,
+    /// See `bnb_runs`.
+    pub bnb_proofs: u64,
 }
 
 #[cfg(test)]

@@ -90,6 +90,16 @@ pub struct Oll {
     pub(super) slice: u64,
     /// The local search still has to run once after the first model.
     pub(super) ls_first_due: bool,
+    /// The branch and bound (`bnb.rs`), built on first use; `bnb_off` once the instance was
+    /// found too large for it.
+    pub(super) bnb: Option<super::bnb::BranchAndBound>,
+    pub(super) bnb_off: bool,
+    /// The work of the next burst (clause visits), and the engine's conflict count after the
+    /// last one.
+    pub(super) bnb_next: u64,
+    pub(super) bnb_mark: u64,
+    /// The unit added by `symmetry` (the branch and bound adds it too).
+    pub(super) symmetry_fact: Option<Lit>,
 }
 
 impl Oll {
@@ -117,6 +127,7 @@ impl Oll {
                 .ok_or(MaxSatError::WeightOverflow { soft_index: i })?;
         }
 
+        let options_bnb_ticks = options.bnb_ticks;
         let mut solver = Solver::with_options(options.solver.clone());
         solver.reserve_vars(num_vars);
         for clause in &wcnf.hard {
@@ -147,6 +158,11 @@ impl Oll {
             ls: None,
             slice: 0,
             ls_first_due: true,
+            bnb: None,
+            bnb_off: false,
+            bnb_next: options_bnb_ticks,
+            bnb_mark: 0,
+            symmetry_fact: None,
         };
         oll.slice = oll.opts.stall_conflicts;
         let definitions = oll.add_softs(wcnf);
@@ -164,6 +180,7 @@ impl Oll {
             oll.stats.symmetry_units += 1;
             oll.add_fact(v.pos());
             symmetry_fact.push(v.pos());
+            oll.symmetry_fact = Some(v.pos());
         }
         if oll.opts.sle {
             let clauses = wcnf
@@ -407,7 +424,7 @@ impl Oll {
             self.threshold = self.first_threshold();
             self.stats.strata += 1;
             self.adapt();
-            if self.opts.anytime_flips > 0 {
+            if self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0 {
                 self.first_model(on_event);
             }
         }
@@ -416,6 +433,11 @@ impl Oll {
             if self.best_cost().is_some_and(|ub| ub <= self.lb) {
                 return MaxSatStatus::Optimum;
             }
+            if self.bnb_due() {
+                self.bnb_burst(on_event);
+                self.harden();
+                continue;
+            }
             if self.up_due && self.opts.up_cores {
                 self.up_due = false;
                 self.up_cores(on_event);
@@ -423,7 +445,11 @@ impl Oll {
             }
             let assumptions = self.stratum();
             self.stats.sat_calls += 1;
-            let cap = self.main_cap();
+            let stall_cap = self.main_cap();
+            let cap = match (stall_cap, self.bnb_cap()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             let before = self.solver.stats().conflicts;
             match self.call(&assumptions, cap) {
                 Status::Sat => {
@@ -481,8 +507,11 @@ impl Oll {
                 Status::Unknown => {
                     let used = self.solver.stats().conflicts - before;
                     if cap.is_some_and(|c| used >= c) && !self.solver.terminator().is_set() {
-                        // The slice ran out, not the budget: the lower bound has stalled.
-                        self.stalled(on_event);
+                        // The slice ran out, not the budget: the lower bound has stalled (or
+                        // a branch-and-bound burst is due, at the top of the loop).
+                        if stall_cap.is_some_and(|c| used >= c) {
+                            self.stalled(on_event);
+                        }
                         continue;
                     }
                     return self.interrupted();
