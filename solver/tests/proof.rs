@@ -366,7 +366,11 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
 fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
     let mut rng = SplitMix64::new(0xb1a7);
     let mut out = Vec::new();
-    while out.len() < count {
+    // At least `count`, and on until hyper-binary resolution and substitution have each fired
+    // on a kept instance (a bounded search: the test's assertion reports a failure to find).
+    let (mut hbr, mut substituted, mut tries) = (false, false, 0);
+    while (out.len() < count || !(hbr && substituted)) && tries < 100 * count {
+        tries += 1;
         let n = 24u64;
         let mut f = random_ksat(&mut rng, n, 60, 3);
         let lit = |rng: &mut SplitMix64| {
@@ -397,6 +401,8 @@ fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
             + s.stats().hbr_subsuming
             + s.stats().strengthened;
         if st == Status::Unsat && fired > 0 {
+            hbr |= s.stats().hbr + s.stats().hbr_subsuming > 0;
+            substituted |= s.stats().substituted > 0;
             out.push(f);
         }
     }
