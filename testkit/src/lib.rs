@@ -8,6 +8,7 @@
 //! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
 //! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
+//! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
 //! the solver's tests, the encodings' tests, the C ABI's tests, the CLI's tests and
@@ -23,6 +24,7 @@
 pub mod generate;
 pub mod grid;
 pub mod oracle;
+pub mod propagator;
 pub mod referee;
 
 pub use grim_encodings::rng::SplitMix64;
