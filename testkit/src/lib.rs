@@ -5,7 +5,7 @@
 //! | --- | --- |
 //! | [`SplitMix64`] | the one seeded stream (re-exported from `grim_encodings::rng`) |
 //! | [`generate`] | seeded generators: random CNF, random k-SAT, pigeonhole, random WCNF |
-//! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum |
+//! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum; naive unit propagation |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
 //! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
@@ -28,7 +28,7 @@ pub mod propagator;
 pub mod referee;
 
 pub use grim_encodings::rng::SplitMix64;
-pub use oracle::{maxsat_optimum, satisfiable, vars_of};
+pub use oracle::{maxsat_optimum, satisfiable, unit_propagate, vars_of};
 pub use referee::{Answer, check_answer, falsified, satisfies};
 
 use grim_solver::{Lit, Var};
