@@ -78,38 +78,6 @@ pub fn maxsat_optimum(w: &Wcnf) -> Option<u64> {
         .min()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dimacs as l;
-
-    #[test]
-    fn satisfiable_sees_units_assumptions_and_the_empty_clause() {
-        assert!(satisfiable(&[], &[]));
-        assert!(!satisfiable(&[vec![]], &[]));
-        assert!(satisfiable(&[vec![l(1), l(2)]], &[l(-1)]));
-        assert!(!satisfiable(&[vec![l(1), l(2)]], &[l(-1), l(-2)]));
-        assert!(!satisfiable(&[], &[l(3), l(-3)]));
-        assert!(satisfiable(&[vec![l(12)]], &[l(12)]));
-    }
-
-    #[test]
-    fn the_optimum_of_two_opposite_soft_units_is_the_lighter_weight() {
-        let w = Wcnf {
-            num_vars: 1,
-            hard: vec![],
-            soft: vec![(3, vec![l(1)]), (5, vec![l(-1)])],
-        };
-        assert_eq!(maxsat_optimum(&w), Some(3));
-        let unsat = Wcnf {
-            num_vars: 1,
-            hard: vec![vec![l(1)], vec![l(-1)]],
-            soft: vec![],
-        };
-        assert_eq!(maxsat_optimum(&unsat), None);
-    }
-}
-
 /// Unit propagation of `clauses` under `assumptions`, to fixpoint, by naive passes over the
 /// clause list (nothing shared with the engine's watches). `None` on a conflict (a clause with
 /// every literal false, or contradictory assumptions), else the partial assignment indexed by
@@ -168,5 +136,37 @@ pub fn unit_propagate(
         if !changed {
             return Some(vals);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dimacs as l;
+
+    #[test]
+    fn satisfiable_sees_units_assumptions_and_the_empty_clause() {
+        assert!(satisfiable(&[], &[]));
+        assert!(!satisfiable(&[vec![]], &[]));
+        assert!(satisfiable(&[vec![l(1), l(2)]], &[l(-1)]));
+        assert!(!satisfiable(&[vec![l(1), l(2)]], &[l(-1), l(-2)]));
+        assert!(!satisfiable(&[], &[l(3), l(-3)]));
+        assert!(satisfiable(&[vec![l(12)]], &[l(12)]));
+    }
+
+    #[test]
+    fn the_optimum_of_two_opposite_soft_units_is_the_lighter_weight() {
+        let w = Wcnf {
+            num_vars: 1,
+            hard: vec![],
+            soft: vec![(3, vec![l(1)]), (5, vec![l(-1)])],
+        };
+        assert_eq!(maxsat_optimum(&w), Some(3));
+        let unsat = Wcnf {
+            num_vars: 1,
+            hard: vec![vec![l(1)], vec![l(-1)]],
+            soft: vec![],
+        };
+        assert_eq!(maxsat_optimum(&unsat), None);
     }
 }
