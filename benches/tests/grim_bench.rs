@@ -50,6 +50,22 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// Runs the `solvers` (`(name, script)`) on `instance` for 5 s each, after the `extra`
+/// arguments, and asserts the exit status and that the report says `needle`. The shape of every judging test: liars and honest scripts raced on one instance.
+fn judged(extra: &[&str], solvers: &[(&str, &str)], instance: &str, code: i32, needle: &str) {
+    let named: Vec<String> = solvers.iter().map(|(n, p)| format!("{n}={p}")).collect();
+    let mut args = vec!["-t", "5"];
+    args.extend_from_slice(extra);
+    for s in &named {
+        args.extend(["-s", s.as_str()]);
+    }
+    args.push(instance);
+    let o = bench(&args);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(code), "{out}");
+    assert!(out.contains(needle), "{needle:?} in {out}");
+}
+
 fn write(dir: &Path, name: &str, content: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, content).unwrap();
@@ -67,23 +83,14 @@ fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
     let cnf = write(&dir, "t.cnf", SAT_CNF);
     let bad = script(&dir, "bad.sh", "echo 's SATISFIABLE'; echo 'v 1 2 0'");
     let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
-    let o = bench(&[
-        "-t",
-        "5",
-        "-s",
-        &format!("bad={bad}"),
-        "-s",
-        &format!("good={good}"),
+    judged(
+        &[],
+        &[("bad", &bad), ("good", &good)],
         &cnf,
-    ]);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(
-        out.contains("WRONG bad: the model falsifies hard clause 2"),
-        "{out}"
+        1,
+        "WRONG bad: the model falsifies hard clause 2",
     );
-    let ok = bench(&["-t", "5", "-s", &format!("good={good}"), &cnf]);
-    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    judged(&[], &[("good", &good)], &cnf, 0, "");
 }
 
 #[test]
@@ -92,39 +99,23 @@ fn a_false_unsat_disagrees_with_a_model_and_with_the_expected_answer() {
     let cnf = write(&dir, "t.cnf", SAT_CNF);
     let liar = script(&dir, "liar.sh", "echo 's UNSATISFIABLE'");
     let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
-    let o = bench(&[
-        "-t",
-        "5",
-        "-s",
-        &format!("liar={liar}"),
-        "-s",
-        &format!("good={good}"),
+    judged(
+        &[],
+        &[("liar", &liar), ("good", &good)],
         &cnf,
-    ]);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(
-        out.contains("DISAGREE: good found a model, liar claimed UNSAT"),
-        "{out}"
+        1,
+        "DISAGREE: good found a model, liar claimed UNSAT",
     );
     // Alone, it is caught by the expected answers found beside the instance.
     write(&dir, "EXPECTED", "t.cnf SAT\n");
-    let alone = bench(&["-t", "5", "-s", &format!("liar={liar}"), &cnf]);
-    let out = text(&alone);
-    assert_eq!(alone.status.code(), Some(1), "{out}");
-    assert!(
-        out.contains("UNSAT, but the instance is known satisfiable"),
-        "{out}"
-    );
-    let ignored = bench(&[
-        "-t",
-        "5",
-        "--no-auto-expected",
-        "-s",
-        &format!("liar={liar}"),
+    judged(
+        &[],
+        &[("liar", &liar)],
         &cnf,
-    ]);
-    assert_eq!(ignored.status.code(), Some(0), "{}", text(&ignored));
+        1,
+        "UNSAT, but the instance is known satisfiable",
+    );
+    judged(&["--no-auto-expected"], &[("liar", &liar)], &cnf, 0, "");
 }
 
 #[test]
@@ -146,37 +137,21 @@ fn a_false_cost_and_two_different_optima_are_caught() {
         "lazy.sh",
         "echo 'o 5'; echo 's OPTIMUM FOUND'; echo 'v 01'",
     );
-    let o = bench(&[
-        "-t",
-        "5",
-        "-s",
-        &format!("cheat={cheat}"),
-        "-s",
-        &format!("good={good}"),
+    judged(
+        &[],
+        &[("cheat", &cheat), ("good", &good)],
         &wcnf,
-    ]);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("reported cost 2, the model costs 3"), "{out}");
-    let o = bench(&[
-        "-t",
-        "5",
-        "-s",
-        &format!("good={good}"),
-        "-s",
-        &format!("lazy={lazy}"),
-        &wcnf,
-    ]);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(
-        out.contains("different proven optima: good 3, lazy 5"),
-        "{out}"
+        1,
+        "reported cost 2, the model costs 3",
     );
-    let o = bench(&["-t", "5", "-s", &format!("good={good}"), &wcnf]);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("OPT(3)"), "{out}");
+    judged(
+        &[],
+        &[("good", &good), ("lazy", &lazy)],
+        &wcnf,
+        1,
+        "different proven optima: good 3, lazy 5",
+    );
+    judged(&[], &[("good", &good)], &wcnf, 0, "OPT(3)");
 }
 
 /// Small instances of the repository's corpus: SAT and UNSAT, plain and gzip.

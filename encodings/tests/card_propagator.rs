@@ -6,102 +6,8 @@
 //! so the propagator also meets the incremental API (assumptions, backtracks between calls).
 
 use grim_encodings::card::{self, CardOptions, Encoding};
-use grim_encodings::grim_solver::{ClauseKind, Context, Propagator};
-use grim_encodings::{Budget, Lit, Solver, Status, Var};
-
-/// `lo ≤ |{l ∈ lits : l}| ≤ hi`, with lazy reasons for the upper bound and eager ones for
-/// the lower, so that both ways of propagating are exercised.
-struct Between {
-    lits: Vec<Lit>,
-    lo: usize,
-    hi: usize,
-    /// Observed literals assigned, in trail order, with their level.
-    told: Vec<(Lit, u32)>,
-}
-
-impl Between {
-    /// The inputs now true (`true`) or false (`false`), in the order they were told.
-    fn with_value(&self, value: bool) -> Vec<Lit> {
-        let mut out = Vec::new();
-        for &(t, _) in &self.told {
-            for &l in &self.lits {
-                if (value && t == l) || (!value && t == !l) {
-                    out.push(l);
-                }
-            }
-        }
-        out
-    }
-}
-
-impl Propagator for Between {
-    fn observed(&self) -> Vec<Var> {
-        self.lits.iter().map(|l| l.var()).collect()
-    }
-
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        self.told.extend(lits.iter().map(|&l| (l, level)));
-    }
-
-    fn notify_backtrack(&mut self, level: u32) {
-        self.told.retain(|&(_, l)| l <= level);
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        let n = self.lits.len();
-        let on = self.with_value(true);
-        let off = self.with_value(false);
-        if on.len() > self.hi {
-            let clause: Vec<Lit> = on[..=self.hi].iter().map(|&l| !l).collect();
-            ctx.add_clause(&clause, ClauseKind::Learned);
-            return;
-        }
-        if off.len() > n - self.lo {
-            ctx.add_clause(&off[..=n - self.lo], ClauseKind::Irredundant);
-            return;
-        }
-        for &l in &self.lits {
-            if ctx.value(l).is_some() {
-                continue;
-            }
-            if on.len() == self.hi {
-                ctx.propagate(!l);
-            } else if off.len() == n - self.lo {
-                let mut reason = vec![l];
-                reason.extend(off.iter().copied());
-                ctx.propagate_because(l, &reason);
-            }
-        }
-    }
-
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        // `!lit` was an input pushed false once `hi` inputs were true: those `hi` were told
-        // first and are still assigned.
-        reason.push(lit);
-        reason.extend(self.with_value(true).iter().take(self.hi).map(|&l| !l));
-    }
-
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        let on: Vec<Lit> = self
-            .lits
-            .iter()
-            .copied()
-            .filter(|&l| ctx.value(l) == Some(true))
-            .collect();
-        let off: Vec<Lit> = self
-            .lits
-            .iter()
-            .copied()
-            .filter(|&l| ctx.value(l) == Some(false))
-            .collect();
-        if on.len() > self.hi {
-            let clause: Vec<Lit> = on[..=self.hi].iter().map(|&l| !l).collect();
-            ctx.add_clause(&clause, ClauseKind::Learned);
-        } else if on.len() < self.lo {
-            ctx.add_clause(&off, ClauseKind::Learned);
-        }
-    }
-}
+use grim_encodings::{Budget, Lit, Solver, Status};
+use grim_testkit::propagator::Between;
 
 /// The inputs: `n` variables, every third one negated (so the bound is over literals).
 fn inputs(s: &mut Solver, n: usize) -> Vec<Lit> {
@@ -150,12 +56,7 @@ fn a_cardinality_propagator_and_every_encoding_admit_the_same_assignments() {
             for hi in lo..=n {
                 let mut prop = Solver::new();
                 let plits = inputs(&mut prop, n);
-                prop.connect_propagator(Box::new(Between {
-                    lits: plits.clone(),
-                    lo,
-                    hi,
-                    told: Vec::new(),
-                }));
+                prop.connect_propagator(Box::new(Between::new(plits.clone(), lo, hi)));
                 let mut clausal: Vec<(Solver, Vec<Lit>)> = encodings
                     .iter()
                     .map(|&encoding| {

@@ -1,17 +1,16 @@
 //! The DIMACS reader and writer: every accepted form, every malformed case with its position,
 //! gzip, bounded allocation, and round-trip properties.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use flate2::Compression as GzLevel;
-use flate2::write::GzEncoder;
 use grim_formats::dimacs::{
     MAX_VARS, ParseOptions, Parsed, Parser, read_cnf, read_cnf_path, write_dimacs,
 };
 use grim_formats::{Cnf, Compression, Input, ParseError, Warning};
 use grim_solver::Lit;
+use grim_testkit::compress::{self, DEFAULT};
 use proptest::prelude::*;
 
 fn lenient(text: &[u8]) -> Result<Parsed, ParseError> {
@@ -72,12 +71,6 @@ fn strict_err(text: &[u8]) -> ParseError {
         ),
         Err(e) => e,
     }
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), GzLevel::default());
-    enc.write_all(data).expect("gzip into a Vec");
-    enc.finish().expect("gzip into a Vec")
 }
 
 fn read_sniffed(bytes: Vec<u8>) -> Result<Parsed, ParseError> {
@@ -691,7 +684,7 @@ fn parse_errors_are_not_classed_as_io() {
 #[test]
 fn gzip_input_is_recognised_by_its_magic_bytes() {
     let text = b"c zipped\np cnf 3 2\n1 -2 0\n3 0\n";
-    let input = Input::sniff(io::Cursor::new(gzip(text))).expect("sniff");
+    let input = Input::sniff(io::Cursor::new(compress::gzip(text, DEFAULT))).expect("sniff");
     assert!(input.is_gzip());
     let p = read_cnf(input, ParseOptions::default()).expect("read gzip");
     assert_eq!(p, ok(text));
@@ -701,8 +694,8 @@ fn gzip_input_is_recognised_by_its_magic_bytes() {
 
 #[test]
 fn concatenated_gzip_members_read_as_one_stream() {
-    let mut bytes = gzip(b"p cnf 2 2\n1 ");
-    bytes.extend(gzip(b"2 0\n-1 0\n"));
+    let mut bytes = compress::gzip(b"p cnf 2 2\n1 ", DEFAULT);
+    bytes.extend(compress::gzip(b"2 0\n-1 0\n", DEFAULT));
     let p = read_sniffed(bytes).expect("two members");
     assert_eq!(p.cnf.clauses, clauses(&[&[1, 2], &[-1]]));
 }
@@ -713,7 +706,7 @@ fn gzip_is_detected_by_content_not_by_file_name() {
     let text = b"p cnf 2 1\n1 2 0\n";
     let zipped_plain_name = dir.join("really-gzip.cnf");
     let plain_gz_name = dir.join("really-plain.cnf.gz");
-    std::fs::write(&zipped_plain_name, gzip(text)).expect("write");
+    std::fs::write(&zipped_plain_name, compress::gzip(text, DEFAULT)).expect("write");
     std::fs::write(&plain_gz_name, text).expect("write");
     for path in [&zipped_plain_name, &plain_gz_name] {
         let p = read_cnf_path(path, ParseOptions::default())
@@ -729,7 +722,7 @@ fn a_truncated_gzip_file_is_a_gzip_error_not_a_silent_short_read() {
     for i in 0..1000 {
         text.extend_from_slice(format!("{} -{} 0\n", i % 200 + 1, (i * 7) % 200 + 1).as_bytes());
     }
-    let full = gzip(&text);
+    let full = compress::gzip(&text, DEFAULT);
     for cut in [full.len() - 4, full.len() / 2, 12] {
         let e = read_sniffed(full[..cut].to_vec()).expect_err("truncated");
         assert!(
@@ -748,7 +741,7 @@ fn a_truncated_gzip_file_is_a_gzip_error_not_a_silent_short_read() {
 
 #[test]
 fn corrupt_gzip_data_is_a_gzip_error() {
-    let mut bytes = gzip(b"p cnf 3 3\n1 2 0\n-1 3 0\n-3 -2 0\n");
+    let mut bytes = compress::gzip(b"p cnf 3 3\n1 2 0\n-1 3 0\n-3 -2 0\n", DEFAULT);
     // Break the deflate data just after the 10-byte header, and separately the CRC.
     let mut broken = bytes.clone();
     broken[10] ^= 0xff;
@@ -781,7 +774,7 @@ fn corrupt_gzip_data_is_a_gzip_error() {
 
 #[test]
 fn gzip_of_binary_garbage_is_a_junk_token() {
-    let e = read_sniffed(gzip(b"\x7fELF\x02\x01\x01")).expect_err("garbage");
+    let e = read_sniffed(compress::gzip(b"\x7fELF\x02\x01\x01", DEFAULT)).expect_err("garbage");
     assert!(
         matches!(
             e,
@@ -803,36 +796,16 @@ fn a_lone_gzip_magic_byte_is_plain_junk() {
 
 // ---------------------------------------------------------------- xz, bzip2, lzma
 
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut enc = xz2::write::XzEncoder::new(Vec::new(), 6);
-    enc.write_all(data).expect("xz into a Vec");
-    enc.finish().expect("xz into a Vec")
-}
-
-fn bzip2(data: &[u8]) -> Vec<u8> {
-    let mut enc = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
-    enc.write_all(data).expect("bzip2 into a Vec");
-    enc.finish().expect("bzip2 into a Vec")
-}
-
-fn lzma(data: &[u8]) -> Vec<u8> {
-    let options = xz2::stream::LzmaOptions::new_preset(6).expect("preset 6");
-    let stream = xz2::stream::Stream::new_lzma_encoder(&options).expect("lzma encoder");
-    let mut enc = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
-    enc.write_all(data).expect("lzma into a Vec");
-    enc.finish().expect("lzma into a Vec")
-}
-
 /// A compressor: plain bytes in, compressed bytes out.
-type Packer = fn(&[u8]) -> Vec<u8>;
+type Packer = fn(&[u8], u32) -> Vec<u8>;
 
 /// Every compression format with its encoder.
 fn packers() -> [(Compression, Packer); 4] {
     [
-        (Compression::Gzip, gzip),
-        (Compression::Xz, xz),
-        (Compression::Bzip2, bzip2),
-        (Compression::Lzma, lzma),
+        (Compression::Gzip, compress::gzip),
+        (Compression::Xz, compress::xz),
+        (Compression::Bzip2, compress::bzip2),
+        (Compression::Lzma, compress::lzma),
     ]
 }
 
@@ -851,7 +824,7 @@ fn every_compressed_format_round_trips_and_is_recognised_by_its_magic_bytes() {
     let text = thousand_clauses();
     let plain = ok(&text);
     for (format, pack) in packers() {
-        let packed = pack(&text);
+        let packed = pack(&text, DEFAULT);
         let input = Input::sniff(io::Cursor::new(packed.clone())).expect("sniff");
         assert_eq!(input.compression(), format);
         let p = read_cnf(input, ParseOptions::default())
@@ -875,8 +848,8 @@ fn concatenated_streams_read_as_one_in_every_format() {
         if format == Compression::Lzma {
             continue; // LZMA-alone has no concatenation (neither has `lzma -d`)
         }
-        let mut bytes = pack(b"p cnf 2 2\n1 ");
-        bytes.extend(pack(b"2 0\n-1 0\n"));
+        let mut bytes = pack(b"p cnf 2 2\n1 ", DEFAULT);
+        bytes.extend(pack(b"2 0\n-1 0\n", DEFAULT));
         let p = read_sniffed(bytes).unwrap_or_else(|e| panic!("{}: {e}", format.name()));
         assert_eq!(
             p.cnf.clauses,
@@ -891,7 +864,7 @@ fn concatenated_streams_read_as_one_in_every_format() {
 fn every_truncation_of_every_compressed_format_is_a_decompression_error_never_a_short_formula() {
     let text = thousand_clauses();
     for (format, pack) in packers() {
-        let full = pack(&text);
+        let full = pack(&text, DEFAULT);
         let mut cuts: Vec<usize> = (1..16).map(|k| full.len() * k / 16).collect();
         cuts.extend([full.len() - 1, full.len() - 4, 7, 12]);
         for cut in cuts {
@@ -915,7 +888,7 @@ fn every_truncation_of_every_compressed_format_is_a_decompression_error_never_a_
 fn corrupt_compressed_data_is_a_decompression_error_with_a_position() {
     let text = thousand_clauses();
     for (format, pack) in packers() {
-        let mut bytes = pack(&text);
+        let mut bytes = pack(&text, DEFAULT);
         // Flip bytes in the middle of the compressed data (past every header).
         let middle = bytes.len() / 2;
         for b in bytes.iter_mut().skip(middle).take(8) {
@@ -948,15 +921,7 @@ fn corrupt_compressed_data_is_a_decompression_error_with_a_position() {
 #[test]
 fn an_xz_stream_needing_more_than_the_memory_limit_is_refused_before_it_allocates() {
     // A 1 GiB dictionary: the header alone asks the decoder for more than MEMORY_LIMIT.
-    let mut options = xz2::stream::LzmaOptions::new_preset(0).expect("preset");
-    options.dict_size(1 << 30);
-    let mut filters = xz2::stream::Filters::new();
-    filters.lzma2(&options);
-    let stream = xz2::stream::Stream::new_stream_encoder(&filters, xz2::stream::Check::Crc64)
-        .expect("encoder");
-    let mut enc = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
-    enc.write_all(b"p cnf 1 1\n1 0\n").expect("xz");
-    let bytes = enc.finish().expect("xz");
+    let bytes = compress::xz_with_dictionary(b"p cnf 1 1\n1 0\n", 0, 1 << 30);
     let e = read_sniffed(bytes).expect_err("over the limit");
     assert!(
         matches!(
@@ -969,15 +934,8 @@ fn an_xz_stream_needing_more_than_the_memory_limit_is_refused_before_it_allocate
         "{e:?}"
     );
     // ... while a 64 MiB dictionary (`xz -9`) is read.
-    let mut options = xz2::stream::LzmaOptions::new_preset(9).expect("preset");
-    options.dict_size(64 << 20);
-    let mut filters = xz2::stream::Filters::new();
-    filters.lzma2(&options);
-    let stream = xz2::stream::Stream::new_stream_encoder(&filters, xz2::stream::Check::Crc64)
-        .expect("encoder");
-    let mut enc = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
-    enc.write_all(b"p cnf 1 1\n1 0\n").expect("xz");
-    let p = read_sniffed(enc.finish().expect("xz")).expect("xz -9 reads");
+    let bytes = compress::xz_with_dictionary(b"p cnf 1 1\n1 0\n", 9, 64 << 20);
+    let p = read_sniffed(bytes).expect("xz -9 reads");
     assert_eq!(p.cnf.clauses, clauses(&[&[1]]));
 }
 
@@ -1057,7 +1015,7 @@ proptest! {
         prop_assert_eq!(&back.cnf, &cnf);
         prop_assert!(back.warnings.is_empty());
         // And the same through gzip.
-        let zipped = read_sniffed(gzip(&out)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let zipped = read_sniffed(compress::gzip(&out, DEFAULT)).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&zipped.cnf, &cnf);
     }
 
@@ -1102,7 +1060,7 @@ proptest! {
     fn mutated_gzip_never_panics(cnf in arb_cnf(), at in any::<prop::sample::Index>(), x in 1u8..) {
         let mut out = Vec::new();
         write_dimacs(&cnf, &mut out).expect("write");
-        let mut zipped = gzip(&out);
+        let mut zipped = compress::gzip(&out, DEFAULT);
         let i = at.index(zipped.len());
         zipped[i] ^= x;
         let _ = read_sniffed(zipped);

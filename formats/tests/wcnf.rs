@@ -2,12 +2,10 @@
 //! reader: every accepted form, every malformed case with its position, gzip, bounded
 //! allocation, and round-trip properties.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use flate2::Compression as GzLevel;
-use flate2::write::GzEncoder;
 use grim_formats::detect::{Format, Reason, detect, has_wcnf_name};
 use grim_formats::dimacs::{self, ParseOptions};
 use grim_formats::maxsat_output::{
@@ -18,6 +16,7 @@ use grim_formats::wcnf::{
 };
 use grim_formats::{Compression, Input, ParseError, Warning, Wcnf};
 use grim_solver::Lit;
+use grim_testkit::compress::{self, DEFAULT};
 use proptest::prelude::*;
 
 fn lits(clause: &[i64]) -> Vec<Lit> {
@@ -79,12 +78,6 @@ fn at(e: &ParseError, line: u64, column: u64, needle: &str) {
         with_path.starts_with(&format!("x.wcnf:{line}:{column}: ")),
         "{with_path}"
     );
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), GzLevel::default());
-    enc.write_all(data).expect("gzip into a Vec");
-    enc.finish().expect("gzip into a Vec")
 }
 
 /// A fresh directory under the system temp dir, unique per test and process.
@@ -525,7 +518,7 @@ fn the_headerless_format_has_no_counts_to_check_even_when_strict() {
 fn gzip_input_is_read_by_its_magic_bytes_whatever_the_name() {
     let dir = temp_dir("gzip");
     let path = dir.join("instance.txt");
-    std::fs::write(&path, gzip(b"h 1 0\n4 -1 0\n")).expect("write");
+    std::fs::write(&path, compress::gzip(b"h 1 0\n4 -1 0\n", DEFAULT)).expect("write");
     let p = read_wcnf_path(&path, ParseOptions::default()).expect("parses");
     assert_eq!(p.wcnf.soft, soft(&[(4, &[-1])]));
     let _ = std::fs::remove_dir_all(dir);
@@ -533,7 +526,7 @@ fn gzip_input_is_read_by_its_magic_bytes_whatever_the_name() {
 
 #[test]
 fn a_truncated_gzip_file_is_a_gzip_error() {
-    let mut bytes = gzip(b"h 1 2 3 0\n".repeat(5000).as_slice());
+    let mut bytes = compress::gzip(b"h 1 2 3 0\n".repeat(5000).as_slice(), DEFAULT);
     bytes.truncate(bytes.len() / 2);
     let input = Input::sniff(io::Cursor::new(bytes)).expect("sniffs");
     let e = read_wcnf(input, ParseOptions::default()).expect_err("truncated");
@@ -651,7 +644,7 @@ proptest! {
     fn gzip_and_one_byte_reads_change_nothing(wcnf in arb_wcnf()) {
         let text = written(&wcnf, Dialect::New);
         let plain = read_wcnf(text.as_bytes(), ParseOptions::default()).expect("reads");
-        let input = Input::sniff(io::Cursor::new(gzip(text.as_bytes()))).expect("sniffs");
+        let input = Input::sniff(io::Cursor::new(compress::gzip(text.as_bytes(), DEFAULT))).expect("sniffs");
         let zipped = read_wcnf(input, ParseOptions::default()).expect("reads gzip");
         prop_assert_eq!(plain, zipped);
     }
@@ -746,7 +739,7 @@ fn detection_follows_the_documented_rule() {
 
 #[test]
 fn detection_sees_through_gzip() {
-    let (f, _, replay) = detected(&gzip(b"c z\nh 1 0\n"), "a.gz");
+    let (f, _, replay) = detected(&compress::gzip(b"c z\nh 1 0\n", DEFAULT), "a.gz");
     assert_eq!(f, Format::Wcnf);
     assert_eq!(replay, b"\nh 1 0\n");
 }

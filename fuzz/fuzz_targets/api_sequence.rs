@@ -7,8 +7,8 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use grim_fuzz::{Answer, MAX_VARS, check_answer, lit_of, options_of, vars_of};
-use grim_solver::{Budget, Lit, Solver};
+use grim_fuzz::{Answer, MAX_VARS, budget_of, check_answer, lit_of, lits_of, options_of, vars_of};
+use grim_solver::{Lit, Solver};
 use libfuzzer_sys::fuzz_target;
 
 /// One call; literals are bytes decoded by `lit_of` over `MAX_VARS` variables.
@@ -57,7 +57,7 @@ fuzz_target!(|case: Case| {
                 }
             }
             Op::AddClause(bytes) => {
-                let c: Vec<Lit> = bytes.iter().take(6).map(|&b| lit_of(b, MAX_VARS)).collect();
+                let c: Vec<Lit> = lits_of(bytes, 6);
                 s.add_clause(&c);
                 num_vars = num_vars.max(vars_of(&[], &c) as usize);
                 clauses.push(c);
@@ -91,14 +91,8 @@ fuzz_target!(|case: Case| {
                 assumptions,
                 conflict_budget,
             } => {
-                let a: Vec<Lit> = assumptions
-                    .iter()
-                    .take(8)
-                    .map(|&b| lit_of(b, MAX_VARS))
-                    .collect();
-                let budget =
-                    conflict_budget.map_or(Budget::UNLIMITED, |n| Budget::conflicts(u64::from(n)));
-                let status = s.solve(&a, budget);
+                let a: Vec<Lit> = lits_of(assumptions, 8);
+                let status = s.solve(&a, budget_of(*conflict_budget));
                 num_vars = num_vars.max(vars_of(&[], &a) as usize);
                 let may_be_unknown = conflict_budget.is_some() || terminated;
                 last = Some(check_answer(&s, status, &clauses, &a, may_be_unknown));

@@ -69,7 +69,11 @@ impl<'a> Arbitrary<'a> for Case {
             },
             stall_conflicts: u.int_in_range(0..=5u64)?,
             // The branch and bound: off, or bursts from a few clause visits up.
-            bnb_ticks: if u.arbitrary()? { u.int_in_range(1..=5000u64)? } else { 0 },
+            bnb_ticks: if u.arbitrary()? {
+                u.int_in_range(1..=5000u64)?
+            } else {
+                0
+            },
             bnb_max_literals: u64::MAX,
             ..OllOptions::default()
         };

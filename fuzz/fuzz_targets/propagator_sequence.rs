@@ -9,8 +9,9 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use grim_fuzz::{MAX_VARS, check_answer, lit_of, options_of};
-use grim_solver::{Budget, ClauseKind, Context, Lit, Propagator, Solver, Var};
+use grim_fuzz::{MAX_VARS, budget_of, check_answer, lit_of, lits_of, options_of};
+use grim_solver::{Lit, Solver};
+use grim_testkit::propagator::{HiddenClauses, Reveal, Tally};
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, Mutex};
 
@@ -37,127 +38,46 @@ struct Case {
     ops: Vec<Op>,
 }
 
-/// The propagator: the shared hidden clauses, its own view of the assignment from the
-/// notifications, and the clause behind each lazy propagation.
-struct Hidden {
-    clauses: Arc<Mutex<Vec<Vec<Lit>>>>,
-    style: u8,
-    told: Vec<(Lit, u32)>,
-    why: Vec<Option<usize>>,
-}
-
-impl Hidden {
-    fn value(&self, l: Lit) -> Option<bool> {
-        self.told
-            .iter()
-            .find(|(t, _)| t.var() == l.var())
-            .map(|(t, _)| *t == l)
-    }
-}
-
-impl Propagator for Hidden {
-    fn observed(&self) -> Vec<Var> {
-        (0..MAX_VARS).map(|v| Var::new(v).unwrap()).collect()
-    }
-
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        assert!(self.told.last().is_none_or(|&(_, l)| l <= level), "levels out of order");
-        for &l in lits {
-            assert!(self.value(l).is_none(), "{l:?} told twice");
-            self.told.push((l, level));
-        }
-    }
-
-    fn notify_backtrack(&mut self, level: u32) {
-        while self.told.last().is_some_and(|&(_, l)| l > level) {
-            self.told.pop();
-        }
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        for v in 0..MAX_VARS {
-            let l = Var::new(v).unwrap().pos();
-            assert_eq!(self.value(l), ctx.value(l), "the notifications missed {v}");
-        }
-        if self.style % 4 == 2 {
-            return;
-        }
-        let clauses = self.clauses.lock().unwrap().clone();
-        for (i, c) in clauses.iter().enumerate() {
-            if c.iter().any(|&l| self.value(l) == Some(true)) {
-                continue;
-            }
-            let free: Vec<Lit> = c.iter().copied().filter(|&l| self.value(l).is_none()).collect();
-            let eager = match self.style % 4 {
-                0 => false,
-                1 => true,
-                _ => i % 2 == 1,
-            };
-            match free.len() {
-                0 => {
-                    let kind = if eager {
-                        ClauseKind::Irredundant
-                    } else {
-                        ClauseKind::Learned
-                    };
-                    ctx.add_clause(c, kind);
-                    return;
-                }
-                1 if eager => ctx.propagate_because(free[0], c),
-                1 => {
-                    let code = free[0].code();
-                    if self.why.len() <= code {
-                        self.why.resize(code + 1, None);
-                    }
-                    self.why[code] = Some(i);
-                    ctx.propagate(free[0]);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        let i = self.why[lit.code()].expect("explain of a literal never propagated");
-        reason.extend_from_slice(&self.clauses.lock().unwrap()[i]);
-    }
-
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        let clauses = self.clauses.lock().unwrap();
-        for c in clauses.iter() {
-            if !c.iter().any(|&l| ctx.value(l) == Some(true)) {
-                ctx.add_clause(c, ClauseKind::Irredundant);
-                return;
-            }
-        }
-    }
+/// How hidden clauses are revealed, by the case's byte.
+fn reveal_of(style: u8) -> Reveal {
+    [
+        Reveal::Lazy,
+        Reveal::Eager,
+        Reveal::ModelCheckOnly,
+        Reveal::Mixed,
+    ][usize::from(style % 4)]
 }
 
 fuzz_target!(|case: Case| {
     let mut s = Solver::with_options(options_of(case.options, case.seed));
     let t = s.terminator();
     let hidden: Arc<Mutex<Vec<Vec<Lit>>>> = Arc::default();
+    let tally: Arc<Mutex<Tally>> = Arc::default();
     let fresh = |clauses: &Arc<Mutex<Vec<Vec<Lit>>>>| {
-        Box::new(Hidden {
-            clauses: clauses.clone(),
-            style: case.style,
-            told: Vec::new(),
-            why: Vec::new(),
-        })
+        Box::new(HiddenClauses::new(
+            MAX_VARS,
+            Arc::clone(clauses),
+            reveal_of(case.style),
+            Arc::clone(&tally),
+        ))
     };
     s.connect_propagator(fresh(&hidden));
-    assert_eq!(s.num_vars(), MAX_VARS as usize, "the observed variables are created");
+    assert_eq!(
+        s.num_vars(),
+        MAX_VARS as usize,
+        "the observed variables are created"
+    );
     let mut clauses: Vec<Vec<Lit>> = Vec::new();
     let mut terminated = false;
     for (step, op) in case.ops.iter().take(120).enumerate() {
         match op {
             Op::AddClause(bytes) => {
-                let c: Vec<Lit> = bytes.iter().take(5).map(|&b| lit_of(b, MAX_VARS)).collect();
+                let c: Vec<Lit> = lits_of(bytes, 5);
                 s.add_clause(&c);
                 clauses.push(c);
             }
             Op::HideClause(bytes) => {
-                let c: Vec<Lit> = bytes.iter().take(5).map(|&b| lit_of(b, MAX_VARS)).collect();
+                let c: Vec<Lit> = lits_of(bytes, 5);
                 hidden.lock().unwrap().push(c);
             }
             Op::SetPhase(b) => s.set_phase(lit_of(*b, MAX_VARS)),
@@ -165,14 +85,8 @@ fuzz_target!(|case: Case| {
                 assumptions,
                 conflict_budget,
             } => {
-                let a: Vec<Lit> = assumptions
-                    .iter()
-                    .take(6)
-                    .map(|&b| lit_of(b, MAX_VARS))
-                    .collect();
-                let budget =
-                    conflict_budget.map_or(Budget::UNLIMITED, |n| Budget::conflicts(u64::from(n)));
-                let status = s.solve(&a, budget);
+                let a: Vec<Lit> = lits_of(assumptions, 6);
+                let status = s.solve(&a, budget_of(*conflict_budget));
                 assert_eq!(s.propagator_error(), None, "step {step}");
                 let mut all = clauses.clone();
                 all.extend(hidden.lock().unwrap().iter().cloned());

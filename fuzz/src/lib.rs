@@ -7,7 +7,7 @@
 //! thousands of executions per second.
 #![forbid(unsafe_code)]
 
-use grim_solver::{Lit, Options, Var};
+use grim_solver::{Budget, Lit, Options, Var};
 
 /// The most variables any target uses.
 pub const MAX_VARS: u32 = 12;
@@ -23,6 +23,22 @@ pub const MAX_CLAUSE_LEN: usize = 5;
 pub fn lit_of(byte: u8, vars: u32) -> Lit {
     let var = Var::new(u32::from(byte >> 1) % vars.max(1)).expect("small index");
     Lit::new(var, byte & 1 == 1)
+}
+
+/// The literals of the first `most` fuzzer bytes over [`MAX_VARS`] variables (see
+/// [`lit_of`]): how the sequence targets decode a clause or a set of assumptions.
+pub fn lits_of(bytes: &[u8], most: usize) -> Vec<Lit> {
+    bytes
+        .iter()
+        .take(most)
+        .map(|&b| lit_of(b, MAX_VARS))
+        .collect()
+}
+
+/// The budget of a fuzzer's optional byte: none is unlimited, `n` is `n` conflicts (small, so
+/// that `Unknown` answers are common).
+pub fn budget_of(conflicts: Option<u8>) -> Budget {
+    conflicts.map_or(Budget::UNLIMITED, |n| Budget::conflicts(u64::from(n)))
 }
 
 /// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed,

@@ -14,186 +14,24 @@ use std::sync::{Arc, Mutex};
 use grim_solver::{
     Budget, ClauseKind, Context, Lit, Options, Propagator, PropagatorError, Solver, Status, Var,
 };
+use grim_testkit::propagator::{Between, HiddenClauses, Reveal, Tally};
+use grim_testkit::{Answer, SplitMix64, check_answer, generate, lit, satisfiable};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
+/// Draws a random CNF the way these tests always have: one clause in twenty a unit, the rest
+/// of 2 to 4 literals.
+fn random_cnf(rng: &mut SplitMix64, vars: u32, clauses: usize) -> Vec<Vec<Lit>> {
+    generate::random_cnf(rng, vars, clauses, 4)
 }
 
-fn lit(v: u32, neg: bool) -> Lit {
-    Lit::new(Var::new(v).unwrap(), neg)
-}
-
-fn random_cnf(rng: &mut Rng, vars: u32, clauses: usize) -> Vec<Vec<Lit>> {
-    (0..clauses)
-        .map(|_| {
-            // Mostly 2..=4 literals, one clause in twenty a unit.
-            let len = if rng.below(20) == 0 {
-                1
-            } else {
-                2 + rng.below(3) as usize
-            };
-            (0..len)
-                .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
-                .collect()
-        })
-        .collect()
-}
-
-fn holds(assign: u32, l: Lit) -> bool {
-    ((assign >> l.var().index()) & 1 == 1) != l.is_negative()
-}
-
-fn brute_force(vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
-    (0..1u32 << vars).any(|a| {
-        clauses.iter().all(|c| c.iter().any(|&l| holds(a, l)))
-            && assumptions.iter().all(|&l| holds(a, l))
-    })
-}
-
-/// How the hidden clauses are revealed.
-#[derive(Clone, Copy, Debug)]
-enum Style {
-    /// Unit ones as lazy propagations, falsified ones as learned conflict clauses.
-    Lazy,
-    /// Unit ones with their reason at once, falsified ones as irredundant clauses.
-    Eager,
-    /// Nothing during propagation: only the model check refuses assignments.
-    ModelCheckOnly,
-    /// A mix, chosen per clause by its index.
-    Mixed,
-}
-
-/// Holds clauses the engine does not have and reveals them (see `Style`). Its view of the
-/// assignment is its own, built from the notifications only, and checked against the
-/// engine's on every callback.
-struct Hidden {
+/// `hidden` behind a [`HiddenClauses`] observing `0..vars`, counting into `tally`.
+fn hidden_by(
     vars: u32,
-    clauses: Vec<Vec<Lit>>,
-    style: Style,
-    /// What it was told: (literal, level), in order.
-    told: Vec<(Lit, u32)>,
-    /// The clause behind each lazy propagation (by literal code).
-    why: Vec<Option<usize>>,
-    /// Counts of what it did, shared with the test.
-    log: Arc<Mutex<Tally>>,
-}
-
-#[derive(Default, Debug, Clone, Copy)]
-struct Tally {
-    lazy: usize,
-    eager: usize,
-    conflicts: usize,
-    explained: usize,
-    refuted: usize,
-    backtracks: usize,
-}
-
-impl Hidden {
-    fn value(&self, l: Lit) -> Option<bool> {
-        self.told
-            .iter()
-            .find(|(t, _)| t.var() == l.var())
-            .map(|(t, _)| *t == l)
-    }
-}
-
-impl Propagator for Hidden {
-    fn observed(&self) -> Vec<Var> {
-        (0..self.vars).map(|v| Var::new(v).unwrap()).collect()
-    }
-
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        assert!(self.told.last().is_none_or(|&(_, l)| l <= level));
-        for &l in lits {
-            assert!(self.value(l).is_none(), "{l:?} told twice");
-            self.told.push((l, level));
-        }
-    }
-
-    fn notify_backtrack(&mut self, level: u32) {
-        self.log.lock().unwrap().backtracks += 1;
-        while self.told.last().is_some_and(|&(_, l)| l > level) {
-            self.told.pop();
-        }
-    }
-
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        // The notified view is the engine's assignment of the observed variables.
-        for v in 0..self.vars {
-            let l = Var::new(v).unwrap().pos();
-            assert_eq!(self.value(l), ctx.value(l), "the notifications missed {v}");
-        }
-        if matches!(self.style, Style::ModelCheckOnly) {
-            return;
-        }
-        for (i, c) in self.clauses.iter().enumerate() {
-            let free: Vec<Lit> = c
-                .iter()
-                .copied()
-                .filter(|&l| self.value(l).is_none())
-                .collect();
-            if c.iter().any(|&l| self.value(l) == Some(true)) {
-                continue;
-            }
-            let eager = match self.style {
-                Style::Lazy => false,
-                Style::Eager => true,
-                _ => i % 2 == 1,
-            };
-            match free.len() {
-                0 => {
-                    self.log.lock().unwrap().conflicts += 1;
-                    let kind = if eager {
-                        ClauseKind::Irredundant
-                    } else {
-                        ClauseKind::Learned
-                    };
-                    ctx.add_clause(c, kind);
-                    return;
-                }
-                1 if eager => {
-                    self.log.lock().unwrap().eager += 1;
-                    ctx.propagate_because(free[0], c);
-                }
-                1 => {
-                    self.log.lock().unwrap().lazy += 1;
-                    let code = free[0].code();
-                    if self.why.len() <= code {
-                        self.why.resize(code + 1, None);
-                    }
-                    self.why[code] = Some(i);
-                    ctx.propagate(free[0]);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        self.log.lock().unwrap().explained += 1;
-        let i = self.why[lit.code()].expect("explain of a literal never propagated");
-        reason.extend_from_slice(&self.clauses[i]);
-    }
-
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        for c in &self.clauses {
-            if !c.iter().any(|&l| ctx.value(l) == Some(true)) {
-                self.log.lock().unwrap().refuted += 1;
-                ctx.add_clause(c, ClauseKind::Irredundant);
-                return;
-            }
-        }
-    }
+    hidden: &[Vec<Lit>],
+    reveal: Reveal,
+    tally: &Arc<Mutex<Tally>>,
+) -> Box<HiddenClauses> {
+    let clauses = Arc::new(Mutex::new(hidden.to_vec()));
+    Box::new(HiddenClauses::new(vars, clauses, reveal, Arc::clone(tally)))
 }
 
 fn configs() -> Vec<Options> {
@@ -202,51 +40,23 @@ fn configs() -> Vec<Options> {
     vec![Options::default(), Options::aggressive(), no_elim]
 }
 
-/// Checks one answer against brute force over `visible ∪ hidden`.
-fn check(
-    s: &Solver,
-    status: Status,
-    vars: u32,
-    all: &[Vec<Lit>],
-    assumptions: &[Lit],
-    what: &str,
-) -> bool {
-    let expected = brute_force(vars, all, assumptions);
-    match status {
-        Status::Sat => {
-            assert!(expected, "{what}: SAT, brute force says UNSAT");
-            let model = s.model().expect("a model");
-            let a: u32 = (0..vars).map(|v| (model[v as usize] as u32) << v).sum();
-            for c in all {
-                assert!(c.iter().any(|&l| holds(a, l)), "{what}: model breaks {c:?}");
-            }
-            assert!(assumptions.iter().all(|&l| holds(a, l)));
-        }
-        Status::Unsat => {
-            assert!(!expected, "{what}: UNSAT, brute force says SAT");
-            let core = s.failed_assumptions();
-            assert!(
-                core.iter().all(|l| assumptions.contains(l)),
-                "{what}: core {core:?}"
-            );
-            assert!(
-                !brute_force(vars, all, core),
-                "{what}: {core:?} is not a core"
-            );
-        }
-        Status::Unknown => panic!("{what}: unknown without a budget"),
-    }
-    expected
+/// Checks one answer against brute force over `visible ∪ hidden` (the testkit's referee:
+/// status, model, core); true when it was SAT.
+fn check(s: &Solver, status: Status, all: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
+    matches!(
+        check_answer(s, status, all, assumptions, false),
+        Answer::Sat(_)
+    )
 }
 
 #[test]
 fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
-    let mut rng = Rng(0x15);
+    let mut rng = SplitMix64::new(0x15);
     let styles = [
-        Style::Lazy,
-        Style::Eager,
-        Style::ModelCheckOnly,
-        Style::Mixed,
+        Reveal::Lazy,
+        Reveal::Eager,
+        Reveal::ModelCheckOnly,
+        Reveal::Mixed,
     ];
     let mut sat = 0;
     let mut unsat = 0;
@@ -265,18 +75,11 @@ fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
             for c in visible {
                 s.add_clause(c);
             }
-            s.connect_propagator(Box::new(Hidden {
-                vars,
-                clauses: hidden.to_vec(),
-                style,
-                told: Vec::new(),
-                why: Vec::new(),
-                log: Arc::clone(&log),
-            }));
+            s.connect_propagator(hidden_by(vars, hidden, style, &log));
             // Three calls: no assumptions, random assumptions, then more clauses.
             for call in 0..3 {
                 let assumptions: Vec<Lit> = (0..rng.below(4))
-                    .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+                    .map(|_| lit(rng.below(u64::from(vars)) as u32, rng.coin()))
                     .collect();
                 let mut all_now: Vec<Vec<Lit>> = all.clone();
                 if call == 2 {
@@ -288,8 +91,7 @@ fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
                 }
                 let status = s.solve(&assumptions, Budget::UNLIMITED);
                 assert_eq!(s.propagator_error(), None);
-                let what = format!("round {round} {style:?} call {call}");
-                if check(&s, status, vars, &all_now, &assumptions, &what) {
+                if check(&s, status, &all_now, &assumptions) {
                     sat += 1;
                 } else {
                     unsat += 1;
@@ -298,13 +100,7 @@ fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
                     break;
                 }
             }
-            let t = *log.lock().unwrap();
-            total.lazy += t.lazy;
-            total.eager += t.eager;
-            total.conflicts += t.conflicts;
-            total.explained += t.explained;
-            total.refuted += t.refuted;
-            total.backtracks += t.backtracks;
+            total += *log.lock().unwrap();
         }
     }
     assert!(sat > 400 && unsat > 400, "sat {sat}, unsat {unsat}");
@@ -319,66 +115,6 @@ fn a_propagator_revealing_clauses_answers_like_the_clauses_themselves() {
     );
 }
 
-/// At most `k` of the observed variables true: propagates the others false once `k` are
-/// true, with the reason "these `k` true imply this one false".
-struct AtMost {
-    lits: Vec<Lit>,
-    k: usize,
-    told: Vec<(Lit, u32)>,
-}
-
-impl AtMost {
-    fn true_ones(&self) -> Vec<Lit> {
-        self.told
-            .iter()
-            .map(|&(l, _)| l)
-            .filter(|l| self.lits.contains(l))
-            .collect()
-    }
-}
-
-impl Propagator for AtMost {
-    fn observed(&self) -> Vec<Var> {
-        self.lits.iter().map(|l| l.var()).collect()
-    }
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        self.told.extend(lits.iter().map(|&l| (l, level)));
-    }
-    fn notify_backtrack(&mut self, level: u32) {
-        self.told.retain(|&(_, l)| l <= level);
-    }
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        let on = self.true_ones();
-        if on.len() > self.k {
-            let clause: Vec<Lit> = on[..=self.k].iter().map(|&l| !l).collect();
-            ctx.add_clause(&clause, ClauseKind::Learned);
-        } else if on.len() == self.k {
-            for &l in &self.lits {
-                if ctx.value(l).is_none() {
-                    ctx.propagate(!l);
-                }
-            }
-        }
-    }
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        // The first k true ones told (all before `lit`: it was propagated once k were true).
-        reason.push(lit);
-        reason.extend(self.true_ones().iter().take(self.k).map(|&l| !l));
-    }
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        let on: Vec<Lit> = self
-            .lits
-            .iter()
-            .copied()
-            .filter(|&l| ctx.value(l) == Some(true))
-            .collect();
-        if on.len() > self.k {
-            let clause: Vec<Lit> = on[..=self.k].iter().map(|&l| !l).collect();
-            ctx.add_clause(&clause, ClauseKind::Learned);
-        }
-    }
-}
-
 #[test]
 fn an_at_most_k_propagator_admits_exactly_the_assignments_with_at_most_k() {
     for n in [4u32, 6, 8] {
@@ -386,15 +122,14 @@ fn an_at_most_k_propagator_admits_exactly_the_assignments_with_at_most_k() {
             let lits: Vec<Lit> = (0..n).map(|v| lit(v, v % 3 == 2)).collect();
             let mut s = Solver::with_options(Options::aggressive());
             s.reserve_vars(n as usize);
-            s.connect_propagator(Box::new(AtMost {
-                lits: lits.clone(),
-                k,
-                told: Vec::new(),
-            }));
+            s.connect_propagator(Box::new(Between::new(lits.clone(), 0, k)));
             // Every assignment fixed by assumptions: SAT exactly when at most k are true.
             for a in 0u32..1 << n {
                 let assume: Vec<Lit> = (0..n).map(|v| lit(v, (a >> v) & 1 == 0)).collect();
-                let ones = lits.iter().filter(|&&l| holds(a, l)).count();
+                let ones = lits
+                    .iter()
+                    .filter(|l| ((a >> l.var().index()) & 1 == 1) != l.is_negative())
+                    .count();
                 let status = s.solve(&assume, Budget::UNLIMITED);
                 assert_eq!(status == Status::Sat, ones <= k, "n {n} k {k} a {a:b}");
                 if status == Status::Unsat {
@@ -501,7 +236,7 @@ fn a_malformed_answer_is_a_typed_error_and_the_solve_says_unknown() {
 
 #[test]
 fn a_disconnected_propagator_leaves_a_plain_solver_and_stats_count_its_work() {
-    let mut rng = Rng(7);
+    let mut rng = SplitMix64::new(7);
     let vars = 9;
     let all = random_cnf(&mut rng, vars, 30);
     let (visible, hidden) = all.split_at(10);
@@ -511,16 +246,9 @@ fn a_disconnected_propagator_leaves_a_plain_solver_and_stats_count_its_work() {
     for c in visible {
         s.add_clause(c);
     }
-    s.connect_propagator(Box::new(Hidden {
-        vars,
-        clauses: hidden.to_vec(),
-        style: Style::Mixed,
-        told: Vec::new(),
-        why: Vec::new(),
-        log,
-    }));
+    s.connect_propagator(hidden_by(vars, hidden, Reveal::Mixed, &log));
     let with = s.solve(&[], Budget::UNLIMITED);
-    check(&s, with, vars, &all, &[], "with");
+    check(&s, with, &all, &[]);
     let st = s.stats().clone();
     assert!(st.external_rounds > 0 && st.external_propagations + st.external_clauses > 0);
     assert!(s.disconnect_propagator().is_some());
@@ -529,7 +257,7 @@ fn a_disconnected_propagator_leaves_a_plain_solver_and_stats_count_its_work() {
     assert_ne!(without, Status::Unknown);
     let clauses_visible: Vec<Vec<Lit>> = visible.to_vec();
     if without == Status::Unsat {
-        assert!(!brute_force(vars, &clauses_visible, &[]) || with == Status::Unsat);
+        assert!(!satisfiable(&clauses_visible, &[]) || with == Status::Unsat);
     }
 }
 

@@ -8,55 +8,20 @@
 //! strengthening, elimination rounds with gates, vivification of irredundant clauses).
 
 use grim_solver::{Budget, Lit, Options, Solver, Stats, Status, Var};
-
-/// splitmix64: a tiny seeded generator, so the tests need no dependency and never change.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn lit(v: u32, neg: bool) -> Lit {
-    Lit::new(Var::new(v).unwrap(), neg)
-}
-
-fn satisfies(assign: u32, clause: &[Lit]) -> bool {
-    clause
-        .iter()
-        .any(|l| ((assign >> l.var().index()) & 1 == 1) != l.is_negative())
-}
-
-fn brute_force(vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
-    (0..1u32 << vars).any(|a| {
-        clauses.iter().all(|c| satisfies(a, c))
-            && assumptions
-                .iter()
-                .all(|l| satisfies(a, std::slice::from_ref(l)))
-    })
-}
+use grim_testkit::{Answer, SplitMix64, check_answer, clauses_of, falsified, generate, lit};
 
 /// A random CNF over `vars` variables with a planted cycle of binary implications (its
 /// literals are equivalent), random binaries (failed literals, hyper-binary resolvents) and
 /// random ternary clauses.
-fn structured_cnf(rng: &mut Rng, vars: u32) -> Vec<Vec<Lit>> {
+fn structured_cnf(rng: &mut SplitMix64, vars: u32) -> Vec<Vec<Lit>> {
     let mut clauses = Vec::new();
     let cycle = 2 + rng.below(3) as usize;
-    let ring: Vec<Lit> = (0..cycle)
-        .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
-        .collect();
+    let ring: Vec<Lit> = (0..cycle).map(|_| random_lit(rng, vars)).collect();
     for i in 0..cycle {
         // ring[i] → ring[i+1]
         clauses.push(vec![!ring[i], ring[(i + 1) % cycle]]);
     }
-    let random = |rng: &mut Rng| lit(rng.below(vars as u64) as u32, rng.below(2) == 1);
+    let random = |rng: &mut SplitMix64| random_lit(rng, vars);
     for _ in 0..vars {
         clauses.push(vec![random(rng), random(rng)]);
     }
@@ -66,50 +31,18 @@ fn structured_cnf(rng: &mut Rng, vars: u32) -> Vec<Vec<Lit>> {
     clauses
 }
 
-/// Checks `status` against brute force: the model satisfies every clause and assumption; a
-/// failed core is a subset of the assumptions that is unsatisfiable with the clauses.
-fn check(s: &Solver, status: Status, vars: u32, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
-    let expected = brute_force(vars, clauses, assumptions);
-    match status {
-        Status::Sat => {
-            assert!(
-                expected,
-                "SAT, brute force says UNSAT: {clauses:?} under {assumptions:?}"
-            );
-            let model = s.model().expect("a model after Sat");
-            let bits = model
-                .iter()
-                .enumerate()
-                .fold(0u32, |acc, (i, &b)| acc | ((b as u32) << i));
-            for c in clauses {
-                assert!(
-                    satisfies(bits, c),
-                    "model {model:?} falsifies {c:?} of {clauses:?}"
-                );
-            }
-            for a in assumptions {
-                assert_eq!(s.value(*a), Some(true), "model violates assumption {a:?}");
-            }
-            true
-        }
-        Status::Unsat => {
-            assert!(
-                !expected,
-                "UNSAT, brute force finds a model: {clauses:?} under {assumptions:?}"
-            );
-            let core = s.failed_assumptions().to_vec();
-            assert!(
-                core.iter().all(|l| assumptions.contains(l)),
-                "core {core:?} ⊄ {assumptions:?}"
-            );
-            assert!(
-                !brute_force(vars, clauses, &core),
-                "core {core:?} is satisfiable with {clauses:?}"
-            );
-            false
-        }
-        Status::Unknown => panic!("Unknown without a budget"),
-    }
+/// Checks `status` against brute force with the testkit's referee (status, model, core);
+/// true when it was SAT.
+fn check(s: &Solver, status: Status, clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
+    matches!(
+        check_answer(s, status, clauses, assumptions, false),
+        Answer::Sat(_)
+    )
+}
+
+/// A random literal over `0..vars`.
+fn random_lit(rng: &mut SplitMix64, vars: u32) -> Lit {
+    lit(rng.below(u64::from(vars)) as u32, rng.coin())
 }
 
 /// The schedule that forces inprocessing on tiny instances: every technique at every chance.
@@ -139,7 +72,7 @@ fn add(total: &mut Stats, s: &Stats) {
 
 #[test]
 fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_back() {
-    let mut rng = Rng(0x1a9c);
+    let mut rng = SplitMix64::new(0x1a9c);
     let mut total = Stats::default();
     let (mut sat, mut unsat) = (0, 0);
     for _round in 0..400 {
@@ -152,7 +85,7 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
                 s.add_clause(c);
             }
             let st = s.solve(&[], Budget::UNLIMITED);
-            if check(&s, st, vars, &clauses, &[]) {
+            if check(&s, st, &clauses, &[]) {
                 sat += 1;
             } else {
                 unsat += 1;
@@ -160,20 +93,20 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
             // Assumptions over any variable, substituted and eliminated ones included.
             for _ in 0..3 {
                 let assumptions: Vec<Lit> = (0..1 + rng.below(3))
-                    .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+                    .map(|_| random_lit(&mut rng, vars))
                     .collect();
                 let st = s.solve(&assumptions, Budget::UNLIMITED);
-                check(&s, st, vars, &clauses, &assumptions);
+                check(&s, st, &clauses, &assumptions);
             }
             // A new clause over any variables, then solve again.
             let extra: Vec<Lit> = (0..1 + rng.below(2))
-                .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
+                .map(|_| random_lit(&mut rng, vars))
                 .collect();
             s.add_clause(&extra);
             let mut with = clauses.clone();
             with.push(extra);
             let st = s.solve(&[], Budget::UNLIMITED);
-            check(&s, st, vars, &with, &[]);
+            check(&s, st, &with, &[]);
             add(&mut total, s.stats());
             if eliminate {
                 clauses = with;
@@ -229,7 +162,7 @@ fn vivification_shortens_irredundant_clauses_and_answers_agree_with_inprocessing
     // Random 3-SAT at 50 variables near the threshold: enough conflicts for reductions (each
     // followed by vivification), too many variables for brute force, so the answers are
     // compared with a solver that runs no inprocessing at all, and models are checked.
-    let mut rng = Rng(0x7171);
+    let mut rng = SplitMix64::new(0x7171);
     let mut on = forcing(true);
     on.vivify_effort = 1.0;
     on.vivify_irredundant_share = 0.5;
@@ -243,14 +176,7 @@ fn vivification_shortens_irredundant_clauses_and_answers_agree_with_inprocessing
     };
     let (mut vivified, mut sat, mut unsat) = (0, 0, 0);
     for _ in 0..20 {
-        let vars = 50u32;
-        let clauses: Vec<Vec<Lit>> = (0..213)
-            .map(|_| {
-                (0..3)
-                    .map(|_| lit(rng.below(vars as u64) as u32, rng.below(2) == 1))
-                    .collect()
-            })
-            .collect();
+        let clauses = clauses_of(&generate::random_ksat(&mut rng, 50, 213, 3));
         let mut a = Solver::with_options(on.clone());
         let mut b = Solver::with_options(off.clone());
         for c in &clauses {
@@ -265,11 +191,8 @@ fn vivification_shortens_irredundant_clauses_and_answers_agree_with_inprocessing
         if sa == Status::Sat {
             sat += 1;
             let m = a.model().expect("a model");
-            for c in &clauses {
-                assert!(
-                    c.iter().any(|l| m[l.var().index()] != l.is_negative()),
-                    "model falsifies {c:?}"
-                );
+            if let Some(i) = falsified(&m, &clauses) {
+                panic!("model falsifies {:?}", clauses[i]);
             }
         } else {
             unsat += 1;

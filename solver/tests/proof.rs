@@ -3,12 +3,14 @@
 //! in strict mode when it is installed (`cargo install rate`).
 
 use std::io::Write;
+use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
-use grim_testkit::SplitMix64;
-use grim_testkit::generate::{pigeonhole, random_ksat};
+use grim_testkit::generate::{dimacs_text, pigeonhole, random_ksat};
+use grim_testkit::propagator::{HiddenClauses, Reveal};
+use grim_testkit::{SplitMix64, clauses_of, dimacs, unit_propagate};
 
 /// A `Write` that keeps the bytes for the test to read.
 #[derive(Clone, Default)]
@@ -27,72 +29,56 @@ fn solve_with_proof(clauses: &[Vec<i64>], opts: Options, format: ProofFormat) ->
     let mut s = Solver::with_options(opts);
     let sink = Shared::default();
     s.set_proof(Box::new(sink.clone()), format);
-    for c in clauses {
-        let lits: Vec<Lit> = c.iter().map(|&d| Lit::from_dimacs(d).unwrap()).collect();
-        s.add_clause(&lits);
-    }
+    add_dimacs(&mut s, clauses);
     let st = s.solve(&[], Budget::UNLIMITED);
     s.flush_proof().unwrap();
     let bytes = sink.0.lock().unwrap().clone();
     (st, bytes)
 }
 
-/// Whether unit propagation on `db` plus the negation of `lemma` reaches a conflict.
-fn rup(db: &[Vec<i64>], lemma: &[i64]) -> bool {
-    let mut assigned: std::collections::BTreeMap<i64, bool> = std::collections::BTreeMap::new();
-    let value =
-        |a: &std::collections::BTreeMap<i64, bool>, l: i64| a.get(&l.abs()).map(|&v| v == (l > 0));
-    for &l in lemma {
-        if value(&assigned, l) == Some(true) {
-            return true; // tautology
-        }
-        assigned.insert(l.abs(), l < 0);
+/// Whether unit propagation on `db` plus the negation of `lemma` reaches a conflict (the
+/// testkit's naive propagator; a tautology conflicts at once).
+fn rup(db: &[Vec<Lit>], lemma: &[Lit]) -> bool {
+    let negated: Vec<Lit> = lemma.iter().map(|&l| !l).collect();
+    unit_propagate(db, 0, &negated).is_none()
+}
+
+/// The clauses of `formula` given to `s`.
+fn add_dimacs(s: &mut Solver, formula: &[Vec<i64>]) {
+    for c in clauses_of(formula) {
+        s.add_clause(&c);
     }
-    loop {
-        let mut changed = false;
-        for c in db {
-            let mut unassigned = None;
-            let mut count = 0;
-            let mut satisfied = false;
-            for &l in c {
-                match value(&assigned, l) {
-                    Some(true) => {
-                        satisfied = true;
-                        break;
-                    }
-                    Some(false) => {}
-                    None => {
-                        count += 1;
-                        unassigned = Some(l);
-                    }
-                }
-            }
-            if satisfied {
-                continue;
-            }
-            if count == 0 {
-                return true;
-            }
-            if count == 1 {
-                let l = unassigned.unwrap();
-                assigned.insert(l.abs(), l > 0);
-                changed = true;
-            }
-        }
-        if !changed {
-            return false;
-        }
-    }
+}
+
+/// Asks `rate` (strict by default) to verify `proof` of `formula` over `num_vars` variables,
+/// written to `dir` as `name.cnf` and `name.drat`; panics with its output unless it says
+/// `s VERIFIED`.
+fn assert_rate_verifies(
+    dir: &Path,
+    name: &str,
+    num_vars: usize,
+    formula: &[Vec<i64>],
+    proof: &[u8],
+) {
+    let cnf = dir.join(format!("{name}.cnf"));
+    let prf = dir.join(format!("{name}.drat"));
+    std::fs::write(&cnf, dimacs_text(num_vars, formula)).unwrap();
+    std::fs::write(&prf, proof).unwrap();
+    let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.lines().any(|l| l == "s VERIFIED"),
+        "rate rejected the proof {name}: {stdout}"
+    );
 }
 
 /// Forward-checks a text DRAT proof that only uses RUP: every lemma must be RUP, deletions
 /// must name an existing clause, and the empty clause must be derived.
 fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String> {
     // Clauses as sets: a duplicated literal must not count twice in unit propagation.
-    let mut db: Vec<Vec<i64>> = formula
-        .iter()
-        .map(|c| {
-            let mut c = c.clone();
+    let mut db: Vec<Vec<Lit>> = clauses_of(formula)
+        .into_iter()
+        .map(|mut c| {
             c.sort();
             c.dedup();
             c
@@ -105,11 +91,12 @@ fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String>
             Some(r) => (true, r),
             None => (false, line),
         };
-        let mut lits: Vec<i64> = rest
+        let mut ints: Vec<i64> = rest
             .split_whitespace()
             .map(|t| t.parse().unwrap())
             .collect();
-        assert_eq!(lits.pop(), Some(0), "proof line without final 0: {line}");
+        assert_eq!(ints.pop(), Some(0), "proof line without final 0: {line}");
+        let lits: Vec<Lit> = ints.iter().map(|&d| dimacs(d)).collect();
         if delete {
             let mut key = lits.clone();
             key.sort();
@@ -142,13 +129,7 @@ fn unsat_instances() -> Vec<Vec<Vec<i64>>> {
     while v.len() < 12 {
         let f = random_ksat(&mut rng, 30, 160, 3);
         let mut s = Solver::new();
-        for c in &f {
-            s.add_clause(
-                &c.iter()
-                    .map(|&d| Lit::from_dimacs(d).unwrap())
-                    .collect::<Vec<_>>(),
-            );
-        }
+        add_dimacs(&mut s, &f);
         if s.solve(&[], Budget::UNLIMITED) == Status::Unsat {
             v.push(f);
         }
@@ -222,27 +203,16 @@ fn proofs_of_unsat_instances_verify_with_rate_in_strict_mode() {
     let dir = std::env::temp_dir().join(format!("grim-proof-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (k, f) in unsat_instances().iter().enumerate().take(6) {
-        for (format, ext) in [(ProofFormat::Text, "drat"), (ProofFormat::Binary, "drat")] {
+        for format in [ProofFormat::Text, ProofFormat::Binary] {
             let (st, proof) = solve_with_proof(f, Options::aggressive(), format);
             assert_eq!(st, Status::Unsat);
-            let cnf = dir.join(format!("f{k}.cnf"));
-            let prf = dir.join(format!("f{k}-{format:?}.{ext}"));
-            let vars = f.iter().flatten().map(|l| l.abs()).max().unwrap_or(0);
-            let mut text = format!("p cnf {vars} {}\n", f.len());
-            for c in f {
-                for l in c {
-                    text.push_str(&format!("{l} "));
-                }
-                text.push_str("0\n");
-            }
-            std::fs::write(&cnf, text).unwrap();
-            std::fs::write(&prf, proof).unwrap();
-            let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                stdout.lines().any(|l| l == "s VERIFIED"),
-                "rate rejected the {format:?} proof of instance {k}: {stdout}"
-            );
+            let vars = f
+                .iter()
+                .flatten()
+                .map(|l| l.unsigned_abs())
+                .max()
+                .unwrap_or(0);
+            assert_rate_verifies(&dir, &format!("f{k}-{format:?}"), vars as usize, f, &proof);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -263,63 +233,11 @@ fn no_proof_line_is_written_for_a_satisfiable_instance_beyond_learned_clauses() 
     );
 }
 
-/// Holds some clauses back and reveals them as a propagator would: unit ones as lazy
-/// propagations (asked for eagerly when a proof is written), falsified ones as conflicts.
-struct Hidden {
-    clauses: Vec<Vec<Lit>>,
-    vars: u32,
-    why: std::collections::HashMap<Lit, usize>,
-}
-
-impl grim_solver::Propagator for Hidden {
-    fn observed(&self) -> Vec<Var> {
-        (0..self.vars).map(|v| Var::new(v).unwrap()).collect()
-    }
-    fn propagate(&mut self, ctx: &mut grim_solver::Context<'_>) {
-        for (i, c) in self.clauses.iter().enumerate() {
-            if c.iter().any(|&l| ctx.value(l) == Some(true)) {
-                continue;
-            }
-            let free: Vec<Lit> = c
-                .iter()
-                .copied()
-                .filter(|&l| ctx.value(l).is_none())
-                .collect();
-            match free.len() {
-                0 => {
-                    ctx.add_clause(c, grim_solver::ClauseKind::Learned);
-                    return;
-                }
-                1 => {
-                    self.why.insert(free[0], i);
-                    ctx.propagate(free[0]);
-                }
-                _ => {}
-            }
-        }
-    }
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        reason.extend_from_slice(&self.clauses[self.why[&lit]]);
-    }
-    fn check_model(&mut self, ctx: &mut grim_solver::Context<'_>) {
-        if let Some(c) = self
-            .clauses
-            .iter()
-            .find(|c| !c.iter().any(|&l| ctx.value(l) == Some(true)))
-        {
-            ctx.add_clause(c, grim_solver::ClauseKind::Irredundant);
-        }
-    }
-}
-
 #[test]
 fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
     let mut checked = 0;
     for (k, f) in unsat_instances().into_iter().enumerate() {
-        let lits: Vec<Vec<Lit>> = f
-            .iter()
-            .map(|c| c.iter().map(|&d| Lit::from_dimacs(d).unwrap()).collect())
-            .collect();
+        let lits = clauses_of(&f);
         let vars = f.iter().flatten().map(|d| d.unsigned_abs()).max().unwrap() as u32;
         let split = lits.len() / 2 + k % 5;
         let (visible, hidden) = lits.split_at(split);
@@ -331,11 +249,15 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
             for c in visible {
                 s.add_clause(c);
             }
-            s.connect_propagator(Box::new(Hidden {
-                clauses: hidden.to_vec(),
+            // Unit clauses as lazy propagations (asked for eagerly when a proof is written),
+            // falsified ones as learned conflicts.
+            let hidden = Arc::new(Mutex::new(hidden.to_vec()));
+            s.connect_propagator(Box::new(HiddenClauses::new(
                 vars,
-                why: Default::default(),
-            }));
+                hidden,
+                Reveal::Lazy,
+                Arc::default(),
+            )));
             let log = Shared::default();
             s.set_external_clause_log(Box::new(log.clone()));
             assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
@@ -388,13 +310,7 @@ fn binary_rich_unsat(count: usize) -> Vec<Vec<Vec<i64>>> {
         }
         // Kept when UNSAT and some technique other than failed literals fires on it.
         let mut s = Solver::with_options(inprocessing_forced());
-        for c in &f {
-            s.add_clause(
-                &c.iter()
-                    .map(|&d| Lit::from_dimacs(d).unwrap())
-                    .collect::<Vec<_>>(),
-            );
-        }
+        add_dimacs(&mut s, &f);
         let st = s.solve(&[], Budget::UNLIMITED);
         let fired = s.stats().substituted
             + s.stats().hbr
@@ -432,13 +348,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
         let mut s = Solver::with_options(opts.clone());
         let sink = Shared::default();
         s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
-        for c in f {
-            s.add_clause(
-                &c.iter()
-                    .map(|&d| Lit::from_dimacs(d).unwrap())
-                    .collect::<Vec<_>>(),
-            );
-        }
+        add_dimacs(&mut s, f);
         assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
         s.flush_proof().unwrap();
         let st = s.stats();
@@ -449,23 +359,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
         let proof = sink.0.lock().unwrap().clone();
         check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
         if rate {
-            let cnf = dir.join(format!("b{k}.cnf"));
-            let prf = dir.join(format!("b{k}.drat"));
-            let mut text = format!("p cnf 24 {}\n", f.len());
-            for c in f {
-                for l in c {
-                    text.push_str(&format!("{l} "));
-                }
-                text.push_str("0\n");
-            }
-            std::fs::write(&cnf, text).unwrap();
-            std::fs::write(&prf, &proof).unwrap();
-            let out = Command::new("rate").arg(&cnf).arg(&prf).output().unwrap();
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            assert!(
-                stdout.lines().any(|l| l == "s VERIFIED"),
-                "rate rejected the proof of instance {k}: {stdout}"
-            );
+            assert_rate_verifies(&dir, &format!("b{k}"), 24, f, &proof);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -78,6 +78,67 @@ pub fn maxsat_optimum(w: &Wcnf) -> Option<u64> {
         .min()
 }
 
+/// Unit propagation of `clauses` under `assumptions`, to fixpoint, by naive passes over the
+/// clause list (nothing shared with the engine's watches). `None` on a conflict (a clause with
+/// every literal false, or contradictory assumptions), else the partial assignment indexed by
+/// variable, over at least `num_vars` variables.
+///
+/// The oracle of two things: an encoding's propagation strength (what unit propagation alone
+/// must derive), and RUP (a lemma is RUP when propagating its negation conflicts). A literal
+/// repeated in a clause counts twice, as in the clause lists it is given; a proof checker
+/// that wants clauses as sets dedups them first.
+pub fn unit_propagate(
+    clauses: &[Vec<Lit>],
+    num_vars: usize,
+    assumptions: &[Lit],
+) -> Option<Vec<Option<bool>>> {
+    let n = num_vars.max(vars_of(clauses, assumptions) as usize);
+    let mut vals: Vec<Option<bool>> = vec![None; n];
+    let value = |vals: &[Option<bool>], l: Lit| vals[l.var().index()].map(|b| b == l.is_positive());
+    for &a in assumptions {
+        match value(&vals, a) {
+            Some(false) => return None,
+            Some(true) => {}
+            None => vals[a.var().index()] = Some(a.is_positive()),
+        }
+    }
+    loop {
+        let mut changed = false;
+        for clause in clauses {
+            let mut unassigned = None;
+            let mut free = 0;
+            let mut sat = false;
+            for &l in clause {
+                match value(&vals, l) {
+                    Some(true) => {
+                        sat = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        free += 1;
+                        unassigned = Some(l);
+                    }
+                }
+            }
+            if sat {
+                continue;
+            }
+            match (free, unassigned) {
+                (0, _) => return None,
+                (1, Some(l)) => {
+                    vals[l.var().index()] = Some(l.is_positive());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return Some(vals);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

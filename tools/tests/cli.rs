@@ -8,13 +8,11 @@ use common::{Dir, code, p, run, stderr, stdout};
 use grim_testkit::SplitMix64;
 use grim_testkit::generate::random_ksat;
 
-use std::io::Write;
 use std::process::{Command, Output};
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use grim_encodings::maxsat::OllOptions;
 use grim_solver::Options;
+use grim_testkit::compress::{self, DEFAULT};
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
@@ -81,12 +79,6 @@ fn small_unsat() -> Vec<Vec<i64>> {
     vec![vec![1, 2], vec![-1, 2], vec![1, -2], vec![-1, -2]]
 }
 
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-    enc.write_all(data).expect("gzip into a Vec");
-    enc.finish().expect("gzip into a Vec")
-}
-
 /// Seeded random 3-SAT (a 64-bit LCG; no dependency needed).
 fn random_3sat(vars: i64, clauses: usize, seed: u64) -> Vec<Vec<i64>> {
     random_ksat(&mut SplitMix64::new(seed), vars as u64, clauses, 3)
@@ -126,7 +118,10 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
     let o = run(
         SAT,
         &["-q", "-"],
-        Some(&gzip(dimacs(2, &small_unsat()).as_bytes())),
+        Some(&compress::gzip(
+            dimacs(2, &small_unsat()).as_bytes(),
+            DEFAULT,
+        )),
     );
     assert_eq!(code(&o), Some(20), "{}", stderr(&o));
 }
@@ -134,7 +129,10 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
 #[test]
 fn a_gzip_file_is_solved_whatever_its_name() {
     let dir = Dir::new_cli("gzip");
-    let f = dir.file("plain-name.cnf", gzip(dimacs(4, &small_sat()).as_bytes()));
+    let f = dir.file(
+        "plain-name.cnf",
+        compress::gzip(dimacs(4, &small_sat()).as_bytes(), DEFAULT),
+    );
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}", stderr(&o));
     assert!(stdout(&o).contains("(gzip)"), "{}", stdout(&o));
@@ -629,7 +627,7 @@ fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() 
 #[test]
 fn a_truncated_gzip_input_is_a_parse_error_exit_3() {
     let dir = Dir::new_cli("truncated");
-    let full = gzip(pigeonhole(8).as_bytes());
+    let full = compress::gzip(pigeonhole(8).as_bytes(), DEFAULT);
     let f = dir.file("cut.cnf.gz", &full[..full.len() / 2]);
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(3), "{}", stderr(&o));
@@ -748,7 +746,10 @@ fn check(dir: &Dir, instance: &str, output: &str) -> Output {
 #[test]
 fn grim_check_accepts_the_model_grim_sat_prints() {
     let dir = Dir::new_cli("check-ok");
-    let i = dir.file("a.cnf.gz", gzip(dimacs(4, &small_sat()).as_bytes()));
+    let i = dir.file(
+        "a.cnf.gz",
+        compress::gzip(dimacs(4, &small_sat()).as_bytes(), DEFAULT),
+    );
     let o = sat(&[p(&i)]);
     let out = dir.file("a.out", &o.stdout);
     let c = run(CHECK, &[p(&i), p(&out)], None);

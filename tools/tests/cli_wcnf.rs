@@ -9,13 +9,11 @@
 mod common;
 
 use common::{Dir, code, p, run, stderr, stdout};
-use std::io::Write;
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
+use grim_testkit::compress::{self, DEFAULT};
 use grim_tools::generate::{GenWcnf, SplitMix64, random_maxsat, vertex_cover};
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
@@ -151,12 +149,6 @@ fn assert_solution(text: &str, instance: &str) -> u64 {
         "the model satisfies the hard clauses and costs the last o:\n{text}"
     );
     last
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-    enc.write_all(data).expect("gzip into a Vec");
-    enc.finish().expect("gzip into a Vec")
 }
 
 /// Unweighted random Max-2-SAT (100 variables, 1000 binary soft clauses, no hard clauses):
@@ -430,7 +422,10 @@ fn an_old_format_file_and_a_gzipped_one_read_the_same() {
     );
     let gz = dir.file(
         "whatever.bin",
-        gzip(b"p wcnf 3 4 100\n100 1 2 0\n3 -1 0\n2 -2 0\n1 3 0\n"),
+        compress::gzip(
+            b"p wcnf 3 4 100\n100 1 2 0\n3 -1 0\n2 -2 0\n1 3 0\n",
+            DEFAULT,
+        ),
     );
     let o = sat(&["-q", p(&gz)]);
     assert_eq!(answer_lines(&stdout(&o)), plain);
@@ -600,7 +595,7 @@ fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers
         vec!["o 2", "s OPTIMUM FOUND", "v 1"]
     );
     // ... and the same file named .wcnf.gz, gzipped.
-    let f = dir.file("named.wcnf.gz", gzip(b"2 -1 0\nh 1 0\n"));
+    let f = dir.file("named.wcnf.gz", compress::gzip(b"2 -1 0\nh 1 0\n", DEFAULT));
     assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
 }
 

@@ -14,12 +14,10 @@
 //! header asking for more is refused), so compressed cases run under 256 + 128 MiB + 16 × the
 //! text.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
+use grim_testkit::compress::{self, FAST};
 
 const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 
@@ -42,45 +40,6 @@ fn dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("grim-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-    e.write_all(data).expect("gzip");
-    e.finish().expect("gzip")
-}
-
-fn xz(data: &[u8]) -> Vec<u8> {
-    let mut e = xz2::write::XzEncoder::new(Vec::new(), 1);
-    e.write_all(data).expect("xz");
-    e.finish().expect("xz")
-}
-
-fn bzip2(data: &[u8]) -> Vec<u8> {
-    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-    e.write_all(data).expect("bzip2");
-    e.finish().expect("bzip2")
-}
-
-fn lzma(data: &[u8]) -> Vec<u8> {
-    let options = xz2::stream::LzmaOptions::new_preset(1).expect("preset");
-    let stream = xz2::stream::Stream::new_lzma_encoder(&options).expect("lzma");
-    let mut e = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
-    e.write_all(data).expect("lzma");
-    e.finish().expect("lzma")
-}
-
-/// An xz stream whose header asks for a 1 GiB dictionary (over the decoders' limit).
-fn xz_huge_dictionary(data: &[u8]) -> Vec<u8> {
-    let mut options = xz2::stream::LzmaOptions::new_preset(0).expect("preset");
-    options.dict_size(1 << 30);
-    let mut filters = xz2::stream::Filters::new();
-    filters.lzma2(&options);
-    let stream = xz2::stream::Stream::new_stream_encoder(&filters, xz2::stream::Check::Crc64)
-        .expect("encoder");
-    let mut e = xz2::write::XzEncoder::new_stream(Vec::new(), stream);
-    e.write_all(data).expect("xz");
-    e.finish().expect("xz")
 }
 
 /// One case of the matrix: a name, the file's bytes, extra arguments, the size of the text it
@@ -220,15 +179,15 @@ fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_boun
     // inside an intact stream (refused as truncated).
     let formula = b"p cnf 3 3\n1 2 3 0\n-1 -2 0\n-3 0\n";
     let short = b"p cnf 3 4\n1 2 3 0\n-1 -2 0\n-3 0\n";
-    type Packer = fn(&[u8]) -> Vec<u8>;
+    type Packer = fn(&[u8], u32) -> Vec<u8>;
     let packers: [(&str, Packer, &'static str); 4] = [
-        ("gzip", gzip, "gzip data"),
-        ("xz", xz, "xz data"),
-        ("bzip2", bzip2, "bzip2 data"),
-        ("lzma", lzma, "lzma data"),
+        ("gzip", compress::gzip, "gzip data"),
+        ("xz", compress::xz, "xz data"),
+        ("bzip2", compress::bzip2, "bzip2 data"),
+        ("lzma", compress::lzma, "lzma data"),
     ];
     for (format, pack, message) in packers {
-        let whole = pack(formula);
+        let whole = pack(formula, FAST);
         cases.push(packed(
             &format!("{format} whole"),
             formula,
@@ -250,25 +209,28 @@ fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_boun
         cases.push(packed(
             &format!("{format} of a truncated formula"),
             short,
-            pack(short),
+            pack(short, FAST),
             Expect::Error("the input ends after 3 of the 4 clauses"),
         ));
     }
     cases.push(packed(
         "xz with a 1 GiB dictionary",
         formula,
-        xz_huge_dictionary(formula),
+        compress::xz_with_dictionary(formula, 0, 1 << 30),
         Expect::Error("xz data"),
     ));
     // A 100 MB comment line (streamed past), then a satisfiable formula.
     let mut long_comment = b"c ".to_vec();
     long_comment.resize(100 << 20, b'x');
     long_comment.extend_from_slice(b"\np cnf 2 1\n1 2 0\n");
-    for (format, pack) in [("xz", xz as Packer), ("bzip2", bzip2 as Packer)] {
+    for (format, pack) in [
+        ("xz", compress::xz as Packer),
+        ("bzip2", compress::bzip2 as Packer),
+    ] {
         cases.push(packed(
             &format!("{format} of a 100 MB comment line"),
             &long_comment,
-            pack(&long_comment),
+            pack(&long_comment, FAST),
             Expect::Answer(10),
         ));
     }

@@ -27,7 +27,7 @@
 //! PySAT 1.9's `cardnetwrk` for n = 1000, k = 500 is 44,541 aux / 66,812 clauses; ours is in
 //! the size table of `card/mod.rs`.
 
-use super::sig::{Sig, emit, emit_guarded};
+use super::sig::{Sig, Targets, emit, emit_guarded, targets};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -261,18 +261,11 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
     hi: usize,
     guard: Option<Lit>,
 ) {
-    let n = inputs.len();
-    if lo > hi || lo > n {
-        emit_guarded(sink, &[], guard);
+    let Some(targets) = targets(sink, inputs.len(), (lo, hi), guard) else {
         return;
-    }
-    let upper = (hi < n).then_some(hi + 1);
-    let lower = (lo > 0).then_some(lo);
-    let top = upper.unwrap_or(lo);
-    if top == 0 {
-        return;
-    }
-    let m = top.next_power_of_two();
+    };
+    let Targets { upper, lower } = targets;
+    let m = targets.top().next_power_of_two();
     let mut net = Net::new();
     let outs = net.card(inputs, m);
     let mut roots = Vec::with_capacity(2);

@@ -27,7 +27,7 @@
 //!   PySAT 1.9's `seqcounter` figure for n = 1000, k = 100 is 90,000 aux / 180,800 clauses, and
 //!   ours is in the size table of `card/mod.rs`.
 
-use super::sig::{Sig, emit_guarded};
+use super::sig::{Sig, Targets, emit_guarded, targets};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -107,19 +107,11 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
     guard: Option<Lit>,
 ) {
     let n = inputs.len();
-    if lo > hi || lo > n {
-        emit_guarded(sink, &[], guard);
+    let Some(targets) = targets(sink, n, (lo, hi), guard) else {
         return;
-    }
-    let upper = (hi < n).then_some(hi + 1);
-    let lower = (lo > 0).then_some(lo);
-    let cap = match upper {
-        Some(t) => t,
-        None => lo,
     };
-    if cap == 0 {
-        return;
-    }
+    let Targets { upper, lower } = targets;
+    let cap = targets.top();
     // Register (i, j) can reach the upper target iff j + (n − i) ≥ t, and the lower target iff
     // lo − (n − i) ≤ j ≤ lo. Both sets are closed under the predecessors their half of the
     // equivalence mentions, so a trimmed register is never referenced.

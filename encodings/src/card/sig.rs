@@ -77,3 +77,43 @@ pub(crate) fn emit_guarded<S: ClauseSink + ?Sized>(sink: &mut S, sigs: &[Sig], g
         }
     }
 }
+
+/// The counts a bound `lo ≤ |{i : inputs[i]}| ≤ hi` over `n` inputs asks an encoding to
+/// watch, with its degenerate cases settled once for the three encodings that take both
+/// bounds (sequential counter, totalizer, cardinality network), so they cannot drift apart
+/// on them: an impossible bound (`lo > hi` or `lo > n`) emits the clause `(guard)` (the empty
+/// clause without a guard) and a vacuous one (`lo = 0`, `hi ≥ n`) emits nothing; both answer
+/// `None`, and the encoding then has nothing left to do.
+pub(crate) fn targets<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    n: usize,
+    (lo, hi): (usize, usize),
+    guard: Option<Lit>,
+) -> Option<Targets> {
+    if lo > hi || lo > n {
+        emit_guarded(sink, &[], guard);
+        return None;
+    }
+    let targets = Targets {
+        upper: (hi < n).then_some(hi + 1),
+        lower: (lo > 0).then_some(lo),
+    };
+    (targets.upper.is_some() || targets.lower.is_some()).then_some(targets)
+}
+
+/// What [`targets`] found a non-degenerate bound to need; at least one is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Targets {
+    /// `hi + 1`, the count that must not be reached, when `hi < n`.
+    pub upper: Option<usize>,
+    /// `lo`, the count that must be reached, when `lo > 0`.
+    pub lower: Option<usize>,
+}
+
+impl Targets {
+    /// The largest count an encoding must be able to tell: `hi + 1` when bounded above,
+    /// else `lo` (never 0).
+    pub fn top(&self) -> usize {
+        self.upper.or(self.lower).unwrap_or(0)
+    }
+}

@@ -35,6 +35,7 @@
 //! n = 1000 whatever k); truncation is what makes ours small for small `k` (see the size table
 //! in `card/mod.rs`).
 
+use super::sig::{Targets, targets};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -367,23 +368,21 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
     hi: usize,
     guard: Option<Lit>,
 ) {
-    let n = inputs.len();
     let assert = |sink: &mut S, l: Lit| {
         let mut clause = vec![l];
         clause.extend(guard);
         sink.add_clause(&clause);
     };
-    if lo > hi || lo > n {
-        sink.add_clause(&guard.into_iter().collect::<Vec<Lit>>());
+    let Some(Targets { upper, lower }) = targets(sink, inputs.len(), (lo, hi), guard) else {
         return;
-    }
-    if hi < n {
+    };
+    if upper.is_some() {
         let mut t = Totalizer::new(sink, inputs, hi + 1);
         if let Some(l) = t.at_most(sink, hi) {
             assert(sink, l);
         }
     }
-    if lo > 0 {
+    if lower.is_some() {
         let mut t = Totalizer::new_lower(sink, inputs, lo);
         if let Some(l) = t.at_least(sink, lo) {
             assert(sink, l);

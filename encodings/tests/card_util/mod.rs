@@ -1,5 +1,5 @@
-//! Helpers shared by the cardinality and Problem tests: an independent unit propagator over a
-//! `Cnf` (the propagation-strength oracle, not our solver's word), subset enumeration and a
+//! Helpers shared by the cardinality and Problem tests: the testkit's independent unit
+//! propagator over a `Cnf` (the propagation-strength oracle, not our solver's word), subset enumeration and a
 //! counting sink.
 #![allow(dead_code)]
 
@@ -9,58 +9,7 @@ use grim_encodings::{ClauseSink, Cnf, Lit, Var};
 /// with every literal false, or contradictory assumptions), else the partial assignment
 /// (`vals[v]`), indexed by variable.
 pub fn propagate(cnf: &Cnf, assumptions: &[Lit]) -> Option<Vec<Option<bool>>> {
-    let n = cnf.num_vars.max(
-        assumptions
-            .iter()
-            .map(|l| l.var().index() + 1)
-            .max()
-            .unwrap_or(0),
-    );
-    let mut vals: Vec<Option<bool>> = vec![None; n];
-    let value =
-        |vals: &Vec<Option<bool>>, l: Lit| vals[l.var().index()].map(|b| b == l.is_positive());
-    for &a in assumptions {
-        match value(&vals, a) {
-            Some(false) => return None,
-            Some(true) => {}
-            None => vals[a.var().index()] = Some(a.is_positive()),
-        }
-    }
-    loop {
-        let mut changed = false;
-        for clause in &cnf.clauses {
-            let mut unassigned = None;
-            let mut free = 0;
-            let mut sat = false;
-            for &l in clause {
-                match value(&vals, l) {
-                    Some(true) => {
-                        sat = true;
-                        break;
-                    }
-                    Some(false) => {}
-                    None => {
-                        free += 1;
-                        unassigned = Some(l);
-                    }
-                }
-            }
-            if sat {
-                continue;
-            }
-            match (free, unassigned) {
-                (0, _) => return None,
-                (1, Some(l)) => {
-                    vals[l.var().index()] = Some(l.is_positive());
-                    changed = true;
-                }
-                _ => {}
-            }
-        }
-        if !changed {
-            return Some(vals);
-        }
-    }
+    grim_testkit::unit_propagate(&cnf.clauses, cnf.num_vars, assumptions)
 }
 
 /// The value of `lit` in a partial assignment from [`propagate`].
