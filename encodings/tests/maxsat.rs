@@ -1144,3 +1144,74 @@ fn bench_files_named_in_the_environment() {
     }
     println!("total {total:.2}s");
 }
+
+/// `Oll::with_propagator`: some hard clauses are given to OLL and the rest only to a connected
+/// propagator (revealed lazily, eagerly or at the model check only). The optimum is the brute
+/// force's on all the clauses together, and the model satisfies the hidden ones too — with
+/// every technique that reasons from the clauses alone (the anytime phase's local search, the
+/// branch and bound, the symmetry break) asked for at its most aggressive: `with_propagator`
+/// must turn them off, for their models would not see the propagator.
+#[test]
+fn an_optimiser_with_a_propagator_respects_the_clauses_only_the_propagator_holds() {
+    use grim_testkit::generate::random_wcnf;
+    use grim_testkit::propagator::{HiddenClauses, Reveal, Tally};
+    use std::sync::{Arc, Mutex};
+    let reveals = [
+        Reveal::Lazy,
+        Reveal::Eager,
+        Reveal::ModelCheckOnly,
+        Reveal::Mixed,
+    ];
+    let (mut solved, mut infeasible) = (0, 0);
+    for seed in 0..240u64 {
+        let mut rng = Rng::new(0x0e11 ^ seed);
+        let full = random_wcnf(&mut rng, 10, 18, 14, 1 + seed % 5);
+        let optimum = brute_force(&full);
+        // OLL sees every other hard clause; the propagator holds the rest.
+        let mut given = full.clone();
+        given.hard.clear();
+        let mut hidden = Vec::new();
+        for (i, c) in full.hard.iter().enumerate() {
+            if i % 2 == 0 {
+                given.hard.push(c.clone());
+            } else {
+                hidden.push(c.clone());
+            }
+        }
+        let opts = OllOptions {
+            anytime_flips: 300,
+            stall_conflicts: 1,
+            bnb_ticks: 20,
+            bnb_max_literals: u64::MAX,
+            symmetry: true,
+            ..OllOptions::default()
+        };
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let prop = HiddenClauses::new(
+            10,
+            Arc::new(Mutex::new(hidden.clone())),
+            reveals[seed as usize % reveals.len()],
+            tally,
+        );
+        let mut oll = Oll::with_propagator(&given, opts, Box::new(prop)).unwrap();
+        let status = oll.solve(Budget::UNLIMITED, &mut |_| {});
+        assert!(oll.propagator_error().is_none(), "seed {seed}");
+        match optimum {
+            None => {
+                assert_eq!(status, MaxSatStatus::Unsatisfiable, "seed {seed}");
+                infeasible += 1;
+            }
+            Some(opt) => {
+                assert_eq!(status, MaxSatStatus::Optimum, "seed {seed}");
+                assert_eq!(oll.best_cost(), Some(opt), "seed {seed}");
+                let model = oll.best_model().expect("a model with the optimum");
+                assert_eq!(full.cost(model), Some(opt), "seed {seed}: model vs cost");
+                solved += 1;
+            }
+        }
+    }
+    assert!(
+        solved > 60 && infeasible > 10,
+        "{solved} solved, {infeasible} infeasible"
+    );
+}

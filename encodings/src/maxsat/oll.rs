@@ -321,9 +321,10 @@ impl Oll {
 
     /// An optimiser whose engine has `propagator` connected (`grim_solver::Propagator`), so that
     /// the propagator's rules hold in every model it reports — a grid's connectivity inside the
-    /// search. Two techniques that reason from the clauses alone are off: the complement
-    /// symmetry break (the propagator's rules need not be symmetric) and the anytime phase's
-    /// local search (its models would not see the propagator). Everything else — cores,
+    /// search. Three techniques that reason from the clauses alone are off: the complement
+    /// symmetry break (the propagator's rules need not be symmetric), the anytime phase's
+    /// local search and the branch and bound (their models would not see the propagator).
+    /// Everything else — cores,
     /// stratification, hardening, exhaustion, unit-propagation cores — stays sound: it reasons
     /// from implied clauses and the engine's answers.
     pub fn with_propagator(
@@ -333,6 +334,7 @@ impl Oll {
     ) -> Result<Oll, MaxSatError> {
         options.symmetry = false;
         options.anytime_flips = 0;
+        options.bnb_ticks = 0;
         let mut oll = Oll::new(wcnf, options)?;
         oll.solver.connect_propagator(propagator);
         Ok(oll)
