@@ -426,7 +426,7 @@ impl Oll {
             self.threshold = self.first_threshold();
             self.stats.strata += 1;
             self.adapt();
-            if self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0 {
+            if self.opts.first_model || self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0 {
                 self.first_model(on_event);
             }
         }
