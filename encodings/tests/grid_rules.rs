@@ -15,7 +15,8 @@
 //! referee read the same tables; it fails here three ways.
 
 use grim_encodings::grid::{
-    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
+    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, TextProblem, TextRows,
+    check_level,
 };
 use grim_solver::{Budget, Solver, Status};
 
@@ -983,19 +984,101 @@ fn the_text_form_refuses_what_does_not_fit_and_names_the_place() {
     assert_eq!(level.tiles, [0, 1, 1, 0]);
     assert_eq!(level.layers, [vec![0, 1, 0, 0]]);
     assert_eq!(level.to_text(&spec), good);
-    for (bad, line, column) in [
-        ("ab\nbx\n\n[it]\n.*\n..\n", 2, 2),
-        ("ab\nb\n\n[it]\n.*\n..\n", 2, 2),
-        ("ab\nba\n[it]\n.*\n..\n", 3, 1),
-        ("ab\nba\n\n[items]\n.*\n..\n", 4, 1),
-        ("ab\nba\n\n[it]\n.a\n..\n", 5, 2),
-        ("ab\nba\n\n[it]\n.*\n", 6, 1),
-        ("ab\nba\n\n[it]\n.*\n..\nab\n", 7, 1),
+    let it = || TextRows::Layer("it".to_string());
+    let short = |row, rows, glyphs| TextProblem::RowLength {
+        row,
+        rows,
+        glyphs,
+        width: 2,
+    };
+    // (text, line, column, problem, what the message says after the position)
+    for (bad, line, column, problem, says) in [
+        (
+            "ab\nbx\n\n[it]\n.*\n..\n",
+            2,
+            2,
+            TextProblem::UnknownGlyph {
+                glyph: 'x',
+                rows: TextRows::Tiles,
+            },
+            "'x' is not a glyph of the tiles",
+        ),
+        (
+            "ab\nb\n\n[it]\n.*\n..\n",
+            2,
+            2,
+            short(1, TextRows::Tiles, 1),
+            "row 1 of the tiles has 1 glyphs; the grid is 2 wide",
+        ),
+        (
+            "abb\nba\n\n[it]\n.*\n..\n",
+            1,
+            3,
+            short(0, TextRows::Tiles, 3),
+            "row 0 of the tiles has 3 glyphs; the grid is 2 wide",
+        ),
+        (
+            "ab\nba\n[it]\n.*\n..\n",
+            3,
+            1,
+            TextProblem::MissingBlankLine,
+            "expected an empty line before a layer",
+        ),
+        (
+            "ab\nba\n\n[items]\n.*\n..\n",
+            4,
+            1,
+            TextProblem::MissingHeader {
+                layer: "it".to_string(),
+            },
+            "expected the layer header [it]",
+        ),
+        (
+            "ab\nba\n\n[it]",
+            5,
+            1,
+            TextProblem::MissingRow { row: 0, rows: it() },
+            "expected row 0 of the layer it",
+        ),
+        (
+            "ab\nba\n\n[it]\n.a\n..\n",
+            5,
+            2,
+            TextProblem::UnknownGlyph {
+                glyph: 'a',
+                rows: it(),
+            },
+            "'a' is not a glyph of the layer it",
+        ),
+        (
+            "ab\nba\n\n[it]\n.*\n",
+            6,
+            1,
+            short(1, it(), 0),
+            "row 1 of the layer it has 0 glyphs; the grid is 2 wide",
+        ),
+        (
+            "ab\nba\n\n[it]\n.*\n..\nab\n",
+            7,
+            1,
+            TextProblem::TrailingText,
+            "expected the end of the level",
+        ),
     ] {
+        let want = GridError::BadText {
+            line,
+            column,
+            problem,
+        };
         match Level::from_text(&spec, bad) {
-            Err(GridError::BadText {
-                line: l, column: c, ..
-            }) => assert_eq!((l, c), (line, column), "{bad:?}"),
+            Err(e) => {
+                assert_eq!(e, want, "{bad:?}");
+                assert_eq!(
+                    e.to_string(),
+                    format!("line {line}, column {column}: {says}"),
+                    "{bad:?}"
+                );
+            }
             other => panic!("{bad:?}: {other:?}"),
         }
     }
