@@ -1,8 +1,9 @@
 //! Arbitrary bytes as a grid.json: reading and validating never panics (every rejection is a
-//! `GridError` with a message, and a syntax error is a classified `JsonProblem`), and a spec that validates on a small grid (at most 36 cells)
-//! builds its model, solves within a small budget, and any level it returns passes the
-//! independent referee `check_level`; when it answers that no level exists on a space of at
-//! most 4,096 levels, the referee accepts none of them.
+//! `GridError` with a message, and a syntax error is a classified `JsonProblem`), and a spec
+//! that validates on a small grid (at most 36 cells) builds its model, solves within a small
+//! budget, and any level it returns passes the independent referee `check_level`; when it
+//! answers that no level exists on a space of at most 4,096 levels, the referee accepts none
+//! of them.
 //!
 //! libFuzzer mutates the seed corpus (the `instances/grid` files, copied in by `run.sh`) far
 //! faster than it invents JSON.
