@@ -15,8 +15,8 @@
 //! referee read the same tables; it fails here three ways.
 
 use grim_encodings::grid::{
-    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, TextProblem, TextRows,
-    check_level,
+    self, Finding, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, TextProblem,
+    TextRows, Violation, check_level,
 };
 use grim_solver::{Budget, Solver, Status};
 
@@ -1081,5 +1081,119 @@ fn the_text_form_refuses_what_does_not_fit_and_names_the_place() {
             }
             other => panic!("{bad:?}: {other:?}"),
         }
+    }
+}
+
+/// The referee's findings are data (rule, cell, and a [`Finding`] with the numbers), and they
+/// read as they did when the finding was a free-text message (the texts below were printed by
+/// that code).
+#[test]
+fn the_referee_names_what_it_found_with_the_numbers() {
+    let spec = GridSpec::from_json(&grid(
+        3,
+        1,
+        AB,
+        r#""pins": [{"x": 0, "y": 0, "tile": "a"}], "adjacency": {"forbid": [["a", "b"]]},
+            "counts": [{"of": "b", "min": 0.5}, {"of": "b", "per": "a", "max": 0.5}],
+            "connectivity": [{"class": "k", "root": {"x": 2, "y": 0}}],
+            "paths": [{"from": {"x": 0, "y": 0}, "to": {"x": 2, "y": 0}, "through": "a", "max_length": 1}]"#,
+    ))
+    .unwrap();
+    let s = |x: &str| x.to_string();
+    let level = |tiles: Vec<usize>| Level {
+        width: 3,
+        height: 1,
+        tiles,
+        layers: Vec::new(),
+    };
+    let violation = |rule: &str, cell, found| Violation {
+        rule: s(rule),
+        cell,
+        found,
+    };
+    // (level, what the referee finds, as it reads)
+    let cases = [
+        (
+            level(vec![1, 0, 0]),
+            vec![
+                violation("pins[0]", Some((0, 0)), Finding::Excluded { tile: s("b") }),
+                violation(
+                    "adjacency.forbid[0]",
+                    Some((0, 0)),
+                    Finding::ForbiddenPair {
+                        tile: s("b"),
+                        other: s("a"),
+                        at: (1, 0),
+                    },
+                ),
+                violation(
+                    "counts[0]",
+                    None,
+                    Finding::Count {
+                        counted: 1,
+                        base: 3,
+                        min: 2,
+                        max: None,
+                    },
+                ),
+                violation(
+                    "connectivity[0]",
+                    Some((2, 0)),
+                    Finding::RootOutsideClass { tile: s("a") },
+                ),
+                violation(
+                    "paths[0]",
+                    None,
+                    Finding::PathTooLong { steps: 2, limit: 1 },
+                ),
+            ],
+            "pins[0] at x=0 y=0: the cell holds \"b\", which this rule excludes; \
+             adjacency.forbid[0] at x=0 y=0: \"b\" touches \"a\" at x=1 y=0; \
+             counts[0]: 1 of the 3 cells counted, outside [2, ∞]; \
+             connectivity[0] at x=2 y=0: the root holds \"a\", which is not in the class; \
+             paths[0]: the shortest walk takes 2 steps, more than 1",
+        ),
+        (
+            level(vec![0, 1, 1]),
+            vec![
+                violation(
+                    "adjacency.forbid[0]",
+                    Some((0, 0)),
+                    Finding::ForbiddenPair {
+                        tile: s("a"),
+                        other: s("b"),
+                        at: (1, 0),
+                    },
+                ),
+                violation(
+                    "counts[1]",
+                    None,
+                    Finding::Ratio {
+                        counted: 2,
+                        base: 1,
+                        low: false,
+                    },
+                ),
+                violation("paths[0]", None, Finding::NoWalk),
+            ],
+            "adjacency.forbid[0] at x=0 y=0: \"a\" touches \"b\" at x=1 y=0; \
+             counts[1]: 2 counted against 1 of the base: above the maximum ratio; \
+             paths[0]: no walk connects the ends",
+        ),
+        (
+            level(vec![0, 0]),
+            vec![violation(
+                "level",
+                None,
+                Finding::TileCount { tiles: 2, cells: 3 },
+            )],
+            "level: 2 tiles for 3 cells",
+        ),
+    ];
+    for (level, want, text) in cases {
+        let found = check_level(&spec, &level).expect_err("the level breaks rules");
+        assert_eq!(found, want, "{:?}", level.tiles);
+        let read: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(read.join("; "), text, "{:?}", level.tiles);
     }
 }

@@ -67,7 +67,7 @@ pub use crate::rng::SplitMix64;
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use level::{Level, TextProblem, TextRows};
 pub use model::GridModel;
-pub use referee::{Violation, check_level, level_cost};
+pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,
     solve_with, solve_within,
