@@ -1197,3 +1197,54 @@ fn the_referee_names_what_it_found_with_the_numbers() {
         assert_eq!(read.join("; "), text, "{:?}", level.tiles);
     }
 }
+
+/// The same for the two findings that name a side or a layer value.
+#[test]
+fn the_referee_names_the_side_and_the_layer_value_it_found_misplaced() {
+    let spec = GridSpec::from_json(&grid(
+        2,
+        1,
+        AB,
+        r#""adjacency": {"directional": [{"tile": "a", "dir": "E", "forbid": ["b"]}]},
+            "layers": [{"name": "it", "values": [{"name": "none", "glyph": "."}, {"name": "gem", "glyph": "*", "requires": ["b"]}]}]"#,
+    ))
+    .unwrap();
+    let level = Level {
+        width: 2,
+        height: 1,
+        tiles: vec![0, 1],
+        layers: vec![vec![1, 0]],
+    };
+    let found = check_level(&spec, &level).expect_err("the level breaks rules");
+    assert_eq!(
+        found,
+        [
+            Violation {
+                rule: "adjacency.directional[0]".to_string(),
+                cell: Some((0, 0)),
+                found: Finding::Directional {
+                    tile: "b".to_string(),
+                    dir: grid::Dir::E,
+                    of: "a".to_string(),
+                    allow: false,
+                },
+            },
+            Violation {
+                rule: "layers[0].values[1].requires".to_string(),
+                cell: Some((0, 0)),
+                found: Finding::Requires {
+                    value: "it.gem".to_string(),
+                    tile: "a".to_string(),
+                },
+            },
+        ]
+    );
+    let read: Vec<String> = found.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        read,
+        [
+            r#"adjacency.directional[0] at x=0 y=0: "b" sits on the E side of "a", which its forbid list names"#,
+            r#"layers[0].values[1].requires at x=0 y=0: it.gem sits on "a", which it does not allow"#,
+        ]
+    );
+}

@@ -16,7 +16,7 @@
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
-use super::{GridOptions, GridSpec, Level};
+use super::{Dir, GridOptions, GridSpec, Level};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -114,8 +114,8 @@ pub enum Finding {
     Directional {
         /// The tile beside.
         tile: String,
-        /// The side, as the document writes it (`N`, `E`, `S`, `W`).
-        dir: String,
+        /// The side (written as the document writes it: `N`, `E`, `S`, `W`).
+        dir: Dir,
         /// The rule's tile, at the violation's cell.
         of: String,
         /// `true`: the rule's allow list does not name `tile`; `false`: its forbid list does.
@@ -123,24 +123,24 @@ pub enum Finding {
     },
     /// A layer value sits on a tile its `requires` does not allow.
     Requires {
-        /// The layer's name.
-        layer: String,
-        /// The value's name.
+        /// The value as a selection names it: `layer.value`. One string rather than two keeps
+        /// [`Violation`] under clippy's `result_large_err` bound (128 bytes).
         value: String,
         /// The tile under it.
         tile: String,
     },
     /// An absolute or region-ratio count is outside its bounds (as cell counts, rounded
-    /// inward: `⌈min · base⌉`, `⌊max · base⌋`).
+    /// inward: `⌈min · base⌉`, `⌊max · base⌋`; saturated at `u64::MAX`, which a validated
+    /// document never reaches).
     Count {
         /// Cells counted.
         counted: u64,
         /// Cells in the region.
         base: u64,
         /// The lower bound.
-        min: u128,
+        min: u64,
         /// The upper bound (`None`: none).
-        max: Option<u128>,
+        max: Option<u64>,
     },
     /// A count against a `per` selection is outside its ratio bounds.
     Ratio {
@@ -157,8 +157,8 @@ pub enum Finding {
         sealed: u64,
         /// Class cells.
         members: usize,
-        /// Sealed cells needed.
-        need: u128,
+        /// Sealed cells needed (saturated at `u64::MAX`).
+        need: u64,
     },
     /// A connectivity root holds a tile outside the class.
     RootOutsideClass {
@@ -239,10 +239,16 @@ impl fmt::Display for Finding {
                 } else {
                     "which its forbid list names"
                 };
-                write!(f, "{tile:?} sits on the {dir} side of {of:?}, {why}")
+                let side = match dir {
+                    Dir::N => 'N',
+                    Dir::E => 'E',
+                    Dir::S => 'S',
+                    Dir::W => 'W',
+                };
+                write!(f, "{tile:?} sits on the {side} side of {of:?}, {why}")
             }
-            Finding::Requires { layer, value, tile } => {
-                write!(f, "{layer}.{value} sits on {tile:?}, which it does not allow")
+            Finding::Requires { value, tile } => {
+                write!(f, "{value} sits on {tile:?}, which it does not allow")
             }
             Finding::Count {
                 counted,
@@ -455,6 +461,12 @@ fn unreadable(what: impl Into<String>) -> Violation {
 
 fn broken(rule: String, cell: Option<(usize, usize)>, found: Finding) -> Violation {
     Violation { rule, cell, found }
+}
+
+/// A bound computed in `u128` (a ratio times a base) as a `u64`: exact for a validated
+/// document, whose bounds are at most its cell count or an absolute `u64`.
+fn saturate(n: u128) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 /// A number's text rounded to whole millionths, halves up: the digits are shifted by the
@@ -953,6 +965,14 @@ impl<'a> Doc<'a> {
                 let dir = get(rm, "dir")
                     .and_then(Value::as_str)
                     .ok_or_else(|| unreadable(format!("{path}.dir")))?;
+                // Only for naming the side in a violation; `step` reads `dir` itself.
+                let side = match dir {
+                    "N" => Dir::N,
+                    "E" => Dir::E,
+                    "S" => Dir::S,
+                    "W" => Dir::W,
+                    _ => return Err(unreadable(format!("{path}.dir"))),
+                };
                 let (listed, allow) = match (get(rm, "allow"), get(rm, "forbid")) {
                     (Some(l), None) => (self.tile_names(l, &path)?, true),
                     (None, Some(l)) => (self.tile_names(l, &path)?, false),
@@ -970,7 +990,7 @@ impl<'a> Doc<'a> {
                             Some(self.xy(c)),
                             Finding::Directional {
                                 tile: name(e).to_string(),
-                                dir: dir.to_string(),
+                                dir: side,
                                 of: name(c).to_string(),
                                 allow,
                             },
@@ -1007,8 +1027,7 @@ impl<'a> Doc<'a> {
                         format!("layers[{l}].values[{k}].requires"),
                         Some(self.xy(c)),
                         Finding::Requires {
-                            layer: layer.name.to_string(),
-                            value: layer.values[k].0.to_string(),
+                            value: format!("{}.{}", layer.name, layer.values[k].0),
                             tile: self.tiles[level.tiles[c]].name.to_string(),
                         },
                     ));
@@ -1068,8 +1087,8 @@ impl<'a> Doc<'a> {
                 bad.then_some(Finding::Count {
                     counted: a,
                     base,
-                    min: lo,
-                    max: hi,
+                    min: saturate(lo),
+                    max: hi.map(saturate),
                 })
             }
             Some(per) => {
@@ -1136,7 +1155,7 @@ impl<'a> Doc<'a> {
                     Finding::Enclosure {
                         sealed,
                         members: members.len(),
-                        need,
+                        need: saturate(need),
                     },
                 )
             }),

@@ -544,27 +544,38 @@ pub enum Axis {
     Y,
 }
 
-/// The adjacency rule that allows or forbids a pair, in a [`FieldProblem::Contradiction`].
+/// The adjacency rule that allows or forbids a pair, in a [`FieldProblem::Contradiction`];
+/// `Display` writes its path (`adjacency.directional[1]`).
 ///
 /// Why not just a path: an allow-list forbids the pairs it does *not* name, and a designer
-/// looking at the rule would not find the pair written there, so the message says so.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// looking at the rule would not find the pair written there, so the message says so. And an
+/// index, not a path string, keeps [`GridError`] small enough to return by value (clippy's
+/// `result_large_err` bound of 128 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AdjacencySource {
-    /// The rule at this path names the pair.
-    Rule(String),
+    /// `adjacency.allow[i]` names the pair.
+    Allow(usize),
+    /// `adjacency.forbid[i]` names the pair.
+    Forbid(usize),
+    /// `adjacency.directional[i]` lists the tile (in its `allow` or its `forbid`).
+    Directional(usize),
     /// `adjacency.allow` does not list the pair (the symmetric allow-list forbids every pair
     /// it does not name).
     NotInAllow,
-    /// The directional rule at this path has an allow list without the tile.
-    NotInDirectionalAllow(String),
+    /// `adjacency.directional[i]` has an allow list without the tile.
+    NotInDirectionalAllow(usize),
 }
 
 impl std::fmt::Display for AdjacencySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AdjacencySource::Rule(p) => write!(f, "{p}"),
+            AdjacencySource::Allow(i) => write!(f, "adjacency.allow[{i}]"),
+            AdjacencySource::Forbid(i) => write!(f, "adjacency.forbid[{i}]"),
+            AdjacencySource::Directional(i) => write!(f, "adjacency.directional[{i}]"),
             AdjacencySource::NotInAllow => write!(f, "adjacency.allow (not listed)"),
-            AdjacencySource::NotInDirectionalAllow(p) => write!(f, "{p} (not in its allow list)"),
+            AdjacencySource::NotInDirectionalAllow(i) => {
+                write!(f, "adjacency.directional[{i}] (not in its allow list)")
+            }
         }
     }
 }
@@ -1472,10 +1483,7 @@ impl Reader {
             let vp = join(&path, "values");
             let list = array(required(m, &path, "values")?, &vp)?;
             if list.is_empty() || list.len() > MAX_TILES {
-                return Err(invalid(
-                    &vp,
-                    FieldProblem::ValueCount { count: list.len() },
-                ));
+                return Err(invalid(&vp, FieldProblem::ValueCount { count: list.len() }));
             }
             let mut values: Vec<LayerValue> = Vec::new();
             for (k, x) in list.iter().enumerate() {
@@ -1547,7 +1555,7 @@ impl Reader {
             for (i, j, e) in [(a, b, d), (b, a, d.opposite())] {
                 let slot = &mut table[at(e, i, j)];
                 if slot.is_none() {
-                    *slot = Some(src.clone());
+                    *slot = Some(*src);
                 }
                 if let Some(list) = own.as_deref_mut()
                     && !list.contains(&(e, i, j))
@@ -1581,8 +1589,8 @@ impl Reader {
             }
             Ok(out)
         };
-        for (x, y, path, _) in pairs("allow")? {
-            let src = AdjacencySource::Rule(path);
+        for (i, (x, y, _, _)) in pairs("allow")?.into_iter().enumerate() {
+            let src = AdjacencySource::Allow(i);
             for a in (0..t).filter(|&a| x[a]) {
                 for b in (0..t).filter(|&b| y[b]) {
                     for d in Dir::ALL {
@@ -1591,8 +1599,8 @@ impl Reader {
                 }
             }
         }
-        for (x, y, path, summary) in pairs("forbid")? {
-            let src = AdjacencySource::Rule(path.clone());
+        for (i, (x, y, path, summary)) in pairs("forbid")?.into_iter().enumerate() {
+            let src = AdjacencySource::Forbid(i);
             let mut own = Vec::new();
             for a in (0..t).filter(|&a| x[a]) {
                 for b in (0..t).filter(|&b| y[b]) {
@@ -1646,8 +1654,8 @@ impl Reader {
                 let key = if is_allow { "allow" } else { "forbid" };
                 let set = self.tile_sets(list, &join(&p, key))?;
                 let mut own = Vec::new();
-                let listed = AdjacencySource::Rule(p.clone());
-                let unlisted = AdjacencySource::NotInDirectionalAllow(p.clone());
+                let listed = AdjacencySource::Directional(i);
+                let unlisted = AdjacencySource::NotInDirectionalAllow(i);
                 for a in (0..t).filter(|&a| tiles[a]) {
                     for b in 0..t {
                         match (is_allow, set[b]) {
@@ -1688,8 +1696,8 @@ impl Reader {
                                 tile: self.tiles[b].name.clone(),
                                 dir: d,
                                 of: self.tiles[a].name.clone(),
-                                allowed_by: yes.clone(),
-                                forbidden_by: no.clone(),
+                                allowed_by: *yes,
+                                forbidden_by: *no,
                             },
                         ));
                     }
@@ -1969,10 +1977,7 @@ impl Reader {
                 if n >= cells as u64 {
                     None
                 } else if (n as usize).saturating_mul(cells) > MAX_PATH_LAYERS {
-                    return Err(invalid(
-                        &lp,
-                        FieldProblem::PathTooLong { steps: n, cells },
-                    ));
+                    return Err(invalid(&lp, FieldProblem::PathTooLong { steps: n, cells }));
                 } else {
                     Some(n as usize)
                 }
