@@ -15,7 +15,8 @@
 //! referee read the same tables; it fails here three ways.
 
 use grim_encodings::grid::{
-    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
+    self, Finding, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level, TextProblem,
+    TextRows, Violation, check_level,
 };
 use grim_solver::{Budget, Solver, Status};
 
@@ -983,20 +984,267 @@ fn the_text_form_refuses_what_does_not_fit_and_names_the_place() {
     assert_eq!(level.tiles, [0, 1, 1, 0]);
     assert_eq!(level.layers, [vec![0, 1, 0, 0]]);
     assert_eq!(level.to_text(&spec), good);
-    for (bad, line, column) in [
-        ("ab\nbx\n\n[it]\n.*\n..\n", 2, 2),
-        ("ab\nb\n\n[it]\n.*\n..\n", 2, 2),
-        ("ab\nba\n[it]\n.*\n..\n", 3, 1),
-        ("ab\nba\n\n[items]\n.*\n..\n", 4, 1),
-        ("ab\nba\n\n[it]\n.a\n..\n", 5, 2),
-        ("ab\nba\n\n[it]\n.*\n", 6, 1),
-        ("ab\nba\n\n[it]\n.*\n..\nab\n", 7, 1),
+    let it = || TextRows::Layer("it".to_string());
+    let short = |row, rows, glyphs| TextProblem::RowLength {
+        row,
+        rows,
+        glyphs,
+        width: 2,
+    };
+    // (text, line, column, problem, what the message says after the position)
+    for (bad, line, column, problem, says) in [
+        (
+            "ab\nbx\n\n[it]\n.*\n..\n",
+            2,
+            2,
+            TextProblem::UnknownGlyph {
+                glyph: 'x',
+                rows: TextRows::Tiles,
+            },
+            "'x' is not a glyph of the tiles",
+        ),
+        (
+            "ab\nb\n\n[it]\n.*\n..\n",
+            2,
+            2,
+            short(1, TextRows::Tiles, 1),
+            "row 1 of the tiles has 1 glyphs; the grid is 2 wide",
+        ),
+        (
+            "abb\nba\n\n[it]\n.*\n..\n",
+            1,
+            3,
+            short(0, TextRows::Tiles, 3),
+            "row 0 of the tiles has 3 glyphs; the grid is 2 wide",
+        ),
+        (
+            "ab\nba\n[it]\n.*\n..\n",
+            3,
+            1,
+            TextProblem::MissingBlankLine,
+            "expected an empty line before a layer",
+        ),
+        (
+            "ab\nba\n\n[items]\n.*\n..\n",
+            4,
+            1,
+            TextProblem::MissingHeader {
+                layer: "it".to_string(),
+            },
+            "expected the layer header [it]",
+        ),
+        (
+            "ab\nba\n\n[it]",
+            5,
+            1,
+            TextProblem::MissingRow { row: 0, rows: it() },
+            "expected row 0 of the layer it",
+        ),
+        (
+            "ab\nba\n\n[it]\n.a\n..\n",
+            5,
+            2,
+            TextProblem::UnknownGlyph {
+                glyph: 'a',
+                rows: it(),
+            },
+            "'a' is not a glyph of the layer it",
+        ),
+        (
+            "ab\nba\n\n[it]\n.*\n",
+            6,
+            1,
+            short(1, it(), 0),
+            "row 1 of the layer it has 0 glyphs; the grid is 2 wide",
+        ),
+        (
+            "ab\nba\n\n[it]\n.*\n..\nab\n",
+            7,
+            1,
+            TextProblem::TrailingText,
+            "expected the end of the level",
+        ),
     ] {
+        let want = GridError::BadText {
+            line,
+            column,
+            problem,
+        };
         match Level::from_text(&spec, bad) {
-            Err(GridError::BadText {
-                line: l, column: c, ..
-            }) => assert_eq!((l, c), (line, column), "{bad:?}"),
+            Err(e) => {
+                assert_eq!(e, want, "{bad:?}");
+                assert_eq!(
+                    e.to_string(),
+                    format!("line {line}, column {column}: {says}"),
+                    "{bad:?}"
+                );
+            }
             other => panic!("{bad:?}: {other:?}"),
         }
     }
+}
+
+/// The referee's findings are data (rule, cell, and a [`Finding`] with the numbers), and they
+/// read as they did when the finding was a free-text message (the texts below were printed by
+/// that code).
+#[test]
+fn the_referee_names_what_it_found_with_the_numbers() {
+    let spec = GridSpec::from_json(&grid(
+        3,
+        1,
+        AB,
+        r#""pins": [{"x": 0, "y": 0, "tile": "a"}], "adjacency": {"forbid": [["a", "b"]]},
+            "counts": [{"of": "b", "min": 0.5}, {"of": "b", "per": "a", "max": 0.5}],
+            "connectivity": [{"class": "k", "root": {"x": 2, "y": 0}}],
+            "paths": [{"from": {"x": 0, "y": 0}, "to": {"x": 2, "y": 0}, "through": "a", "max_length": 1}]"#,
+    ))
+    .unwrap();
+    let s = |x: &str| x.to_string();
+    let level = |tiles: Vec<usize>| Level {
+        width: 3,
+        height: 1,
+        tiles,
+        layers: Vec::new(),
+    };
+    let violation = |rule: &str, cell, found| Violation {
+        rule: s(rule),
+        cell,
+        found,
+    };
+    // (level, what the referee finds, as it reads)
+    let cases = [
+        (
+            level(vec![1, 0, 0]),
+            vec![
+                violation("pins[0]", Some((0, 0)), Finding::Excluded { tile: s("b") }),
+                violation(
+                    "adjacency.forbid[0]",
+                    Some((0, 0)),
+                    Finding::ForbiddenPair {
+                        tile: s("b"),
+                        other: s("a"),
+                        at: (1, 0),
+                    },
+                ),
+                violation(
+                    "counts[0]",
+                    None,
+                    Finding::Count {
+                        counted: 1,
+                        base: 3,
+                        min: 2,
+                        max: None,
+                    },
+                ),
+                violation(
+                    "connectivity[0]",
+                    Some((2, 0)),
+                    Finding::RootOutsideClass { tile: s("a") },
+                ),
+                violation(
+                    "paths[0]",
+                    None,
+                    Finding::PathTooLong { steps: 2, limit: 1 },
+                ),
+            ],
+            "pins[0] at x=0 y=0: the cell holds \"b\", which this rule excludes; \
+             adjacency.forbid[0] at x=0 y=0: \"b\" touches \"a\" at x=1 y=0; \
+             counts[0]: 1 of the 3 cells counted, outside [2, ∞]; \
+             connectivity[0] at x=2 y=0: the root holds \"a\", which is not in the class; \
+             paths[0]: the shortest walk takes 2 steps, more than 1",
+        ),
+        (
+            level(vec![0, 1, 1]),
+            vec![
+                violation(
+                    "adjacency.forbid[0]",
+                    Some((0, 0)),
+                    Finding::ForbiddenPair {
+                        tile: s("a"),
+                        other: s("b"),
+                        at: (1, 0),
+                    },
+                ),
+                violation(
+                    "counts[1]",
+                    None,
+                    Finding::Ratio {
+                        counted: 2,
+                        base: 1,
+                        low: false,
+                    },
+                ),
+                violation("paths[0]", None, Finding::NoWalk),
+            ],
+            "adjacency.forbid[0] at x=0 y=0: \"a\" touches \"b\" at x=1 y=0; \
+             counts[1]: 2 counted against 1 of the base: above the maximum ratio; \
+             paths[0]: no walk connects the ends",
+        ),
+        (
+            level(vec![0, 0]),
+            vec![violation(
+                "level",
+                None,
+                Finding::TileCount { tiles: 2, cells: 3 },
+            )],
+            "level: 2 tiles for 3 cells",
+        ),
+    ];
+    for (level, want, text) in cases {
+        let found = check_level(&spec, &level).expect_err("the level breaks rules");
+        assert_eq!(found, want, "{:?}", level.tiles);
+        let read: Vec<String> = found.iter().map(ToString::to_string).collect();
+        assert_eq!(read.join("; "), text, "{:?}", level.tiles);
+    }
+}
+
+/// The same for the two findings that name a side or a layer value.
+#[test]
+fn the_referee_names_the_side_and_the_layer_value_it_found_misplaced() {
+    let spec = GridSpec::from_json(&grid(
+        2,
+        1,
+        AB,
+        r#""adjacency": {"directional": [{"tile": "a", "dir": "E", "forbid": ["b"]}]},
+            "layers": [{"name": "it", "values": [{"name": "none", "glyph": "."}, {"name": "gem", "glyph": "*", "requires": ["b"]}]}]"#,
+    ))
+    .unwrap();
+    let level = Level {
+        width: 2,
+        height: 1,
+        tiles: vec![0, 1],
+        layers: vec![vec![1, 0]],
+    };
+    let found = check_level(&spec, &level).expect_err("the level breaks rules");
+    assert_eq!(
+        found,
+        [
+            Violation {
+                rule: "adjacency.directional[0]".to_string(),
+                cell: Some((0, 0)),
+                found: Finding::Directional {
+                    tile: "b".to_string(),
+                    dir: grid::Dir::E,
+                    of: "a".to_string(),
+                    allow: false,
+                },
+            },
+            Violation {
+                rule: "layers[0].values[1].requires".to_string(),
+                cell: Some((0, 0)),
+                found: Finding::Requires {
+                    value: "it.gem".to_string(),
+                    tile: "a".to_string(),
+                },
+            },
+        ]
+    );
+    let read: Vec<String> = found.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        read,
+        [
+            r#"adjacency.directional[0] at x=0 y=0: "b" sits on the E side of "a", which its forbid list names"#,
+            r#"layers[0].values[1].requires at x=0 y=0: it.gem sits on "a", which it does not allow"#,
+        ]
+    );
 }

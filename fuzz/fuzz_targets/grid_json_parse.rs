@@ -1,14 +1,17 @@
 //! Arbitrary bytes as a grid.json: reading and validating never panics (every rejection is a
-//! `GridError` with a message), and a spec that validates on a small grid (at most 36 cells)
-//! builds its model, solves within a small budget, and any level it returns passes the
-//! independent referee `check_level`; when it answers that no level exists on a space of at
-//! most 4,096 levels, the referee accepts none of them.
+//! `GridError` with a message, and a syntax error is a classified `JsonProblem`), and a spec
+//! that validates on a small grid (at most 36 cells) builds its model, solves within a small
+//! budget, and any level it returns passes the independent referee `check_level`; when it
+//! answers that no level exists on a space of at most 4,096 levels, the referee accepts none
+//! of them.
 //!
 //! libFuzzer mutates the seed corpus (the `instances/grid` files, copied in by `run.sh`) far
 //! faster than it invents JSON.
 #![no_main]
 
-use grim_encodings::grid::{self, GridModel, GridOptions, GridOutcome, GridSpec, Level};
+use grim_encodings::grid::{
+    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, JsonProblem, Level,
+};
 use grim_solver::Budget;
 use libfuzzer_sys::fuzz_target;
 
@@ -20,6 +23,17 @@ fuzz_target!(|data: &[u8]| {
         Ok(spec) => spec,
         Err(e) => {
             assert!(!e.to_string().is_empty(), "an error without a message");
+            // Every JSON syntax error serde_json gives is one `JsonProblem` knows by name.
+            assert!(
+                !matches!(
+                    e,
+                    GridError::Syntax {
+                        problem: JsonProblem::Unclassified { .. },
+                        ..
+                    }
+                ),
+                "an unclassified syntax error: {e:?}"
+            );
             return;
         }
     };

@@ -13,6 +13,94 @@
 //! text back into the same level.
 
 use super::{GridError, GridSpec};
+use std::fmt;
+
+/// What is wrong with a level's text form ([`GridError::BadText`], which carries the line and
+/// column); `Display` says what was expected there.
+///
+/// Why typed: a level editor reading a level back can point at the cell and say "unknown
+/// glyph" or "row too short" in its own words, and the sentence is written once, here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextProblem {
+    /// The text ends before row `row` of `rows`.
+    MissingRow {
+        /// The row (0 is north).
+        row: usize,
+        /// The block it belongs to.
+        rows: TextRows,
+    },
+    /// Row `row` of `rows` has another number of glyphs than the grid has columns (the column
+    /// is the first one past the shorter of the two).
+    RowLength {
+        /// The row (0 is north).
+        row: usize,
+        /// The block it belongs to.
+        rows: TextRows,
+        /// Glyphs in the row.
+        glyphs: usize,
+        /// The grid's width.
+        width: usize,
+    },
+    /// A character that is none of the block's glyphs.
+    UnknownGlyph {
+        /// The character.
+        glyph: char,
+        /// The block it appears in.
+        rows: TextRows,
+    },
+    /// A layer's block does not start with an empty line.
+    MissingBlankLine,
+    /// The line after the empty one is not the next layer's header `[name]`.
+    MissingHeader {
+        /// The layer expected (file order).
+        layer: String,
+    },
+    /// Something other than the final newline follows the last block.
+    TrailingText,
+}
+
+/// A block of rows of the text form: the tiles, or one layer's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextRows {
+    /// The tile rows, first in the text.
+    Tiles,
+    /// The rows of the layer of this name.
+    Layer(String),
+}
+
+impl fmt::Display for TextRows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextRows::Tiles => write!(f, "tiles"),
+            TextRows::Layer(name) => write!(f, "layer {name}"),
+        }
+    }
+}
+
+impl fmt::Display for TextProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextProblem::MissingRow { row, rows } => write!(f, "expected row {row} of the {rows}"),
+            TextProblem::RowLength {
+                row,
+                rows,
+                glyphs,
+                width,
+            } => write!(
+                f,
+                "row {row} of the {rows} has {glyphs} glyphs; the grid is {width} wide"
+            ),
+            TextProblem::UnknownGlyph { glyph, rows } => {
+                write!(f, "{glyph:?} is not a glyph of the {rows}")
+            }
+            TextProblem::MissingBlankLine => write!(f, "expected an empty line before a layer"),
+            TextProblem::MissingHeader { layer } => {
+                write!(f, "expected the layer header [{layer}]")
+            }
+            TextProblem::TrailingText => write!(f, "expected the end of the level"),
+        }
+    }
+}
 
 /// A level: one tile per cell and one value per cell and layer.
 ///
@@ -80,28 +168,30 @@ impl Level {
     /// Errors name the line and column (1-based) and what was expected there.
     pub fn from_text(spec: &GridSpec, text: &str) -> Result<Level, GridError> {
         let lines: Vec<&str> = text.split('\n').collect();
-        let bad = |line: usize, column: usize, message: String| GridError::BadText {
+        let bad = |line: usize, column: usize, problem: TextProblem| GridError::BadText {
             line: line + 1,
             column,
-            message,
+            problem,
         };
         let (w, h) = (spec.width, spec.height);
         // Reads `h` rows of `w` glyphs starting at line `at`, each glyph through `index`.
-        let read_rows = |at: usize, what: &str, index: &dyn Fn(char) -> Option<usize>| {
+        let read_rows = |at: usize, rows: TextRows, index: &dyn Fn(char) -> Option<usize>| {
             let mut cells = Vec::with_capacity(w * h);
             for y in 0..h {
                 let Some(line) = lines.get(at + y) else {
-                    return Err(bad(at + y, 1, format!("expected row {y} of the {what}")));
+                    return Err(bad(at + y, 1, TextProblem::MissingRow { row: y, rows }));
                 };
                 let glyphs: Vec<char> = line.chars().collect();
                 if glyphs.len() != w {
                     return Err(bad(
                         at + y,
                         glyphs.len().min(w) + 1,
-                        format!(
-                            "row {y} of the {what} has {} glyphs; the grid is {w} wide",
-                            glyphs.len()
-                        ),
+                        TextProblem::RowLength {
+                            row: y,
+                            rows,
+                            glyphs: glyphs.len(),
+                            width: w,
+                        },
                     ));
                 }
                 for (x, &g) in glyphs.iter().enumerate() {
@@ -109,7 +199,7 @@ impl Level {
                         return Err(bad(
                             at + y,
                             x + 1,
-                            format!("{g:?} is not a glyph of the {what}"),
+                            TextProblem::UnknownGlyph { glyph: g, rows },
                         ));
                     };
                     cells.push(i);
@@ -117,29 +207,27 @@ impl Level {
             }
             Ok(cells)
         };
-        let tiles = read_rows(0, "tiles", &|g| {
+        let tiles = read_rows(0, TextRows::Tiles, &|g| {
             spec.tiles.iter().position(|t| t.glyph == g)
         })?;
         let mut at = h;
         let mut layers = Vec::with_capacity(spec.layers.len());
         for layer in &spec.layers {
             if lines.get(at).is_none_or(|l| !l.is_empty()) {
-                return Err(bad(
-                    at,
-                    1,
-                    "expected an empty line before a layer".to_string(),
-                ));
+                return Err(bad(at, 1, TextProblem::MissingBlankLine));
             }
             let header = format!("[{}]", layer.name);
             if lines.get(at + 1) != Some(&header.as_str()) {
                 return Err(bad(
                     at + 1,
                     1,
-                    format!("expected the layer header {header}"),
+                    TextProblem::MissingHeader {
+                        layer: layer.name.clone(),
+                    },
                 ));
             }
-            let what = format!("layer {}", layer.name);
-            let cells = read_rows(at + 2, &what, &|g| {
+            let rows = TextRows::Layer(layer.name.clone());
+            let cells = read_rows(at + 2, rows, &|g| {
                 layer.values.iter().position(|v| v.glyph == g)
             })?;
             layers.push(cells);
@@ -147,7 +235,7 @@ impl Level {
         }
         // Nothing may follow but the final newline.
         if lines[at..].iter().any(|l| !l.is_empty()) || lines.len() > at + 1 {
-            return Err(bad(at, 1, "expected the end of the level".to_string()));
+            return Err(bad(at, 1, TextProblem::TrailingText));
         }
         Ok(Level {
             width: w,

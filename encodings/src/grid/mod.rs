@@ -65,14 +65,14 @@ mod tiles;
 
 pub use crate::rng::SplitMix64;
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
-pub use level::Level;
+pub use level::{Level, TextProblem, TextRows};
 pub use model::GridModel;
-pub use referee::{Violation, check_level, level_cost};
+pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,
     solve_with, solve_within,
 };
-pub use spec::{GridSpec, RuleRef};
+pub use spec::{AdjacencySource, Axis, Expected, FieldProblem, GridSpec, JsonProblem, RuleRef};
 
 use crate::problem::SolveError;
 use std::fmt;
@@ -126,6 +126,10 @@ pub struct GridOptions {
 }
 
 /// Everything that can go wrong between `grid.json` and a level.
+///
+/// Bad input is described by data, not prose: a position or a field path, and a typed
+/// problem ([`JsonProblem`], [`FieldProblem`], [`TextProblem`]) whose `Display` is the
+/// sentence a designer reads. Callers match on the problem; only `Display` writes English.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GridError {
     /// The text is not JSON.
@@ -134,16 +138,16 @@ pub enum GridError {
         line: usize,
         /// 1-based column.
         column: usize,
-        /// serde_json's description.
-        message: String,
+        /// What serde_json found wrong there.
+        problem: JsonProblem,
     },
     /// The JSON is well formed but a field is wrong: `field` is its path
-    /// (`tiles[3].glyph`), `message` says what is wrong with which value.
+    /// (`tiles[3].glyph`), `problem` what is wrong with which value.
     Invalid {
-        /// The field's path.
+        /// The field's path (empty for the document itself).
         field: String,
         /// What is wrong, quoting the value.
-        message: String,
+        problem: FieldProblem,
     },
     /// A model handed to [`GridModel::decode`] does not describe a level (too short, or a
     /// cell without exactly one tile).
@@ -155,7 +159,7 @@ pub enum GridError {
         /// 1-based column.
         column: usize,
         /// What was expected there.
-        message: String,
+        problem: TextProblem,
     },
     /// The soft weights (preferences and soft rules) add up past `u64::MAX`; scale them down.
     WeightOverflow,
@@ -287,15 +291,15 @@ impl fmt::Display for GridError {
             GridError::Syntax {
                 line,
                 column,
-                message,
-            } => write!(f, "line {line}, column {column}: {message}"),
-            GridError::Invalid { field, message } => write!(f, "{field}: {message}"),
+                problem,
+            } => write!(f, "line {line}, column {column}: {problem}"),
+            GridError::Invalid { field, problem } => write!(f, "{field}: {problem}"),
             GridError::BadModel(fault) => write!(f, "the model is not a level: {fault}"),
             GridError::BadText {
                 line,
                 column,
-                message,
-            } => write!(f, "line {line}, column {column}: {message}"),
+                problem,
+            } => write!(f, "line {line}, column {column}: {problem}"),
             GridError::WeightOverflow => {
                 write!(f, "the soft weights add up past 2^64 - 1; scale them down")
             }

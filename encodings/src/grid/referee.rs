@@ -16,7 +16,7 @@
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
-use super::{GridOptions, GridSpec, Level};
+use super::{Dir, GridOptions, GridSpec, Level};
 use crate::rng::SplitMix64;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -32,14 +32,284 @@ pub struct Violation {
     /// The cell `(x, y)` where it shows, when one cell does.
     pub cell: Option<(usize, usize)>,
     /// What was found, with the numbers.
-    pub message: String,
+    pub found: Finding,
+}
+
+/// What the referee found wrong ([`Violation::found`]); `Display` writes it after the rule
+/// and cell.
+///
+/// Why typed: a test or a tool can ask "was it a connectivity break, and how many cells were
+/// cut off?" without parsing the sentence; the numbers are fields. Names are the document's
+/// (`tile`, `layer`, `dir` as written there), since the referee reads the document, not the
+/// spec's tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// The referee could not read this field (an internal error: validation should have
+    /// refused the document); the rule is `document`.
+    Unreadable {
+        /// The field, or a description of it (`the top level`, `pins[0] (a cell)`).
+        what: String,
+    },
+    /// The level's size is not the document's (rule `level`).
+    LevelSize {
+        /// The level's `(width, height)`.
+        level: (usize, usize),
+        /// The document's `(width, height)`.
+        document: (usize, usize),
+    },
+    /// The level has another number of tiles than cells (rule `level`).
+    TileCount {
+        /// Tiles in the level.
+        tiles: usize,
+        /// Cells in the document's grid.
+        cells: usize,
+    },
+    /// A cell holds a tile index the document does not have (rule `level`).
+    UnknownTile {
+        /// The cell `(x, y)`.
+        cell: (usize, usize),
+        /// The index it holds.
+        tile: usize,
+        /// The number of tiles in the document.
+        tiles: usize,
+    },
+    /// The level has another number of layers than the document (rule `level`).
+    LayerCount {
+        /// Layers in the level.
+        layers: usize,
+        /// Layers in the document.
+        document: usize,
+    },
+    /// A layer of the level has a wrong length or a value index out of range (rule `level`).
+    BadLayer {
+        /// The layer's index.
+        layer: usize,
+        /// Its name.
+        name: String,
+    },
+    /// The cell holds a tile that the rule (mask row, pin, `allowed` entry) excludes.
+    Excluded {
+        /// The tile's name.
+        tile: String,
+    },
+    /// Two tiles of an `adjacency.forbid` pair touch.
+    ForbiddenPair {
+        /// The tile at the violation's cell.
+        tile: String,
+        /// The tile beside it.
+        other: String,
+        /// The other tile's cell `(x, y)`.
+        at: (usize, usize),
+    },
+    /// Two tiles touch that `adjacency.allow` does not list as a pair.
+    UnlistedPair {
+        /// The tile at the violation's cell.
+        tile: String,
+        /// The tile beside it.
+        other: String,
+        /// The other tile's cell `(x, y)`.
+        at: (usize, usize),
+    },
+    /// A tile sits on the `dir` side of the rule's tile against a directional rule.
+    Directional {
+        /// The tile beside.
+        tile: String,
+        /// The side (written as the document writes it: `N`, `E`, `S`, `W`).
+        dir: Dir,
+        /// The rule's tile, at the violation's cell.
+        of: String,
+        /// `true`: the rule's allow list does not name `tile`; `false`: its forbid list does.
+        allow: bool,
+    },
+    /// A layer value sits on a tile its `requires` does not allow.
+    Requires {
+        /// The value as a selection names it: `layer.value`. One string rather than two keeps
+        /// [`Violation`] under clippy's `result_large_err` bound (128 bytes).
+        value: String,
+        /// The tile under it.
+        tile: String,
+    },
+    /// An absolute or region-ratio count is outside its bounds (as cell counts, rounded
+    /// inward: `⌈min · base⌉`, `⌊max · base⌋`; saturated at `u64::MAX`, which a validated
+    /// document never reaches).
+    Count {
+        /// Cells counted.
+        counted: u64,
+        /// Cells in the region.
+        base: u64,
+        /// The lower bound.
+        min: u64,
+        /// The upper bound (`None`: none).
+        max: Option<u64>,
+    },
+    /// A count against a `per` selection is outside its ratio bounds.
+    Ratio {
+        /// Cells of `of` counted.
+        counted: u64,
+        /// Cells of `per` counted (the base).
+        base: u64,
+        /// `true`: below the minimum ratio; `false`: above the maximum.
+        low: bool,
+    },
+    /// Fewer class cells are sealed off than an enclosure needs.
+    Enclosure {
+        /// Class cells sealed off.
+        sealed: u64,
+        /// Class cells.
+        members: usize,
+        /// Sealed cells needed (saturated at `u64::MAX`).
+        need: u64,
+    },
+    /// A connectivity root holds a tile outside the class.
+    RootOutsideClass {
+        /// The tile at the root.
+        tile: String,
+    },
+    /// Some class cells cannot be reached (the violation's cell is one of them).
+    Disconnected {
+        /// Class cells not reached.
+        unreached: usize,
+        /// Class cells.
+        members: usize,
+        /// The root `(x, y)` searched from, or `None` (any: from the first class cell).
+        root: Option<(usize, usize)>,
+    },
+    /// The shortest walk between a path's ends is longer than its `max_length`.
+    PathTooLong {
+        /// Steps of the shortest walk.
+        steps: u64,
+        /// `max_length`.
+        limit: u64,
+    },
+    /// No walk connects a path's ends.
+    NoWalk,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Finding::Unreadable { what } => write!(
+                f,
+                "the referee cannot read {what} (validation should have refused it)"
+            ),
+            Finding::LevelSize {
+                level: (lw, lh),
+                document: (dw, dh),
+            } => write!(f, "the level is {lw}x{lh}, the document {dw}x{dh}"),
+            Finding::TileCount { tiles, cells } => write!(f, "{tiles} tiles for {cells} cells"),
+            Finding::UnknownTile {
+                cell: (x, y),
+                tile,
+                tiles,
+            } => write!(
+                f,
+                "cell x={x} y={y} holds tile {tile}, the document has {tiles}"
+            ),
+            Finding::LayerCount { layers, document } => {
+                write!(f, "{layers} layers, the document has {document}")
+            }
+            Finding::BadLayer { layer, name } => write!(
+                f,
+                "layer {layer} ({name:?}) has a wrong length or a value out of range"
+            ),
+            Finding::Excluded { tile } => {
+                write!(f, "the cell holds {tile:?}, which this rule excludes")
+            }
+            Finding::ForbiddenPair {
+                tile,
+                other,
+                at: (x, y),
+            } => write!(f, "{tile:?} touches {other:?} at x={x} y={y}"),
+            Finding::UnlistedPair {
+                tile,
+                other,
+                at: (x, y),
+            } => write!(
+                f,
+                "{tile:?} touches {other:?} at x={x} y={y}, a pair the list does not name"
+            ),
+            Finding::Directional {
+                tile,
+                dir,
+                of,
+                allow,
+            } => {
+                let why = if *allow {
+                    "which its allow list does not name"
+                } else {
+                    "which its forbid list names"
+                };
+                let side = match dir {
+                    Dir::N => 'N',
+                    Dir::E => 'E',
+                    Dir::S => 'S',
+                    Dir::W => 'W',
+                };
+                write!(f, "{tile:?} sits on the {side} side of {of:?}, {why}")
+            }
+            Finding::Requires { value, tile } => {
+                write!(f, "{value} sits on {tile:?}, which it does not allow")
+            }
+            Finding::Count {
+                counted,
+                base,
+                min,
+                max,
+            } => {
+                write!(f, "{counted} of the {base} cells counted, outside [{min}, ")?;
+                match max {
+                    Some(m) => write!(f, "{m}]"),
+                    None => write!(f, "∞]"),
+                }
+            }
+            Finding::Ratio { counted, base, low } => write!(
+                f,
+                "{counted} counted against {base} of the base: {}",
+                if *low {
+                    "below the minimum ratio"
+                } else {
+                    "above the maximum ratio"
+                }
+            ),
+            Finding::Enclosure {
+                sealed,
+                members,
+                need,
+            } => write!(
+                f,
+                "{sealed} of the {members} class cells are sealed off, fewer than {need}"
+            ),
+            Finding::RootOutsideClass { tile } => {
+                write!(f, "the root holds {tile:?}, which is not in the class")
+            }
+            Finding::Disconnected {
+                unreached,
+                members,
+                root,
+            } => {
+                write!(
+                    f,
+                    "{unreached} of the {members} class cells cannot be reached from "
+                )?;
+                match root {
+                    Some((x, y)) => write!(f, "the root x={x} y={y}"),
+                    None => write!(f, "the others"),
+                }
+            }
+            Finding::PathTooLong { steps, limit } => write!(
+                f,
+                "the shortest walk takes {steps} steps, more than {limit}"
+            ),
+            Finding::NoWalk => write!(f, "no walk connects the ends"),
+        }
+    }
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.cell {
-            Some((x, y)) => write!(f, "{} at x={x} y={y}: {}", self.rule, self.message),
-            None => write!(f, "{}: {}", self.rule, self.message),
+            Some((x, y)) => write!(f, "{} at x={x} y={y}: {}", self.rule, self.found),
+            None => write!(f, "{}: {}", self.rule, self.found),
         }
     }
 }
@@ -185,19 +455,18 @@ fn unreadable(what: impl Into<String>) -> Violation {
     Violation {
         rule: "document".to_string(),
         cell: None,
-        message: format!(
-            "the referee cannot read {} (validation should have refused it)",
-            what.into()
-        ),
+        found: Finding::Unreadable { what: what.into() },
     }
 }
 
-fn broken(rule: String, cell: Option<(usize, usize)>, message: String) -> Violation {
-    Violation {
-        rule,
-        cell,
-        message,
-    }
+fn broken(rule: String, cell: Option<(usize, usize)>, found: Finding) -> Violation {
+    Violation { rule, cell, found }
+}
+
+/// A bound computed in `u128` (a ratio times a base) as a `u64`: exact for a validated
+/// document, whose bounds are at most its cell count or an absolute `u64`.
+fn saturate(n: u128) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
 }
 
 /// A number's text rounded to whole millionths, halves up: the digits are shifted by the
@@ -450,42 +719,38 @@ impl<'a> Doc<'a> {
     /// The level has this document's size, one known tile per cell and one known value per
     /// cell and layer.
     fn fits(&self, level: &Level) -> Result<(), Violation> {
-        let bad = |message: String| Err(broken("level".to_string(), None, message));
+        let bad = |found: Finding| Err(broken("level".to_string(), None, found));
         if level.width != self.width || level.height != self.height {
-            return bad(format!(
-                "the level is {}x{}, the document {}x{}",
-                level.width, level.height, self.width, self.height
-            ));
+            return bad(Finding::LevelSize {
+                level: (level.width, level.height),
+                document: (self.width, self.height),
+            });
         }
         if level.tiles.len() != self.cells() {
-            return bad(format!(
-                "{} tiles for {} cells",
-                level.tiles.len(),
-                self.cells()
-            ));
+            return bad(Finding::TileCount {
+                tiles: level.tiles.len(),
+                cells: self.cells(),
+            });
         }
         if let Some(c) = (0..self.cells()).find(|&c| level.tiles[c] >= self.tiles.len()) {
-            return bad(format!(
-                "cell x={} y={} holds tile {}, the document has {}",
-                c % self.width,
-                c / self.width,
-                level.tiles[c],
-                self.tiles.len()
-            ));
+            return bad(Finding::UnknownTile {
+                cell: self.xy(c),
+                tile: level.tiles[c],
+                tiles: self.tiles.len(),
+            });
         }
         if level.layers.len() != self.layers.len() {
-            return bad(format!(
-                "{} layers, the document has {}",
-                level.layers.len(),
-                self.layers.len()
-            ));
+            return bad(Finding::LayerCount {
+                layers: level.layers.len(),
+                document: self.layers.len(),
+            });
         }
         for (l, (cells, layer)) in level.layers.iter().zip(&self.layers).enumerate() {
             if cells.len() != self.cells() || cells.iter().any(|&v| v >= layer.values.len()) {
-                return bad(format!(
-                    "layer {l} ({:?}) has a wrong length or a value out of range",
-                    layer.name
-                ));
+                return bad(Finding::BadLayer {
+                    layer: l,
+                    name: layer.name.to_string(),
+                });
             }
         }
         Ok(())
@@ -567,10 +832,9 @@ impl<'a> Doc<'a> {
                 report(broken(
                     rule.to_string(),
                     Some(self.xy(c)),
-                    format!(
-                        "the cell holds {:?}, which this rule excludes",
-                        self.tiles[t].name
-                    ),
+                    Finding::Excluded {
+                        tile: self.tiles[t].name.to_string(),
+                    },
                 ));
             }
         })
@@ -658,13 +922,11 @@ impl<'a> Doc<'a> {
                     report(broken(
                         format!("adjacency.forbid[{i}]"),
                         Some(self.xy(u)),
-                        format!(
-                            "{:?} touches {:?} at x={} y={}",
-                            name(u),
-                            name(v),
-                            v % self.width,
-                            v / self.width
-                        ),
+                        Finding::ForbiddenPair {
+                            tile: name(u).to_string(),
+                            other: name(v).to_string(),
+                            at: self.xy(v),
+                        },
                     ));
                 }
             }
@@ -681,13 +943,11 @@ impl<'a> Doc<'a> {
                     report(broken(
                         "adjacency.allow".to_string(),
                         Some(self.xy(u)),
-                        format!(
-                            "{:?} touches {:?} at x={} y={}, a pair the list does not name",
-                            name(u),
-                            name(v),
-                            v % self.width,
-                            v / self.width
-                        ),
+                        Finding::UnlistedPair {
+                            tile: name(u).to_string(),
+                            other: name(v).to_string(),
+                            at: self.xy(v),
+                        },
                     ));
                 }
             }
@@ -705,6 +965,14 @@ impl<'a> Doc<'a> {
                 let dir = get(rm, "dir")
                     .and_then(Value::as_str)
                     .ok_or_else(|| unreadable(format!("{path}.dir")))?;
+                // Only for naming the side in a violation; `step` reads `dir` itself.
+                let side = match dir {
+                    "N" => Dir::N,
+                    "E" => Dir::E,
+                    "S" => Dir::S,
+                    "W" => Dir::W,
+                    _ => return Err(unreadable(format!("{path}.dir"))),
+                };
                 let (listed, allow) = match (get(rm, "allow"), get(rm, "forbid")) {
                     (Some(l), None) => (self.tile_names(l, &path)?, true),
                     (None, Some(l)) => (self.tile_names(l, &path)?, false),
@@ -717,19 +985,15 @@ impl<'a> Doc<'a> {
                     let Some(e) = self.step(c, dir) else { continue };
                     let inside = listed[level.tiles[e]];
                     if inside != allow {
-                        let why = if allow {
-                            "which its allow list does not name"
-                        } else {
-                            "which its forbid list names"
-                        };
                         report(broken(
                             path.clone(),
                             Some(self.xy(c)),
-                            format!(
-                                "{:?} sits on the {dir} side of {:?}, {why}",
-                                name(e),
-                                name(c)
-                            ),
+                            Finding::Directional {
+                                tile: name(e).to_string(),
+                                dir: side,
+                                of: name(c).to_string(),
+                                allow,
+                            },
                         ));
                     }
                 }
@@ -762,10 +1026,10 @@ impl<'a> Doc<'a> {
                     report(broken(
                         format!("layers[{l}].values[{k}].requires"),
                         Some(self.xy(c)),
-                        format!(
-                            "{}.{} sits on {:?}, which it does not allow",
-                            layer.name, layer.values[k].0, self.tiles[level.tiles[c]].name
-                        ),
+                        Finding::Requires {
+                            value: format!("{}.{}", layer.name, layer.values[k].0),
+                            tile: self.tiles[level.tiles[c]].name.to_string(),
+                        },
                     ));
                 }
             }
@@ -814,17 +1078,17 @@ impl<'a> Doc<'a> {
         let (min, max) = (bound("min")?, bound("max")?);
         let a = cells.iter().filter(|&&c| self.picks(&of, level, c)).count() as u64;
         let soft = self.weight(rule).is_some();
-        let message = match &per {
+        let found = match &per {
             None => {
                 let base = cells.len() as u64;
                 let lo = min.map_or(0, |m| m.at_least(base));
                 let hi = max.map(|m| m.at_most(base));
                 let bad = (a as u128) < lo || hi.is_some_and(|hi| a as u128 > hi);
-                bad.then(|| {
-                    format!(
-                        "{a} of the {base} cells counted, outside [{lo}, {}]",
-                        hi.map_or("∞".to_string(), |h| h.to_string())
-                    )
+                bad.then_some(Finding::Count {
+                    counted: a,
+                    base,
+                    min: saturate(lo),
+                    max: hi.map(saturate),
                 })
             }
             Some(per) => {
@@ -832,21 +1096,16 @@ impl<'a> Doc<'a> {
                 // |of| ≥ min · |per| and |of| ≤ max · |per|, compared exactly in millionths.
                 let low = min.is_some_and(|m| (a as u128) * MILLION < m.as_ratio() * b as u128);
                 let high = max.is_some_and(|m| (a as u128) * MILLION > m.as_ratio() * b as u128);
-                (low || high).then(|| {
-                    format!(
-                        "{a} counted against {b} of the base: {}",
-                        if low {
-                            "below the minimum ratio"
-                        } else {
-                            "above the maximum ratio"
-                        }
-                    )
+                (low || high).then_some(Finding::Ratio {
+                    counted: a,
+                    base: b,
+                    low,
                 })
             }
         };
         Ok(Judged {
             soft,
-            broken: message.map(|m| broken(path, None, m)),
+            broken: found.map(|m| broken(path, None, m)),
         })
     }
 
@@ -893,10 +1152,11 @@ impl<'a> Doc<'a> {
                 broken(
                     path,
                     None,
-                    format!(
-                        "{sealed} of the {} class cells are sealed off, fewer than {need}",
-                        members.len()
-                    ),
+                    Finding::Enclosure {
+                        sealed,
+                        members: members.len(),
+                        need: saturate(need),
+                    },
                 )
             }),
         })
@@ -921,10 +1181,9 @@ impl<'a> Doc<'a> {
                 return Err(broken(
                     path,
                     Some(self.xy(r)),
-                    format!(
-                        "the root holds {:?}, which is not in the class",
-                        self.tiles[level.tiles[r]].name
-                    ),
+                    Finding::RootOutsideClass {
+                        tile: self.tiles[level.tiles[r]].name.to_string(),
+                    },
                 ));
             }
             Some(r) => r,
@@ -953,15 +1212,11 @@ impl<'a> Doc<'a> {
         Err(broken(
             path,
             stray.map(|c| self.xy(c)),
-            format!(
-                "{} of the {} class cells cannot be reached from {}",
-                members.len() - reached,
-                members.len(),
-                match root {
-                    Some(r) => format!("the root x={} y={}", r % self.width, r / self.width),
-                    None => "the others".to_string(),
-                }
-            ),
+            Finding::Disconnected {
+                unreached: members.len() - reached,
+                members: members.len(),
+                root: root.map(|r| self.xy(r)),
+            },
         ))
     }
 
@@ -1018,10 +1273,10 @@ impl<'a> Doc<'a> {
             (Some(s), Some(l)) if s > l => Err(broken(
                 path,
                 None,
-                format!("the shortest walk takes {s} steps, more than {l}"),
+                Finding::PathTooLong { steps: s, limit: l },
             )),
             (Some(_), _) => Ok(()),
-            (None, _) => Err(broken(path, None, "no walk connects the ends".to_string())),
+            (None, _) => Err(broken(path, None, Finding::NoWalk)),
         }
     }
 

@@ -290,6 +290,609 @@ impl std::fmt::Display for RuleRef {
     }
 }
 
+/// What is wrong with one field of `grid.json` ([`GridError::Invalid`], whose `field` is the
+/// path). `Display` writes the sentence after `field: `, quoting the value.
+///
+/// Why an enum and not a sentence: a caller (an editor plug-in, a test, the fuzz target) can
+/// tell a name that resolves to nothing from a number out of range without parsing English,
+/// and each sentence is written once, here, instead of at each of the fifty places in this
+/// file that detect one. What stays text is data: a quoted offending value (`value`, compact
+/// JSON cut at 40 characters, as the file wrote it), a name, a field path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldProblem {
+    /// The value has the wrong type or is outside what the field accepts:
+    /// `"##" must be one character`.
+    WrongValue {
+        /// The value, compact JSON cut at 40 characters.
+        value: String,
+        /// What the field accepts.
+        expected: Expected,
+    },
+    /// The object has a key the format does not know (the path ends in that key); usually a
+    /// typo (`colour`), so the message lists the keys that are known.
+    UnknownField {
+        /// The keys this object may have, in the order `FORMAT.md` lists them.
+        known: &'static [&'static str],
+    },
+    /// A required field is absent (or `null`).
+    Missing,
+    /// `tiles` is empty: every cell must hold a tile.
+    NoTiles,
+    /// More than [`MAX_TILES`] tiles.
+    TooManyTiles {
+        /// How many the file lists.
+        count: usize,
+    },
+    /// A tile's glyph is `?`, which the mask reserves for a free cell.
+    ReservedGlyph,
+    /// A tile's glyph is already an earlier tile's (the text form could not be read back).
+    GlyphTaken {
+        /// The glyph.
+        glyph: char,
+        /// The index of the earlier tile in `tiles`.
+        tile: usize,
+    },
+    /// A layer value's glyph is already an earlier value's of the same layer.
+    ValueGlyphTaken {
+        /// The glyph.
+        glyph: char,
+        /// The layer's index in `layers`.
+        layer: usize,
+        /// The index of the earlier value in the layer's `values`.
+        value: usize,
+    },
+    /// A tile or layer name is already an earlier tile's.
+    NameTaken {
+        /// The name, as JSON.
+        value: String,
+        /// The index of the earlier tile in `tiles`.
+        tile: usize,
+    },
+    /// A class is named like a tile (a name must select one thing).
+    ClassNamedLikeTile {
+        /// The class name, as JSON.
+        value: String,
+    },
+    /// A tile is named like a class of an earlier or later tile.
+    TileNamedLikeClass {
+        /// The tile name.
+        name: String,
+    },
+    /// A layer is named like a class or an earlier layer.
+    LayerNameTaken {
+        /// The layer name, as JSON.
+        value: String,
+    },
+    /// A layer lists no values, or more than [`MAX_TILES`].
+    ValueCount {
+        /// How many values it lists.
+        count: usize,
+    },
+    /// A layer lists the same value name twice.
+    DuplicateValue {
+        /// The value name, as JSON.
+        value: String,
+    },
+    /// A pin names no tile (a pin takes a tile, not a class).
+    NotATile {
+        /// The name, as JSON.
+        value: String,
+    },
+    /// A name is neither a tile nor a class.
+    NotATileOrClass {
+        /// The name, as JSON.
+        value: String,
+    },
+    /// A `layer.value` selection whose layer does not exist.
+    NoSuchLayer {
+        /// The selection, as JSON.
+        value: String,
+        /// The part before the dot.
+        layer: String,
+    },
+    /// A `layer.value` selection whose layer has no such value.
+    NoSuchLayerValue {
+        /// The selection, as JSON.
+        value: String,
+        /// The layer's name.
+        layer: String,
+        /// The part after the dot.
+        name: String,
+    },
+    /// The mask has another number of rows than the grid.
+    MaskRows {
+        /// Rows in the mask.
+        rows: usize,
+        /// Rows in the grid.
+        height: usize,
+    },
+    /// A mask row has another number of characters than the grid has columns.
+    MaskRowLength {
+        /// The row, as JSON.
+        value: String,
+        /// Its characters.
+        chars: usize,
+        /// The grid's width.
+        width: usize,
+    },
+    /// A mask character is neither `?` nor a tile glyph.
+    MaskGlyph {
+        /// The character.
+        glyph: char,
+        /// Its column.
+        x: usize,
+    },
+    /// A cell coordinate lies outside the grid.
+    OutsideGrid {
+        /// The coordinate as written.
+        coordinate: u64,
+        /// Which coordinate: `x` is bounded by the width, `y` by the height.
+        axis: Axis,
+        /// The grid's width (for `x`) or height (for `y`).
+        size: usize,
+    },
+    /// The restriction (mask row, pin, `allowed` entry: the path) leaves a cell no tile.
+    NoTileLeft {
+        /// The cell `(x, y)`.
+        cell: (usize, usize),
+        /// The path of the restriction that narrowed the cell before, if any.
+        after: Option<String>,
+    },
+    /// A count rule gives neither bound.
+    NeedsMinOrMax,
+    /// An enclosure has a `max`, which its Horn encoding cannot enforce (see `Display`).
+    EnclosureCeiling,
+    /// A connectivity root lies on a cell that the mask, pins or `allowed` keep from holding
+    /// the class.
+    RootCannotHoldClass {
+        /// The cell `(x, y)`.
+        cell: (usize, usize),
+        /// The paths of the restrictions on that cell.
+        by: Vec<String>,
+        /// The names of the tiles they leave it.
+        left: Vec<String>,
+    },
+    /// A bounded path needs more than [`MAX_PATH_LAYERS`] layer-cells.
+    PathTooLong {
+        /// `max_length`.
+        steps: u64,
+        /// Cells in the grid.
+        cells: usize,
+    },
+    /// A directional adjacency rule gives both or neither of `allow` and `forbid`.
+    NeedsAllowOrForbid,
+    /// One adjacency rule allows what another forbids: `tile` on the `dir` side of `of`.
+    Contradiction {
+        /// The tile beside.
+        tile: String,
+        /// The side.
+        dir: Dir,
+        /// The tile it sits beside.
+        of: String,
+        /// The rule that allows it.
+        allowed_by: AdjacencySource,
+        /// The rule that forbids it.
+        forbidden_by: AdjacencySource,
+    },
+}
+
+/// What a field accepts, for [`FieldProblem::WrongValue`]; `Display` writes it after
+/// `must be ` (`a whole number from 1 to 256`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// A JSON object.
+    Object,
+    /// A JSON array.
+    Array,
+    /// A JSON string.
+    String,
+    /// A JSON number.
+    Number,
+    /// A string of one (non-control) character: a glyph.
+    Character,
+    /// A non-empty name without `.` (the dot separates `layer.value`).
+    Name,
+    /// A whole number ≥ 0.
+    WholeNumber,
+    /// A column (`x`).
+    Column,
+    /// A row (`y`).
+    Row,
+    /// A path's `max_length`.
+    Steps,
+    /// A whole number at least this.
+    AtLeast(u64),
+    /// A whole number in `min..=max` (`u64::MAX` written `2^64 - 1`).
+    Range {
+        /// Smallest accepted.
+        min: u64,
+        /// Largest accepted.
+        max: u64,
+    },
+    /// A ratio in `[0, 1]` (a number with a decimal point).
+    Ratio,
+    /// A ratio in `[0, 1]` where a whole number above 1 was given: a count with `per` takes
+    /// ratios only (`1` is 100%).
+    RatioWithPer,
+    /// A whole number of cells or a ratio in `[0, 1]`.
+    CountOrRatio,
+    /// A non-empty rectangle inside the grid.
+    Rectangle {
+        /// The grid's width.
+        width: usize,
+        /// The grid's height.
+        height: usize,
+    },
+    /// A connectivity root: `"any"` or a cell.
+    Root,
+    /// A path endpoint: a cell or a name.
+    Endpoint,
+    /// A preferences mode: `"hint"` or `"soft"`.
+    Mode,
+    /// A direction: `"N"`, `"E"`, `"S"` or `"W"`.
+    Dir,
+    /// A pair of names `["a", "b"]`.
+    Pair,
+}
+
+/// The coordinate of a cell that [`FieldProblem::OutsideGrid`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    /// The column, bounded by `width`.
+    X,
+    /// The row, bounded by `height`.
+    Y,
+}
+
+/// The adjacency rule that allows or forbids a pair, in a [`FieldProblem::Contradiction`];
+/// `Display` writes its path (`adjacency.directional[1]`).
+///
+/// Why not just a path: an allow-list forbids the pairs it does *not* name, and a designer
+/// looking at the rule would not find the pair written there, so the message says so. And an
+/// index, not a path string, keeps [`GridError`] small enough to return by value (clippy's
+/// `result_large_err` bound of 128 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdjacencySource {
+    /// `adjacency.allow[i]` names the pair.
+    Allow(usize),
+    /// `adjacency.forbid[i]` names the pair.
+    Forbid(usize),
+    /// `adjacency.directional[i]` lists the tile (in its `allow` or its `forbid`).
+    Directional(usize),
+    /// `adjacency.allow` does not list the pair (the symmetric allow-list forbids every pair
+    /// it does not name).
+    NotInAllow,
+    /// `adjacency.directional[i]` has an allow list without the tile.
+    NotInDirectionalAllow(usize),
+}
+
+impl std::fmt::Display for AdjacencySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AdjacencySource::Allow(i) => write!(f, "adjacency.allow[{i}]"),
+            AdjacencySource::Forbid(i) => write!(f, "adjacency.forbid[{i}]"),
+            AdjacencySource::Directional(i) => write!(f, "adjacency.directional[{i}]"),
+            AdjacencySource::NotInAllow => write!(f, "adjacency.allow (not listed)"),
+            AdjacencySource::NotInDirectionalAllow(i) => {
+                write!(f, "adjacency.directional[{i}] (not in its allow list)")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Expected::Object => write!(f, "an object"),
+            Expected::Array => write!(f, "an array"),
+            Expected::String => write!(f, "a string"),
+            Expected::Number => write!(f, "a number"),
+            Expected::Character => write!(f, "one character"),
+            Expected::Name => write!(f, "a non-empty name without '.'"),
+            Expected::WholeNumber => write!(f, "a whole number"),
+            Expected::Column => write!(f, "a column"),
+            Expected::Row => write!(f, "a row"),
+            Expected::Steps => write!(f, "a whole number of steps"),
+            Expected::AtLeast(n) => write!(f, "a whole number ≥ {n}"),
+            Expected::Range { min, max } if max == u64::MAX => {
+                write!(f, "a whole number from {min} to 2^64 - 1")
+            }
+            Expected::Range { min, max } => write!(f, "a whole number from {min} to {max}"),
+            Expected::Ratio => write!(f, "a ratio between 0 and 1"),
+            Expected::RatioWithPer => write!(f, "a ratio between 0 and 1 here"),
+            Expected::CountOrRatio => {
+                write!(f, "a whole number of cells or a ratio between 0 and 1")
+            }
+            Expected::Rectangle { width, height } => {
+                write!(f, "a non-empty rectangle inside the {width}x{height} grid")
+            }
+            Expected::Root => write!(f, "\"any\" or a cell {{\"x\": .., \"y\": ..}}"),
+            Expected::Endpoint => write!(f, "a cell {{\"x\": .., \"y\": ..}} or a name"),
+            Expected::Mode => write!(f, "\"hint\" or \"soft\""),
+            Expected::Dir => write!(f, "one of \"N\", \"E\", \"S\", \"W\""),
+            Expected::Pair => write!(f, "a pair [\"a\", \"b\"]"),
+        }
+    }
+}
+
+impl std::fmt::Display for FieldProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A one-character string as the file would quote it: `"x"`.
+        let quoted = |c: char| format!("{:?}", c.to_string());
+        match self {
+            FieldProblem::WrongValue { value, expected } => {
+                write!(f, "{value} must be {expected}")
+            }
+            FieldProblem::UnknownField { known } => {
+                write!(f, "unknown field; expected one of {}", known.join(", "))
+            }
+            FieldProblem::Missing => write!(f, "is required"),
+            FieldProblem::NoTiles => write!(f, "must list at least one tile"),
+            FieldProblem::TooManyTiles { count } => {
+                write!(f, "{count} tiles; at most {MAX_TILES} are supported")
+            }
+            FieldProblem::ReservedGlyph => {
+                write!(f, "\"?\" is reserved for free cells in the mask")
+            }
+            FieldProblem::GlyphTaken { glyph, tile } => write!(
+                f,
+                "{} is already the glyph of tiles[{tile}]",
+                quoted(*glyph)
+            ),
+            FieldProblem::ValueGlyphTaken {
+                glyph,
+                layer,
+                value,
+            } => write!(
+                f,
+                "{} is already the glyph of layers[{layer}].values[{value}] (each value of a \
+                 layer needs its own glyph, so that the layer's rows can be read back)",
+                quoted(*glyph)
+            ),
+            FieldProblem::NameTaken { value, tile } => {
+                write!(f, "{value} is already the name of tiles[{tile}]")
+            }
+            FieldProblem::ClassNamedLikeTile { value } => {
+                write!(f, "{value} is a tile name; a class needs its own name")
+            }
+            FieldProblem::TileNamedLikeClass { name } => {
+                write!(f, "{name:?} is also a class name")
+            }
+            FieldProblem::LayerNameTaken { value } => {
+                write!(f, "{value} is already a class or layer name")
+            }
+            FieldProblem::ValueCount { .. } => {
+                write!(f, "must list from 1 to {MAX_TILES} values")
+            }
+            FieldProblem::DuplicateValue { value } => {
+                write!(f, "{value} appears twice in the layer")
+            }
+            FieldProblem::NotATile { value } => write!(f, "{value} is not a tile"),
+            FieldProblem::NotATileOrClass { value } => {
+                write!(f, "{value} is neither a tile nor a class")
+            }
+            FieldProblem::NoSuchLayer { value, layer } => {
+                write!(f, "{value} names no layer {layer:?}")
+            }
+            FieldProblem::NoSuchLayerValue { value, layer, name } => {
+                write!(f, "{value} names no value {name:?} of layer {layer:?}")
+            }
+            FieldProblem::MaskRows { rows, height } => {
+                write!(f, "has {rows} rows; the grid has {height}")
+            }
+            FieldProblem::MaskRowLength {
+                value,
+                chars,
+                width,
+            } => write!(
+                f,
+                "{value} has {chars} characters; the grid is {width} wide"
+            ),
+            FieldProblem::MaskGlyph { glyph, x } => write!(
+                f,
+                "{} at x={x} is neither \"?\" nor a tile glyph",
+                quoted(*glyph)
+            ),
+            FieldProblem::OutsideGrid {
+                coordinate,
+                axis,
+                size,
+            } => {
+                let side = match axis {
+                    Axis::X => "width",
+                    Axis::Y => "height",
+                };
+                write!(f, "{coordinate} is outside the grid ({side} {size})")
+            }
+            FieldProblem::NoTileLeft {
+                cell: (x, y),
+                after,
+            } => {
+                write!(f, "leaves no tile for cell x={x} y={y}")?;
+                match after {
+                    Some(a) => write!(f, " (after {a})"),
+                    None => Ok(()),
+                }
+            }
+            FieldProblem::NeedsMinOrMax => write!(f, "needs \"min\", \"max\" or both"),
+            FieldProblem::EnclosureCeiling => write!(
+                f,
+                "an enclosure takes only a floor (\"min\"): reachability from the border is \
+                 encoded by Horn clauses whose solutions may over-approximate what is \
+                 reachable, which is sound for \"at least this much is sealed\" but would let a \
+                 ceiling be met by calling sealed cells reachable; bound the class with a count \
+                 instead"
+            ),
+            FieldProblem::RootCannotHoldClass {
+                cell: (x, y),
+                by,
+                left,
+            } => write!(
+                f,
+                "cell x={x} y={y} cannot hold the class: {} leave{} it only {}",
+                by.join(" and "),
+                if by.len() == 1 { "s" } else { "" },
+                left.join(", ")
+            ),
+            FieldProblem::PathTooLong { steps: n, cells } => write!(
+                f,
+                "{n} steps on {cells} cells needs {n} layers of {cells} variables; at most \
+                 {MAX_PATH_LAYERS} layer-cells are supported — shorten it or drop it (an \
+                 unbounded path costs no layers)"
+            ),
+            FieldProblem::NeedsAllowOrForbid => {
+                write!(f, "needs exactly one of \"allow\" and \"forbid\"")
+            }
+            FieldProblem::Contradiction {
+                tile,
+                dir,
+                of,
+                allowed_by,
+                forbidden_by,
+            } => write!(
+                f,
+                "contradiction for {tile:?} on the {} side of {of:?}: {allowed_by} allows it, \
+                 {forbidden_by} forbids it",
+                dir.name()
+            ),
+        }
+    }
+}
+
+/// What is wrong with `grid.json` as JSON ([`GridError::Syntax`]); `Display` writes
+/// serde_json's own words, so messages read as they always have.
+///
+/// Why a mirror of serde_json's list: serde_json's error code is private and its public
+/// [`serde_json::error::Category`] says only "syntax" or "end of input", which loses what a
+/// designer needs ("expected `,` or `}`" at the column of a missing comma). The one place the
+/// description exists is serde_json's text, so [`JsonProblem::classify`] matches that text
+/// against the known descriptions: those of serde_json 1.0's `ErrorCode` that reading a
+/// `Value` from a `&str` can produce. Left out: the closing quote or number of a numeric key
+/// and a non-finite float key (they come from typed map keys), and "invalid unicode code
+/// point" (a `&str` is valid UTF-8, and a bad `\u` escape fails as a surrogate). A test
+/// (`tests/grid_errors.rs`) provokes each listed one, so a rewording in serde_json fails it.
+/// A description this list does not know (a newer serde_json) is kept as
+/// [`JsonProblem::Unclassified`] — the one free text left in [`GridError`] — not lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonProblem {
+    /// The text ends inside an array.
+    EofInList,
+    /// The text ends inside an object.
+    EofInObject,
+    /// The text ends inside a string.
+    EofInString,
+    /// The text ends where a value should start (an empty file, or after `:`).
+    EofInValue,
+    /// A key is not followed by `:`.
+    ExpectedColon,
+    /// An array element is followed by neither `,` nor `]`.
+    ExpectedListCommaOrEnd,
+    /// An object member is followed by neither `,` nor `}`.
+    ExpectedObjectCommaOrEnd,
+    /// A bare word that is not `true`, `false` or `null`.
+    ExpectedIdent,
+    /// A character that cannot start a value.
+    ExpectedValue,
+    /// A backslash escape that JSON does not have.
+    InvalidEscape,
+    /// A malformed number.
+    InvalidNumber,
+    /// A number too large for a double.
+    NumberOutOfRange,
+    /// A raw control character inside a string.
+    ControlCharacterInString,
+    /// An object key that is not a string.
+    KeyMustBeAString,
+    /// A `\uD800`-style high surrogate escape without its low half.
+    LoneLeadingSurrogate,
+    /// A comma before `]` or `}`.
+    TrailingComma,
+    /// More text after the document.
+    TrailingCharacters,
+    /// A `\u` escape cut short.
+    UnexpectedEndOfHexEscape,
+    /// Arrays and objects nested more than 128 deep.
+    RecursionLimitExceeded,
+    /// A description this list does not know, as serde_json wrote it (without the position).
+    Unclassified {
+        /// serde_json's description: the one free text left, kept because there is nothing
+        /// typed to map it to.
+        description: String,
+    },
+}
+
+impl JsonProblem {
+    /// Every classified problem, for [`JsonProblem::classify`].
+    pub const KNOWN: [JsonProblem; 19] = [
+        JsonProblem::EofInList,
+        JsonProblem::EofInObject,
+        JsonProblem::EofInString,
+        JsonProblem::EofInValue,
+        JsonProblem::ExpectedColon,
+        JsonProblem::ExpectedListCommaOrEnd,
+        JsonProblem::ExpectedObjectCommaOrEnd,
+        JsonProblem::ExpectedIdent,
+        JsonProblem::ExpectedValue,
+        JsonProblem::InvalidEscape,
+        JsonProblem::InvalidNumber,
+        JsonProblem::NumberOutOfRange,
+        JsonProblem::ControlCharacterInString,
+        JsonProblem::KeyMustBeAString,
+        JsonProblem::LoneLeadingSurrogate,
+        JsonProblem::TrailingComma,
+        JsonProblem::TrailingCharacters,
+        JsonProblem::UnexpectedEndOfHexEscape,
+        JsonProblem::RecursionLimitExceeded,
+    ];
+
+    /// The problem serde_json's error describes: its description (its text without the
+    /// trailing ` at line L column C`, which [`GridError::Syntax`] carries as numbers) matched
+    /// against [`JsonProblem::KNOWN`], else [`JsonProblem::Unclassified`].
+    pub fn classify(e: &serde_json::Error) -> JsonProblem {
+        let text = e.to_string();
+        let description = match text.rfind(" at line ") {
+            Some(i) => &text[..i],
+            None => &text,
+        };
+        JsonProblem::KNOWN
+            .into_iter()
+            .find(|p| p.to_string() == description)
+            .unwrap_or_else(|| JsonProblem::Unclassified {
+                description: description.to_string(),
+            })
+    }
+}
+
+impl std::fmt::Display for JsonProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = match self {
+            JsonProblem::EofInList => "EOF while parsing a list",
+            JsonProblem::EofInObject => "EOF while parsing an object",
+            JsonProblem::EofInString => "EOF while parsing a string",
+            JsonProblem::EofInValue => "EOF while parsing a value",
+            JsonProblem::ExpectedColon => "expected `:`",
+            JsonProblem::ExpectedListCommaOrEnd => "expected `,` or `]`",
+            JsonProblem::ExpectedObjectCommaOrEnd => "expected `,` or `}`",
+            JsonProblem::ExpectedIdent => "expected ident",
+            JsonProblem::ExpectedValue => "expected value",
+            JsonProblem::InvalidEscape => "invalid escape",
+            JsonProblem::InvalidNumber => "invalid number",
+            JsonProblem::NumberOutOfRange => "number out of range",
+            JsonProblem::ControlCharacterInString => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            JsonProblem::KeyMustBeAString => "key must be a string",
+            JsonProblem::LoneLeadingSurrogate => "lone leading surrogate in hex escape",
+            JsonProblem::TrailingComma => "trailing comma",
+            JsonProblem::TrailingCharacters => "trailing characters",
+            JsonProblem::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
+            JsonProblem::RecursionLimitExceeded => "recursion limit exceeded",
+            JsonProblem::Unclassified { description } => description,
+        };
+        f.write_str(s)
+    }
+}
+
 /// A cell restriction: the rule, the cell and the tiles it leaves there.
 pub(crate) type DomainOrigin = (RuleRef, usize, TileSet);
 
@@ -314,7 +917,7 @@ impl GridSpec {
         let value: Value = serde_json::from_str(text).map_err(|e| GridError::Syntax {
             line: e.line().max(1),
             column: e.column().max(1),
-            message: strip_position(&e.to_string()),
+            problem: JsonProblem::classify(&e),
         })?;
         Reader::default().spec(&value)
     }
@@ -379,14 +982,6 @@ impl GridSpec {
     }
 }
 
-/// serde_json appends " at line L column C"; we report those separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
-}
-
 /// A value shown in an error: compact JSON, cut at 40 characters.
 fn show(v: &Value) -> String {
     let s = v.to_string();
@@ -398,18 +993,33 @@ fn show(v: &Value) -> String {
     }
 }
 
-fn invalid(field: &str, message: String) -> GridError {
+fn invalid(field: &str, problem: FieldProblem) -> GridError {
     GridError::Invalid {
         field: field.to_string(),
-        message,
+        problem,
     }
+}
+
+/// `v` is not what the field at `path` accepts.
+fn wrong(path: &str, v: &Value, expected: Expected) -> GridError {
+    invalid(
+        path,
+        FieldProblem::WrongValue {
+            value: show(v),
+            expected,
+        },
+    )
 }
 
 type R<T> = Result<T, GridError>;
 
-fn object<'a>(v: &'a Value, path: &str, known: &[&str]) -> R<&'a Map<String, Value>> {
+fn object<'a>(
+    v: &'a Value,
+    path: &str,
+    known: &'static [&'static str],
+) -> R<&'a Map<String, Value>> {
     let Some(m) = v.as_object() else {
-        return Err(invalid(path, format!("{} must be an object", show(v))));
+        return Err(wrong(path, v, Expected::Object));
     };
     for key in m.keys() {
         if !known.contains(&key.as_str()) {
@@ -418,10 +1028,7 @@ fn object<'a>(v: &'a Value, path: &str, known: &[&str]) -> R<&'a Map<String, Val
             } else {
                 format!("{path}.{key}")
             };
-            return Err(invalid(
-                &at,
-                format!("unknown field; expected one of {}", known.join(", ")),
-            ));
+            return Err(invalid(&at, FieldProblem::UnknownField { known }));
         }
     }
     Ok(m)
@@ -441,22 +1048,19 @@ fn field<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
 }
 
 fn required<'a>(m: &'a Map<String, Value>, path: &str, key: &str) -> R<&'a Value> {
-    field(m, key).ok_or_else(|| invalid(&join(path, key), "is required".to_string()))
+    field(m, key).ok_or_else(|| invalid(&join(path, key), FieldProblem::Missing))
 }
 
-fn uint(v: &Value, path: &str, what: &str) -> R<u64> {
-    v.as_u64()
-        .ok_or_else(|| invalid(path, format!("{} must be {what}", show(v))))
+fn uint(v: &Value, path: &str, expected: Expected) -> R<u64> {
+    v.as_u64().ok_or_else(|| wrong(path, v, expected))
 }
 
 fn string<'a>(v: &'a Value, path: &str) -> R<&'a str> {
-    v.as_str()
-        .ok_or_else(|| invalid(path, format!("{} must be a string", show(v))))
+    v.as_str().ok_or_else(|| wrong(path, v, Expected::String))
 }
 
 fn array<'a>(v: &'a Value, path: &str) -> R<&'a Vec<Value>> {
-    v.as_array()
-        .ok_or_else(|| invalid(path, format!("{} must be an array", show(v))))
+    v.as_array().ok_or_else(|| wrong(path, v, Expected::Array))
 }
 
 fn glyph(v: &Value, path: &str) -> R<char> {
@@ -464,7 +1068,7 @@ fn glyph(v: &Value, path: &str) -> R<char> {
     let mut it = s.chars();
     match (it.next(), it.next()) {
         (Some(c), None) if !c.is_control() => Ok(c),
-        _ => Err(invalid(path, format!("{} must be one character", show(v)))),
+        _ => Err(wrong(path, v, Expected::Character)),
     }
 }
 
@@ -478,27 +1082,15 @@ fn bound(v: &Value, path: &str, ratio_only: bool) -> R<Bound> {
         if n <= 1 {
             return Ok(reduce(n * RATIO_DENOMINATOR, RATIO_DENOMINATOR));
         }
-        return Err(invalid(
-            path,
-            format!("{} must be a ratio between 0 and 1 here", show(v)),
-        ));
+        return Err(wrong(path, v, Expected::RatioWithPer));
     }
     match v.as_f64() {
         Some(f) if (0.0..=1.0).contains(&f) => match millionths(&v.to_string()) {
             Some(num) if num <= RATIO_DENOMINATOR => Ok(reduce(num, RATIO_DENOMINATOR)),
-            _ => Err(invalid(
-                path,
-                format!("{} must be a ratio between 0 and 1", show(v)),
-            )),
+            _ => Err(wrong(path, v, Expected::Ratio)),
         },
-        Some(_) if v.is_number() => Err(invalid(
-            path,
-            format!(
-                "{} must be a whole number of cells or a ratio between 0 and 1",
-                show(v)
-            ),
-        )),
-        _ => Err(invalid(path, format!("{} must be a number", show(v)))),
+        Some(_) if v.is_number() => Err(wrong(path, v, Expected::CountOrRatio)),
+        _ => Err(wrong(path, v, Expected::Number)),
     }
 }
 
@@ -648,18 +1240,17 @@ impl Reader {
                     .filter(|(_, cell, _)| *cell == c)
                     .map(|(r, _, _)| r.path.clone())
                     .collect();
-                let left: Vec<&str> = (0..self.tiles.len())
+                let left: Vec<String> = (0..self.tiles.len())
                     .filter(|&a| domains[c][a])
-                    .map(|a| self.tiles[a].name.as_str())
+                    .map(|a| self.tiles[a].name.clone())
                     .collect();
                 return Err(invalid(
                     &format!("connectivity[{i}].root"),
-                    format!(
-                        "cell x={x} y={y} cannot hold the class: {} leave{} it only {}",
-                        by.join(" and "),
-                        if by.len() == 1 { "s" } else { "" },
-                        left.join(", ")
-                    ),
+                    FieldProblem::RootCannotHoldClass {
+                        cell: (x, y),
+                        by,
+                        left,
+                    },
                 ));
             }
         }
@@ -695,9 +1286,13 @@ impl Reader {
         let v = required(m, "", key)?;
         match v.as_u64() {
             Some(n) if n >= 1 && n <= MAX_SIDE as u64 => Ok(n as usize),
-            _ => Err(invalid(
+            _ => Err(wrong(
                 key,
-                format!("{} must be a whole number from 1 to {MAX_SIDE}", show(v)),
+                v,
+                Expected::Range {
+                    min: 1,
+                    max: MAX_SIDE as u64,
+                },
             )),
         }
     }
@@ -713,12 +1308,12 @@ impl Reader {
     fn tiles(&mut self, v: &Value) -> R<()> {
         let list = array(v, "tiles")?;
         if list.is_empty() {
-            return Err(invalid("tiles", "must list at least one tile".to_string()));
+            return Err(invalid("tiles", FieldProblem::NoTiles));
         }
         if list.len() > MAX_TILES {
             return Err(invalid(
                 "tiles",
-                format!("{} tiles; at most {MAX_TILES} are supported", list.len()),
+                FieldProblem::TooManyTiles { count: list.len() },
             ));
         }
         for (i, t) in list.iter().enumerate() {
@@ -727,19 +1322,16 @@ impl Reader {
             let name = self.new_name(required(m, &path, "name")?, &join(&path, "name"))?;
             let g = glyph(required(m, &path, "glyph")?, &join(&path, "glyph"))?;
             if g == '?' {
-                return Err(invalid(
-                    &join(&path, "glyph"),
-                    "\"?\" is reserved for free cells in the mask".to_string(),
-                ));
+                return Err(invalid(&join(&path, "glyph"), FieldProblem::ReservedGlyph));
             }
             if let Some(j) = self.tiles.iter().position(|t| t.glyph == g) {
                 return Err(invalid(
                     &join(&path, "glyph"),
-                    format!("{:?} is already the glyph of tiles[{j}]", g.to_string()),
+                    FieldProblem::GlyphTaken { glyph: g, tile: j },
                 ));
             }
             let weight = match field(m, "weight") {
-                Some(w) => uint(w, &join(&path, "weight"), "a whole number ≥ 0")?,
+                Some(w) => uint(w, &join(&path, "weight"), Expected::AtLeast(0))?,
                 None => 1,
             };
             let mut classes = Vec::new();
@@ -749,15 +1341,12 @@ impl Reader {
                     let at = format!("{cp}[{k}]");
                     let s = string(c, &at)?;
                     if s.is_empty() || s.contains('.') {
-                        return Err(invalid(
-                            &at,
-                            format!("{} must be a non-empty name without '.'", show(c)),
-                        ));
+                        return Err(wrong(&at, c, Expected::Name));
                     }
                     if self.tiles.iter().any(|t| t.name == s) || s == name {
                         return Err(invalid(
                             &at,
-                            format!("{} is a tile name; a class needs its own name", show(c)),
+                            FieldProblem::ClassNamedLikeTile { value: show(c) },
                         ));
                     }
                     if !classes.iter().any(|x: &String| x == s) {
@@ -782,7 +1371,9 @@ impl Reader {
             if self.tiles.iter().any(|u| u.classes.contains(&t.name)) {
                 return Err(invalid(
                     &format!("tiles[{i}].name"),
-                    format!("{:?} is also a class name", t.name),
+                    FieldProblem::TileNamedLikeClass {
+                        name: t.name.clone(),
+                    },
                 ));
             }
         }
@@ -793,15 +1384,15 @@ impl Reader {
     fn new_name(&self, v: &Value, path: &str) -> R<String> {
         let s = string(v, path)?;
         if s.is_empty() || s.contains('.') || s == "?" {
-            return Err(invalid(
-                path,
-                format!("{} must be a non-empty name without '.'", show(v)),
-            ));
+            return Err(wrong(path, v, Expected::Name));
         }
         if let Some(j) = self.tiles.iter().position(|t| t.name == s) {
             return Err(invalid(
                 path,
-                format!("{} is already the name of tiles[{j}]", show(v)),
+                FieldProblem::NameTaken {
+                    value: show(v),
+                    tile: j,
+                },
             ));
         }
         Ok(s.to_string())
@@ -820,7 +1411,7 @@ impl Reader {
         } else {
             Err(invalid(
                 path,
-                format!("{} is neither a tile nor a class", show(v)),
+                FieldProblem::NotATileOrClass { value: show(v) },
             ))
         }
     }
@@ -851,13 +1442,20 @@ impl Reader {
             let Some(li) = self.layers.iter().position(|l| l.name == layer) else {
                 return Err(invalid(
                     path,
-                    format!("{} names no layer {layer:?}", show(v)),
+                    FieldProblem::NoSuchLayer {
+                        value: show(v),
+                        layer: layer.to_string(),
+                    },
                 ));
             };
             let Some(vi) = self.layers[li].values.iter().position(|x| x.name == value) else {
                 return Err(invalid(
                     path,
-                    format!("{} names no value {value:?} of layer {layer:?}", show(v)),
+                    FieldProblem::NoSuchLayerValue {
+                        value: show(v),
+                        layer: layer.to_string(),
+                        name: value.to_string(),
+                    },
                 ));
             };
             return Ok(Selection::LayerValue {
@@ -879,16 +1477,13 @@ impl Reader {
             {
                 return Err(invalid(
                     &join(&path, "name"),
-                    format!("{} is already a class or layer name", show(nv)),
+                    FieldProblem::LayerNameTaken { value: show(nv) },
                 ));
             }
             let vp = join(&path, "values");
             let list = array(required(m, &path, "values")?, &vp)?;
             if list.is_empty() || list.len() > MAX_TILES {
-                return Err(invalid(
-                    &vp,
-                    format!("must list from 1 to {MAX_TILES} values"),
-                ));
+                return Err(invalid(&vp, FieldProblem::ValueCount { count: list.len() }));
             }
             let mut values: Vec<LayerValue> = Vec::new();
             for (k, x) in list.iter().enumerate() {
@@ -897,26 +1492,23 @@ impl Reader {
                 let xn = required(xm, &p, "name")?;
                 let n = string(xn, &join(&p, "name"))?;
                 if n.is_empty() || n.contains('.') {
-                    return Err(invalid(
-                        &join(&p, "name"),
-                        format!("{} must be a non-empty name without '.'", show(xn)),
-                    ));
+                    return Err(wrong(&join(&p, "name"), xn, Expected::Name));
                 }
                 if values.iter().any(|y| y.name == n) {
                     return Err(invalid(
                         &join(&p, "name"),
-                        format!("{} appears twice in the layer", show(xn)),
+                        FieldProblem::DuplicateValue { value: show(xn) },
                     ));
                 }
                 let g = glyph(required(xm, &p, "glyph")?, &join(&p, "glyph"))?;
                 if let Some(k2) = values.iter().position(|y| y.glyph == g) {
                     return Err(invalid(
                         &join(&p, "glyph"),
-                        format!(
-                            "{:?} is already the glyph of {vp}[{k2}] (each value of a layer \
-                             needs its own glyph, so that the layer's rows can be read back)",
-                            g.to_string()
-                        ),
+                        FieldProblem::ValueGlyphTaken {
+                            glyph: g,
+                            layer: i,
+                            value: k2,
+                        },
                     ));
                 }
                 let requires = match field(xm, "requires") {
@@ -946,24 +1538,24 @@ impl Reader {
         let m = object(v, "adjacency", &["allow", "forbid", "directional"])?;
         let t = self.tiles.len();
         // Per (dir, a, b): the first rule that explicitly allows / forbids the pair.
-        let mut allowed_by: Vec<Option<String>> = vec![None; 4 * t * t];
-        let mut forbidden_by: Vec<Option<String>> = vec![None; 4 * t * t];
+        let mut allowed_by: Vec<Option<AdjacencySource>> = vec![None; 4 * t * t];
+        let mut forbidden_by: Vec<Option<AdjacencySource>> = vec![None; 4 * t * t];
         let at = |d: Dir, a: usize, b: usize| (d as usize * t + a) * t + b;
         // Each rule's forbidden triples (mirrors included), in rule order.
         let mut rules: Vec<AdjacencyOrigin> = Vec::new();
         // Marks (a, d, b) and its mirror (b, opposite(d), a) in `table`, and in `own` (the
         // rule's list) when given.
-        let mark = |table: &mut Vec<Option<String>>,
+        let mark = |table: &mut Vec<Option<AdjacencySource>>,
                     own: Option<&mut Vec<(Dir, usize, usize)>>,
                     d: Dir,
                     a: usize,
                     b: usize,
-                    src: &str| {
+                    src: &AdjacencySource| {
             let mut own = own;
             for (i, j, e) in [(a, b, d), (b, a, d.opposite())] {
                 let slot = &mut table[at(e, i, j)];
                 if slot.is_none() {
-                    *slot = Some(src.to_string());
+                    *slot = Some(*src);
                 }
                 if let Some(list) = own.as_deref_mut()
                     && !list.contains(&(e, i, j))
@@ -990,17 +1582,15 @@ impl Reader {
                             ),
                         )),
                         _ => {
-                            return Err(invalid(
-                                &pp,
-                                format!("{} must be a pair [\"a\", \"b\"]", show(pair)),
-                            ));
+                            return Err(wrong(&pp, pair, Expected::Pair));
                         }
                     }
                 }
             }
             Ok(out)
         };
-        for (x, y, src, _) in pairs("allow")? {
+        for (i, (x, y, _, _)) in pairs("allow")?.into_iter().enumerate() {
+            let src = AdjacencySource::Allow(i);
             for a in (0..t).filter(|&a| x[a]) {
                 for b in (0..t).filter(|&b| y[b]) {
                     for d in Dir::ALL {
@@ -1009,7 +1599,8 @@ impl Reader {
                 }
             }
         }
-        for (x, y, src, summary) in pairs("forbid")? {
+        for (i, (x, y, path, summary)) in pairs("forbid")?.into_iter().enumerate() {
+            let src = AdjacencySource::Forbid(i);
             let mut own = Vec::new();
             for a in (0..t).filter(|&a| x[a]) {
                 for b in (0..t).filter(|&b| y[b]) {
@@ -1018,17 +1609,17 @@ impl Reader {
                     }
                 }
             }
-            rules.push((RuleRef::new(src, summary), own));
+            rules.push((RuleRef::new(path, summary), own));
         }
         // The symmetric allow-list forbids every pair it does not name.
         if field(m, "allow").is_some() {
             let mut own = Vec::new();
+            let src = AdjacencySource::NotInAllow;
             for a in 0..t {
                 for b in 0..t {
                     for d in Dir::ALL {
                         if allowed_by[at(d, a, b)].is_none() {
-                            let src = "adjacency.allow (not listed)";
-                            mark(&mut forbidden_by, Some(&mut own), d, a, b, src);
+                            mark(&mut forbidden_by, Some(&mut own), d, a, b, &src);
                         }
                     }
                 }
@@ -1049,10 +1640,7 @@ impl Reader {
                     Some("S") => Dir::S,
                     Some("W") => Dir::W,
                     _ => {
-                        return Err(invalid(
-                            &join(&p, "dir"),
-                            format!("{} must be one of \"N\", \"E\", \"S\", \"W\"", show(dv)),
-                        ));
+                        return Err(wrong(&join(&p, "dir"), dv, Expected::Dir));
                     }
                 };
                 let (allow, forbid) = (field(rm, "allow"), field(rm, "forbid"));
@@ -1060,27 +1648,27 @@ impl Reader {
                     (Some(a), None) => (a, true),
                     (None, Some(f)) => (f, false),
                     _ => {
-                        return Err(invalid(
-                            &p,
-                            "needs exactly one of \"allow\" and \"forbid\"".to_string(),
-                        ));
+                        return Err(invalid(&p, FieldProblem::NeedsAllowOrForbid));
                     }
                 };
                 let key = if is_allow { "allow" } else { "forbid" };
                 let set = self.tile_sets(list, &join(&p, key))?;
                 let mut own = Vec::new();
+                let listed = AdjacencySource::Directional(i);
+                let unlisted = AdjacencySource::NotInDirectionalAllow(i);
                 for a in (0..t).filter(|&a| tiles[a]) {
                     for b in 0..t {
                         match (is_allow, set[b]) {
                             // Listed in an allow-list: explicitly allowed.
-                            (true, true) => mark(&mut allowed_by, None, d, a, b, &p),
+                            (true, true) => mark(&mut allowed_by, None, d, a, b, &listed),
                             // Outside an allow-list: forbidden.
                             (true, false) => {
-                                let src = format!("{p} (not in its allow list)");
-                                mark(&mut forbidden_by, Some(&mut own), d, a, b, &src);
+                                mark(&mut forbidden_by, Some(&mut own), d, a, b, &unlisted)
                             }
                             // Listed in a forbid-list: forbidden.
-                            (false, true) => mark(&mut forbidden_by, Some(&mut own), d, a, b, &p),
+                            (false, true) => {
+                                mark(&mut forbidden_by, Some(&mut own), d, a, b, &listed)
+                            }
                             // Outside a forbid-list: this rule says nothing about it.
                             (false, false) => {}
                         }
@@ -1104,13 +1692,13 @@ impl Reader {
                     if let (Some(yes), Some(no)) = (&allowed_by[k], &forbidden_by[k]) {
                         return Err(invalid(
                             "adjacency",
-                            format!(
-                                "contradiction for {:?} on the {} side of {:?}: {yes} allows it, \
-                                 {no} forbids it",
-                                self.tiles[b].name,
-                                d.name(),
-                                self.tiles[a].name
-                            ),
+                            FieldProblem::Contradiction {
+                                tile: self.tiles[b].name.clone(),
+                                dir: d,
+                                of: self.tiles[a].name.clone(),
+                                allowed_by: *yes,
+                                forbidden_by: *no,
+                            },
                         ));
                     }
                     adjacent[d as usize][a][b] = forbidden_by[k].is_none();
@@ -1122,18 +1710,26 @@ impl Reader {
 
     fn cell(&self, v: &Value, path: &str) -> R<(usize, usize)> {
         let m = object(v, path, &["x", "y"])?;
-        let x = uint(required(m, path, "x")?, &join(path, "x"), "a column")?;
-        let y = uint(required(m, path, "y")?, &join(path, "y"), "a row")?;
+        let x = uint(required(m, path, "x")?, &join(path, "x"), Expected::Column)?;
+        let y = uint(required(m, path, "y")?, &join(path, "y"), Expected::Row)?;
         if x >= self.width as u64 {
             return Err(invalid(
                 &join(path, "x"),
-                format!("{x} is outside the grid (width {})", self.width),
+                FieldProblem::OutsideGrid {
+                    coordinate: x,
+                    axis: Axis::X,
+                    size: self.width,
+                },
             ));
         }
         if y >= self.height as u64 {
             return Err(invalid(
                 &join(path, "y"),
-                format!("{y} is outside the grid (height {})", self.height),
+                FieldProblem::OutsideGrid {
+                    coordinate: y,
+                    axis: Axis::Y,
+                    size: self.height,
+                },
             ));
         }
         Ok((x as usize, y as usize))
@@ -1146,7 +1742,7 @@ impl Reader {
         let mut domains = vec![vec![true; t]; w * h];
         let mut origins: Vec<DomainOrigin> = Vec::new();
         // Which rule last narrowed each cell, for the error when a cell runs empty.
-        let mut why: Vec<String> = vec![String::new(); w * h];
+        let mut why: Vec<Option<String>> = vec![None; w * h];
         let names = |set: &[bool]| -> String {
             let v: Vec<&str> = (0..t)
                 .filter(|&a| set[a])
@@ -1166,17 +1762,16 @@ impl Reader {
                 *d &= *s;
             }
             if !domains[c].iter().any(|&b| b) {
-                let earlier = if why[c].is_empty() {
-                    String::new()
-                } else {
-                    format!(" (after {})", why[c])
-                };
+                let after = why[c].take();
                 return Err(invalid(
                     &src,
-                    format!("leaves no tile for cell x={x} y={y}{earlier}"),
+                    FieldProblem::NoTileLeft {
+                        cell: (x, y),
+                        after,
+                    },
                 ));
             }
-            why[c] = src;
+            why[c] = Some(src);
             Ok(())
         };
         if let Some(mask) = field(m, "mask") {
@@ -1184,7 +1779,10 @@ impl Reader {
             if rows.len() != h {
                 return Err(invalid(
                     "mask",
-                    format!("has {} rows; the grid has {h}", rows.len()),
+                    FieldProblem::MaskRows {
+                        rows: rows.len(),
+                        height: h,
+                    },
                 ));
             }
             for (y, row) in rows.iter().enumerate() {
@@ -1194,11 +1792,11 @@ impl Reader {
                 if chars.len() != w {
                     return Err(invalid(
                         &p,
-                        format!(
-                            "{} has {} characters; the grid is {w} wide",
-                            show(row),
-                            chars.len()
-                        ),
+                        FieldProblem::MaskRowLength {
+                            value: show(row),
+                            chars: chars.len(),
+                            width: w,
+                        },
                     ));
                 }
                 for (x, ch) in chars.into_iter().enumerate() {
@@ -1206,13 +1804,7 @@ impl Reader {
                         continue;
                     }
                     let Some(ti) = self.tiles.iter().position(|t| t.glyph == ch) else {
-                        return Err(invalid(
-                            &p,
-                            format!(
-                                "{:?} at x={x} is neither \"?\" nor a tile glyph",
-                                ch.to_string()
-                            ),
-                        ));
+                        return Err(invalid(&p, FieldProblem::MaskGlyph { glyph: ch, x }));
                     };
                     let set: Vec<bool> = (0..t).map(|i| i == ti).collect();
                     narrow(y * w + x, &set, p.clone())?;
@@ -1233,7 +1825,7 @@ impl Reader {
                 let Some(ti) = self.tiles.iter().position(|t| t.name == name) else {
                     return Err(invalid(
                         &join(&p, "tile"),
-                        format!("{} is not a tile", show(tv)),
+                        FieldProblem::NotATile { value: show(tv) },
                     ));
                 };
                 let set: Vec<bool> = (0..t).map(|i| i == ti).collect();
@@ -1258,21 +1850,20 @@ impl Reader {
 
     fn region(&self, v: &Value, path: &str) -> R<Region> {
         let m = object(v, path, &["x", "y", "w", "h"])?;
-        let get = |k: &str| uint(required(m, path, k)?, &join(path, k), "a whole number");
+        let get = |k: &str| uint(required(m, path, k)?, &join(path, k), Expected::WholeNumber);
         let (x, y, w, h) = (get("x")?, get("y")?, get("w")?, get("h")?);
         if w == 0
             || h == 0
             || x.saturating_add(w) > self.width as u64
             || y.saturating_add(h) > self.height as u64
         {
-            return Err(invalid(
+            return Err(wrong(
                 path,
-                format!(
-                    "{} must be a non-empty rectangle inside the {}x{} grid",
-                    show(v),
-                    self.width,
-                    self.height
-                ),
+                v,
+                Expected::Rectangle {
+                    width: self.width,
+                    height: self.height,
+                },
             ));
         }
         Ok(Region {
@@ -1288,10 +1879,7 @@ impl Reader {
             None => Ok(None),
             Some(v) => match v.as_u64() {
                 Some(w) if w >= 1 => Ok(Some(w)),
-                _ => Err(invalid(
-                    &join(path, "weight"),
-                    format!("{} must be a whole number ≥ 1", show(v)),
-                )),
+                _ => Err(wrong(&join(path, "weight"), v, Expected::AtLeast(1))),
             },
         }
     }
@@ -1322,7 +1910,7 @@ impl Reader {
             None => None,
         };
         if min.is_none() && max.is_none() {
-            return Err(invalid(path, "needs \"min\", \"max\" or both".to_string()));
+            return Err(invalid(path, FieldProblem::NeedsMinOrMax));
         }
         Ok(CountRule {
             of,
@@ -1337,15 +1925,7 @@ impl Reader {
     fn enclosure(&self, v: &Value, path: &str) -> R<EnclosureRule> {
         let m = object(v, path, &["class", "open", "min", "max", "weight"])?;
         if field(m, "max").is_some() {
-            return Err(invalid(
-                &join(path, "max"),
-                "an enclosure takes only a floor (\"min\"): reachability from the border is \
-                 encoded by Horn clauses whose solutions may over-approximate what is \
-                 reachable, which is sound for \"at least this much is sealed\" but would let a \
-                 ceiling be met by calling sealed cells reachable; bound the class with a count \
-                 instead"
-                    .to_string(),
-            ));
+            return Err(invalid(&join(path, "max"), FieldProblem::EnclosureCeiling));
         }
         let class = self.tile_sets(required(m, path, "class")?, &join(path, "class"))?;
         let open = self.tile_sets(required(m, path, "open")?, &join(path, "open"))?;
@@ -1366,13 +1946,7 @@ impl Reader {
             Some(Value::String(s)) if s == "any" => None,
             Some(r @ Value::Object(_)) => Some(self.cell(r, &join(path, "root"))?),
             Some(r) => {
-                return Err(invalid(
-                    &join(path, "root"),
-                    format!(
-                        "{} must be \"any\" or a cell {{\"x\": .., \"y\": ..}}",
-                        show(r)
-                    ),
-                ));
+                return Err(wrong(&join(path, "root"), r, Expected::Root));
             }
         };
         Ok(ConnectivityRule { class, root })
@@ -1385,13 +1959,7 @@ impl Reader {
                 Ok(Endpoint::Cell(x, y))
             }
             Value::String(_) => Ok(Endpoint::Select(self.selection(v, path)?)),
-            _ => Err(invalid(
-                path,
-                format!(
-                    "{} must be a cell {{\"x\": .., \"y\": ..}} or a name",
-                    show(v)
-                ),
-            )),
+            _ => Err(wrong(path, v, Expected::Endpoint)),
         }
     }
 
@@ -1404,19 +1972,12 @@ impl Reader {
         let max_length = match field(m, "max_length") {
             Some(l) => {
                 let lp = join(path, "max_length");
-                let n = uint(l, &lp, "a whole number of steps")?;
+                let n = uint(l, &lp, Expected::Steps)?;
                 // A shortest walk never takes more than cells − 1 steps: longer is unbounded.
                 if n >= cells as u64 {
                     None
                 } else if (n as usize).saturating_mul(cells) > MAX_PATH_LAYERS {
-                    return Err(invalid(
-                        &lp,
-                        format!(
-                            "{n} steps on {cells} cells needs {n} layers of {cells} variables; \
-                             at most {MAX_PATH_LAYERS} layer-cells are supported — shorten it \
-                             or drop it (an unbounded path costs no layers)"
-                        ),
-                    ));
+                    return Err(invalid(&lp, FieldProblem::PathTooLong { steps: n, cells }));
                 } else {
                     Some(n as usize)
                 }
@@ -1435,7 +1996,14 @@ impl Reader {
         let path = "preferences";
         let m = object(v, path, &["seed", "mode", "weight"])?;
         let seed = match field(m, "seed") {
-            Some(s) => uint(s, "preferences.seed", "a whole number from 0 to 2^64 - 1")?,
+            Some(s) => uint(
+                s,
+                "preferences.seed",
+                Expected::Range {
+                    min: 0,
+                    max: u64::MAX,
+                },
+            )?,
             None => 0,
         };
         let soft = match field(m, "mode") {
@@ -1443,10 +2011,7 @@ impl Reader {
             Some(Value::String(s)) if s == "hint" => false,
             Some(Value::String(s)) if s == "soft" => true,
             Some(x) => {
-                return Err(invalid(
-                    "preferences.mode",
-                    format!("{} must be \"hint\" or \"soft\"", show(x)),
-                ));
+                return Err(wrong("preferences.mode", x, Expected::Mode));
             }
         };
         Ok(Preferences {

@@ -226,8 +226,8 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::Syntax {
             line,
             column,
-            message,
-        } => Failure::new(exit::INPUT, format!("{file}:{line}:{column}: {message}")),
+            problem,
+        } => Failure::new(exit::INPUT, format!("{file}:{line}:{column}: {problem}")),
         GridError::Invalid { .. }
         | GridError::WeightOverflow
         | GridError::TooManyVariables { .. } => Failure::new(exit::INPUT, format!("{file}: {e}")),
