@@ -187,7 +187,9 @@ impl Solver {
         self.collect_garbage();
         self.stats.probe_rounds += 1;
         let n = self.num_vars();
-        let budget = (self.probing.schedule)
+        let budget = self
+            .probing
+            .schedule
             .budget(self.stats.propagations, self.opts.probe_effort)
             + n as u64;
         let start_props = self.stats.propagations;

@@ -58,8 +58,10 @@ impl Solver {
             return;
         }
         self.stats.subsume_rounds += 1;
-        let budget =
-            (self.subsume.schedule).budget(self.stats.propagations, self.opts.subsume_effort);
+        let budget = self
+            .subsume
+            .schedule
+            .budget(self.stats.propagations, self.opts.subsume_effort);
         let max_len = self.opts.subsume_clause_length as usize;
         let tier2 = self.opts.reduce_tier2_glue as u32;
         let trail = &self.trail;
