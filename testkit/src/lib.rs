@@ -104,13 +104,13 @@ mod tests {
     fn assert_matches_passes_a_match_and_leaves_the_value_usable() {
         let e: Result<u32, String> = Err("x".to_string());
         assert_matches!(&e => Err(s) if s == "x");
-        assert_matches!(&e => Err(_), "{e:?}");
+        assert_matches!(&e => Err(s) if s.len() == 1, "{e:?}");
         assert_eq!(e, Err("x".to_string()));
     }
 
     #[test]
-    #[should_panic(expected = "Ok(3) does not match Err(_)")]
+    #[should_panic(expected = "Ok(3) does not match Ok(4)")]
     fn assert_matches_panics_naming_the_value_and_the_pattern() {
-        assert_matches!(Ok::<u32, ()>(3) => Err(_));
+        assert_matches!(Ok::<u32, ()>(3) => Ok(4));
     }
 }
