@@ -6,6 +6,7 @@
 //! propagation or analysis. It exists so that the schedule arithmetic is written once — the
 //! three copies it replaces were identical to the character, and a change to one (say, a
 //! different growth) would otherwise have to be made three times.
+#![forbid(unsafe_code)]
 
 use crate::clause::NO_REASON;
 use crate::solver::Solver;
