@@ -50,20 +50,71 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// Runs the `solvers` (`(name, script)`) on `instance` for 5 s each, after the `extra`
-/// arguments, and asserts the exit status and that the report says `needle`. The shape of every judging test: liars and honest scripts raced on one instance.
-fn judged(extra: &[&str], solvers: &[(&str, &str)], instance: &str, code: i32, needle: &str) {
-    let named: Vec<String> = solvers.iter().map(|(n, p)| format!("{n}={p}")).collect();
-    let mut args = vec!["-t", "5"];
-    args.extend_from_slice(extra);
-    for s in &named {
-        args.extend(["-s", s.as_str()]);
+/// One judging test's setup: a scratch folder holding the instance and the solver scripts.
+/// The shape of every judging test: liars and honest scripts raced on one instance.
+struct Race {
+    dir: PathBuf,
+    instance: String,
+    solvers: Vec<(&'static str, String)>,
+}
+
+impl Race {
+    /// Writes `content` as `file` in a scratch folder for `test`, and each `(name, body)` of
+    /// `scripts` as the executable `name.sh`.
+    fn new(test: &str, file: &str, content: &str, scripts: &[(&'static str, &str)]) -> Race {
+        let dir = scratch(test);
+        let instance = write(&dir, file, content);
+        let solvers = scripts
+            .iter()
+            .map(|&(name, body)| (name, script(&dir, &format!("{name}.sh"), body)))
+            .collect();
+        Race {
+            dir,
+            instance,
+            solvers,
+        }
     }
-    args.push(instance);
-    let o = bench(&args);
-    let out = text(&o);
-    assert_eq!(o.status.code(), Some(code), "{out}");
-    assert!(out.contains(needle), "{needle:?} in {out}");
+
+    /// Runs the solvers `names` on the instance for 5 s each, after the `extra` arguments, and
+    /// asserts the exit status and that the report says `needle`.
+    fn judged(&self, extra: &[&str], names: &[&str], code: i32, needle: &str) {
+        let named: Vec<String> = names
+            .iter()
+            .map(|n| {
+                let (_, path) = self.solvers.iter().find(|(s, _)| s == n).unwrap();
+                format!("{n}={path}")
+            })
+            .collect();
+        let mut args = vec!["-t", "5"];
+        args.extend_from_slice(extra);
+        for s in &named {
+            args.extend(["-s", s.as_str()]);
+        }
+        args.push(&self.instance);
+        let o = bench(&args);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(code), "{out}");
+        assert!(out.contains(needle), "{needle:?} in {out}");
+    }
+}
+
+/// Runs `command` and asserts that it succeeds, showing its stderr when it does not.
+fn succeeds(command: &mut Command) -> Output {
+    let o = command.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// Runs `grim-bench --export kind -o out` with `args` and asserts that it exits 0.
+fn exported(kind: &str, out: &Path, args: &[&str]) {
+    let mut all = vec!["--export", kind, "-o", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = bench(&all);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 fn write(dir: &Path, name: &str, content: &str) -> String {
@@ -77,81 +128,78 @@ const SAT_CNF: &str = "p cnf 2 2\n1 2 0\n-1 0\n";
 /// h x1 ∨ x2; soft ¬x1 (3), ¬x2 (5): the optimum is 3 (x1 = 1, x2 = 0).
 const WCNF: &str = "h 1 2 0\n3 -1 0\n5 -2 0\n";
 
+/// The honest answer to [`SAT_CNF`].
+const GOOD_SAT: &str = "echo 's SATISFIABLE'; echo 'v -1 2 0'";
+
 #[test]
 fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
-    let dir = scratch("bad-model");
-    let cnf = write(&dir, "t.cnf", SAT_CNF);
-    let bad = script(&dir, "bad.sh", "echo 's SATISFIABLE'; echo 'v 1 2 0'");
-    let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
-    judged(
+    let bad = "echo 's SATISFIABLE'; echo 'v 1 2 0'";
+    let race = Race::new(
+        "bad-model",
+        "t.cnf",
+        SAT_CNF,
+        &[("bad", bad), ("good", GOOD_SAT)],
+    );
+    race.judged(
         &[],
-        &[("bad", &bad), ("good", &good)],
-        &cnf,
+        &["bad", "good"],
         1,
         "WRONG bad: the model falsifies hard clause 2",
     );
-    judged(&[], &[("good", &good)], &cnf, 0, "");
+    race.judged(&[], &["good"], 0, "");
 }
 
 #[test]
 fn a_false_unsat_disagrees_with_a_model_and_with_the_expected_answer() {
-    let dir = scratch("false-unsat");
-    let cnf = write(&dir, "t.cnf", SAT_CNF);
-    let liar = script(&dir, "liar.sh", "echo 's UNSATISFIABLE'");
-    let good = script(&dir, "good.sh", "echo 's SATISFIABLE'; echo 'v -1 2 0'");
-    judged(
+    let liar = "echo 's UNSATISFIABLE'";
+    let race = Race::new(
+        "false-unsat",
+        "t.cnf",
+        SAT_CNF,
+        &[("liar", liar), ("good", GOOD_SAT)],
+    );
+    race.judged(
         &[],
-        &[("liar", &liar), ("good", &good)],
-        &cnf,
+        &["liar", "good"],
         1,
         "DISAGREE: good found a model, liar claimed UNSAT",
     );
     // Alone, it is caught by the expected answers found beside the instance.
-    write(&dir, "EXPECTED", "t.cnf SAT\n");
-    judged(
+    write(&race.dir, "EXPECTED", "t.cnf SAT\n");
+    race.judged(
         &[],
-        &[("liar", &liar)],
-        &cnf,
+        &["liar"],
         1,
         "UNSAT, but the instance is known satisfiable",
     );
-    judged(&["--no-auto-expected"], &[("liar", &liar)], &cnf, 0, "");
+    race.judged(&["--no-auto-expected"], &["liar"], 0, "");
 }
 
 #[test]
 fn a_false_cost_and_two_different_optima_are_caught() {
-    let dir = scratch("costs");
-    let wcnf = write(&dir, "t.wcnf", WCNF);
-    let cheat = script(
-        &dir,
-        "cheat.sh",
-        "echo 'o 2'; echo 's OPTIMUM FOUND'; echo 'v 10'",
+    let race = Race::new(
+        "costs",
+        "t.wcnf",
+        WCNF,
+        &[
+            ("cheat", "echo 'o 2'; echo 's OPTIMUM FOUND'; echo 'v 10'"),
+            ("good", "echo 'o 3'; echo 's OPTIMUM FOUND'; echo 'v 10'"),
+            ("lazy", "echo 'o 5'; echo 's OPTIMUM FOUND'; echo 'v 01'"),
+        ],
     );
-    let good = script(
-        &dir,
-        "good.sh",
-        "echo 'o 3'; echo 's OPTIMUM FOUND'; echo 'v 10'",
-    );
-    let lazy = script(
-        &dir,
-        "lazy.sh",
-        "echo 'o 5'; echo 's OPTIMUM FOUND'; echo 'v 01'",
-    );
-    judged(
+    race.judged(
         &[],
-        &[("cheat", &cheat), ("good", &good)],
-        &wcnf,
+        &["cheat", "good"],
         1,
         "reported cost 2, the model costs 3",
     );
-    judged(
+    race.judged(
         &[],
-        &[("good", &good), ("lazy", &lazy)],
-        &wcnf,
+        &["good", "lazy"],
         1,
         "different proven optima: good 3, lazy 5",
     );
-    judged(&[], &[("good", &good)], &wcnf, 0, "OPT(3)");
+    race.judged(&[], &["good"], 0, "OPT(3)");
 }
 
 /// Small instances of the repository's corpus: SAT and UNSAT, plain and gzip.
@@ -340,24 +388,21 @@ fn the_slurm_export_is_a_valid_script_that_runs_one_array_task() {
     );
     let job = dir.join("job.sh");
     let results = dir.join("results");
-    let o = bench(&[
-        "--export",
+    let good = format!("good={good} {{}}");
+    let results_dir = results.to_str().unwrap();
+    let limits = ["-t", "30", "-m", "1000"];
+    let solvers = ["-s", &good, "-s", "other=true"];
+    exported(
         "slurm",
-        "-o",
-        job.to_str().unwrap(),
-        "--results-dir",
-        results.to_str().unwrap(),
-        "-t",
-        "30",
-        "-m",
-        "1000",
-        "-s",
-        &format!("good={good} {{}}"),
-        "-s",
-        "other=true",
-        &cnf,
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        &job,
+        &[
+            &["--results-dir", results_dir][..],
+            &limits,
+            &solvers,
+            &[&cnf],
+        ]
+        .concat(),
+    );
     let script_text = std::fs::read_to_string(&job).unwrap();
     for line in [
         "#SBATCH --array=0-1",
@@ -371,21 +416,11 @@ fn the_slurm_export_is_a_valid_script_that_runs_one_array_task() {
             "missing `{line}`:\n{script_text}"
         );
     }
-    let syntax = Command::new("bash").arg("-n").arg(&job).output().unwrap();
-    assert!(
-        syntax.status.success(),
-        "bash -n: {}",
-        String::from_utf8_lossy(&syntax.stderr)
-    );
-    let task = Command::new("bash")
-        .arg(&job)
-        .env("SLURM_ARRAY_TASK_ID", "0")
-        .output()
-        .unwrap();
-    assert!(
-        task.status.success(),
-        "{}",
-        String::from_utf8_lossy(&task.stderr)
+    succeeds(Command::new("bash").arg("-n").arg(&job));
+    succeeds(
+        Command::new("bash")
+            .arg(&job)
+            .env("SLURM_ARRAY_TASK_ID", "0"),
     );
     let answer = std::fs::read_to_string(results.join("good/a b.cnf.out")).unwrap();
     assert_eq!(answer, format!("s SATISFIABLE\nc file {cnf}\nv -1 2 0\n"));
@@ -402,20 +437,12 @@ fn the_benchexec_export_is_well_formed_xml_with_a_run_per_solver() {
     let dir = scratch("benchexec");
     let cnf = write(&dir, "x&y.cnf", SAT_CNF);
     let xml = dir.join("campaign.xml");
-    let o = bench(&[
-        "--export",
+    let solvers = ["-s", "grim=grim-sat {}", "-s", "cad=cadical -q '<{}>'"];
+    exported(
         "benchexec",
-        "-o",
-        xml.to_str().unwrap(),
-        "-t",
-        "60",
-        "-s",
-        "grim=grim-sat {}",
-        "-s",
-        "cad=cadical -q '<{}>'",
-        &cnf,
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        &xml,
+        &[&["-t", "60"][..], &solvers, &[&cnf]].concat(),
+    );
     let text = std::fs::read_to_string(&xml).unwrap();
     for part in [
         "<benchmark tool=\"grim_bench.benchexec_tool\" timelimit=\"60 s\" hardtimelimit=\"65 s\" cpuCores=\"1\">",
@@ -427,31 +454,12 @@ fn the_benchexec_export_is_well_formed_xml_with_a_run_per_solver() {
     }
     assert!(dir.join("grim_bench/__init__.py").exists());
     if on_path("python3") {
-        let parse = Command::new("python3")
-            .args([
-                "-c",
-                "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \
-                print(len(d.getElementsByTagName('rundefinition')))",
-            ])
-            .arg(&xml)
-            .output()
-            .unwrap();
-        assert!(
-            parse.status.success(),
-            "{}",
-            String::from_utf8_lossy(&parse.stderr)
-        );
+        let count = "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \
+                print(len(d.getElementsByTagName('rundefinition')))";
+        let parse = succeeds(Command::new("python3").args(["-c", count]).arg(&xml));
         assert_eq!(String::from_utf8_lossy(&parse.stdout).trim(), "2");
-        let compile = Command::new("python3")
-            .args(["-m", "py_compile"])
-            .arg(dir.join("grim_bench/benchexec_tool.py"))
-            .output()
-            .unwrap();
-        assert!(
-            compile.status.success(),
-            "{}",
-            String::from_utf8_lossy(&compile.stderr)
-        );
+        let tool = dir.join("grim_bench/benchexec_tool.py");
+        succeeds(Command::new("python3").args(["-m", "py_compile"]).arg(tool));
     } else {
         eprintln!("skip: python3 not installed, the XML is checked by its contents only");
     }
@@ -486,20 +494,12 @@ fn benchexec_runs_an_exported_campaign_and_reports_each_answer() {
     let wcnf = write(&dir, "opt.wcnf", WCNF);
     let xml = dir.join("campaign.xml");
     let grim = format!("{} {{}}", grim_sat().display());
-    let o = bench(&[
-        "--export",
+    let grim = format!("grim={grim}");
+    exported(
         "benchexec",
-        "-o",
-        xml.to_str().unwrap(),
-        "-t",
-        "20",
-        "-s",
-        &format!("grim={grim}"),
-        &sat,
-        &unsat,
-        &wcnf,
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        &xml,
+        &["-t", "20", "-s", &grim, &sat, &unsat, &wcnf],
+    );
     let results = dir.join("results");
     // This machine's container cannot mount overlayfs (BenchExec says so and suggests a
     // read-only root); the results folder is the one place the runs may write.

@@ -5,31 +5,6 @@ use grim_encodings::grid::{
 };
 use grim_solver::{Budget, Solver, Status};
 
-const DUNGEON: &str = r#"{
-  "width": 12, "height": 12,
-  "tiles": [
-    {"name": "wall",  "glyph": "%", "weight": 3, "classes": ["solid"]},
-    {"name": "floor", "glyph": ".", "weight": 5, "classes": ["passable"]},
-    {"name": "water", "glyph": "~", "weight": 1, "classes": ["liquid"]},
-    {"name": "door",  "glyph": "+", "weight": 1, "classes": ["passable"]},
-    {"name": "grass", "glyph": "g", "weight": 2, "classes": ["passable"]}
-  ],
-  "adjacency": {"forbid": [["wall", "water"], ["water", "door"], ["door", "door"]]},
-  "layers": [{"name": "items", "values": [
-    {"name": "none", "glyph": " "},
-    {"name": "enemy", "glyph": "e", "requires": ["floor"]},
-    {"name": "key", "glyph": "k", "requires": ["floor"]},
-    {"name": "chest", "glyph": "c", "requires": ["floor"]}]}],
-  "counts": [
-    {"of": "floor", "min": 0.30, "max": 0.60},
-    {"of": "items.key", "min": 1, "max": 1},
-    {"of": "items.chest", "min": 1, "max": 1},
-    {"of": "items.enemy", "per": "floor", "min": 0.05, "max": 0.20}
-  ],
-  "connectivity": [{"class": "floor", "root": "any"}],
-  "preferences": {"seed": 7, "mode": "hint"}
-}"#;
-
 fn err(json: &str) -> String {
     match GridSpec::from_json(json) {
         Ok(_) => panic!("accepted: {json}"),
@@ -125,7 +100,7 @@ fn a_syntax_error_reports_line_and_column() {
 }
 
 fn dungeon() -> GridSpec {
-    GridSpec::from_json(DUNGEON).unwrap()
+    GridSpec::from_json(&grim_testkit::grid::dungeon_json(12)).unwrap()
 }
 
 #[test]

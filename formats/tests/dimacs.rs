@@ -1,7 +1,7 @@
 //! The DIMACS reader and writer: every accepted form, every malformed case with its position,
 //! gzip, bounded allocation, and round-trip properties.
 
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -11,6 +11,7 @@ use grim_formats::dimacs::{
 use grim_formats::{Cnf, Compression, Input, ParseError, Warning};
 use grim_solver::Lit;
 use grim_testkit::compress::{self, DEFAULT};
+use grim_testkit::{Trickle, assert_matches};
 use proptest::prelude::*;
 
 fn lenient(text: &[u8]) -> Result<Parsed, ParseError> {
@@ -204,22 +205,6 @@ fn a_very_long_comment_line_is_skipped() {
     assert_eq!(p.header.line, 2);
 }
 
-/// A reader that hands out one byte per call: every buffer boundary falls inside a token.
-struct Trickle<'a>(&'a [u8]);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&b, rest)), Some(slot)) => {
-                *slot = b;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
-}
-
 #[test]
 fn a_reader_that_returns_one_byte_at_a_time_gives_the_same_result() {
     let text = b"c x\np cnf 12 3\n1 -12 0\n\r\n 3 4 5\n0 -7 0\n";
@@ -252,25 +237,16 @@ fn the_streaming_parser_reports_where_each_clause_starts() {
 #[test]
 fn a_clause_before_the_header_is_a_missing_header_at_its_position() {
     let e = err(b"c hello\n  1 2 0\np cnf 2 1\n");
-    assert!(
-        matches!(e, ParseError::MissingHeader { line: 2, column: 3 }),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingHeader { line: 2, column: 3 });
     assert!(e.to_string().contains("p cnf"), "{e}");
 }
 
 #[test]
 fn an_empty_input_and_a_comments_only_input_lack_a_header() {
     let e = err(b"");
-    assert!(
-        matches!(e, ParseError::MissingHeader { line: 1, column: 1 }),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingHeader { line: 1, column: 1 });
     let e = err(b"c only\nc comments\n");
-    assert!(
-        matches!(e, ParseError::MissingHeader { line: 3, column: 1 }),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingHeader { line: 3, column: 1 });
 }
 
 #[test]
@@ -289,8 +265,8 @@ fn malformed_headers_name_the_column_and_what_was_expected() {
     for &(text, column, expected) in cases {
         let e = err(text);
         let shown = String::from_utf8_lossy(text);
-        assert!(
-            matches!(e, ParseError::BadHeader { line: 1, column: c, .. } if c == column),
+        assert_matches!(
+            e => ParseError::BadHeader { line: 1, column: c, .. } if c == column,
             "{shown:?}: {e:?}"
         );
         assert!(
@@ -303,17 +279,7 @@ fn malformed_headers_name_the_column_and_what_was_expected() {
 #[test]
 fn a_second_header_is_an_error_naming_the_first() {
     let e = err(b"c\np cnf 2 1\n1 0\np cnf 2 1\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::DuplicateHeader {
-                line: 4,
-                column: 1,
-                first_line: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::DuplicateHeader { line: 4, column: 1, first_line: 2 });
 }
 
 #[test]
@@ -339,10 +305,7 @@ fn a_junk_token_in_a_clause_is_reported_with_line_column_and_text() {
 #[test]
 fn a_leading_plus_sign_is_rejected_as_junk() {
     let e = err(b"p cnf 3 1\n+1 2 0\n");
-    assert!(
-        matches!(&e, ParseError::JunkToken { line: 2, column: 1, token, .. } if token == "+1"),
-        "{e:?}"
-    );
+    assert_matches!(&e => ParseError::JunkToken { line: 2, column: 1, token, .. } if token == "+1");
 }
 
 #[test]
@@ -353,10 +316,9 @@ fn a_lone_minus_and_a_number_glued_to_letters_are_junk() {
         b"p cnf 3 1\n1 2-3 0\n",
     ] {
         let e = err(text);
-        assert!(
-            matches!(e, ParseError::JunkToken { line: 2, .. }),
-            "{:?}: {e:?}",
-            String::from_utf8_lossy(text)
+        assert_matches!(
+            e => ParseError::JunkToken { line: 2, .. },
+            "{:?}: {e:?}", String::from_utf8_lossy(text)
         );
     }
 }
@@ -374,17 +336,7 @@ fn binary_garbage_is_a_junk_token_not_a_panic() {
         other => panic!("{other:?}"),
     }
     let e = err(b"p cnf 2 1\n1 \x89PNG\r\n 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::JunkToken {
-                line: 2,
-                column: 3,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::JunkToken { line: 2, column: 3, .. });
 }
 
 #[test]
@@ -403,55 +355,24 @@ fn a_long_junk_token_is_shortened_in_the_message() {
 #[test]
 fn numbers_beyond_64_bits_overflow_with_their_position() {
     let e = err(b"p cnf 3 1\n1 -99999999999999999999999 0\n");
-    assert!(
-        matches!(&e, ParseError::NumberOverflow { line: 2, column: 3, token } if token.starts_with("-9999")),
-        "{e:?}"
+    assert_matches!(
+        &e => ParseError::NumberOverflow { line: 2, column: 3, token } if token.starts_with("-9999")
     );
     let e = err(b"p cnf 18446744073709551616 1\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::NumberOverflow {
-                line: 1,
-                column: 7,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::NumberOverflow { line: 1, column: 7, .. });
 }
 
 #[test]
 fn a_header_claiming_four_billion_variables_is_refused_naming_the_limit() {
     let e = err(b"p cnf 4000000000 1\n1 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::TooManyVariables {
-                line: 1,
-                column: 7,
-                value: 4_000_000_000
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::TooManyVariables { line: 1, column: 7, value: 4_000_000_000 });
     assert!(e.to_string().contains("2147483647"), "{e}");
 }
 
 #[test]
 fn a_literal_beyond_the_engine_limit_is_refused_even_when_lenient() {
     let e = err(b"p cnf 3 1\n1 -2147483648 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::TooManyVariables {
-                line: 2,
-                column: 3,
-                value: 2_147_483_648
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::TooManyVariables { line: 2, column: 3, value: 2_147_483_648 });
 }
 
 #[test]
@@ -470,16 +391,8 @@ fn absurd_but_legal_header_counts_allocate_nothing_up_front() {
         }]
     );
     let e = read_cnf(text.as_bytes(), ParseOptions::default()).expect_err("truncated");
-    assert!(
-        matches!(
-            e,
-            ParseError::Truncated {
-                declared: 1_000_000_000_000_000_000,
-                found: 1,
-                ..
-            }
-        ),
-        "{e:?}"
+    assert_matches!(
+        e => ParseError::Truncated { declared: 1_000_000_000_000_000_000, found: 1, .. }
     );
 }
 
@@ -508,36 +421,14 @@ fn a_literal_beyond_the_header_count_is_a_warning_and_extends_the_variables() {
 #[test]
 fn a_literal_beyond_the_header_count_is_an_error_in_strict_mode() {
     let e = strict_err(b"p cnf 2 2\n1 2 0\n1 -3 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::LiteralOutOfRange {
-                line: 3,
-                column: 3,
-                value: -3,
-                max: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::LiteralOutOfRange { line: 3, column: 3, value: -3, max: 2 });
     assert!(e.to_string().contains("--strict"), "{e}");
 }
 
 #[test]
 fn fewer_clauses_than_declared_is_refused_by_default_with_the_position_and_the_counts() {
     let e = err(b"p cnf 2 3\n1 0\n2 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::Truncated {
-                line: 4,
-                column: 1,
-                declared: 3,
-                found: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Truncated { line: 4, column: 1, declared: 3, found: 2 });
     let message = e.with_path("x.cnf").to_string();
     assert!(
         message.starts_with("x.cnf:4:1: the input ends after 2 of the 3 clauses")
@@ -548,18 +439,7 @@ fn fewer_clauses_than_declared_is_refused_by_default_with_the_position_and_the_c
     );
     // The `%` end marker ends the input like the end of the file.
     let e = err(b"p cnf 2 3\n1 0\n%\n2 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::Truncated {
-                line: 3,
-                column: 1,
-                found: 1,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Truncated { line: 3, column: 1, found: 1, .. });
     // A header of 0 clauses over an empty body is not truncated.
     assert!(ok(b"p cnf 0 0\n").warnings.is_empty());
 }
@@ -595,31 +475,11 @@ fn a_wrong_clause_count_is_a_warning_when_relaxed_and_surplus_clauses_always_war
 fn a_wrong_clause_count_is_an_error_in_strict_mode_where_it_shows() {
     // Too few: seen at the end of the input (truncated, as without --strict).
     let e = strict_err(b"p cnf 2 3\n1 0\n2 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::Truncated {
-                line: 4,
-                column: 1,
-                declared: 3,
-                found: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Truncated { line: 4, column: 1, declared: 3, found: 2 });
     // Too many: seen at the start of the first surplus clause.
     let e = strict_err(b"p cnf 2 1\n1 0\n  2 -1 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::ClauseCountMismatch {
-                line: 3,
-                column: 3,
-                declared: 1,
-                found: 2
-            }
-        ),
-        "{e:?}"
+    assert_matches!(
+        e => ParseError::ClauseCountMismatch { line: 3, column: 3, declared: 1, found: 2 }
     );
 }
 
@@ -632,34 +492,14 @@ fn strict_mode_accepts_a_well_formed_file() {
 #[test]
 fn a_clause_without_its_final_zero_at_the_end_of_input_is_an_error() {
     let e = err(b"p cnf 3 2\n1 2 0\n3\n -1");
-    assert!(
-        matches!(
-            e,
-            ParseError::MissingFinalZero {
-                line: 4,
-                column: 4,
-                clause_line: 3
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingFinalZero { line: 4, column: 4, clause_line: 3 });
     assert!(e.to_string().contains("begun on line 3"), "{e}");
 }
 
 #[test]
 fn a_percent_marker_inside_an_open_clause_is_a_missing_final_zero() {
     let e = err(b"p cnf 3 2\n1 2\n%\n0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::MissingFinalZero {
-                line: 3,
-                column: 1,
-                clause_line: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingFinalZero { line: 3, column: 1, clause_line: 2 });
 }
 
 #[test]
@@ -667,7 +507,7 @@ fn a_missing_file_is_an_open_error_classed_as_io() {
     let dir = temp_dir("missing");
     let e = read_cnf_path(&dir.join("nope.cnf"), ParseOptions::default())
         .expect_err("the file does not exist");
-    assert!(matches!(e, ParseError::Open { .. }), "{e:?}");
+    assert_matches!(e => ParseError::Open { .. });
     assert!(e.is_io());
     assert_eq!(e.position(), None);
     assert!(e.to_string().contains("nope.cnf"), "{e}");
@@ -725,14 +565,8 @@ fn a_truncated_gzip_file_is_a_gzip_error_not_a_silent_short_read() {
     let full = compress::gzip(&text, DEFAULT);
     for cut in [full.len() - 4, full.len() / 2, 12] {
         let e = read_sniffed(full[..cut].to_vec()).expect_err("truncated");
-        assert!(
-            matches!(
-                e,
-                ParseError::Decompress {
-                    format: Compression::Gzip,
-                    ..
-                }
-            ),
+        assert_matches!(
+            e => ParseError::Decompress { format: Compression::Gzip, .. },
             "cut at {cut}: {e:?}"
         );
         assert!(!e.is_io());
@@ -747,51 +581,23 @@ fn corrupt_gzip_data_is_a_gzip_error() {
     broken[10] ^= 0xff;
     broken[11] ^= 0x55;
     let e = read_sniffed(broken).expect_err("corrupt deflate");
-    assert!(
-        matches!(
-            e,
-            ParseError::Decompress {
-                format: Compression::Gzip,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Decompress { format: Compression::Gzip, .. });
     let n = bytes.len();
     bytes[n - 8] ^= 0xff;
     let e = read_sniffed(bytes).expect_err("bad crc");
-    assert!(
-        matches!(
-            e,
-            ParseError::Decompress {
-                format: Compression::Gzip,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Decompress { format: Compression::Gzip, .. });
 }
 
 #[test]
 fn gzip_of_binary_garbage_is_a_junk_token() {
     let e = read_sniffed(compress::gzip(b"\x7fELF\x02\x01\x01", DEFAULT)).expect_err("garbage");
-    assert!(
-        matches!(
-            e,
-            ParseError::JunkToken {
-                line: 1,
-                column: 1,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::JunkToken { line: 1, column: 1, .. });
 }
 
 #[test]
 fn a_lone_gzip_magic_byte_is_plain_junk() {
     let e = read_sniffed(vec![0x1f]).expect_err("one byte");
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
 }
 
 // ---------------------------------------------------------------- xz, bzip2, lzma
@@ -873,10 +679,9 @@ fn every_truncation_of_every_compressed_format_is_a_decompression_error_never_a_
                 format.name(),
                 full.len()
             ));
-            assert!(
-                matches!(e, ParseError::Decompress { format: f, .. } if f == format),
-                "{} cut at {cut}: {e:?}",
-                format.name()
+            assert_matches!(
+                e => ParseError::Decompress { format: f, .. } if f == format,
+                "{} cut at {cut}: {e:?}", format.name()
             );
             assert!(!e.is_io(), "{e:?}");
             assert!(e.to_string().contains(format.name()), "{e}");
@@ -901,10 +706,9 @@ fn corrupt_compressed_data_is_a_decompression_error_with_a_position() {
             // formula is refused.
             continue;
         }
-        assert!(
-            matches!(e, ParseError::Decompress { format: f, .. } if f == format),
-            "{}: {e:?}",
-            format.name()
+        assert_matches!(
+            e => ParseError::Decompress { format: f, .. } if f == format,
+            "{}: {e:?}", format.name()
         );
         let message = e.with_path("x.cnf").to_string();
         assert!(
@@ -923,16 +727,7 @@ fn an_xz_stream_needing_more_than_the_memory_limit_is_refused_before_it_allocate
     // A 1 GiB dictionary: the header alone asks the decoder for more than MEMORY_LIMIT.
     let bytes = compress::xz_with_dictionary(b"p cnf 1 1\n1 0\n", 0, 1 << 30);
     let e = read_sniffed(bytes).expect_err("over the limit");
-    assert!(
-        matches!(
-            e,
-            ParseError::Decompress {
-                format: Compression::Xz,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Decompress { format: Compression::Xz, .. });
     // ... while a 64 MiB dictionary (`xz -9`) is read.
     let bytes = compress::xz_with_dictionary(b"p cnf 1 1\n1 0\n", 9, 64 << 20);
     let p = read_sniffed(bytes).expect("xz -9 reads");
@@ -944,14 +739,11 @@ fn short_inputs_that_begin_like_a_magic_number_are_plain_text() {
     // Fewer bytes than any magic number: plain input, reported as the junk it is.
     for bytes in [&b"BZh"[..], b"BZ", b"\xfd7zX", b"]"] {
         let e = read_sniffed(bytes.to_vec()).expect_err("junk");
-        assert!(
-            matches!(e, ParseError::JunkToken { .. }),
-            "{bytes:?}: {e:?}"
-        );
+        assert_matches!(e => ParseError::JunkToken { .. }, "{bytes:?}: {e:?}");
     }
     // `BZh` not followed by a block size 1-9 is not bzip2.
     let e = read_sniffed(b"BZh0 and more".to_vec()).expect_err("junk");
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
 }
 
 // ---------------------------------------------------------------- writer

@@ -4,6 +4,7 @@
 use grim_formats::ParseError;
 use grim_formats::solution::{Answer, MAX_LINE, read_solution, write_answer, write_model};
 use grim_solver::{Lit, Var};
+use grim_testkit::assert_matches;
 use proptest::prelude::*;
 
 fn read(text: &str) -> Result<grim_formats::solution::Solution, ParseError> {
@@ -54,107 +55,47 @@ fn repeating_a_literal_is_harmless() {
 #[test]
 fn a_model_without_its_final_zero_is_refused() {
     let e = err("s SATISFIABLE\nv 1 -2\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::UnterminatedModel {
-                line: 3,
-                column: 1,
-                model_line: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::UnterminatedModel { line: 3, column: 1, model_line: 2 });
 }
 
 #[test]
 fn a_variable_with_both_signs_is_refused_at_the_later_literal() {
     let e = err("s SATISFIABLE\nv 1 2 -3\nv 4 -2 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::ConflictingLiteral {
-                line: 3,
-                column: 5,
-                value: -2,
-                first_line: 2
-            }
-        ),
-        "{e:?}"
+    assert_matches!(
+        e => ParseError::ConflictingLiteral { line: 3, column: 5, value: -2, first_line: 2 }
     );
     let e = err("s SATISFIABLE\nv -5 7 5 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::ConflictingLiteral {
-                line: 2,
-                column: 8,
-                value: 5,
-                first_line: 2
-            }
-        ),
-        "{e:?}"
+    assert_matches!(
+        e => ParseError::ConflictingLiteral { line: 2, column: 8, value: 5, first_line: 2 }
     );
 }
 
 #[test]
 fn literals_after_the_terminating_zero_are_refused() {
     let e = err("s SATISFIABLE\nv 1 0\nv 2 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::LiteralAfterEnd {
-                line: 3,
-                column: 3,
-                value: 2,
-                end_line: 2
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::LiteralAfterEnd { line: 3, column: 3, value: 2, end_line: 2 });
 }
 
 #[test]
 fn satisfiable_without_v_lines_is_refused() {
     let e = err("s SATISFIABLE\n");
-    assert!(
-        matches!(e, ParseError::MissingModel { line: 1, column: 1 }),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::MissingModel { line: 1, column: 1 });
 }
 
 #[test]
 fn v_lines_under_another_answer_are_refused() {
     let e = err("s UNSATISFIABLE\nv 1 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::ModelWithoutSat {
-                line: 2,
-                column: 1,
-                answer: "UNSATISFIABLE"
-            }
-        ),
-        "{e:?}"
+    assert_matches!(
+        e => ParseError::ModelWithoutSat { line: 2, column: 1, answer: "UNSATISFIABLE" }
     );
 }
 
 #[test]
 fn a_missing_or_repeated_or_unknown_status_is_refused() {
     let e = err("c nothing here\n");
-    assert!(matches!(e, ParseError::MissingStatus { .. }), "{e:?}");
+    assert_matches!(e => ParseError::MissingStatus { .. });
     let e = err("s UNKNOWN\ns SATISFIABLE\nv 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::DuplicateStatus {
-                line: 2,
-                column: 1,
-                first_line: 1
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::DuplicateStatus { line: 2, column: 1, first_line: 1 });
     for (text, found) in [
         ("s SAT\n", "SAT"),
         ("s OPTIMUM FOUND\n", "OPTIMUM"),
@@ -162,8 +103,8 @@ fn a_missing_or_repeated_or_unknown_status_is_refused() {
         ("s\n", "the end of the line"),
     ] {
         let e = err(text);
-        assert!(
-            matches!(&e, ParseError::BadStatus { found: f, .. } if f == found),
+        assert_matches!(
+            &e => ParseError::BadStatus { found: f, .. } if f == found,
             "{text:?}: {e:?}"
         );
     }
@@ -172,46 +113,13 @@ fn a_missing_or_repeated_or_unknown_status_is_refused() {
 #[test]
 fn other_lines_and_junk_in_v_lines_are_refused_with_positions() {
     let e = err("s SATISFIABLE\no 3\nv 0\n");
-    assert!(
-        matches!(&e, ParseError::UnexpectedLine { line: 2, column: 1, found } if found == "o"),
-        "{e:?}"
-    );
+    assert_matches!(&e => ParseError::UnexpectedLine { line: 2, column: 1, found } if found == "o");
     let e = err("s SATISFIABLE\nv 1 x 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::JunkToken {
-                line: 2,
-                column: 5,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::JunkToken { line: 2, column: 5, .. });
     let e = err("s SATISFIABLE\nv 1 99999999999999999999999 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::NumberOverflow {
-                line: 2,
-                column: 5,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::NumberOverflow { line: 2, column: 5, .. });
     let e = err("s SATISFIABLE\nv 4294967296 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::TooManyVariables {
-                line: 2,
-                column: 3,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::TooManyVariables { line: 2, column: 3, .. });
 }
 
 #[test]

@@ -17,6 +17,7 @@ use grim_formats::wcnf::{
 use grim_formats::{Compression, Input, ParseError, Warning, Wcnf};
 use grim_solver::Lit;
 use grim_testkit::compress::{self, DEFAULT};
+use grim_testkit::{Trickle, assert_matches};
 use proptest::prelude::*;
 
 fn lits(clause: &[i64]) -> Vec<Lit> {
@@ -199,22 +200,9 @@ fn the_streaming_parser_reports_each_clause_start_and_weight() {
 
 #[test]
 fn a_reader_that_returns_one_byte_at_a_time_gives_the_same_result() {
-    struct OneByte<'a>(&'a [u8]);
-    impl Read for OneByte<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
     let text = "c x\nh 1 -2 0\n12 3 0\n";
     let whole = ok(text);
-    let bytewise = read_wcnf(OneByte(text.as_bytes()), ParseOptions::default()).expect("parses");
+    let bytewise = read_wcnf(Trickle(text.as_bytes()), ParseOptions::default()).expect("parses");
     assert_eq!(whole, bytewise);
 }
 
@@ -282,10 +270,10 @@ fn the_old_header_tolerates_blanks_and_a_missing_final_newline() {
 #[test]
 fn a_negative_weight_is_an_error_at_its_position() {
     let e = err("h 1 0\n  -3 1 0\n");
-    assert!(matches!(e, ParseError::NegativeWeight { .. }), "{e:?}");
+    assert_matches!(e => ParseError::NegativeWeight { .. });
     at(&e, 2, 3, "negative weight `-3`");
     let e = err("p wcnf 1 1 5\n-99999999999999999999999 1 0\n");
-    assert!(matches!(e, ParseError::NegativeWeight { .. }), "{e:?}");
+    assert_matches!(e => ParseError::NegativeWeight { .. });
     at(&e, 2, 1, "negative weight");
 }
 
@@ -299,7 +287,7 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
         ("x 0\n", 1, "x"),
     ] {
         let e = err(text);
-        assert!(matches!(e, ParseError::JunkToken { .. }), "{text:?}: {e:?}");
+        assert_matches!(e => ParseError::JunkToken { .. }, "{text:?}: {e:?}");
         let line = if text.starts_with("h 1 0\n") { 2 } else { 1 };
         at(&e, line, column, &format!("unexpected `{token}`"));
         assert!(e.to_string().contains("weight"), "{e}");
@@ -309,7 +297,7 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
 #[test]
 fn a_weight_beyond_64_bits_is_an_overflow_error() {
     let e = err("h 1 0\n18446744073709551616 1 0\n");
-    assert!(matches!(e, ParseError::WeightOverflow { .. }), "{e:?}");
+    assert_matches!(e => ParseError::WeightOverflow { .. });
     at(&e, 2, 1, "exceeds 2^64 - 1");
 }
 
@@ -326,27 +314,24 @@ fn soft_weights_that_sum_past_64_bits_are_an_error_at_the_clause_that_overflows(
     at(&e, 4, 4, "soft weights overflow");
     // The same in the old format, where only soft weights count.
     let e = err("p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n");
-    assert!(matches!(e, ParseError::SoftWeightOverflow { .. }), "{e:?}");
+    assert_matches!(e => ParseError::SoftWeightOverflow { .. });
     at(&e, 3, 1, "overflow");
 }
 
 #[test]
 fn h_in_an_old_format_file_is_an_error_explaining_the_dialects() {
     let e = err("p wcnf 1 1 5\nh 1 0\n");
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
     at(&e, 2, 1, "`h` belongs to the headerless format");
 }
 
 #[test]
 fn a_header_after_the_first_clause_is_an_error() {
     let e = err("h 1 0\np wcnf 1 1 2\n");
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
     at(&e, 2, 1, "must come before the first clause");
     let e = err("p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n");
-    assert!(
-        matches!(e, ParseError::DuplicateHeader { first_line: 1, .. }),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::DuplicateHeader { first_line: 1, .. });
     at(&e, 3, 2, "second `p` header");
 }
 
@@ -372,7 +357,7 @@ fn a_clause_without_its_final_zero_is_an_error_naming_where_it_began() {
 #[test]
 fn junk_inside_a_clause_is_reported_with_its_text() {
     let e = err("h 1 0\n3 1 x2 0\n");
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
     at(&e, 2, 5, "unexpected `x2`: expected a literal");
     let e = err("3 1 h 0\n");
     at(&e, 1, 5, "unexpected `h`");
@@ -389,10 +374,10 @@ fn binary_garbage_is_an_error_not_a_panic() {
 #[test]
 fn literals_beyond_the_engine_limit_or_64_bits_are_refused() {
     let e = err("h 2147483648 0\n");
-    assert!(matches!(e, ParseError::TooManyVariables { .. }), "{e:?}");
+    assert_matches!(e => ParseError::TooManyVariables { .. });
     at(&e, 1, 3, "variables exceed");
     let e = err("1 99999999999999999999999 0\n");
-    assert!(matches!(e, ParseError::NumberOverflow { .. }), "{e:?}");
+    assert_matches!(e => ParseError::NumberOverflow { .. });
     at(&e, 1, 3, "does not fit in 64 bits");
 }
 
@@ -425,14 +410,14 @@ fn malformed_old_headers_name_the_column_and_what_was_expected() {
         ("c x\npwcnf 3 2\n", 2, 1, "`p` followed by a blank"),
     ] {
         let e = err(text);
-        assert!(matches!(e, ParseError::BadHeader { .. }), "{text:?}: {e:?}");
+        assert_matches!(e => ParseError::BadHeader { .. }, "{text:?}: {e:?}");
         at(&e, line, column, needle);
     }
     let e = err("p wcnf 3 2 18446744073709551616\n");
-    assert!(matches!(e, ParseError::WeightOverflow { .. }), "{e:?}");
+    assert_matches!(e => ParseError::WeightOverflow { .. });
     at(&e, 1, 12, "exceeds 2^64 - 1");
     let e = err("p wcnf 4294967296 1 1\n");
-    assert!(matches!(e, ParseError::TooManyVariables { .. }), "{e:?}");
+    assert_matches!(e => ParseError::TooManyVariables { .. });
     at(&e, 1, 8, "variables exceed");
 }
 
@@ -447,23 +432,13 @@ fn absurd_header_counts_allocate_nothing_up_front() {
         found: 1
     }));
     let e = err(text);
-    assert!(
-        matches!(
-            e,
-            ParseError::Truncated {
-                declared: u64::MAX,
-                found: 1,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Truncated { declared: u64::MAX, found: 1, .. });
 }
 
 #[test]
 fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
     let e = err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
-    assert!(matches!(e, ParseError::Truncated { .. }), "{e:?}");
+    assert_matches!(e => ParseError::Truncated { .. });
     at(&e, 4, 1, "ends after 2 of the 3 clauses");
     let p = relaxed("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
     assert_eq!(p.wcnf.num_vars, 3);
@@ -485,23 +460,13 @@ fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
         ]
     );
     let e = strict_err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
-    assert!(
-        matches!(
-            e,
-            ParseError::LiteralOutOfRange {
-                value: 3,
-                max: 2,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::LiteralOutOfRange { value: 3, max: 2, .. });
     at(&e, 3, 3, "exceeds the 2 variables declared");
     let e = strict_err("p wcnf 2 1 9\n9 1 0\n 1 2 0\n");
-    assert!(matches!(e, ParseError::ClauseCountMismatch { .. }), "{e:?}");
+    assert_matches!(e => ParseError::ClauseCountMismatch { .. });
     at(&e, 3, 2, "more clauses than the 1 declared");
     let e = strict_err("p wcnf 2 3 9\n9 1 0\n");
-    assert!(matches!(e, ParseError::Truncated { .. }), "{e:?}");
+    assert_matches!(e => ParseError::Truncated { .. });
     at(&e, 3, 1, "ends after 1 of the 3 clauses");
 }
 
@@ -530,16 +495,7 @@ fn a_truncated_gzip_file_is_a_gzip_error() {
     bytes.truncate(bytes.len() / 2);
     let input = Input::sniff(io::Cursor::new(bytes)).expect("sniffs");
     let e = read_wcnf(input, ParseOptions::default()).expect_err("truncated");
-    assert!(
-        matches!(
-            e,
-            ParseError::Decompress {
-                format: Compression::Gzip,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    assert_matches!(e => ParseError::Decompress { format: Compression::Gzip, .. });
 }
 
 #[test]
@@ -921,7 +877,7 @@ fn malformed_outputs_are_errors_with_positions() {
 fn a_long_literal_token_with_junk_past_its_fortieth_byte_is_junk() {
     let token = format!("{}1x", "0".repeat(45));
     let e = output_err(&format!("o 1\ns SATISFIABLE\nv 2 {token} 0\n"));
-    assert!(matches!(e, ParseError::JunkToken { .. }), "{e:?}");
+    assert_matches!(e => ParseError::JunkToken { .. });
     assert_eq!(e.position(), Some((3, 5)), "{e}");
     assert!(e.to_string().contains("unexpected `0000"), "{e}");
     // The literal-list model's first token is kept whole: the same verdict.

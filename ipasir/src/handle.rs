@@ -59,15 +59,25 @@ pub(crate) struct Handle<T> {
     state: UnsafeCell<T>,
 }
 
-/// A state type and its magic number.
+/// A state type, its magic number, and where it keeps its most recent misuse.
 pub(crate) trait Kind {
     const MAGIC: u64;
+    /// The most recent misuse, for `grim_last_error` (NUL-free by construction).
+    fn last_error(&mut self) -> &mut Option<std::ffi::CString>;
     /// Records a message for `grim_last_error`.
-    fn record(&mut self, message: String);
+    fn record(&mut self, message: String) {
+        *self.last_error() = std::ffi::CString::new(message).ok();
+    }
     /// The recorded message (NUL-terminated), or null.
-    fn error(&self) -> *const std::ffi::c_char;
+    fn error(&mut self) -> *const std::ffi::c_char {
+        self.last_error()
+            .as_ref()
+            .map_or(std::ptr::null(), |e| e.as_ptr())
+    }
     /// Forgets the recorded message.
-    fn clear(&mut self);
+    fn clear(&mut self) {
+        *self.last_error() = None;
+    }
 }
 
 /// Creates a handle and gives up ownership to the C caller.

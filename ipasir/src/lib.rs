@@ -121,6 +121,20 @@ struct Terminate {
 unsafe impl Send for Terminate {}
 
 impl Terminate {
+    /// The callback `f` (none: no callback) with `data`, stopping `stop`: what both
+    /// `*_set_terminate` store.
+    fn new(
+        f: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+        data: *mut c_void,
+        stop: &Terminator,
+    ) -> Option<Terminate> {
+        f.map(|f| Terminate {
+            f,
+            data,
+            stop: stop.clone(),
+        })
+    }
+
     /// Asks the callback whether to stop.
     ///
     /// # Safety
@@ -128,6 +142,29 @@ impl Terminate {
     unsafe fn call(&self) -> bool {
         // SAFETY: forwarded contract.
         unsafe { (self.f)(self.data) != 0 }
+    }
+}
+
+/// `lit` as an assumption for the next solve of the `api` (`ipasir` or `ipamir`), pushed onto
+/// `assumptions`. Not a literal (0, `INT_MIN`): `bad` is set, so that the next solve answers 0,
+/// and the message for `grim_last_error` is returned.
+fn assume(
+    lit: c_int,
+    api: &str,
+    assumptions: &mut Vec<Lit>,
+    bad: &mut bool,
+) -> Result<Lit, String> {
+    match lit_of(lit) {
+        Some(l) => {
+            assumptions.push(l);
+            Ok(l)
+        }
+        None => {
+            *bad = true;
+            Err(format!(
+                "{api}_assume({lit}): not a literal; the next {api}_solve answers 0"
+            ))
+        }
     }
 }
 

@@ -38,7 +38,7 @@ use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Terminator};
 
 use crate::handle::{self, Kind, MAXSAT_MAGIC};
-use crate::{Terminate, lit_of};
+use crate::{Terminate, assume, lit_of};
 
 /// Conflicts between two polls of the terminate callback.
 pub const SLICE: u64 = 1000;
@@ -78,14 +78,8 @@ pub(crate) struct MaxSat {
 
 impl Kind for MaxSat {
     const MAGIC: u64 = MAXSAT_MAGIC;
-    fn record(&mut self, message: String) {
-        self.error = CString::new(message).ok();
-    }
-    fn error(&self) -> *const c_char {
-        self.error.as_ref().map_or(std::ptr::null(), |e| e.as_ptr())
-    }
-    fn clear(&mut self) {
-        self.error = None;
+    fn last_error(&mut self) -> &mut Option<CString> {
+        &mut self.error
     }
 }
 
@@ -165,6 +159,23 @@ pub unsafe extern "C" fn ipamir_release(solver: *mut c_void) {
     unsafe { handle::release::<MaxSat>(solver) }
 }
 
+/// Runs `f`, an input call named `call`, on the state of `solver`: refused in state ERROR,
+/// otherwise the state returns to INPUT first (what every adding call shares).
+///
+/// # Safety
+/// `solver` is null or a live handle from [`ipamir_init`].
+unsafe fn input(solver: *mut c_void, call: &str, f: impl FnOnce(&mut MaxSat)) {
+    // SAFETY: the caller's contract (handle.rs).
+    unsafe {
+        handle::with::<MaxSat, _>(solver, (), |s, _| {
+            if s.usable(call) {
+                s.state = State::Input;
+                f(s);
+            }
+        })
+    }
+}
+
 /// Adds `lit` to the hard clause being built, or ends it with 0. `INT_MIN`: the clause is
 /// dropped at its 0 and every later solve answers 0 (the instance is no longer the caller's).
 ///
@@ -174,11 +185,7 @@ pub unsafe extern "C" fn ipamir_release(solver: *mut c_void) {
 pub unsafe extern "C" fn ipamir_add_hard(solver: *mut c_void, lit_or_zero: i32) {
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
-        handle::with::<MaxSat, _>(solver, (), |s, _| {
-            if !s.usable("ipamir_add_hard") {
-                return;
-            }
-            s.state = State::Input;
+        input(solver, "ipamir_add_hard", |s| {
             if lit_or_zero == 0 {
                 let clause = std::mem::take(&mut s.clause);
                 if std::mem::take(&mut s.clause_bad) {
@@ -213,11 +220,7 @@ pub unsafe extern "C" fn ipamir_add_hard(solver: *mut c_void, lit_or_zero: i32) 
 pub unsafe extern "C" fn ipamir_add_soft_lit(solver: *mut c_void, lit: i32, weight: u64) {
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
-        handle::with::<MaxSat, _>(solver, (), |s, _| {
-            if !s.usable("ipamir_add_soft_lit") {
-                return;
-            }
-            s.state = State::Input;
+        input(solver, "ipamir_add_soft_lit", |s| {
             let Some(l) = lit_of(lit) else {
                 s.record(format!(
                     "ipamir_add_soft_lit({lit}): not a literal; ignored"
@@ -248,22 +251,10 @@ pub unsafe extern "C" fn ipamir_add_soft_lit(solver: *mut c_void, lit: i32, weig
 pub unsafe extern "C" fn ipamir_assume(solver: *mut c_void, lit: i32) {
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
-        handle::with::<MaxSat, _>(solver, (), |s, _| {
-            if !s.usable("ipamir_assume") {
-                return;
-            }
-            s.state = State::Input;
-            match lit_of(lit) {
-                Some(l) => {
-                    s.touch(l);
-                    s.assumptions.push(l);
-                }
-                None => {
-                    s.assumptions_bad = true;
-                    s.record(format!(
-                        "ipamir_assume({lit}): not a literal; the next ipamir_solve answers 0"
-                    ));
-                }
+        input(solver, "ipamir_assume", |s| {
+            match assume(lit, "ipamir", &mut s.assumptions, &mut s.assumptions_bad) {
+                Ok(l) => s.touch(l),
+                Err(message) => s.record(message),
             }
         })
     }
@@ -464,11 +455,7 @@ pub unsafe extern "C" fn ipamir_set_terminate(
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
         handle::with::<MaxSat, _>(solver, (), |s, stop| {
-            s.terminate = terminate.map(|f| Terminate {
-                f,
-                data: state,
-                stop: stop.clone(),
-            });
+            s.terminate = Terminate::new(terminate, state, stop);
         })
     }
 }

@@ -19,7 +19,7 @@ use std::ffi::{CString, c_char, c_int, c_void};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 
 use crate::handle::{self, Kind, SAT_MAGIC};
-use crate::{Learn, Terminate, lit_of, to_dimacs};
+use crate::{Learn, Terminate, assume, lit_of, to_dimacs};
 
 /// IPASIR's three states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,14 +54,8 @@ pub(crate) struct Sat {
 
 impl Kind for Sat {
     const MAGIC: u64 = SAT_MAGIC;
-    fn record(&mut self, message: String) {
-        self.error = CString::new(message).ok();
-    }
-    fn error(&self) -> *const c_char {
-        self.error.as_ref().map_or(std::ptr::null(), |e| e.as_ptr())
-    }
-    fn clear(&mut self) {
-        self.error = None;
+    fn last_error(&mut self) -> &mut Option<CString> {
+        &mut self.error
     }
 }
 
@@ -193,14 +187,9 @@ pub unsafe extern "C" fn ipasir_assume(solver: *mut c_void, lit: c_int) {
     unsafe {
         handle::with::<Sat, _>(solver, (), |s, _| {
             s.state = State::Input;
-            match lit_of(lit) {
-                Some(l) => s.assumptions.push(l),
-                None => {
-                    s.assumptions_bad = true;
-                    s.record(format!(
-                        "ipasir_assume({lit}): not a literal; the next ipasir_solve answers 0"
-                    ));
-                }
+            if let Err(message) = assume(lit, "ipasir", &mut s.assumptions, &mut s.assumptions_bad)
+            {
+                s.record(message);
             }
         })
     }
@@ -310,6 +299,34 @@ fn report_units(s: &mut Sat) {
     }
 }
 
+/// Runs `f`, the answer-reading call named `call`, with literal `lit` on the state of `solver`;
+/// 0 (and the reason recorded) in the wrong state or when `lit` is not a literal.
+///
+/// # Safety
+/// `solver` is null or a live handle from [`ipasir_init`].
+unsafe fn read_answer(
+    solver: *mut c_void,
+    call: &str,
+    lit: c_int,
+    f: impl FnOnce(&mut Sat, Lit) -> c_int,
+) -> c_int {
+    // SAFETY: the caller's contract (handle.rs).
+    unsafe {
+        handle::with::<Sat, _>(solver, 0, |s, _| {
+            if !s.answer_read(call) {
+                return 0;
+            }
+            match lit_of(lit) {
+                Some(l) => f(s, l),
+                None => {
+                    s.record(format!("{call}({lit}): not a literal; answered 0"));
+                    0
+                }
+            }
+        })
+    }
+}
+
 /// The value of `lit` in the model: `lit` (true), `-lit` (false) or 0 (the variable occurs in
 /// no clause, so either value satisfies). Outside state SAT, or for 0 / `INT_MIN`: 0, with the
 /// reason in `grim_last_error`.
@@ -320,19 +337,10 @@ fn report_units(s: &mut Sat) {
 pub unsafe extern "C" fn ipasir_val(solver: *mut c_void, lit: c_int) -> c_int {
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
-        handle::with::<Sat, _>(solver, 0, |s, _| {
-            if !s.answer_read("ipasir_val") {
-                return 0;
-            }
-            let Some(l) = lit_of(lit) else {
-                s.record(format!("ipasir_val({lit}): not a literal; answered 0"));
-                return 0;
-            };
-            match s.solver.value(l) {
-                Some(true) => lit,
-                Some(false) => -lit,
-                None => 0,
-            }
+        read_answer(solver, "ipasir_val", lit, |s, l| match s.solver.value(l) {
+            Some(true) => lit,
+            Some(false) => -lit,
+            None => 0,
         })
     }
 }
@@ -346,17 +354,8 @@ pub unsafe extern "C" fn ipasir_val(solver: *mut c_void, lit: c_int) -> c_int {
 pub unsafe extern "C" fn ipasir_failed(solver: *mut c_void, lit: c_int) -> c_int {
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
-        handle::with::<Sat, _>(solver, 0, |s, _| {
-            if !s.answer_read("ipasir_failed") {
-                return 0;
-            }
-            match lit_of(lit) {
-                Some(l) => c_int::from(s.solver.failed(l)),
-                None => {
-                    s.record(format!("ipasir_failed({lit}): not a literal; answered 0"));
-                    0
-                }
-            }
+        read_answer(solver, "ipasir_failed", lit, |s, l| {
+            c_int::from(s.solver.failed(l))
         })
     }
 }
@@ -376,11 +375,7 @@ pub unsafe extern "C" fn ipasir_set_terminate(
     // SAFETY: the caller's contract (handle.rs).
     unsafe {
         handle::with::<Sat, _>(solver, (), |s, stop| {
-            s.terminate = terminate.map(|f| Terminate {
-                f,
-                data,
-                stop: stop.clone(),
-            });
+            s.terminate = Terminate::new(terminate, data, stop);
         })
     }
 }

@@ -35,8 +35,9 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{CRef, NO_REASON};
+use crate::clause::CRef;
 use crate::decide::Phases;
+use crate::inprocess::effort_since;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
 
@@ -174,9 +175,7 @@ impl Solver {
         if self.trail.decision_level() > 0 {
             self.backtrack(0);
         }
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        if !self.propagate_root() {
             return;
         }
         if self.simplifying() {
@@ -199,9 +198,12 @@ impl Solver {
         let budget = if first {
             full
         } else {
-            (((self.stats.propagations - self.elim.props_mark) as f64
-                * self.opts.eliminate_search_effort) as u64)
-                .min(full)
+            effort_since(
+                self.elim.props_mark,
+                self.stats.propagations,
+                self.opts.eliminate_search_effort,
+            )
+            .min(full)
         };
         let mut marks = vec![0u8; 2 * n];
         let subsume_budget = (budget as f64 * self.opts.eliminate_subsume_fraction) as u64;

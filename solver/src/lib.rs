@@ -55,6 +55,7 @@
 //! | `check` | `ModelCheck` | the copy of the clauses and the model check |
 //! | `proof` | `Proof` | DRAT proof output (text and binary) |
 //! | `budget` | `Limits`, `Terminator` | budgets and the terminate flag |
+//! | `inprocess` | `Rounds` | what inprocessing rounds share: the √-schedule, the effort budget, starting at the root |
 //! | `search` | `Progress` | the CDCL loop, a ladder of the above; progress reports |
 //!
 //! `unsafe` lives in two files only, `propagate.rs` and `clause.rs`, each block with a
@@ -75,6 +76,7 @@ mod decide;
 mod eliminate;
 pub mod external;
 mod heap;
+mod inprocess;
 mod minimize;
 mod mode;
 pub mod options;

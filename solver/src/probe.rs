@@ -14,6 +14,7 @@
 
 use crate::analyze::SEEN_IN_CLAUSE;
 use crate::clause::{CRef, NO_REASON};
+use crate::inprocess::Rounds;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
 
@@ -116,12 +117,7 @@ impl Solver {
 /// only here.
 #[derive(Default)]
 pub(crate) struct Probing {
-    /// The next round happens at this conflict count.
-    next: u64,
-    /// Rounds so far (the interval grows with √rounds).
-    rounds: u64,
-    /// Propagation count at the end of the previous round (the effort is relative to it).
-    props_mark: u64,
+    schedule: Rounds,
     /// The literal code the previous round stopped at: rounds go round-robin over the
     /// variables, so a small budget still reaches all of them in turn.
     cursor: usize,
@@ -155,7 +151,7 @@ impl Probing {
 impl Solver {
     /// Whether a failed-literal probing round is due.
     pub(crate) fn probing(&self) -> bool {
-        self.opts.probe && self.ok && self.stats.conflicts >= self.probing.next
+        self.opts.probe && self.ok && self.probing.schedule.due(self.stats.conflicts)
     }
 
     /// One round of failed-literal probing with hyper-binary resolution (see the section
@@ -183,21 +179,18 @@ impl Solver {
     /// √rounds conflicts, each within `probe_effort` propagations per search propagation since
     /// the previous round.
     pub(crate) fn probe_round(&mut self) {
-        self.probing.rounds += 1;
-        let k = self.probing.rounds as f64;
-        self.probing.next =
-            self.stats.conflicts + (self.opts.probe_interval as f64 * k.sqrt()) as u64;
-        self.backtrack(0);
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        let (conflicts, interval) = (self.stats.conflicts, self.opts.probe_interval);
+        self.probing.schedule.start(conflicts, interval);
+        if !self.start_at_root() {
             return;
         }
         self.collect_garbage();
         self.stats.probe_rounds += 1;
         let n = self.num_vars();
-        let budget = ((self.stats.propagations - self.probing.props_mark) as f64
-            * self.opts.probe_effort) as u64
+        let budget = self
+            .probing
+            .schedule
+            .budget(self.stats.propagations, self.opts.probe_effort)
             + n as u64;
         let start_props = self.stats.propagations;
         let mut steps = 0u64;
@@ -235,10 +228,7 @@ impl Solver {
                 self.stats.failed_literals += 1;
                 self.proof.add(&[f]);
                 self.trail.assign(f, NO_REASON);
-                if self.propagate() != NO_REASON {
-                    self.ok = false;
-                    self.proof.empty();
-                }
+                self.propagate_root();
                 continue;
             }
             for (d, u, r) in hbr.drain(..) {
@@ -250,7 +240,7 @@ impl Solver {
         if found_binaries {
             self.substitute.request();
         }
-        self.probing.props_mark = self.stats.propagations;
+        self.probing.schedule.props_mark = self.stats.propagations;
     }
 
     /// Propagates probe `p` on level 1 and builds its tree (`probe_round`); the failed

@@ -35,18 +35,14 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::{CRef, NO_REASON};
+use crate::inprocess::Rounds;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit, Var};
 
 /// The substitution schedule: written only here.
 #[derive(Default)]
 pub(crate) struct Substitute {
-    /// The next round happens at this conflict count (0: at the first chance).
-    next: u64,
-    /// Rounds so far (the interval grows with √rounds).
-    rounds: u64,
-    /// Propagation count at the end of the previous round (the effort is relative to it).
-    props_mark: u64,
+    schedule: Rounds,
     /// Binary clauses seen by the previous round that found nothing, or `usize::MAX`: when the
     /// count is unchanged the graph is probably unchanged, and the round is skipped.
     quiet_binaries: usize,
@@ -58,27 +54,22 @@ impl Substitute {
     /// New binary clauses were found (probing's hyper-binary resolvents): the next round is
     /// due at the next chance.
     pub(crate) fn request(&mut self) {
-        self.next = 0;
+        self.schedule.next = 0;
     }
 }
 
 impl Solver {
     /// Whether a substitution round is due.
     pub(crate) fn substituting(&self) -> bool {
-        self.opts.substitute && self.ok && self.stats.conflicts >= self.substitute.next
+        self.opts.substitute && self.ok && self.substitute.schedule.due(self.stats.conflicts)
     }
 
     /// One round of equivalent-literal substitution (module doc). Leaves the solver at level 0
     /// with the clauses propagated, or `ok == false`.
     pub(crate) fn substitute(&mut self) {
-        self.substitute.rounds += 1;
-        let k = self.substitute.rounds as f64;
-        self.substitute.next =
-            self.stats.conflicts + (self.opts.substitute_interval as f64 * k.sqrt()) as u64;
-        self.backtrack(0);
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        let (conflicts, interval) = (self.stats.conflicts, self.opts.substitute_interval);
+        self.substitute.schedule.start(conflicts, interval);
+        if !self.start_at_root() {
             return;
         }
         // Lingering watches of deleted clauses must not count as edges.
@@ -91,33 +82,34 @@ impl Solver {
             .filter(|&&c| self.arena.len(c) == 2)
             .count();
         if binaries == self.substitute.quiet_binaries {
-            self.substitute.props_mark = self.stats.propagations;
+            self.substitute.schedule.props_mark = self.stats.propagations;
             return;
         }
         self.stats.substitute_rounds += 1;
-        let budget = ((self.stats.propagations - self.substitute.props_mark) as f64
-            * self.opts.substitute_effort) as u64
+        let effort = self.opts.substitute_effort;
+        let budget = self
+            .substitute
+            .schedule
+            .budget(self.stats.propagations, effort)
             + 2 * binaries as u64;
         let (subst, contradiction) = self.equivalences(budget);
         if let Some(x) = contradiction {
             // x →* ¬x and ¬x →* x: ¬x is RUP, and propagating it reaches x.
             self.proof.add(&[!x]);
             self.trail.assign(!x, NO_REASON);
-            if self.propagate() != NO_REASON {
-                self.ok = false;
-                self.proof.empty();
+            if !self.propagate_root() {
                 return;
             }
         }
         let replaced = subst.iter().filter(|s| s.is_some()).count();
         if replaced == 0 {
             self.substitute.quiet_binaries = binaries;
-            self.substitute.props_mark = self.stats.propagations;
+            self.substitute.schedule.props_mark = self.stats.propagations;
             return;
         }
         self.substitute.quiet_binaries = usize::MAX;
         self.rewrite(&subst);
-        self.substitute.props_mark = self.stats.propagations;
+        self.substitute.schedule.props_mark = self.stats.propagations;
     }
 
     /// Tarjan's components of the binary implication graph over unassigned literals, within
@@ -347,20 +339,9 @@ impl Solver {
         }
         // Old clauses' watches go before anything propagates (`watch.rs` invariant 4).
         self.collect_garbage();
-        for u in units {
-            match self.trail.value(u) {
-                L_TRUE => {}
-                L_FALSE => {
-                    self.ok = false;
-                    self.proof.empty();
-                    return;
-                }
-                _ => self.trail.assign(u, NO_REASON),
-            }
+        if !self.fix_units(&units) {
+            return;
         }
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
-        }
+        self.propagate_root();
     }
 }

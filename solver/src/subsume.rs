@@ -25,18 +25,14 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::{CRef, NO_REASON};
+use crate::inprocess::Rounds;
 use crate::solver::Solver;
-use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
+use crate::types::{L_UNDEF, Lit};
 
 /// The subsumption schedule: written only here.
 #[derive(Default)]
 pub(crate) struct Subsume {
-    /// The next round happens at this conflict count.
-    next: u64,
-    /// Rounds so far (the interval grows with √rounds).
-    rounds: u64,
-    /// Propagation count at the end of the previous round (the effort is relative to it).
-    props_mark: u64,
+    schedule: Rounds,
 }
 
 /// What a visited clause `d` does to the candidate.
@@ -50,25 +46,22 @@ enum Verdict {
 impl Solver {
     /// Whether a subsumption round is due.
     pub(crate) fn subsuming(&self) -> bool {
-        self.opts.subsume && self.ok && self.stats.conflicts >= self.subsume.next
+        self.opts.subsume && self.ok && self.subsume.schedule.due(self.stats.conflicts)
     }
 
     /// One round of forward subsumption and strengthening (module doc). Leaves the solver at
     /// level 0, propagated, or `ok == false`.
     pub(crate) fn subsume_round(&mut self) {
-        self.subsume.rounds += 1;
-        let k = self.subsume.rounds as f64;
-        self.subsume.next =
-            self.stats.conflicts + (self.opts.subsume_interval as f64 * k.sqrt()) as u64;
-        self.backtrack(0);
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        let (conflicts, interval) = (self.stats.conflicts, self.opts.subsume_interval);
+        self.subsume.schedule.start(conflicts, interval);
+        if !self.start_at_root() {
             return;
         }
         self.stats.subsume_rounds += 1;
-        let budget = ((self.stats.propagations - self.subsume.props_mark) as f64
-            * self.opts.subsume_effort) as u64;
+        let budget = self
+            .subsume
+            .schedule
+            .budget(self.stats.propagations, self.opts.subsume_effort);
         let max_len = self.opts.subsume_clause_length as usize;
         let tier2 = self.opts.reduce_tier2_glue as u32;
         let trail = &self.trail;
@@ -188,22 +181,11 @@ impl Solver {
         self.clauses.learnts.retain(|&c| arena.is_learned(c));
         // Deleted clauses' watches go before anything propagates (`watch.rs` invariant 4).
         self.collect_garbage();
-        for u in units {
-            match self.trail.value(u) {
-                L_TRUE => {}
-                L_FALSE => {
-                    self.ok = false;
-                    self.proof.empty();
-                    return;
-                }
-                _ => self.trail.assign(u, NO_REASON),
-            }
+        if !self.fix_units(&units) {
+            return;
         }
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
-        }
-        self.subsume.props_mark = self.stats.propagations;
+        self.propagate_root();
+        self.subsume.schedule.props_mark = self.stats.propagations;
     }
 
     /// Whether visited clause `d` subsumes or strengthens the marked candidate.

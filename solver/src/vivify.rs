@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::{CRef, NO_REASON};
+use crate::inprocess::effort_since;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, Lit};
 
@@ -47,14 +48,14 @@ impl Solver {
     pub(crate) fn vivify(&mut self) {
         self.vivify.pending = false;
         self.stats.vivify_rounds += 1;
-        self.backtrack(0);
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        if !self.start_at_root() {
             return;
         }
-        let budget = ((self.stats.propagations - self.vivify.props_mark) as f64
-            * self.opts.vivify_effort) as u64;
+        let budget = effort_since(
+            self.vivify.props_mark,
+            self.stats.propagations,
+            self.opts.vivify_effort,
+        );
         let share = self.opts.vivify_irredundant_share;
         let learned_budget = (budget as f64 * (1.0 - share)) as u64;
         let tier2 = self.opts.reduce_tier2_glue as u32;
@@ -155,10 +156,7 @@ impl Solver {
                 1 => {
                     self.arena.delete(c);
                     self.trail.assign(kept[0], NO_REASON);
-                    if self.propagate() != NO_REASON {
-                        self.ok = false;
-                        self.proof.empty();
-                    }
+                    self.propagate_root();
                 }
                 n => {
                     self.arena.lits_mut(c)[..n].copy_from_slice(&kept);

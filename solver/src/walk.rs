@@ -17,6 +17,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::inprocess::effort_since;
 use crate::rng::SplitMix64;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
@@ -119,9 +120,11 @@ impl Solver {
         }
         let mut best = value.clone();
         let mut best_broken = broken.len();
-        let budget = ((self.stats.propagations - self.walk.props_mark) as f64
-            * self.opts.walk_effort) as u64
-            + self.opts.walk_base_effort * lits.len() as u64;
+        let budget = effort_since(
+            self.walk.props_mark,
+            self.stats.propagations,
+            self.opts.walk_effort,
+        ) + self.opts.walk_base_effort * lits.len() as u64;
         self.walk.props_mark = self.stats.propagations;
         let mut ticks = 0u64;
         let mut rng = SplitMix64::new(self.opts.seed ^ self.stats.walks.wrapping_mul(WALK_STREAM));

@@ -108,3 +108,35 @@ pub fn solve_level(spec: &GridSpec, options: &GridOptions) -> Level {
         other => panic!("expected a level, got {other:?}"),
     }
 }
+
+/// The dungeon of the grid issue on a `size`×`size` grid, as grid.json: five tiles (walls,
+/// floor, water, doors, grass; colours on three of them), forbidden neighbours, an items layer
+/// whose key, chest and enemies need floor, floor and item counts, connected floor, seed 7 as
+/// a hint. The one copy the encodings' and grim-encode's tests share.
+pub fn dungeon_json(size: u32) -> String {
+    const TEMPLATE: &str = r##"{
+  "width": SIZE, "height": SIZE,
+  "tiles": [
+    {"name": "wall",  "glyph": "#",  "weight": 3, "classes": ["solid"], "color": "#3b3b46"},
+    {"name": "floor", "glyph": ".",  "weight": 5, "classes": ["passable"], "color": "#d9c9a3"},
+    {"name": "water", "glyph": "~",  "weight": 1, "color": "#3f7fbf"},
+    {"name": "door",  "glyph": "+",  "weight": 1, "classes": ["passable"]},
+    {"name": "grass", "glyph": "\"", "weight": 2, "classes": ["passable"]}
+  ],
+  "adjacency": {"forbid": [["wall", "water"], ["water", "door"], ["door", "door"]]},
+  "layers": [{"name": "items", "values": [
+    {"name": "none", "glyph": " "},
+    {"name": "enemy", "glyph": "e", "requires": ["floor"]},
+    {"name": "key", "glyph": "k", "requires": ["floor"]},
+    {"name": "chest", "glyph": "c", "requires": ["floor"]}]}],
+  "counts": [
+    {"of": "floor", "min": 0.30, "max": 0.60},
+    {"of": "items.key", "min": 1, "max": 1},
+    {"of": "items.chest", "min": 1, "max": 1},
+    {"of": "items.enemy", "per": "floor", "min": 0.05, "max": 0.20}
+  ],
+  "connectivity": [{"class": "floor", "root": "any"}],
+  "preferences": {"seed": 7, "mode": "hint"}
+}"##;
+    TEMPLATE.replace("SIZE", &size.to_string())
+}

@@ -868,14 +868,7 @@ pub fn random_maxsat(
             return Err(GenError::ClauseWidth { k, vars });
         }
     }
-    if max_weight == 0 {
-        return Err(GenError::OutOfRange {
-            parameter: "max_weight",
-            value: 0,
-            min: 1,
-            max: u64::MAX,
-        });
-    }
+    check_weight(max_weight)?;
     check_size(
         "clauses",
         u128::from(vars),
@@ -945,14 +938,7 @@ pub fn vertex_cover(
             max: MAX_VARS,
         });
     }
-    if max_weight == 0 {
-        return Err(GenError::OutOfRange {
-            parameter: "max_weight",
-            value: 0,
-            min: 1,
-            max: u64::MAX,
-        });
-    }
+    check_weight(max_weight)?;
     let possible = u128::from(vertices) * u128::from(vertices - 1) / 2;
     let edges = u64::try_from(u128::from(edges).min(possible)).unwrap_or(edges);
     check_size(
@@ -970,9 +956,7 @@ pub fn vertex_cover(
             hard.push(vec![u, v]);
         }
     }
-    let soft = (1..=vertices as i64)
-        .map(|v| (1 + rng.below(max_weight), vec![-v]))
-        .collect();
+    let soft = soft_units(&mut rng, vertices, max_weight, true);
     Ok(GenWcnf {
         num_vars: vertices,
         hard,
@@ -995,6 +979,45 @@ fn random_graph(rng: &mut SplitMix64, vertices: u64, p: f64) -> Vec<(i64, i64)> 
         }
     }
     edges
+}
+
+/// G(`vertices`, `edge_probability`) for a weighted generator: the parameters checked (a
+/// probability in [0, 1], `max_weight` ≥ 1, the size limits for `per_edge` literals per
+/// possible edge and `per_vertex` per vertex), then the seeded stream after drawing the edges,
+/// and the edges.
+fn weighted_graph(
+    vertices: u64,
+    edge_probability: f64,
+    max_weight: u64,
+    seed: u64,
+    (per_edge, per_vertex): (u128, u128),
+) -> Result<(SplitMix64, Vec<(i64, i64)>), GenError> {
+    check_probability("edge-probability", edge_probability)?;
+    check_weight(max_weight)?;
+    let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
+    let literals = pairs * per_edge + u128::from(vertices) * per_vertex;
+    check_size("vertices", u128::from(vertices), literals)?;
+    let mut rng = SplitMix64::new(seed);
+    let edges = random_graph(&mut rng, vertices, edge_probability);
+    Ok((rng, edges))
+}
+
+/// One soft unit per variable 1..=`vars`, negative when `negative`, each with a weight drawn
+/// from 1..=`max_weight` in variable order.
+fn soft_units(
+    rng: &mut SplitMix64,
+    vars: u64,
+    max_weight: u64,
+    negative: bool,
+) -> Vec<(u64, Vec<i64>)> {
+    (1..=vars as i64)
+        .map(|v| {
+            (
+                1 + rng.below(max_weight),
+                vec![if negative { -v } else { v }],
+            )
+        })
+        .collect()
 }
 
 fn check_weight(max_weight: u64) -> Result<(), GenError> {
@@ -1023,12 +1046,7 @@ pub fn max_cut(
     max_weight: u64,
     seed: u64,
 ) -> Result<GenWcnf, GenError> {
-    check_probability("edge-probability", edge_probability)?;
-    check_weight(max_weight)?;
-    let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
-    check_size("vertices", u128::from(vertices), pairs * 4)?;
-    let mut rng = SplitMix64::new(seed);
-    let edges = random_graph(&mut rng, vertices, edge_probability);
+    let (mut rng, edges) = weighted_graph(vertices, edge_probability, max_weight, seed, (4, 0))?;
     let mut soft = Vec::with_capacity(edges.len() * 2);
     for (u, v) in edges {
         let w = 1 + rng.below(max_weight);
@@ -1060,22 +1078,9 @@ pub fn independent_set(
     max_weight: u64,
     seed: u64,
 ) -> Result<GenWcnf, GenError> {
-    check_probability("edge-probability", edge_probability)?;
-    check_weight(max_weight)?;
-    let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
-    check_size(
-        "vertices",
-        u128::from(vertices),
-        pairs * 2 + u128::from(vertices),
-    )?;
-    let mut rng = SplitMix64::new(seed);
-    let hard = random_graph(&mut rng, vertices, edge_probability)
-        .into_iter()
-        .map(|(u, v)| vec![-u, -v])
-        .collect();
-    let soft = (1..=vertices as i64)
-        .map(|v| (1 + rng.below(max_weight), vec![v]))
-        .collect();
+    let (mut rng, edges) = weighted_graph(vertices, edge_probability, max_weight, seed, (2, 1))?;
+    let hard = edges.into_iter().map(|(u, v)| vec![-u, -v]).collect();
+    let soft = soft_units(&mut rng, vertices, max_weight, false);
     Ok(GenWcnf {
         num_vars: vertices,
         hard,
@@ -1126,9 +1131,7 @@ pub fn set_cover(
         clause.sort_unstable();
         hard.push(clause);
     }
-    let soft = (1..=sets as i64)
-        .map(|s| (1 + rng.below(max_weight), vec![-s]))
-        .collect();
+    let soft = soft_units(&mut rng, sets, max_weight, true);
     Ok(GenWcnf {
         num_vars: sets,
         hard,

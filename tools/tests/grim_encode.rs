@@ -30,30 +30,9 @@ fn instance(name: &str) -> PathBuf {
 
 /// A small dungeon (the issue's rules on 8×8) written inline, so the tests do not depend on
 /// the benchmark sizes.
-const DUNGEON_8: &str = r##"{
-  "width": 8, "height": 8,
-  "tiles": [
-    {"name": "wall",  "glyph": "#",  "weight": 3, "classes": ["solid"], "color": "#3b3b46"},
-    {"name": "floor", "glyph": ".",  "weight": 5, "classes": ["passable"], "color": "#d9c9a3"},
-    {"name": "water", "glyph": "~",  "weight": 1, "color": "#3f7fbf"},
-    {"name": "door",  "glyph": "+",  "weight": 1, "classes": ["passable"]},
-    {"name": "grass", "glyph": "\"", "weight": 2, "classes": ["passable"]}
-  ],
-  "adjacency": {"forbid": [["wall", "water"], ["water", "door"], ["door", "door"]]},
-  "layers": [{"name": "items", "values": [
-    {"name": "none", "glyph": " "},
-    {"name": "enemy", "glyph": "e", "requires": ["floor"]},
-    {"name": "key", "glyph": "k", "requires": ["floor"]},
-    {"name": "chest", "glyph": "c", "requires": ["floor"]}]}],
-  "counts": [
-    {"of": "floor", "min": 0.30, "max": 0.60},
-    {"of": "items.key", "min": 1, "max": 1},
-    {"of": "items.chest", "min": 1, "max": 1},
-    {"of": "items.enemy", "per": "floor", "min": 0.05, "max": 0.20}
-  ],
-  "connectivity": [{"class": "floor", "root": "any"}],
-  "preferences": {"seed": 7, "mode": "hint"}
-}"##;
+fn dungeon_8() -> String {
+    grim_testkit::grid::dungeon_json(8)
+}
 
 fn encode(args: &[&str]) -> Output {
     Command::new(ENCODE)
@@ -112,7 +91,7 @@ fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() 
     let cases: Vec<(String, PathBuf)> = vec![
         (
             "dungeon-8".to_string(),
-            dir.file("dungeon-8.json", DUNGEON_8),
+            dir.file("dungeon-8.json", dungeon_8()),
         ),
         ("maze-15".to_string(), instance("maze-15.json")),
         (
@@ -196,7 +175,7 @@ fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() 
 #[test]
 fn the_same_seed_gives_the_same_bytes_and_different_seeds_differ() {
     let dir = Dir::new("grim-encode-test", "seeds");
-    let json = dir.file("d.json", DUNGEON_8);
+    let json = dir.file("d.json", dungeon_8());
     let solve = |seed: &str| {
         let o = encode(&["solve", p(&json), "--seed", seed]);
         assert_eq!(code(&o), 0, "solve --seed {seed}: {}", stderr(&o));
@@ -313,7 +292,7 @@ fn check_text(text: &str) {
 fn the_svg_is_well_formed_with_one_tile_per_cell() {
     let dir = Dir::new("grim-encode-test", "svg");
     for (json, w, h) in [
-        (dir.file("d.json", DUNGEON_8), 8, 8),
+        (dir.file("d.json", dungeon_8()), 8, 8),
         (instance("terrain-directional-20x10.json"), 20, 10),
     ] {
         let svg = dir.path("level.svg");
@@ -340,7 +319,7 @@ fn the_svg_is_well_formed_with_one_tile_per_cell() {
 #[test]
 fn soft_rules_are_written_as_wcnf_in_either_dialect() {
     let dir = Dir::new("grim-encode-test", "wcnf");
-    let json = dir.file("d.json", DUNGEON_8);
+    let json = dir.file("d.json", dungeon_8());
     let o = encode(&[p(&json), "--preferences", "soft"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let new = stdout(&o);
@@ -395,7 +374,7 @@ fn output_files_are_replaced_only_on_success() {
     let o = encode(&[p(&bad), "-o", p(&out)]);
     assert_eq!(code(&o), 3);
     assert_eq!(fs::read_to_string(&out).unwrap(), "previous contents\n");
-    let good = dir.file("good.json", DUNGEON_8);
+    let good = dir.file("good.json", dungeon_8());
     let o = encode(&[p(&good), "-o", p(&out)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(fs::read_to_string(&out).unwrap().contains("p cnf "));
@@ -501,8 +480,8 @@ fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
 #[test]
 fn solver_outputs_are_checked_before_a_level_is_believed() {
     let dir = Dir::new("grim-encode-test", "outputs");
-    let json = dir.file("d.json", DUNGEON_8);
-    let spec = GridSpec::from_json(DUNGEON_8).unwrap();
+    let json = dir.file("d.json", dungeon_8());
+    let spec = GridSpec::from_json(&dungeon_8()).unwrap();
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     // A complete model of the exported encoding, from the engine through the Problem API.
     let solution = model
@@ -685,7 +664,7 @@ fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
 #[test]
 fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_the_soft_way() {
     let dir = Dir::new("grim-encode-test", "hint-warning");
-    let json = dir.file("d.json", DUNGEON_8);
+    let json = dir.file("d.json", dungeon_8());
     let hinted = encode(&[p(&json), "--seed", "3"]);
     assert_eq!(code(&hinted), 0, "{}", stderr(&hinted));
     let warning = stderr(&hinted);
@@ -709,7 +688,7 @@ fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_th
 #[test]
 fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
     let dir = Dir::new("grim-encode-test", "verbose");
-    let json = dir.file("d.json", DUNGEON_8);
+    let json = dir.file("d.json", dungeon_8());
     let quiet = encode(&["solve", p(&json), "--seed", "5"]);
     let verbose = encode(&["solve", p(&json), "--seed", "5", "-v"]);
     assert_eq!(code(&quiet), 0, "{}", stderr(&quiet));

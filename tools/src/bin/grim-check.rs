@@ -32,7 +32,7 @@ use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, read_output};
 use grim_tools::formats::solution::{Answer, Solution, read_solution};
 use grim_tools::formats::wcnf::{self, Weight};
-use grim_tools::formats::{ParseError, open_input};
+use grim_tools::formats::{Input, ParseError, Warning, open_input};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -98,6 +98,37 @@ struct Violation {
     clause: Vec<Lit>,
 }
 
+/// The clauses a model leaves unsatisfied: how many, and the first.
+#[derive(Default)]
+struct Violations {
+    first: Option<Violation>,
+    count: u64,
+}
+
+impl Violations {
+    /// Counts clause `index` (1-based), read at `line`, as unsatisfied.
+    fn add(&mut self, index: u64, line: u64, clause: &[Lit]) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some(Violation {
+                index,
+                line,
+                clause: clause.to_vec(),
+            });
+        }
+    }
+}
+
+impl Args {
+    /// How the instance is read (`--strict`, `--relaxed`).
+    fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            strict: self.strict,
+            relaxed: self.relaxed,
+        }
+    }
+}
+
 fn run(args: &Args) -> u8 {
     let instance_path = display(&args.instance);
     let forced = args.format.forced();
@@ -112,26 +143,30 @@ fn run(args: &Args) -> u8 {
     }
 }
 
+/// Reads the solver's output with `read`, then opens the instance's reader with `open`: what
+/// both checks start with. A malformed file is reported with its path and ends the check.
+fn read_both<O, P>(
+    args: &Args,
+    input: Detected,
+    read: impl FnOnce(Input) -> Result<O, ParseError>,
+    open: impl FnOnce(Detected, ParseOptions) -> Result<P, ParseError>,
+) -> Result<(O, P), u8> {
+    let output = open_input(&args.output)
+        .and_then(read)
+        .map_err(|e| malformed(&display(&args.output), &e))?;
+    let parser =
+        open(input, args.parse_options()).map_err(|e| malformed(&display(&args.instance), &e))?;
+    Ok((output, parser))
+}
+
 fn run_cnf(args: &Args, input: Detected) -> u8 {
-    let output_path = display(&args.output);
     let instance_path = display(&args.instance);
-    let solution = match open_input(&args.output).and_then(read_solution) {
-        Ok(s) => s,
-        Err(e) => return malformed(&output_path, &e),
-    };
-    let mut parser = match Parser::new(
-        input,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    ) {
-        Ok(p) => p,
-        Err(e) => return malformed(&instance_path, &e),
+    let (solution, mut parser) = match read_both(args, input, read_solution, Parser::new) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     let check = solution.answer == Answer::Satisfiable;
-    let mut first: Option<Violation> = None;
-    let mut violated = 0u64;
+    let mut violations = Violations::default();
     let mut clause = Vec::new();
     loop {
         let start = match parser.next_clause(&mut clause) {
@@ -140,19 +175,14 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
             Err(e) => return malformed(&instance_path, &e),
         };
         if check && !clause.iter().any(|&l| solution.value(l) == Some(true)) {
-            violated += 1;
-            if first.is_none() {
-                first = Some(Violation {
-                    index: parser.num_clauses(),
-                    line: start.line,
-                    clause: clause.clone(),
-                });
-            }
+            violations.add(parser.num_clauses(), start.line, &clause);
         }
     }
-    for warning in parser.warnings() {
-        eprintln!("grim-check: warning: {}", warning.with_path(&instance_path));
-    }
+    warn(parser.warnings(), &instance_path);
+    let Violations {
+        first,
+        count: violated,
+    } = violations;
     let clauses = parser.num_clauses();
     match solution.answer {
         Answer::Satisfiable => {
@@ -188,6 +218,13 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
             println!("UNCHECKED: UNKNOWN makes no claim ({clauses} clauses read)");
             check_exit::OK
         }
+    }
+}
+
+/// Prints the reader's warnings about the instance at `path`.
+fn warn(warnings: &[Warning], path: &str) {
+    for warning in warnings {
+        eprintln!("grim-check: warning: {}", warning.with_path(path));
     }
 }
 
@@ -232,24 +269,13 @@ fn note_extra_variables(solution: &Solution, num_vars: u64) {
 fn run_wcnf(args: &Args, input: Detected) -> u8 {
     let output_path = display(&args.output);
     let instance_path = display(&args.instance);
-    let output = match open_input(&args.output).and_then(read_output) {
-        Ok(o) => o,
-        Err(e) => return malformed(&output_path, &e),
-    };
-    let mut parser = match wcnf::Parser::new(
-        input,
-        ParseOptions {
-            strict: args.strict,
-            relaxed: args.relaxed,
-        },
-    ) {
-        Ok(p) => p,
-        Err(e) => return malformed(&instance_path, &e),
+    let (output, mut parser) = match read_both(args, input, read_output, wcnf::Parser::new) {
+        Ok(both) => both,
+        Err(code) => return code,
     };
     let model = output.model.as_ref();
     let value = |l: Lit| model.and_then(|m| m.value(l));
-    let mut first: Option<Violation> = None;
-    let mut violated = 0u64;
+    let mut violations = Violations::default();
     // Soft clauses falsified and their weight; the reader guarantees the soft weights sum
     // within u64, so the saturating add never saturates.
     let mut cost = 0u64;
@@ -266,16 +292,7 @@ fn run_wcnf(args: &Args, input: Detected) -> u8 {
         }
         let satisfied = clause.iter().any(|&l| value(l) == Some(true));
         match start.weight {
-            Weight::Hard if !satisfied => {
-                violated += 1;
-                if first.is_none() {
-                    first = Some(Violation {
-                        index: parser.num_hard(),
-                        line: start.line,
-                        clause: clause.clone(),
-                    });
-                }
-            }
+            Weight::Hard if !satisfied => violations.add(parser.num_hard(), start.line, &clause),
             Weight::Soft(w) if !satisfied => {
                 cost = cost.saturating_add(w);
                 falsified += 1;
@@ -283,9 +300,11 @@ fn run_wcnf(args: &Args, input: Detected) -> u8 {
             _ => {}
         }
     }
-    for warning in parser.warnings() {
-        eprintln!("grim-check: warning: {}", warning.with_path(&instance_path));
-    }
+    warn(parser.warnings(), &instance_path);
+    let Violations {
+        first,
+        count: violated,
+    } = violations;
     let hard = parser.num_hard();
     let soft = parser.num_clauses() - hard;
     let num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);

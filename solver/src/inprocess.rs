@@ -1,0 +1,93 @@
+//! What the inprocessing techniques share: the √-spaced round schedule of subsumption,
+//! probing and substitution, the propagation-relative effort budget every round measures
+//! itself by, and starting a round at the root (level 0, propagated).
+//!
+//! Cold code: each helper runs once per round or once per unit fixed at level 0, never inside
+//! propagation or analysis. It exists so that the schedule arithmetic is written once — the
+//! three copies it replaces were identical to the character, and a change to one (say, a
+//! different growth) would otherwise have to be made three times.
+#![forbid(unsafe_code)]
+
+use crate::clause::NO_REASON;
+use crate::solver::Solver;
+use crate::types::{L_FALSE, L_TRUE, Lit};
+
+/// A schedule of rounds spaced `interval · √rounds` conflicts apart, each with an effort
+/// relative to the propagations since the previous one.
+#[derive(Default)]
+pub(crate) struct Rounds {
+    /// The next round happens at this conflict count (0: at the first chance).
+    pub(crate) next: u64,
+    /// Rounds so far (the interval grows with √rounds).
+    pub(crate) rounds: u64,
+    /// Propagation count at the end of the previous round (the effort is relative to it).
+    pub(crate) props_mark: u64,
+}
+
+impl Rounds {
+    /// Whether a round is due at `conflicts`.
+    pub(crate) fn due(&self, conflicts: u64) -> bool {
+        conflicts >= self.next
+    }
+
+    /// Counts a round starting at `conflicts`; the next is due `interval · √rounds` later.
+    pub(crate) fn start(&mut self, conflicts: u64, interval: u64) {
+        self.rounds += 1;
+        let k = self.rounds as f64;
+        self.next = conflicts + (interval as f64 * k.sqrt()) as u64;
+    }
+
+    /// The round's budget: `effort` steps per search propagation since the previous round.
+    pub(crate) fn budget(&self, propagations: u64, effort: f64) -> u64 {
+        effort_since(self.props_mark, propagations, effort)
+    }
+}
+
+/// `effort` steps per propagation from `mark` to `propagations`: the budget of a round
+/// relative to the search since the previous one (walk, vivification, elimination and the
+/// [`Rounds`] techniques).
+pub(crate) fn effort_since(mark: u64, propagations: u64, effort: f64) -> u64 {
+    ((propagations - mark) as f64 * effort) as u64
+}
+
+impl Solver {
+    /// The formula is refuted: `ok` off, and the empty clause ends the proof.
+    pub(crate) fn refute(&mut self) {
+        self.ok = false;
+        self.proof.empty();
+    }
+
+    /// Propagates at level 0; a conflict there refutes the formula ([`Solver::refute`]) and
+    /// answers false. Pre: level 0.
+    pub(crate) fn propagate_root(&mut self) -> bool {
+        if self.propagate() != NO_REASON {
+            self.refute();
+            return false;
+        }
+        true
+    }
+
+    /// Where a round starts: back to level 0, propagated. False when that refutes the
+    /// formula.
+    pub(crate) fn start_at_root(&mut self) -> bool {
+        self.backtrack(0);
+        self.propagate_root()
+    }
+
+    /// Assigns the level-0 `units` a round derived, skipping those already true; one already
+    /// false refutes the formula and answers false (nothing is propagated: the caller
+    /// propagates after).
+    pub(crate) fn fix_units(&mut self, units: &[Lit]) -> bool {
+        for &u in units {
+            match self.trail.value(u) {
+                L_TRUE => {}
+                L_FALSE => {
+                    self.refute();
+                    return false;
+                }
+                _ => self.trail.assign(u, NO_REASON),
+            }
+        }
+        true
+    }
+}
