@@ -34,11 +34,13 @@
 //! model is optimal. Models are priced by the referee like every other.
 //!
 //! **Measured** (CPU seconds, 60 s limit, `compare.py`, `benches/results/maxsat-*-2026-12-02*`):
-//! on the real set it proves s3v70c700-1, t5pm3-7777 and maxcut-140-630-0.7-1 (9, 23 and 24 s;
-//! no solver here proved them before: the core-guided lower bounds stop at 10/21, 76/78 and
-//! 143/160) and johnson8-2-4 in 0.07 s instead of 2.8 s; on `maxsat-main` every weighted
-//! Max-3-SAT, minimum-ones and weighted independent set instance falls under a second (the set's
-//! PAR-2 127.0 → 55.6 s). Alone on the three real instances it needs 0.28G, 0.65G and 0.99G
+//! on the real set grim proves 40 of 42 (36 before), among them s2v120c1200-1, s3v70c700-1,
+//! t5pm3-7777 and maxcut-140-630-0.7-1 (51.6, 5.6, 7.5 and 13.2 s; no solver here proved them
+//! before: the core-guided lower bounds stop at 10/21, 76/78 and 143/160 on the last three) and
+//! johnson8-2-4 in 0.09 s instead of 2.8 s (PAR-2 753.9 → 366.5 s, RC2 1109.4 s in the same
+//! run); on `maxsat-main` every weighted Max-3-SAT, minimum-ones and weighted independent set
+//! instance falls under a second (52/52 both; PAR-2 122.4 → 63.7 s, RC2 318.6 s in the same
+//! run). Alone on the three real instances it needs 0.28G, 0.65G and 0.99G
 //! clause visits (2.0, 4.5 and 7.6 s). What each part bought, in clause visits to the end
 //! (alone): the transformations 0.26G → 0.15G on s3v70c700 (82k → 48k nodes); probing failed
 //! literals in move-to-front order of their recent successes 1.52G → 0.65G on t5pm3 (50k → 22k
