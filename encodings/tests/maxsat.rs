@@ -1215,3 +1215,60 @@ fn an_optimiser_with_a_propagator_respects_the_clauses_only_the_propagator_holds
         "{solved} solved, {infeasible} infeasible"
     );
 }
+
+/// A fuzz find (oll_vs_bruteforce, crash-b14c70cf): empty soft clauses, duplicate units and
+/// the branch and bound in tiny bursts under 3-conflict slices; the lower bound must never
+/// pass the optimum and the answer must be the brute force's.
+#[test]
+fn branch_and_bound_with_empty_soft_clauses_keeps_the_lower_bound_below_the_optimum() {
+    let d = |c: &[i64]| -> Vec<Lit> { c.iter().map(|&x| Lit::from_dimacs(x).unwrap()).collect() };
+    let mut w = Wcnf::new(9);
+    for c in [&[-7, -8, 1, 2][..], &[-3, -2, -7], &[5, 6, -7, -8]] {
+        w.hard.push(d(c));
+    }
+    let soft: [(u64, &[i64]); 13] = [
+        (6, &[4, 7]),
+        (6, &[-4]),
+        (6, &[]),
+        (1, &[-9, -2, -2]),
+        (1, &[-4, -7, -2]),
+        (6, &[4]),
+        (6, &[7]),
+        (6, &[7]),
+        (3, &[-7]),
+        (5, &[]),
+        (1_781_192_815, &[]),
+        (1, &[8]),
+        (3, &[]),
+    ];
+    for (weight, c) in soft {
+        w.soft.push((weight, d(c)));
+    }
+    let opt = brute_force(&w).expect("satisfiable");
+    let opts = OllOptions {
+        trim: 1,
+        am1: false,
+        symmetry: false,
+        anytime_flips: 0,
+        stall_conflicts: 3,
+        bnb_ticks: 285,
+        bnb_max_literals: u64::MAX,
+        ..OllOptions::default()
+    };
+    let mut oll = Oll::new(&w, opts).unwrap();
+    let mut rounds = 0;
+    let status = loop {
+        let s = oll.solve(Budget::conflicts(3), &mut |_| {});
+        assert!(
+            oll.lower_bound() <= opt,
+            "lower bound {} above the optimum {opt}",
+            oll.lower_bound()
+        );
+        rounds += 1;
+        if matches!(s, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) || rounds > 100_000 {
+            break s;
+        }
+    };
+    assert_eq!(status, MaxSatStatus::Optimum);
+    assert_eq!(oll.best_cost(), Some(opt));
+}

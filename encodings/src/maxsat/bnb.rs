@@ -846,8 +846,13 @@ impl BranchAndBound {
         score.resize(2 * db.num_vars, 0.0);
         let mut mean = 0f64;
         let mut soft = 0usize;
+        // The mean over the undecided soft clauses of positive weight: a hard clause must score
+        // above 0 even when every soft clause left has given its weight away (to a
+        // transformation or a split), or its variables would not be branched on and a leaf
+        // could leave it open (a fuzz find: a model that broke a hard clause, and a wrong
+        // proof of optimality from the tree it pruned).
         for c in 0..db.num_clauses() {
-            if db.weight[c] != HARD && db.sat[c] == 0 && db.open[c] > 0 {
+            if db.weight[c] != HARD && db.weight[c] > 0 && db.sat[c] == 0 && db.open[c] > 0 {
                 mean += db.weight[c] as f64;
                 soft += 1;
             }
@@ -1355,6 +1360,21 @@ impl Oll {
         let found = bnb.take_model();
         self.bnb_mark = self.solver.stats().conflicts;
         self.bnb_next = self.bnb_next.saturating_mul(2);
+        if let Some((_, model)) = &found {
+            let mut whole = model.clone();
+            whole.resize(self.num_vars, false);
+            if self.wcnf.cost(&whole).is_none() {
+                // The tree's own bound came from a model the referee refuses: nothing it
+                // pruned or exhausted can be trusted. Never expected (debug builds stop here);
+                // in release the branch and bound is dropped and the core-guided search goes on.
+                if cfg!(debug_assertions) {
+                    panic!("the branch and bound found a model that breaks a hard clause");
+                }
+                self.bnb = None;
+                self.bnb_off = true;
+                return;
+            }
+        }
         if let Some((_, model)) = found
             && self.offer_model(model, on_event)
         {
