@@ -255,13 +255,6 @@ pub fn solve_within(
     stop: Option<&Terminator>,
     progress: Option<ProgressReport>,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
-    let reason = || {
-        if stop.is_some_and(Terminator::is_set) {
-            StopReason::Interrupted
-        } else {
-            StopReason::Budget
-        }
-    };
     let mode = match strategy {
         ConnectivityStrategy::Propagator => ConnMode::Propagate,
         ConnectivityStrategy::Lazy => ConnMode::Lazy,
@@ -333,20 +326,8 @@ pub fn solve_within(
                 status = s.solve(&[], left);
             }
             stats.conflicts = s.stats().conflicts;
-            match status {
-                Status::Unsat => {
-                    let clash = clash::explain(spec, stats.conflicts, stop)?;
-                    return Ok((GridOutcome::NoLevel { clash }, stats));
-                }
-                Status::Unknown => {
-                    let stopped = GridOutcome::Stopped {
-                        reason: reason(),
-                        best: None,
-                        lower_bound: 0,
-                    };
-                    return Ok((stopped, stats));
-                }
-                Status::Sat => {}
+            if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+                return Ok((outcome, stats));
             }
             let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
             let level = model.decode(&values)?;
@@ -389,7 +370,7 @@ pub fn solve_within(
                     }
                     .filter(|level| cuts_for(level).is_empty() && check_level(spec, level).is_ok());
                     let stopped = GridOutcome::Stopped {
-                        reason: reason(),
+                        reason: stop_reason(stop),
                         best,
                         lower_bound,
                     };
@@ -431,13 +412,6 @@ fn solve_soft_propagated(
     stop: Option<&Terminator>,
     progress: Option<ProgressReport>,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
-    let reason = || {
-        if stop.is_some_and(Terminator::is_set) {
-            StopReason::Interrupted
-        } else {
-            StopReason::Budget
-        }
-    };
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats {
         vars: wcnf.num_vars,
@@ -510,7 +484,7 @@ fn solve_soft_propagated(
             }
             .filter(|level| check_level(spec, level).is_ok());
             let stopped = GridOutcome::Stopped {
-                reason: reason(),
+                reason: stop_reason(stop),
                 best,
                 lower_bound: oll.lower_bound(),
             };
@@ -555,13 +529,6 @@ fn solve_propagated(
     stop: Option<&Terminator>,
     progress: Option<ProgressReport>,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
-    let reason = || {
-        if stop.is_some_and(Terminator::is_set) {
-            StopReason::Interrupted
-        } else {
-            StopReason::Budget
-        }
-    };
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats {
         vars: wcnf.num_vars,
@@ -600,26 +567,45 @@ fn solve_propagated(
     if let Some(e) = s.propagator_error() {
         return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
     }
-    let level = match status {
-        Status::Unsat => {
-            let clash = clash::explain(spec, stats.conflicts, stop)?;
-            return Ok((GridOutcome::NoLevel { clash }, stats));
-        }
-        Status::Unknown => {
-            let stopped = GridOutcome::Stopped {
-                reason: reason(),
-                best: None,
-                lower_bound: 0,
-            };
-            return Ok((stopped, stats));
-        }
-        Status::Sat => {
-            let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
-            model.decode(&values)?
-        }
-    };
+    if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+        return Ok((outcome, stats));
+    }
+    let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
+    let level = model.decode(&values)?;
     check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
     Ok((GridOutcome::Level(level), stats))
+}
+
+/// What stopped a search that ended without an answer: the stop handle when it is set, else
+/// the budget.
+fn stop_reason(stop: Option<&Terminator>) -> StopReason {
+    if stop.is_some_and(Terminator::is_set) {
+        StopReason::Interrupted
+    } else {
+        StopReason::Budget
+    }
+}
+
+/// The outcome of a hard engine call that did not answer `Sat` (`None` when it did): the rules
+/// that clash when no level exists, or what stopped it (a hard solve has no best level and no
+/// bound to report).
+fn unanswered(
+    spec: &GridSpec,
+    status: Status,
+    conflicts: u64,
+    stop: Option<&Terminator>,
+) -> Result<Option<GridOutcome>, GridError> {
+    Ok(match status {
+        Status::Sat => None,
+        Status::Unsat => Some(GridOutcome::NoLevel {
+            clash: clash::explain(spec, conflicts, stop)?,
+        }),
+        Status::Unknown => Some(GridOutcome::Stopped {
+            reason: stop_reason(stop),
+            best: None,
+            lower_bound: 0,
+        }),
+    })
 }
 
 /// The least number of cells of `class` every level has by the hard whole-grid counts of a
