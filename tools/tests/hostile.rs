@@ -76,6 +76,7 @@ fn packed(name: &str, text: &[u8], bytes: Vec<u8>, expect: Expect) -> Case {
 }
 
 /// What a case must produce.
+#[derive(Clone, Copy)]
 enum Expect {
     /// Exit 3 with this text in the error message.
     Error(&'static str),
@@ -86,94 +87,42 @@ enum Expect {
 #[test]
 fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_bound() {
     let d = dir();
-    let mut cases: Vec<Case> = vec![
-        plain("empty file", vec![], Expect::Error("header")),
-        plain(
-            "only comments",
-            b"c one\nc two\n".to_vec(),
-            Expect::Error("header"),
-        ),
-        plain(
-            "header claiming 2^32 variables",
-            b"p cnf 4294967296 1\n1 0\n".to_vec(),
-            Expect::Error("variables"),
-        ),
+    use Expect::{Answer, Error};
+    // (name, the file's bytes, extra arguments, what must come out), one line a case.
+    #[rustfmt::skip]
+    let table: &[(&str, &[u8], &'static [&'static str], Expect)] = &[
+        ("empty file", b"", &[], Error("header")),
+        ("only comments", b"c one\nc two\n", &[], Error("header")),
+        ("header claiming 2^32 variables", b"p cnf 4294967296 1\n1 0\n", &[], Error("variables")),
         // A header of 2^32 clauses over one clause: truncated, refused by default (and never
         // an allocation of 2^32 clauses); with --relaxed, answered.
-        plain(
-            "header claiming 2^32 clauses",
-            b"p cnf 2 4294967296\n1 0\n".to_vec(),
-            Expect::Error(":3:1: the input ends after 1 of the 4294967296 clauses"),
-        ),
-        Case {
-            args: &["--relaxed"],
-            ..plain(
-                "header claiming 2^32 clauses, relaxed",
-                b"p cnf 2 4294967296\n1 0\n".to_vec(),
-                Expect::Answer(10),
-            )
-        },
-        plain(
-            "a literal of 2^31",
-            b"p cnf 2 1\n2147483648 0\n".to_vec(),
-            Expect::Error("2147483648"),
-        ),
-        plain(
-            "-0 ends a clause",
-            b"p cnf 2 2\n1 -0\n-1 2 0\n".to_vec(),
-            Expect::Answer(10),
-        ),
-        plain(
-            "missing final 0",
-            b"p cnf 2 1\n1 2\n".to_vec(),
-            Expect::Error("0"),
-        ),
+        ("header claiming 2^32 clauses", b"p cnf 2 4294967296\n1 0\n", &[],
+            Error(":3:1: the input ends after 1 of the 4294967296 clauses")),
+        ("header claiming 2^32 clauses, relaxed", b"p cnf 2 4294967296\n1 0\n", &["--relaxed"], Answer(10)),
+        ("a literal of 2^31", b"p cnf 2 1\n2147483648 0\n", &[], Error("2147483648")),
+        ("-0 ends a clause", b"p cnf 2 2\n1 -0\n-1 2 0\n", &[], Answer(10)),
+        ("missing final 0", b"p cnf 2 1\n1 2\n", &[], Error("0")),
         // A clause after `%` is never read: with 1 of 2 clauses before it, truncated.
-        plain(
-            "a clause after %",
-            b"p cnf 1 2\n1 0\n%\n-1 0\n".to_vec(),
-            Expect::Error(":3:1: the input ends after 1 of the 2 clauses"),
-        ),
-        Case {
-            args: &["--relaxed"],
-            ..plain(
-                "a clause after %, relaxed",
-                b"p cnf 1 2\n1 0\n%\n-1 0\n".to_vec(),
-                Expect::Answer(10),
-            )
-        },
-        plain(
-            "a SATLIB file with % and a stray 0",
-            b"p cnf 1 1\n1 0\n%\n0\n".to_vec(),
-            Expect::Answer(10),
-        ),
+        ("a clause after %", b"p cnf 1 2\n1 0\n%\n-1 0\n", &[],
+            Error(":3:1: the input ends after 1 of the 2 clauses")),
+        ("a clause after %, relaxed", b"p cnf 1 2\n1 0\n%\n-1 0\n", &["--relaxed"], Answer(10)),
+        ("a SATLIB file with % and a stray 0", b"p cnf 1 1\n1 0\n%\n0\n", &[], Answer(10)),
         // Cut at a clause boundary, the missing clause made it UNSAT: refused, not answered.
-        plain(
-            "a CNF truncated at a clause boundary",
-            b"p cnf 1 2\n1 0\n".to_vec(),
-            Expect::Error(":3:1: the input ends after 1 of the 2 clauses"),
-        ),
-        plain(
-            "an old-format WCNF truncated at a clause boundary",
-            b"p wcnf 1 3 10\n10 1 0\n".to_vec(),
-            Expect::Error(":3:1: the input ends after 1 of the 3 clauses"),
-        ),
-        plain(
-            "CRLF line ends",
-            b"p cnf 1 2\r\n1 0\r\n-1 0\r\n".to_vec(),
-            Expect::Answer(20),
-        ),
-        plain(
-            "non-UTF-8 bytes in a clause",
-            b"p cnf 1 1\n1 \xff\xfe 0\n".to_vec(),
-            Expect::Error(":2:3: unexpected"),
-        ),
-        plain(
-            "non-UTF-8 bytes in a comment",
-            b"c \xff\xfe\xfd\np cnf 1 1\n1 0\n".to_vec(),
-            Expect::Answer(10),
-        ),
+        ("a CNF truncated at a clause boundary", b"p cnf 1 2\n1 0\n", &[],
+            Error(":3:1: the input ends after 1 of the 2 clauses")),
+        ("an old-format WCNF truncated at a clause boundary", b"p wcnf 1 3 10\n10 1 0\n", &[],
+            Error(":3:1: the input ends after 1 of the 3 clauses")),
+        ("CRLF line ends", b"p cnf 1 2\r\n1 0\r\n-1 0\r\n", &[], Answer(20)),
+        ("non-UTF-8 bytes in a clause", b"p cnf 1 1\n1 \xff\xfe 0\n", &[], Error(":2:3: unexpected")),
+        ("non-UTF-8 bytes in a comment", b"c \xff\xfe\xfd\np cnf 1 1\n1 0\n", &[], Answer(10)),
     ];
+    let mut cases: Vec<Case> = table
+        .iter()
+        .map(|&(name, bytes, args, expect)| Case {
+            args,
+            ..plain(name, bytes.to_vec(), expect)
+        })
+        .collect();
     // Every compressed format: whole (answered), cut in half and cut by its last byte
     // (refused as corrupt or truncated, naming the format), and a clause-boundary truncation
     // inside an intact stream (refused as truncated).
@@ -188,68 +137,42 @@ fn every_hostile_input_gets_its_error_or_a_correct_answer_within_the_memory_boun
     ];
     for (format, pack, message) in packers {
         let whole = pack(formula, FAST);
-        cases.push(packed(
-            &format!("{format} whole"),
-            formula,
-            whole.clone(),
-            Expect::Answer(10),
-        ));
-        cases.push(packed(
-            &format!("{format} cut in half"),
-            formula,
-            whole[..whole.len() / 2].to_vec(),
-            Expect::Error(message),
-        ));
-        cases.push(packed(
-            &format!("{format} without its last byte"),
-            formula,
-            whole[..whole.len() - 1].to_vec(),
-            Expect::Error(message),
-        ));
-        cases.push(packed(
-            &format!("{format} of a truncated formula"),
-            short,
-            pack(short, FAST),
-            Expect::Error("the input ends after 3 of the 4 clauses"),
-        ));
+        let cut = |len: usize| whole[..len].to_vec();
+        #[rustfmt::skip]
+        let streams = [
+            ("whole", formula, whole.clone(), Answer(10)),
+            ("cut in half", formula, cut(whole.len() / 2), Error(message)),
+            ("without its last byte", formula, cut(whole.len() - 1), Error(message)),
+            ("of a truncated formula", short, pack(short, FAST), Error("the input ends after 3 of the 4 clauses")),
+        ];
+        for (what, text, bytes, expect) in streams {
+            cases.push(packed(&format!("{format} {what}"), text, bytes, expect));
+        }
     }
+    let xz_1gib = compress::xz_with_dictionary(formula, 0, 1 << 30);
     cases.push(packed(
         "xz with a 1 GiB dictionary",
         formula,
-        compress::xz_with_dictionary(formula, 0, 1 << 30),
-        Expect::Error("xz data"),
+        xz_1gib,
+        Error("xz data"),
     ));
     // A 100 MB comment line (streamed past), then a satisfiable formula.
     let mut long_comment = b"c ".to_vec();
     long_comment.resize(100 << 20, b'x');
     long_comment.extend_from_slice(b"\np cnf 2 1\n1 2 0\n");
-    for (format, pack) in [
-        ("xz", compress::xz as Packer),
-        ("bzip2", compress::bzip2 as Packer),
-    ] {
-        cases.push(packed(
-            &format!("{format} of a 100 MB comment line"),
-            &long_comment,
-            pack(&long_comment, FAST),
-            Expect::Answer(10),
-        ));
+    for (format, pack) in [("xz", compress::xz as Packer), ("bzip2", compress::bzip2)] {
+        let bytes = pack(&long_comment, FAST);
+        let name = format!("{format} of a 100 MB comment line");
+        cases.push(packed(&name, &long_comment, bytes, Answer(10)));
     }
-    cases.push(plain(
-        "a 100 MB comment line",
-        long_comment,
-        Expect::Answer(10),
-    ));
+    cases.push(plain("a 100 MB comment line", long_comment, Answer(10)));
     // A 16 MB clause line: two million distinct literals in one clause, satisfiable.
     let mut long_clause = b"p cnf 2000000 1\n".to_vec();
     for v in 1..=2_000_000u32 {
         long_clause.extend_from_slice(format!("{v} ").as_bytes());
     }
     long_clause.extend_from_slice(b"0\n");
-    cases.push(plain(
-        "a 16 MB clause line",
-        long_clause,
-        Expect::Answer(10),
-    ));
+    cases.push(plain("a 16 MB clause line", long_clause, Answer(10)));
 
     let mut failures = Vec::new();
     for case in &cases {
