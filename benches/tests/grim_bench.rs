@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use grim_solver::{Budget, Lit, Solver, Status};
+use grim_testkit::{assert_contains, assert_starts_with};
 use grim_tools::formats::dimacs::read_cnf_path;
 
 const BENCH: &str = env!("CARGO_BIN_EXE_grim-bench");
@@ -96,6 +97,11 @@ impl Race {
         assert_eq!(o.status.code(), Some(code), "{out}");
         assert!(out.contains(needle), "{needle:?} in {out}");
     }
+
+    /// [`Race::judged`] with no extra arguments, expecting exit 1 (a solver caught).
+    fn caught(&self, names: &[&str], needle: &str) {
+        self.judged(&[], names, 1, needle);
+    }
 }
 
 /// Runs `command` and asserts that it succeeds, showing its stderr when it does not.
@@ -134,16 +140,10 @@ const GOOD_SAT: &str = "echo 's SATISFIABLE'; echo 'v -1 2 0'";
 #[test]
 fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
     let bad = "echo 's SATISFIABLE'; echo 'v 1 2 0'";
-    let race = Race::new(
-        "bad-model",
-        "t.cnf",
-        SAT_CNF,
-        &[("bad", bad), ("good", GOOD_SAT)],
-    );
-    race.judged(
-        &[],
+    let solvers = [("bad", bad), ("good", GOOD_SAT)];
+    let race = Race::new("bad-model", "t.cnf", SAT_CNF, &solvers);
+    race.caught(
         &["bad", "good"],
-        1,
         "WRONG bad: the model falsifies hard clause 2",
     );
     race.judged(&[], &["good"], 0, "");
@@ -152,26 +152,15 @@ fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
 #[test]
 fn a_false_unsat_disagrees_with_a_model_and_with_the_expected_answer() {
     let liar = "echo 's UNSATISFIABLE'";
-    let race = Race::new(
-        "false-unsat",
-        "t.cnf",
-        SAT_CNF,
-        &[("liar", liar), ("good", GOOD_SAT)],
-    );
-    race.judged(
-        &[],
+    let solvers = [("liar", liar), ("good", GOOD_SAT)];
+    let race = Race::new("false-unsat", "t.cnf", SAT_CNF, &solvers);
+    race.caught(
         &["liar", "good"],
-        1,
         "DISAGREE: good found a model, liar claimed UNSAT",
     );
     // Alone, it is caught by the expected answers found beside the instance.
     write(&race.dir, "EXPECTED", "t.cnf SAT\n");
-    race.judged(
-        &[],
-        &["liar"],
-        1,
-        "UNSAT, but the instance is known satisfiable",
-    );
+    race.caught(&["liar"], "UNSAT, but the instance is known satisfiable");
     race.judged(&["--no-auto-expected"], &["liar"], 0, "");
 }
 
@@ -187,18 +176,8 @@ fn a_false_cost_and_two_different_optima_are_caught() {
             ("lazy", "echo 'o 5'; echo 's OPTIMUM FOUND'; echo 'v 01'"),
         ],
     );
-    race.judged(
-        &[],
-        &["cheat", "good"],
-        1,
-        "reported cost 2, the model costs 3",
-    );
-    race.judged(
-        &[],
-        &["good", "lazy"],
-        1,
-        "different proven optima: good 3, lazy 5",
-    );
+    race.caught(&["cheat", "good"], "reported cost 2, the model costs 3");
+    race.caught(&["good", "lazy"], "different proven optima: good 3, lazy 5");
     race.judged(&[], &["good"], 0, "OPT(3)");
 }
 
@@ -329,10 +308,7 @@ fn a_correct_run_writes_the_table_the_csv_and_a_cactus_line_per_solver() {
         1 + CORPUS.len() * solvers.len(),
         "{csv_text}"
     );
-    assert!(
-        csv_text.starts_with("instance,path,solver,status,cost,cpu_s"),
-        "{csv_text}"
-    );
+    assert_starts_with(&csv_text, "instance,path,solver,status,cost,cpu_s");
     assert!(
         csv_text.lines().skip(1).all(|l| l.ends_with(",true,ok")),
         "{csv_text}"
@@ -404,18 +380,16 @@ fn the_slurm_export_is_a_valid_script_that_runs_one_array_task() {
         .concat(),
     );
     let script_text = std::fs::read_to_string(&job).unwrap();
-    for line in [
-        "#SBATCH --array=0-1",
-        "#SBATCH --cpus-per-task=1",
-        "#SBATCH --time=00:06:00",
-        "ulimit -t 30",
-        "ulimit -v 1024000",
-    ] {
-        assert!(
-            script_text.contains(line),
-            "missing `{line}`:\n{script_text}"
-        );
-    }
+    assert_contains(
+        &script_text,
+        &[
+            "#SBATCH --array=0-1",
+            "#SBATCH --cpus-per-task=1",
+            "#SBATCH --time=00:06:00",
+            "ulimit -t 30",
+            "ulimit -v 1024000",
+        ],
+    );
     succeeds(Command::new("bash").arg("-n").arg(&job));
     succeeds(
         Command::new("bash")
@@ -444,14 +418,15 @@ fn the_benchexec_export_is_well_formed_xml_with_a_run_per_solver() {
         &[&["-t", "60"][..], &solvers, &[&cnf]].concat(),
     );
     let text = std::fs::read_to_string(&xml).unwrap();
-    for part in [
-        "<benchmark tool=\"grim_bench.benchexec_tool\" timelimit=\"60 s\" hardtimelimit=\"65 s\" cpuCores=\"1\">",
-        "<rundefinition name=\"grim\">",
-        "<option name=\"--grim-bench-command\">cadical -q &apos;&lt;{}&gt;&apos;</option>",
-        "x&amp;y.cnf</include>",
-    ] {
-        assert!(text.contains(part), "missing {part}:\n{text}");
-    }
+    assert_contains(
+        &text,
+        &[
+            "<benchmark tool=\"grim_bench.benchexec_tool\" timelimit=\"60 s\" hardtimelimit=\"65 s\" cpuCores=\"1\">",
+            "<rundefinition name=\"grim\">",
+            "<option name=\"--grim-bench-command\">cadical -q &apos;&lt;{}&gt;&apos;</option>",
+            "x&amp;y.cnf</include>",
+        ],
+    );
     assert!(dir.join("grim_bench/__init__.py").exists());
     if on_path("python3") {
         let count = "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \

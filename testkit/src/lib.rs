@@ -9,7 +9,7 @@
 //! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum; naive unit propagation |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
 //! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
-//! | [`Trickle`], [`assert_matches!`] | a one-byte-a-call reader; a pattern check that shows the value |
+//! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
@@ -74,6 +74,28 @@ impl std::io::Read for Trickle<'_> {
     }
 }
 
+/// Asserts that `text` contains each of `needles`, showing the first one missing and the
+/// whole text when one is.
+///
+/// Why a function: `assert!(stdout(&o).contains("…"), "{}", stdout(&o))` takes five lines
+/// once rustfmt breaks it, and the CLI tests were mostly that shape; a list of needles also
+/// replaces the `for needle in [...] { assert!(…) }` loops.
+#[track_caller]
+pub fn assert_contains(text: &str, needles: &[&str]) {
+    if let Some(missing) = needles.iter().find(|n| !text.contains(**n)) {
+        panic!("missing {missing:?} in:\n{text}");
+    }
+}
+
+/// Asserts that `text` starts with `prefix`, showing the whole text when it does not.
+#[track_caller]
+pub fn assert_starts_with(text: &str, prefix: &str) {
+    assert!(
+        text.starts_with(prefix),
+        "does not start with {prefix:?}:\n{text}"
+    );
+}
+
 /// Asserts that a value matches a pattern (with an optional guard), showing the value when it
 /// does not: `assert_matches!(e => ParseError::Truncated { line: 4, column: 1, .. })`.
 ///
@@ -112,5 +134,24 @@ mod tests {
     #[should_panic(expected = "Ok(3) does not match Ok(4)")]
     fn assert_matches_panics_naming_the_value_and_the_pattern() {
         assert_matches!(Ok::<u32, ()>(3) => Ok(4));
+    }
+
+    #[test]
+    fn assert_contains_passes_when_every_needle_is_there() {
+        super::assert_contains("s SATISFIABLE\nv 1 0", &["s SAT", "v 1 0", ""]);
+        super::assert_contains("anything", &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "missing \"v 2\" in:\ns SAT")]
+    fn assert_contains_panics_naming_the_missing_needle_and_the_text() {
+        super::assert_contains("s SAT", &["s SAT", "v 2"]);
+    }
+
+    #[test]
+    #[should_panic(expected = "does not start with \"v\":\ns SAT")]
+    fn assert_starts_with_panics_showing_the_text() {
+        super::assert_starts_with("s SAT", "s");
+        super::assert_starts_with("s SAT", "v");
     }
 }

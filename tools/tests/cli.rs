@@ -4,23 +4,16 @@
 
 mod common;
 
-use common::{Dir, code, p, run, stderr, stdout};
+use common::{CHECK, Dir, GEN, SAT, code, p, run, sat, stderr, stdout};
 use grim_testkit::SplitMix64;
 use grim_testkit::generate::random_ksat;
+use grim_testkit::{assert_contains, assert_starts_with};
 
 use std::process::{Command, Output};
 
 use grim_encodings::maxsat::OllOptions;
 use grim_solver::Options;
 use grim_testkit::compress::{self, DEFAULT};
-
-const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
-const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
-const GEN: &str = env!("CARGO_BIN_EXE_grim-gen");
-
-fn sat(args: &[&str]) -> Output {
-    run(SAT, args, None)
-}
 
 impl Dir {
     fn new_cli(test: &str) -> Dir {
@@ -61,6 +54,11 @@ fn satisfies(model: &[i64], clauses: &[Vec<i64>]) -> bool {
 
 fn dimacs(num_vars: usize, clauses: &[Vec<i64>]) -> String {
     grim_testkit::generate::dimacs_text(num_vars, clauses)
+}
+
+/// `text` gzipped at the default level.
+fn gzipped(text: &str) -> Vec<u8> {
+    compress::gzip(text.as_bytes(), DEFAULT)
 }
 
 /// Pigeonhole: `holes + 1` pigeons into `holes` holes (UNSAT, hard for resolution).
@@ -118,10 +116,7 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
     let o = run(
         SAT,
         &["-q", "-"],
-        Some(&compress::gzip(
-            dimacs(2, &small_unsat()).as_bytes(),
-            DEFAULT,
-        )),
+        Some(&gzipped(&dimacs(2, &small_unsat()))),
     );
     assert_eq!(code(&o), Some(20), "{}", stderr(&o));
 }
@@ -129,10 +124,7 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
 #[test]
 fn a_gzip_file_is_solved_whatever_its_name() {
     let dir = Dir::new_cli("gzip");
-    let f = dir.file(
-        "plain-name.cnf",
-        compress::gzip(dimacs(4, &small_sat()).as_bytes(), DEFAULT),
-    );
+    let f = dir.file("plain-name.cnf", gzipped(&dimacs(4, &small_sat())));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}", stderr(&o));
     assert!(stdout(&o).contains("(gzip)"), "{}", stdout(&o));
@@ -210,29 +202,31 @@ fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
     let dir = Dir::new_cli("comments");
     let f = dir.file("a.cnf", dimacs(4, &small_sat()));
     let out = stdout(&sat(&[p(&f)]));
-    for needle in [
-        "c grim-sat",
-        "c header: p cnf 4 4",
-        "c parsed: 4 variables, 4 clauses, 8 literals",
-        "c solving",
-        "c ---- statistics (--stats for every counter) ----",
-        ", conflicts ",
-        "models checked 1",
-    ] {
-        assert!(out.contains(needle), "missing {needle:?} in:\n{out}");
-    }
+    assert_contains(
+        &out,
+        &[
+            "c grim-sat",
+            "c header: p cnf 4 4",
+            "c parsed: 4 variables, 4 clauses, 8 literals",
+            "c solving",
+            "c ---- statistics (--stats for every counter) ----",
+            ", conflicts ",
+            "models checked 1",
+        ],
+    );
     // Short by default (a newcomer's complaint: ~30 `c` lines); every counter with --stats.
     let comments = out.lines().filter(|l| l.starts_with("c ")).count();
     assert!(comments <= 10, "{comments} comment lines:\n{out}");
     let full = stdout(&sat(&["--stats", p(&f)]));
-    for needle in [
-        "c ---- statistics ----",
-        "c conflicts",
-        "c models checked",
-        "c vivified clauses",
-    ] {
-        assert!(full.contains(needle), "missing {needle:?} in:\n{full}");
-    }
+    assert_contains(
+        &full,
+        &[
+            "c ---- statistics ----",
+            "c conflicts",
+            "c models checked",
+            "c vivified clauses",
+        ],
+    );
     let s = out.find("\ns SATISFIABLE").expect("s line");
     assert!(
         out[..s].contains("statistics"),
@@ -294,11 +288,7 @@ fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
     let f = dir.file("r.cnf", dimacs(50, &random_3sat(50, 200, 3)));
     let o = sat(&["--opt", "seed=42", "--opt", "minimize=false", p(&f)]);
     assert!(matches!(code(&o), Some(10 | 20)), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("c options: minimize=false seed=42"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), &["c options: minimize=false seed=42"]);
     let plain = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), code(&plain), "options must not change the answer");
 }
@@ -331,10 +321,9 @@ fn opt_sets_maxsat_options_too_and_they_keep_the_optimum() {
         p(&f),
     ]);
     assert_eq!(code(&o), Some(30), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("c options: stratify=false minimize_conflicts=3 anytime_flips=0"),
-        "{}",
-        stdout(&o)
+    assert_contains(
+        &stdout(&o),
+        &["c options: stratify=false minimize_conflicts=3 anytime_flips=0"],
     );
     let last_o = |text: &str| {
         text.lines()
@@ -381,11 +370,7 @@ fn grim_gen_ksat_takes_clauses_or_ratio_and_says_so_when_neither_is_given() {
         None,
     );
     assert_eq!(code(&by_ratio), Some(0), "{}", stderr(&by_ratio));
-    assert!(
-        stdout(&by_ratio).contains("p cnf 20 84"),
-        "{}",
-        stdout(&by_ratio)
-    );
+    assert_contains(&stdout(&by_ratio), &["p cnf 20 84"]);
     let by_count = run(
         GEN,
         &["ksat", "--vars", "20", "--clauses", "84", "--seed", "1"],
@@ -394,10 +379,9 @@ fn grim_gen_ksat_takes_clauses_or_ratio_and_says_so_when_neither_is_given() {
     assert_eq!(code(&by_count), Some(0));
     let neither = run(GEN, &["ksat", "--vars", "20"], None);
     assert_eq!(code(&neither), Some(2));
-    assert!(
-        stderr(&neither).contains("<--clauses <CLAUSES>|--ratio <RATIO>>"),
-        "{}",
-        stderr(&neither)
+    assert_contains(
+        &stderr(&neither),
+        &["<--clauses <CLAUSES>|--ratio <RATIO>>"],
     );
     let both = run(
         GEN,
@@ -410,11 +394,7 @@ fn grim_gen_ksat_takes_clauses_or_ratio_and_says_so_when_neither_is_given() {
 #[test]
 fn the_usage_line_shows_the_instance_as_required() {
     let o = sat(&["--help"]);
-    assert!(
-        stdout(&o).contains("Usage: grim-sat [OPTIONS] <FILE>"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), &["Usage: grim-sat [OPTIONS] <FILE>"]);
     let o = sat(&[]);
     assert_eq!(code(&o), Some(2));
     assert!(stderr(&o).contains("<FILE>"), "{}", stderr(&o));
@@ -455,28 +435,28 @@ fn command_line_mistakes_exit_2_without_an_answer() {
 
 // ---------------------------------------------------------------- limits, progress, signals
 
+/// Runs grim-sat with the limit `args` on pigeonhole `holes + 1` into `holes` and asserts exit
+/// 0, `s UNKNOWN` and that the comments give `reason`. Returns the output.
+fn stopped_by(test: &str, holes: u32, args: &[&str], reason: &str) -> Output {
+    let dir = Dir::new_cli(test);
+    let f = dir.file("php.cnf", pigeonhole(holes));
+    let o = sat(&[args, &[p(&f)]].concat());
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
+    assert_contains(&stdout(&o), &[reason]);
+    o
+}
+
 #[test]
 fn one_conflict_on_pigeonhole_9_into_8_gives_unknown_and_exit_0() {
-    let dir = Dir::new_cli("conflicts");
-    let f = dir.file("php.cnf", pigeonhole(8));
-    let o = sat(&["--conflicts", "1", p(&f)]);
-    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let reason = "c stopped by the conflict limit (1)";
+    let o = stopped_by("conflicts", 8, &["--conflicts", "1"], reason);
     assert_eq!(answer_lines(&o), vec!["s UNKNOWN"]);
-    assert!(
-        stdout(&o).contains("c stopped by the conflict limit (1)"),
-        "{}",
-        stdout(&o)
-    );
 }
 
 #[test]
 fn a_propagation_limit_gives_unknown_and_exit_0() {
-    let dir = Dir::new_cli("props");
-    let f = dir.file("php.cnf", pigeonhole(8));
-    let o = sat(&["--propagations", "100", p(&f)]);
-    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
-    assert!(stdout(&o).contains("propagation limit"), "{}", stdout(&o));
+    stopped_by("props", 8, &["--propagations", "100"], "propagation limit");
 }
 
 #[test]
@@ -496,10 +476,7 @@ fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_hold
         let out = stdout(&o);
         let progress = out.lines().filter(|l| l.starts_with("c progress")).count();
         assert_eq!(progress, 4, "slices of 100 up to 450 conflicts:\n{out}");
-        assert!(
-            out.contains("conflicts 100 ") && out.contains("propagations/s"),
-            "{out}"
-        );
+        assert_contains(&out, &["conflicts 100 ", "propagations/s"]);
         assert!(out.contains("stopped by the conflict limit (450)"), "{out}");
         assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
     }
@@ -520,16 +497,7 @@ fn verbose_slicing_still_reaches_the_answer() {
 
 #[test]
 fn a_time_limit_stops_a_hard_instance_with_unknown_and_exit_0() {
-    let dir = Dir::new_cli("time");
-    let f = dir.file("php.cnf", pigeonhole(11));
-    let o = sat(&["--time", "0.3", p(&f)]);
-    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"));
-    assert!(
-        stdout(&o).contains("stopped by the time limit"),
-        "{}",
-        stdout(&o)
-    );
+    stopped_by("time", 11, &["--time", "0.3"], "stopped by the time limit");
 }
 
 #[test]
@@ -574,44 +542,18 @@ fn sigint_during_a_long_run_prints_s_unknown_and_exits_0() {
 #[test]
 fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() {
     let dir = Dir::new_cli("malformed");
-    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        (
-            "junk.cnf",
-            b"p cnf 3 1\n1 x 0\n".to_vec(),
-            ":2:3: unexpected `x`",
-        ),
-        (
-            "nozero.cnf",
-            b"p cnf 3 1\n1 2".to_vec(),
-            ":2:4: the input ends inside",
-        ),
-        (
-            "header.cnf",
-            b"p cnf three 1\n".to_vec(),
-            ":1:7: malformed header",
-        ),
-        (
-            "noheader.cnf",
-            b"1 2 0\n".to_vec(),
-            ":1:1: expected the header",
-        ),
-        (
-            "huge.cnf",
-            b"p cnf 4000000000 1\n".to_vec(),
-            ":1:7: 4000000000 variables",
-        ),
-        (
-            "binary.cnf",
-            vec![0x7f, b'E', b'L', b'F', 0, 1, 2],
-            ":1:1: unexpected",
-        ),
-        (
-            "overflow.cnf",
-            b"p cnf 1 1\n123456789012345678901234 0\n".to_vec(),
-            ":2:1: the number",
-        ),
+    // (file name, its bytes, what the error says after the path), one line a case.
+    #[rustfmt::skip]
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("junk.cnf", b"p cnf 3 1\n1 x 0\n", ":2:3: unexpected `x`"),
+        ("nozero.cnf", b"p cnf 3 1\n1 2", ":2:4: the input ends inside"),
+        ("header.cnf", b"p cnf three 1\n", ":1:7: malformed header"),
+        ("noheader.cnf", b"1 2 0\n", ":1:1: expected the header"),
+        ("huge.cnf", b"p cnf 4000000000 1\n", ":1:7: 4000000000 variables"),
+        ("binary.cnf", &[0x7f, b'E', b'L', b'F', 0, 1, 2], ":1:1: unexpected"),
+        ("overflow.cnf", b"p cnf 1 1\n123456789012345678901234 0\n", ":2:1: the number"),
     ];
-    for (name, text, needle) in cases {
+    for &(name, text, needle) in cases {
         let f = dir.file(name, text);
         let o = sat(&[p(&f)]);
         assert_eq!(code(&o), Some(3), "{name}: {}", stderr(&o));
@@ -627,27 +569,19 @@ fn malformed_inputs_give_file_line_column_errors_exit_3_and_nothing_on_stdout() 
 #[test]
 fn a_truncated_gzip_input_is_a_parse_error_exit_3() {
     let dir = Dir::new_cli("truncated");
-    let full = compress::gzip(pigeonhole(8).as_bytes(), DEFAULT);
+    let full = gzipped(&pigeonhole(8));
     let f = dir.file("cut.cnf.gz", &full[..full.len() / 2]);
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(3), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
-    assert!(
-        stderr(&o).contains("gzip data is corrupt or truncated"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &["gzip data is corrupt or truncated"]);
 }
 
 #[test]
 fn a_parse_error_on_standard_input_names_stdin() {
     let o = run(SAT, &["-"], Some(b"p cnf 1 1\n1 y 0\n"));
     assert_eq!(code(&o), Some(3));
-    assert!(
-        stderr(&o).starts_with("grim-sat: error: <stdin>:2:3: "),
-        "{}",
-        stderr(&o)
-    );
+    assert_starts_with(&stderr(&o), "grim-sat: error: <stdin>:2:3: ");
 }
 
 #[test]
@@ -681,11 +615,7 @@ fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
     let o = sat(&["--strict", p(&f)]);
     assert_eq!(code(&o), Some(3));
     assert!(o.stdout.is_empty());
-    assert!(
-        stderr(&o).contains(":3:3: literal 3 exceeds"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &[":3:3: literal 3 exceeds"]);
 }
 
 #[test]
@@ -697,19 +627,14 @@ fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
         let o = sat(&[args, &[p(&f)]].concat());
         assert_eq!(code(&o), Some(3), "{args:?}: {}", stderr(&o));
         assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
-        assert!(
-            stderr(&o).contains("a.cnf:4:1: the input ends after 2 of the 3 clauses"),
-            "{}",
-            stderr(&o)
+        assert_contains(
+            &stderr(&o),
+            &["a.cnf:4:1: the input ends after 2 of the 3 clauses"],
         );
     }
     let o = sat(&["-q", "--relaxed", p(&f)]);
     assert_eq!(code(&o), Some(10));
-    assert!(
-        stderr(&o).contains("warning") && stderr(&o).contains("2 of the 3 clauses"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &["warning", "2 of the 3 clauses"]);
     // --strict and --relaxed contradict each other: a usage error.
     let o = sat(&["--strict", "--relaxed", p(&f)]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
@@ -721,18 +646,10 @@ fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
     let f = dir.file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
-    assert!(
-        stderr(&o).contains("declares 1 clauses but the input has 2"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &["declares 1 clauses but the input has 2"]);
     let o = sat(&["--strict", p(&f)]);
     assert_eq!(code(&o), Some(3));
-    assert!(
-        stderr(&o).contains(":3:1: more clauses than the 1 declared"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &[":3:1: more clauses than the 1 declared"]);
 }
 
 // ---------------------------------------------------------------- grim-check
@@ -746,10 +663,7 @@ fn check(dir: &Dir, instance: &str, output: &str) -> Output {
 #[test]
 fn grim_check_accepts_the_model_grim_sat_prints() {
     let dir = Dir::new_cli("check-ok");
-    let i = dir.file(
-        "a.cnf.gz",
-        compress::gzip(dimacs(4, &small_sat()).as_bytes(), DEFAULT),
-    );
+    let i = dir.file("a.cnf.gz", gzipped(&dimacs(4, &small_sat())));
     let o = sat(&[p(&i)]);
     let out = dir.file("a.out", &o.stdout);
     let c = run(CHECK, &[p(&i), p(&out)], None);
@@ -767,9 +681,9 @@ fn grim_check_rejects_a_wrong_model_naming_the_first_falsified_clause_and_its_li
     let c = check(&dir, instance, "s SATISFIABLE\nv 1 -2 -3 0\n");
     assert_eq!(code(&c), Some(1), "{}{}", stdout(&c), stderr(&c));
     let out = stdout(&c);
-    assert!(
-        out.starts_with("WRONG: the model does not satisfy clause 2 (line 5 of"),
-        "{out}"
+    assert_starts_with(
+        &out,
+        "WRONG: the model does not satisfy clause 2 (line 5 of",
     );
     assert!(out.contains("-1 3 0 [all literals false]"), "{out}");
     assert!(out.contains("1 of 3 clauses unsatisfied"), "{out}");
@@ -780,11 +694,7 @@ fn grim_check_counts_an_unassigned_variable_as_satisfying_nothing() {
     let dir = Dir::new_cli("check-partial");
     let c = check(&dir, "p cnf 2 2\n1 0\n2 0\n", "s SATISFIABLE\nv 1 0\n");
     assert_eq!(code(&c), Some(1), "{}", stdout(&c));
-    assert!(
-        stdout(&c).contains("[0 false, 1 unassigned]"),
-        "{}",
-        stdout(&c)
-    );
+    assert_contains(&stdout(&c), &["[0 false, 1 unassigned]"]);
     // Assigning only what is needed is fine.
     let c = check(&dir, "p cnf 3 1\n1 3 0\n", "s SATISFIABLE\nv 3 0\n");
     assert_eq!(code(&c), Some(0), "{}", stdout(&c));
@@ -795,42 +705,27 @@ fn grim_check_reports_unsatisfiable_and_unknown_as_unchecked_with_exit_0() {
     let dir = Dir::new_cli("check-unsat");
     let c = check(&dir, &dimacs(2, &small_unsat()), "c x\ns UNSATISFIABLE\n");
     assert_eq!(code(&c), Some(0));
-    assert!(
-        stdout(&c).starts_with("UNCHECKED: UNSATISFIABLE"),
-        "{}",
-        stdout(&c)
-    );
+    assert_starts_with(&stdout(&c), "UNCHECKED: UNSATISFIABLE");
     let c = check(&dir, &dimacs(2, &small_unsat()), "s UNKNOWN\n");
     assert_eq!(code(&c), Some(0));
-    assert!(
-        stdout(&c).starts_with("UNCHECKED: UNKNOWN"),
-        "{}",
-        stdout(&c)
-    );
+    assert_starts_with(&stdout(&c), "UNCHECKED: UNKNOWN");
 }
 
 #[test]
 fn grim_check_refuses_malformed_outputs_with_exit_2_and_a_position() {
     let dir = Dir::new_cli("check-malformed");
     let instance = dimacs(4, &small_sat());
-    for (output, needle) in [
-        (
-            "s SATISFIABLE\nv 1 -2 -3\n",
-            ":3:1: the output ends without the `0`",
-        ),
-        (
-            "s SATISFIABLE\nv 1 2 -1 0\n",
-            ":2:7: literal -1 contradicts 1",
-        ),
+    #[rustfmt::skip]
+    let cases = [
+        ("s SATISFIABLE\nv 1 -2 -3\n", ":3:1: the output ends without the `0`"),
+        ("s SATISFIABLE\nv 1 2 -1 0\n", ":2:7: literal -1 contradicts 1"),
         ("c nothing\n", "no `s` line"),
         ("s SATISFIABLE\n", ":1:1: `s SATISFIABLE` without `v` lines"),
         ("s MAYBE\n", ":1:3: unknown answer `MAYBE`"),
         ("s SATISFIABLE\nv 1 two 0\n", ":2:5: unexpected `two`"),
-        (
-            "s UNSATISFIABLE\nv 1 0\n",
-            ":2:1: `v` lines, but the answer is UNSATISFIABLE",
-        ),
-    ] {
+        ("s UNSATISFIABLE\nv 1 0\n", ":2:1: `v` lines, but the answer is UNSATISFIABLE"),
+    ];
+    for (output, needle) in cases {
         let c = check(&dir, &instance, output);
         assert_eq!(
             code(&c),
@@ -853,11 +748,7 @@ fn grim_check_refuses_a_malformed_instance_with_exit_2() {
     let dir = Dir::new_cli("check-instance");
     let c = check(&dir, "p cnf 2 1\n1 q 0\n", "s SATISFIABLE\nv 1 2 0\n");
     assert_eq!(code(&c), Some(2));
-    assert!(
-        stderr(&c).contains("instance.cnf:2:3: unexpected `q`"),
-        "{}",
-        stderr(&c)
-    );
+    assert_contains(&stderr(&c), &["instance.cnf:2:3: unexpected `q`"]);
     let c = run(
         CHECK,
         &[p(&dir.0.join("none.cnf")), p(&dir.0.join("none.out"))],

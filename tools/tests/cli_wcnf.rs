@@ -8,20 +8,14 @@
 
 mod common;
 
-use common::{Dir, code, p, run, stderr, stdout};
+use common::{CHECK, Dir, SAT, code, p, run, sat, stderr, stdout};
+use grim_testkit::{assert_contains, assert_starts_with};
 use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use grim_testkit::compress::{self, DEFAULT};
 use grim_tools::generate::{GenWcnf, SplitMix64, random_maxsat, vertex_cover};
-
-const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
-const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
-
-fn sat(args: &[&str]) -> Output {
-    run(SAT, args, None)
-}
 
 impl Dir {
     fn new_wcnf(test: &str) -> Dir {
@@ -248,10 +242,7 @@ fn a_conflict_budget_that_ends_the_search_after_a_solution_gives_s_satisfiable_e
     let out = stdout(&o);
     assert_eq!(code(&o), Some(10), "{out}");
     assert_eq!(status(&out), vec!["s SATISFIABLE"]);
-    assert!(
-        out.contains("c stopped by the conflict or propagation limit"),
-        "{out}"
-    );
+    assert_contains(&out, &["c stopped by the conflict or propagation limit"]);
     assert_solution(&out, &text);
 }
 
@@ -337,60 +328,22 @@ fn sigint_does_the_same() {
 #[test]
 fn degenerate_instances_answer_correctly() {
     let dir = Dir::new_wcnf("degenerate");
-    for (name, text, exit, expected) in [
+    #[rustfmt::skip]
+    let cases = [
         ("empty.wcnf", "", 30, vec!["o 0", "s OPTIMUM FOUND", "v "]),
-        (
-            "comments.wcnf",
-            "c nothing\n",
-            30,
-            vec!["o 0", "s OPTIMUM FOUND", "v "],
-        ),
-        (
-            "nosoft.wcnf",
-            "h 1 2 0\nh -1 0\n",
-            30,
-            vec!["o 0", "s OPTIMUM FOUND", "v 01"],
-        ),
-        (
-            "emptyhard.wcnf",
-            "h 0\n1 1 0\n",
-            20,
-            vec!["s UNSATISFIABLE"],
-        ),
-        (
-            "emptysoft.wcnf",
-            "4 0\n",
-            30,
-            vec!["o 4", "s OPTIMUM FOUND", "v "],
-        ),
-        (
-            "emptysofts.wcnf",
-            "4 0\nh 1 0\n3 0\n2 -1 0\n",
-            30,
-            vec!["o 9", "s OPTIMUM FOUND", "v 1"],
-        ),
-        (
-            "tautology.wcnf",
-            "h 1 -1 0\n3 2 -2 0\n",
-            30,
-            // Any model is optimal (flipping every variable maps the instance onto itself, so
-            // the optimiser may fix one): `assert_solution` checks the `v` line.
-            vec!["o 0", "s OPTIMUM FOUND"],
-        ),
-        (
-            "zero.wcnf",
-            "0 1 0\n0 -1 0\n",
-            30,
-            vec!["o 0", "s OPTIMUM FOUND", "v 0"],
-        ),
+        ("comments.wcnf", "c nothing\n", 30, vec!["o 0", "s OPTIMUM FOUND", "v "]),
+        ("nosoft.wcnf", "h 1 2 0\nh -1 0\n", 30, vec!["o 0", "s OPTIMUM FOUND", "v 01"]),
+        ("emptyhard.wcnf", "h 0\n1 1 0\n", 20, vec!["s UNSATISFIABLE"]),
+        ("emptysoft.wcnf", "4 0\n", 30, vec!["o 4", "s OPTIMUM FOUND", "v "]),
+        ("emptysofts.wcnf", "4 0\nh 1 0\n3 0\n2 -1 0\n", 30, vec!["o 9", "s OPTIMUM FOUND", "v 1"]),
+        // Any model is optimal (flipping every variable maps the instance onto itself, so
+        // the optimiser may fix one): `assert_solution` checks the `v` line.
+        ("tautology.wcnf", "h 1 -1 0\n3 2 -2 0\n", 30, vec!["o 0", "s OPTIMUM FOUND"]),
+        ("zero.wcnf", "0 1 0\n0 -1 0\n", 30, vec!["o 0", "s OPTIMUM FOUND", "v 0"]),
         ("contradict.wcnf", "1 1 0\n1 -1 0\n", 30, vec!["o 1"]),
-        (
-            "bigweight.wcnf",
-            "18446744073709551615 1 0\nh -1 0\n",
-            30,
-            vec!["o 18446744073709551615", "s OPTIMUM FOUND", "v 0"],
-        ),
-    ] {
+        ("bigweight.wcnf", "18446744073709551615 1 0\nh -1 0\n", 30, vec!["o 18446744073709551615", "s OPTIMUM FOUND", "v 0"]),
+    ];
+    for (name, text, exit, expected) in cases {
         let f = dir.file(name, text);
         let o = sat(&["-q", p(&f)]);
         let out = stdout(&o);
@@ -431,11 +384,7 @@ fn an_old_format_file_and_a_gzipped_one_read_the_same() {
     assert_eq!(answer_lines(&stdout(&o)), plain);
     let o = sat(&[p(&gz)]);
     assert!(stdout(&o).contains("c input: ") && stdout(&o).contains("(gzip)"));
-    assert!(
-        stdout(&o).contains("c header: p wcnf 3 4 100 (line 1)"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), &["c header: p wcnf 3 4 100 (line 1)"]);
 }
 
 #[test]
@@ -482,21 +431,18 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
     let dir = Dir::new_wcnf("banner");
     let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let out = stdout(&sat(&[p(&f)]));
-    assert!(
-        out.contains("c format: WCNF, headerless (2022+) (no header, and the name ends in .wcnf)"),
-        "{out}"
+    assert_contains(
+        &out,
+        &["c format: WCNF, headerless (2022+) (no header, and the name ends in .wcnf)"],
     );
-    assert!(
-        out.contains("c parsed: 2 variables, 1 hard and 1 soft clauses, 3 literals, soft weight 3"),
-        "{out}"
+    assert_contains(
+        &out,
+        &["c parsed: 2 variables, 1 hard and 1 soft clauses, 3 literals, soft weight 3"],
     );
     assert!(out.contains(", sat calls "), "{out}");
     // Every counter with --stats.
     let full = stdout(&sat(&["--stats", p(&f)]));
-    assert!(
-        full.contains("c sat calls") && full.contains("c core literals"),
-        "{full}"
-    );
+    assert_contains(&full, &["c sat calls", "c core literals"]);
 }
 
 #[test]
@@ -526,10 +472,7 @@ fn verbose_prints_bound_progress_lines() {
     assert!(bounds.len() >= 2, "{out}");
     // The last bound line has lower = upper = the optimum.
     let cost = costs(&out).last().copied().unwrap_or(0);
-    assert!(
-        out.contains(&format!("c bounds: lower {cost}, upper {cost}")),
-        "{out}"
-    );
+    assert_contains(&out, &[&format!("c bounds: lower {cost}, upper {cost}")]);
 }
 
 #[test]
@@ -544,10 +487,7 @@ fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
     assert_eq!(code(&tuned), Some(30), "{}", stderr(&tuned));
     assert_eq!(costs(&stdout(&plain)).last(), costs(&stdout(&tuned)).last());
     let banner = stdout(&sat(&["--opt", "seed=7", p(&f)]));
-    assert!(
-        banner.contains("c options: ") && banner.contains("seed=7"),
-        "{banner}"
-    );
+    assert_contains(&banner, &["c options: ", "seed=7"]);
     let o = sat(&["--opt", "no_such_option=1", p(&f)]);
     assert_eq!(code(&o), Some(2));
     assert!(stdout(&o).is_empty());
@@ -602,27 +542,17 @@ fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers
 #[test]
 fn malformed_wcnf_gives_file_line_column_errors_exit_3_and_nothing_on_stdout() {
     let dir = Dir::new_wcnf("malformed");
-    for (text, position, needle) in [
+    #[rustfmt::skip]
+    let cases = [
         ("h 1 0\n-3 1 0\n", "2:1", "negative weight `-3`"),
         ("h 1 0\n1.5 1 0\n", "2:1", "unexpected `1.5`"),
-        (
-            "h 1 0\n 18446744073709551616 1 0\n",
-            "2:2",
-            "exceeds 2^64 - 1",
-        ),
-        (
-            "9223372036854775808 1 0\n9223372036854775808 2 0\n",
-            "2:1",
-            "soft weights overflow",
-        ),
+        ("h 1 0\n 18446744073709551616 1 0\n", "2:2", "exceeds 2^64 - 1"),
+        ("9223372036854775808 1 0\n9223372036854775808 2 0\n", "2:1", "soft weights overflow"),
         ("h 1 0\n3 1 2\n", "3:1", "expected `0`"),
-        (
-            "p wcnf 2 1 5\nh 1 0\n",
-            "2:1",
-            "`h` belongs to the headerless format",
-        ),
+        ("p wcnf 2 1 5\nh 1 0\n", "2:1", "`h` belongs to the headerless format"),
         ("p wcnf 2\n", "1:9", "the number of clauses"),
-    ] {
+    ];
+    for (text, position, needle) in cases {
         let f = dir.file("bad.wcnf", text);
         let o = sat(&[p(&f)]);
         assert_eq!(code(&o), Some(3), "{text:?}: {}", stdout(&o));
@@ -663,11 +593,7 @@ fn grim_check_accepts_what_grim_sat_prints() {
         let out = dir.file("out.txt", &o.stdout);
         let c = check(&f, &out);
         assert_eq!(code(&c), Some(0), "{}{}", stdout(&c), stderr(&c));
-        assert!(
-            stdout(&c).starts_with("OK: OPTIMUM FOUND, cost "),
-            "{}",
-            stdout(&c)
-        );
+        assert_starts_with(&stdout(&c), "OK: OPTIMUM FOUND, cost ");
     }
     // Also through standard input, and on a SIGTERM-style SATISFIABLE answer.
     let text = slow_instance().to_wcnf_string();
@@ -683,17 +609,10 @@ fn grim_check_accepts_what_grim_sat_prints() {
 fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
     let dir = Dir::new_wcnf("check-verdicts");
     let f = dir.file("i.wcnf", "h 1 2 0\n3 -1 0\n2 -2 0\nh -3 1 0\n");
-    for (output, exit, needle) in [
-        (
-            "o 2\ns OPTIMUM FOUND\nv 010\n",
-            0,
-            "OK: OPTIMUM FOUND, cost 2",
-        ),
-        (
-            "o 5\no 2\ns SATISFIABLE\nv 010\n",
-            0,
-            "OK: SATISFIABLE, cost 2",
-        ),
+    #[rustfmt::skip]
+    let cases = [
+        ("o 2\ns OPTIMUM FOUND\nv 010\n", 0, "OK: OPTIMUM FOUND, cost 2"),
+        ("o 5\no 2\ns SATISFIABLE\nv 010\n", 0, "OK: SATISFIABLE, cost 2"),
         ("o 3\ns OPTIMUM FOUND\nv 100\n", 0, "OK"),
         ("o 2\ns OPTIMUM FOUND\nv -1 2 -3\n", 0, "OK"),
         ("o 2\ns OPTIMUM FOUND\nv -1 2 -3 0\n", 0, "OK"),
@@ -701,24 +620,17 @@ fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
         ("o 0\ns OPTIMUM FOUND\nv 000\n", 1, "hard clause 1 (line 1"),
         ("o 2\ns OPTIMUM FOUND\nv 011\n", 1, "hard clause 2 (line 4"),
         ("o 2\ns OPTIMUM FOUND\nv 01\n", 1, "hard clause 2"),
-        (
-            "o 3\ns UNSATISFIABLE\n",
-            1,
-            "UNSATISFIABLE, but the `o` line",
-        ),
+        ("o 3\ns UNSATISFIABLE\n", 1, "UNSATISFIABLE, but the `o` line"),
         ("s UNSATISFIABLE\n", 0, "UNCHECKED"),
         ("o 4\ns UNKNOWN\n", 0, "UNCHECKED: UNKNOWN"),
         ("s OPTIMUM FOUND\nv 010\n", 2, "without an `o` line"),
         ("o 2\ns OPTIMUM FOUND\n", 2, "without a `v` line"),
         ("o 2\ns OPTIMUM FOUND\nv 0x0\n", 2, "unexpected `0x0`"),
-        (
-            "o 2\ns SATISFIABLE\ns SATISFIABLE\nv 010\n",
-            2,
-            "a second `s` line",
-        ),
+        ("o 2\ns SATISFIABLE\ns SATISFIABLE\nv 010\n", 2, "a second `s` line"),
         ("o 2\nv 010\n", 2, "no `s` line"),
         ("s UNKNOWN\nv 010\n", 2, "the answer is UNKNOWN"),
-    ] {
+    ];
+    for (output, exit, needle) in cases {
         let out = dir.file("out.txt", output);
         let c = check(&f, &out);
         let all = format!("{}{}", stdout(&c), stderr(&c));
@@ -737,10 +649,9 @@ fn grim_check_notes_short_models_and_rising_costs() {
     let out = dir.file("out.txt", "o 1\no 2\ns SATISFIABLE\nv 1\n");
     let c = check(&f, &out);
     assert_eq!(code(&c), Some(0), "{}", stdout(&c));
-    assert!(
-        stderr(&c).contains("leaves 2 of the instance's 3 variables unassigned"),
-        "{}",
-        stderr(&c)
+    assert_contains(
+        &stderr(&c),
+        &["leaves 2 of the instance's 3 variables unassigned"],
     );
     assert!(stderr(&c).contains("do not decrease"), "{}", stderr(&c));
 }
@@ -766,9 +677,5 @@ fn grim_check_on_a_malformed_instance_exits_2_with_its_position() {
     let out = dir.file("out.txt", "o 0\ns OPTIMUM FOUND\nv 1\n");
     let c = check(&f, &out);
     assert_eq!(code(&c), Some(2));
-    assert!(
-        stderr(&c).contains(&format!("{}:2:1: negative weight", p(&f))),
-        "{}",
-        stderr(&c)
-    );
+    assert_contains(&stderr(&c), &[&format!("{}:2:1: negative weight", p(&f))]);
 }

@@ -165,34 +165,28 @@ fn instances() -> Vec<GenCnf> {
         Ok(cnf) => out.push(cnf),
         Err(e) => panic!("generator refused its own test parameters: {e}"),
     };
-    // 300 random 3-SAT: n in 20..80, ratio in [3.8, 4.6].
-    for _ in 0..300 {
-        let n = 20 + rng.below(61);
-        let ratio = 3.8 + 0.8 * rng.below(1001) as f64 / 1000.0;
-        let m = (n as f64 * ratio).round() as u64;
-        push(generate::random_ksat(n, m, 3, rng.next_u64()));
-    }
-    // 100 larger random 3-SAT near the threshold, where grim needs thousands of conflicts and
-    // reductions, restarts and mode switches all fire: n in 100..170, ratio in [4.0, 4.5].
-    for _ in 0..100 {
-        let n = 100 + rng.below(71);
-        let ratio = 4.0 + 0.5 * rng.below(1001) as f64 / 1000.0;
-        let m = (n as f64 * ratio).round() as u64;
-        push(generate::random_ksat(n, m, 3, rng.next_u64()));
-    }
-    // 50 random 4-SAT around the threshold 9.93: n in 15..40, ratio in [8.5, 11.5].
-    for _ in 0..50 {
-        let n = 15 + rng.below(26);
-        let ratio = 8.5 + 3.0 * rng.below(1001) as f64 / 1000.0;
-        let m = (n as f64 * ratio).round() as u64;
-        push(generate::random_ksat(n, m, 4, rng.next_u64()));
-    }
-    // 30 random 5-SAT around the threshold 21.1: n in 12..28, ratio in [18, 24].
-    for _ in 0..30 {
-        let n = 12 + rng.below(17);
-        let ratio = 18.0 + 6.0 * rng.below(1001) as f64 / 1000.0;
-        let m = (n as f64 * ratio).round() as u64;
-        push(generate::random_ksat(n, m, 5, rng.next_u64()));
+    // Random k-SAT: (how many, least n, how many n values, least ratio, ratio span, k),
+    // n and the ratio drawn uniformly in those ranges.
+    #[rustfmt::skip]
+    let families = [
+        // 300 random 3-SAT: n in 20..80, ratio in [3.8, 4.6].
+        (300, 20, 61, 3.8, 0.8, 3),
+        // 100 larger random 3-SAT near the threshold, where grim needs thousands of
+        // conflicts and reductions, restarts and mode switches all fire: n in 100..170,
+        // ratio in [4.0, 4.5].
+        (100, 100, 71, 4.0, 0.5, 3),
+        // 50 random 4-SAT around the threshold 9.93: n in 15..40, ratio in [8.5, 11.5].
+        (50, 15, 26, 8.5, 3.0, 4),
+        // 30 random 5-SAT around the threshold 21.1: n in 12..28, ratio in [18, 24].
+        (30, 12, 17, 18.0, 6.0, 5),
+    ];
+    for (count, least_n, n_values, least_ratio, ratio_span, k) in families {
+        for _ in 0..count {
+            let n = least_n + rng.below(n_values);
+            let ratio = least_ratio + ratio_span * rng.below(1001) as f64 / 1000.0;
+            let m = (n as f64 * ratio).round() as u64;
+            push(generate::random_ksat(n, m, k, rng.next_u64()));
+        }
     }
     // Small structured instances.
     for holes in 1..=6 {

@@ -8,7 +8,8 @@
 
 mod common;
 
-use common::{Dir, p, stderr, stdout};
+use common::{Dir, ENCODE, SAT, p, stderr, stdout};
+use grim_testkit::{assert_contains, assert_starts_with};
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,9 +18,6 @@ use std::process::{Command, Output, Stdio};
 use grim_encodings::grid::{self, GridModel, GridOptions, GridSpec};
 use grim_solver::Budget;
 use grim_tools::grid::decode::{Answer, read_answer};
-
-const ENCODE: &str = env!("CARGO_BIN_EXE_grim-encode");
-const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
 
 /// The instances of `instances/grid/`, relative to this crate.
 fn instance(name: &str) -> PathBuf {
@@ -535,11 +533,7 @@ fn solver_outputs_are_checked_before_a_level_is_believed() {
     let out = dir.file("two-keys.out", v_line(&lits(&broken)));
     let o = encode(&["decode", p(&json), p(&out)]);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("falsifies hard clause"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), &["falsifies hard clause"]);
     assert!(stderr(&o).contains("(check_level)"), "{}", stderr(&o));
     assert_eq!(stdout(&o).matches('k').count(), 2);
 
@@ -629,10 +623,9 @@ fn no_level_names_the_rules_that_clash_and_a_bad_root_is_an_input_error() {
     for args in [vec!["solve", p(&json)], vec![p(&json)]] {
         let o = encode(&args);
         assert_eq!(code(&o), 3, "{}", stderr(&o));
-        assert!(
-            stderr(&o).contains("connectivity[0].root: cell x=1 y=1 cannot hold the class"),
-            "{}",
-            stderr(&o)
+        assert_contains(
+            &stderr(&o),
+            &["connectivity[0].root: cell x=1 y=1 cannot hold the class"],
         );
     }
 }
@@ -668,10 +661,7 @@ fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_th
     let hinted = encode(&[p(&json), "--seed", "3"]);
     assert_eq!(code(&hinted), 0, "{}", stderr(&hinted));
     let warning = stderr(&hinted);
-    assert!(
-        warning.contains("warning") && warning.contains("--preferences soft"),
-        "{warning}"
-    );
+    assert_contains(&warning, &["warning", "--preferences soft"]);
     // The soft export carries the wishes as clauses every MaxSAT solver reads: no warning.
     let soft = encode(&[p(&json), "--seed", "3", "--preferences", "soft"]);
     assert_eq!(code(&soft), 0, "{}", stderr(&soft));
@@ -698,9 +688,7 @@ fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
     // A level this small is solved before the first report is due; every line that does
     // appear has the documented shape.
     for line in stderr(&verbose).lines() {
-        assert!(
-            line.starts_with("grim-encode: solve: ") && line.contains("conflicts"),
-            "{line}"
-        );
+        assert_starts_with(line, "grim-encode: solve: ");
+        assert_contains(line, &["conflicts"]);
     }
 }

@@ -11,13 +11,12 @@
 
 mod common;
 
+use common::{CHECK, SAT};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use grim_tools::generate::{GenWcnf, SplitMix64, random_ksat, random_maxsat, vertex_cover};
-
-const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
-const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
 
 /// Prints `PATH COST` per instance, or `PATH UNSAT`. RC2 in its MaxSAT Evaluation 2018
 /// configuration B (the one `../shared/bench/adapters/rc2.sh` runs): stratified (diversity

@@ -9,6 +9,12 @@ use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// The crate's binaries, as cargo builds them for its integration tests.
+pub const SAT: &str = env!("CARGO_BIN_EXE_grim-sat");
+pub const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
+pub const GEN: &str = env!("CARGO_BIN_EXE_grim-gen");
+pub const ENCODE: &str = env!("CARGO_BIN_EXE_grim-encode");
+
 /// Reports that a test skipped its check because a reference tool is missing, where a user
 /// running `cargo test` sees it: cargo captures a passing test's stdout and stderr, so a
 /// `println!` there never shows. The message goes to the terminal (`/dev/tty`) when there is
@@ -71,6 +77,11 @@ pub fn run(program: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
         pipe.write_all(bytes).expect("write stdin");
     }
     child.wait_with_output().expect("wait")
+}
+
+/// Runs `grim-sat` with `args`, no stdin.
+pub fn sat(args: &[&str]) -> Output {
+    run(SAT, args, None)
 }
 
 /// A temp path as the `&str` an argument list wants.
