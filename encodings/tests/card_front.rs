@@ -4,7 +4,7 @@
 
 mod card_util;
 
-use card_util::{Tee, both_ways, check_between, count_true, lit_value, propagate};
+use card_util::{Tee, both_ways, check_between, count_true, lit_value, propagate, with_inputs};
 use grim_encodings::card::{self, CardOptions, Encoding};
 use grim_encodings::{ClauseSink, Lit, Var};
 use grim_solver::{Budget, Status};
@@ -43,9 +43,7 @@ fn at_most_at_least_and_exactly_mean_what_they_say_for_every_k() {
     for n in 0..=6usize {
         for k in 0..=n + 2 {
             for which in 0..3 {
-                let mut tee = Tee::new();
-                let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
-                let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+                let (mut tee, pool, inputs) = with_inputs(n);
                 match which {
                     0 => card::at_most(&mut tee, &inputs, k),
                     1 => card::at_least(&mut tee, &inputs, k),
@@ -88,16 +86,11 @@ fn duplicate_and_complementary_inputs_count_as_a_multiset_for_every_encoding() {
                 let pool: Vec<Var> = (0..3).map(|_| tee.new_var()).collect();
                 let (a, b, c) = (pool[0].pos(), pool[1].pos(), pool[2].pos());
                 let inputs = [a, b, a, !c, !a, c, b, !b];
-                card::between_with(
-                    &mut tee,
-                    &inputs,
-                    lo,
-                    hi,
-                    CardOptions {
-                        encoding: enc,
-                        guard: None,
-                    },
-                );
+                let options = CardOptions {
+                    encoding: enc,
+                    guard: None,
+                };
+                card::between_with(&mut tee, &inputs, lo, hi, options);
                 both_ways(&mut tee, &pool, &[], |m| {
                     let c = count_true(&pool, &inputs, m);
                     lo <= c && c <= hi
@@ -255,21 +248,14 @@ fn a_guarded_bound_holds_when_the_guard_is_false_and_vanishes_when_it_is_true() 
         for n in 0..=7usize {
             for lo in 0..=n + 1 {
                 for hi in 0..=n + 1 {
-                    let mut tee = Tee::new();
-                    let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
-                    let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+                    let (mut tee, pool, inputs) = with_inputs(n);
                     let g = tee.new_var().pos();
                     let before = tee.cnf.num_vars;
-                    card::between_with(
-                        &mut tee,
-                        &inputs,
-                        lo,
-                        hi,
-                        CardOptions {
-                            encoding: enc,
-                            guard: Some(g),
-                        },
-                    );
+                    let options = CardOptions {
+                        encoding: enc,
+                        guard: Some(g),
+                    };
+                    card::between_with(&mut tee, &inputs, lo, hi, options);
                     let what = format!("{enc:?} guarded n {n} lo {lo} hi {hi}");
                     if lo == 0 && hi >= n {
                         assert!(

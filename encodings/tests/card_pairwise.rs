@@ -2,7 +2,7 @@
 
 mod card_util;
 
-use card_util::{Tee, both_ways, count_true, propagation_strength};
+use card_util::{Tee, both_ways, count_true, propagation_strength, with_inputs};
 use grim_encodings::card::pairwise::{at_most_one, at_most_one_size, exactly_one};
 use grim_encodings::{ClauseSink, Lit, Var};
 
@@ -10,9 +10,7 @@ use grim_encodings::{ClauseSink, Lit, Var};
 fn at_most_one_and_exactly_one_hold_both_ways_and_propagate_up_to_8_inputs() {
     for n in 0..=8usize {
         for exact in [false, true] {
-            let mut tee = Tee::new();
-            let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
-            let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+            let (mut tee, pool, inputs) = with_inputs(n);
             if exact {
                 exactly_one(&mut tee, &inputs);
             } else {

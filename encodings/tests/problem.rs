@@ -58,6 +58,40 @@ fn hard_sat(wcnf: &Wcnf, assumptions: &[Lit]) -> bool {
     }
 }
 
+/// Asserts that `w`, the encoding of `p`, states one constraint that `holds` under the
+/// [`assignment`] of `mask`: hard (`weight` `None`), the hard clauses with `vars` fixed are
+/// satisfiable exactly when it holds and `check` agrees; soft, the optimum with `vars` fixed
+/// is 0 when it holds and the weight when not, `unmet` agrees, and `check` accepts the
+/// assignment either way. `what` names the case.
+fn assert_encodes(
+    p: &Problem,
+    w: &Wcnf,
+    vars: &[Var],
+    mask: u32,
+    holds: bool,
+    weight: Option<u64>,
+    what: &str,
+) {
+    let a = &assignment(p, vars, mask);
+    match weight {
+        None => {
+            let fixed: Vec<Lit> = vars
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.lit(mask >> i & 1 == 1))
+                .collect();
+            assert_eq!(hard_sat(w, &fixed), holds, "hard {what}");
+            assert_eq!(p.check(a).is_ok(), holds, "hard {what}");
+        }
+        Some(c) => {
+            let want = if holds { 0 } else { c };
+            assert_eq!(optimum_with(w, vars, mask), Some(want), "soft {what}");
+            assert_eq!(p.unmet(a), want, "soft {what}");
+            assert!(p.check(a).is_ok(), "soft {what}");
+        }
+    }
+}
+
 // --- degenerate cases ------------------------------------------------------------------------
 
 #[test]
@@ -266,31 +300,8 @@ fn counts_hold_both_ways_hard_and_cost_their_weight_soft() {
                     for mask in 0..16u32 {
                         let a = assignment(&p, &vars, mask);
                         let holds = stated.holds(&a);
-                        match weight {
-                            None => {
-                                let fixed: Vec<Lit> = vars
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(i, v)| v.lit(mask >> i & 1 == 1))
-                                    .collect();
-                                assert_eq!(
-                                    hard_sat(&w, &fixed),
-                                    holds,
-                                    "hard count {lits:?} in [{lo}, {hi}], mask {mask:04b}"
-                                );
-                                assert_eq!(p.check(&a).is_ok(), holds);
-                            }
-                            Some(c) => {
-                                let want = if holds { 0 } else { c };
-                                assert_eq!(
-                                    optimum_with(&w, &vars, mask),
-                                    Some(want),
-                                    "soft count {lits:?} in [{lo}, {hi}], mask {mask:04b}"
-                                );
-                                assert_eq!(p.unmet(&a), want);
-                                assert!(p.check(&a).is_ok());
-                            }
-                        }
+                        let what = format!("count {lits:?} in [{lo}, {hi}], mask {mask:04b}");
+                        assert_encodes(&p, &w, &vars, mask, holds, weight, &what);
                     }
                     cases += 1;
                 }
@@ -359,30 +370,8 @@ fn implies_any_holds_both_ways_hard_and_costs_its_weight_soft() {
                     let a = assignment(&p, &vars, mask);
                     let value = |l: Lit| a[l.var().index()] == l.is_positive();
                     let holds = !value(premise) || ms.iter().any(|&m| value(m));
-                    let fixed: Vec<Lit> = vars
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| v.lit(mask >> i & 1 == 1))
-                        .collect();
-                    match weight {
-                        None => {
-                            assert_eq!(
-                                hard_sat(&w, &fixed),
-                                holds,
-                                "{premise:?} → {ms:?}, mask {mask:04b}"
-                            );
-                            assert_eq!(p.check(&a).is_ok(), holds);
-                        }
-                        Some(c) => {
-                            let want = if holds { 0 } else { c };
-                            assert_eq!(
-                                optimum_with(&w, &vars, mask),
-                                Some(want),
-                                "{premise:?} → {ms:?}, mask {mask:04b}"
-                            );
-                            assert_eq!(p.unmet(&a), want);
-                        }
-                    }
+                    let what = format!("{premise:?} → {ms:?}, mask {mask:04b}");
+                    assert_encodes(&p, &w, &vars, mask, holds, weight, &what);
                 }
             }
         }

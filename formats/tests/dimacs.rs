@@ -11,6 +11,7 @@ use grim_formats::dimacs::{
 use grim_formats::{Cnf, Compression, Input, ParseError, Warning};
 use grim_solver::Lit;
 use grim_testkit::compress::{self, DEFAULT};
+use grim_testkit::lits_of;
 use grim_testkit::{Trickle, assert_matches};
 use proptest::prelude::*;
 
@@ -32,15 +33,8 @@ fn strict(text: &[u8]) -> Result<Parsed, ParseError> {
     read_cnf(text, ParseOptions::STRICT)
 }
 
-fn lits(clause: &[i64]) -> Vec<Lit> {
-    clause
-        .iter()
-        .map(|&v| Lit::from_dimacs(v).unwrap_or_else(|| panic!("bad test literal {v}")))
-        .collect()
-}
-
 fn clauses(cs: &[&[i64]]) -> Vec<Vec<Lit>> {
-    cs.iter().map(|c| lits(c)).collect()
+    grim_testkit::clauses_of(cs)
 }
 
 fn ok(text: &[u8]) -> Parsed {
@@ -158,7 +152,7 @@ fn leading_zeros_are_accepted() {
 #[test]
 fn an_empty_clause_is_kept() {
     let p = ok(b"p cnf 1 2\n0\n1 0\n");
-    assert_eq!(p.cnf.clauses, vec![vec![], lits(&[1])]);
+    assert_eq!(p.cnf.clauses, vec![vec![], lits_of(&[1])]);
 }
 
 #[test]
@@ -789,7 +783,7 @@ fn arb_cnf() -> impl Strategy<Value = Cnf> {
         (Just(num_vars), prop::collection::vec(clause, 0..30)).prop_map(|(num_vars, cs)| {
             let mut cnf = Cnf::new(num_vars);
             for c in cs {
-                cnf.add_clause(&lits(&c));
+                cnf.add_clause(&lits_of(&c));
             }
             cnf
         })

@@ -17,22 +17,16 @@ use grim_formats::wcnf::{
 use grim_formats::{Compression, Input, ParseError, Warning, Wcnf};
 use grim_solver::Lit;
 use grim_testkit::compress::{self, DEFAULT};
+use grim_testkit::lits_of;
 use grim_testkit::{Trickle, assert_matches};
 use proptest::prelude::*;
 
-fn lits(clause: &[i64]) -> Vec<Lit> {
-    clause
-        .iter()
-        .map(|&v| Lit::from_dimacs(v).unwrap_or_else(|| panic!("bad test literal {v}")))
-        .collect()
-}
-
 fn hard(cs: &[&[i64]]) -> Vec<Vec<Lit>> {
-    cs.iter().map(|c| lits(c)).collect()
+    grim_testkit::clauses_of(cs)
 }
 
 fn soft(cs: &[(u64, &[i64])]) -> Vec<(u64, Vec<Lit>)> {
-    cs.iter().map(|(w, c)| (*w, lits(c))).collect()
+    cs.iter().map(|(w, c)| (*w, lits_of(c))).collect()
 }
 
 fn ok(text: &str) -> Parsed {
@@ -187,8 +181,8 @@ fn the_streaming_parser_reports_each_clause_start_and_weight() {
     assert_eq!(
         starts,
         vec![
-            (2, 3, Weight::Hard, lits(&[1])),
-            (3, 1, Weight::Soft(3), lits(&[-1])),
+            (2, 3, Weight::Hard, lits_of(&[1])),
+            (3, 1, Weight::Soft(3), lits_of(&[-1])),
             (4, 7, Weight::Soft(0), vec![]),
         ]
     );
@@ -383,32 +377,19 @@ fn literals_beyond_the_engine_limit_or_64_bits_are_refused() {
 
 #[test]
 fn malformed_old_headers_name_the_column_and_what_was_expected() {
-    for (text, line, column, needle) in [
-        (
-            "p wcnf 3\n",
-            1,
-            9,
-            "expected the number of clauses, found the end of the line",
-        ),
+    #[rustfmt::skip]
+    let cases = [
+        ("p wcnf 3\n", 1, 9, "expected the number of clauses, found the end of the line"),
         ("p wcnf\n", 1, 7, "expected the number of variables"),
         ("p wcnf 3 2 x\n", 1, 12, "expected the top weight TOP"),
         ("p wcnf 3 2 -4\n", 1, 12, "expected the top weight TOP"),
-        (
-            "p wcnf 3 2 10 11\n",
-            1,
-            15,
-            "the end of the line after the top weight",
-        ),
-        (
-            "p wcnf -3 2 10\n",
-            1,
-            8,
-            "the number of variables, a non-negative integer",
-        ),
+        ("p wcnf 3 2 10 11\n", 1, 15, "the end of the line after the top weight"),
+        ("p wcnf -3 2 10\n", 1, 8, "the number of variables, a non-negative integer"),
         ("p cnf 3 2\n", 1, 3, "this is a CNF file"),
         ("p wcnfx 3 2\n", 1, 3, "the format `wcnf`"),
         ("c x\npwcnf 3 2\n", 2, 1, "`p` followed by a blank"),
-    ] {
+    ];
+    for (text, line, column, needle) in cases {
         let e = err(text);
         assert_matches!(e => ParseError::BadHeader { .. }, "{text:?}: {e:?}");
         at(&e, line, column, needle);
@@ -565,10 +546,10 @@ fn arb_wcnf() -> impl Strategy<Value = Wcnf> {
         .prop_map(|(extra, hard_clauses, soft_clauses)| {
             let mut wcnf = Wcnf::new(extra);
             for c in hard_clauses {
-                grim_encodings::ClauseSink::add_clause(&mut wcnf, &lits(&c));
+                grim_encodings::ClauseSink::add_clause(&mut wcnf, &lits_of(&c));
             }
             for (w, c) in soft_clauses {
-                wcnf.add_soft(w, &lits(&c));
+                wcnf.add_soft(w, &lits_of(&c));
             }
             wcnf
         })
@@ -665,14 +646,10 @@ fn detected(bytes: &[u8], name: &str) -> (Format, Reason, Vec<u8>) {
 #[test]
 fn detection_follows_the_documented_rule() {
     use Format::*;
-    for (text, name, format, reason) in [
+    #[rustfmt::skip]
+    let cases = [
         ("p cnf 1 1\n1 0\n", "a.wcnf", Cnf, Reason::CnfHeader),
-        (
-            "c x\np wcnf 1 1 2\n2 1 0\n",
-            "a.cnf",
-            Wcnf,
-            Reason::WcnfHeader,
-        ),
+        ("c x\np wcnf 1 1 2\n2 1 0\n", "a.cnf", Wcnf, Reason::WcnfHeader),
         ("  p   wcnf 1 1\n", "-", Wcnf, Reason::WcnfHeader),
         ("c x\nh 1 0\n", "a.cnf", Wcnf, Reason::HardClause),
         ("h 1 0\n", "-", Wcnf, Reason::HardClause),
@@ -685,7 +662,8 @@ fn detection_follows_the_documented_rule() {
         ("", "empty.cnf", Cnf, Reason::Default),
         ("p knf 1 1\n", "a.wcnf", Cnf, Reason::CnfHeader),
         ("hx 1 0\n", "a.txt", Cnf, Reason::Default),
-    ] {
+    ];
+    for (text, name, format, reason) in cases {
         let (f, r, _) = detected(text.as_bytes(), name);
         assert_eq!((f, r), (format, reason), "{text:?} named {name}");
     }
@@ -773,9 +751,9 @@ fn an_evaluation_style_output_reads_costs_answer_and_bit_model() {
     assert_eq!(o.last_cost(), Some((4, 3)));
     assert_eq!(o.model, Some(Model::Bits(vec![false, true, true, false])));
     let m = o.model.as_ref().expect("model");
-    assert_eq!(m.value(lits(&[2])[0]), Some(true));
-    assert_eq!(m.value(lits(&[-1])[0]), Some(true));
-    assert_eq!(m.value(lits(&[5])[0]), None);
+    assert_eq!(m.value(lits_of(&[2])[0]), Some(true));
+    assert_eq!(m.value(lits_of(&[-1])[0]), Some(true));
+    assert_eq!(m.value(lits_of(&[5])[0]), None);
     assert_eq!(m.unassigned_below(6), 2);
 }
 
@@ -783,9 +761,9 @@ fn an_evaluation_style_output_reads_costs_answer_and_bit_model() {
 fn the_old_literal_list_model_reads_over_several_lines() {
     let o = output("o 3\ns SATISFIABLE\nv 1 -2\nv 3 -4 0\n");
     assert_eq!(o.answer, Answer::Satisfiable);
-    assert_eq!(o.model, Some(Model::Lits(lits(&[1, -2, 3, -4]))));
+    assert_eq!(o.model, Some(Model::Lits(lits_of(&[1, -2, 3, -4]))));
     let o = output("o 0\ns OPTIMUM FOUND\nv -1 2\n");
-    assert_eq!(o.model, Some(Model::Lits(lits(&[-1, 2]))));
+    assert_eq!(o.model, Some(Model::Lits(lits_of(&[-1, 2]))));
 }
 
 #[test]
@@ -824,7 +802,8 @@ fn unsatisfiable_and_unknown_need_no_model_or_cost() {
 
 #[test]
 fn malformed_outputs_are_errors_with_positions() {
-    for (text, line, column, needle) in [
+    #[rustfmt::skip]
+    let cases = [
         ("o 1\n", 2, 1, "no `s` line"),
         ("o 1\ns OPTIMUM\nv 1\n", 2, 3, "unexpected `OPTIMUM`"),
         ("o 1\ns OPTIMUM FOUND NOW\nv 1\n", 2, 3, "OPTIMUM FOUND NOW"),
@@ -832,39 +811,20 @@ fn malformed_outputs_are_errors_with_positions() {
         ("s UNKNOWN\ns UNKNOWN\n", 2, 1, "a second `s` line"),
         ("o 1\ns SATISFIABLE\n", 2, 1, "without a `v` line"),
         ("s SATISFIABLE\nv 01\n", 1, 1, "without an `o` line"),
-        (
-            "s UNSATISFIABLE\nv 01\n",
-            2,
-            1,
-            "the answer is UNSATISFIABLE",
-        ),
+        ("s UNSATISFIABLE\nv 01\n", 2, 1, "the answer is UNSATISFIABLE"),
         ("o -1\ns UNKNOWN\n", 1, 3, "unexpected `-1`"),
         ("o 1 2\ns UNKNOWN\n", 1, 5, "end of the `o` line"),
         ("o\ns UNKNOWN\n", 1, 2, "the cost after `o`"),
         ("o 99999999999999999999\ns UNKNOWN\n", 1, 3, "does not fit"),
-        (
-            "o 1\ns SATISFIABLE\nv 01\nv 10\n",
-            4,
-            3,
-            "a second `v` line",
-        ),
+        ("o 1\ns SATISFIABLE\nv 01\nv 10\n", 4, 3, "a second `v` line"),
         ("o 1\ns SATISFIABLE\nv 01a0\n", 3, 3, "unexpected `01a0`"),
         ("o 1\ns SATISFIABLE\nv 1 x 0\n", 3, 5, "unexpected `x`"),
         ("o 1\ns SATISFIABLE\nv 1 -2 0 3\n", 3, 10, "after the `0`"),
-        (
-            "o 1\ns SATISFIABLE\nv 1 -2\nv 2 0\n",
-            4,
-            3,
-            "contradicts -2",
-        ),
-        (
-            "o 1\ns SATISFIABLE\nv 1 4294967296 0\n",
-            3,
-            5,
-            "variables exceed",
-        ),
+        ("o 1\ns SATISFIABLE\nv 1 -2\nv 2 0\n", 4, 3, "contradicts -2"),
+        ("o 1\ns SATISFIABLE\nv 1 4294967296 0\n", 3, 5, "variables exceed"),
         ("x\n", 1, 1, "a `c`, `o`, `s` or `v` line"),
-    ] {
+    ];
+    for (text, line, column, needle) in cases {
         let e = output_err(text);
         assert_eq!(e.position(), Some((line, column)), "{text:?}: {e}");
         assert!(e.to_string().contains(needle), "{text:?}: {e}");
@@ -885,7 +845,7 @@ fn a_long_literal_token_with_junk_past_its_fortieth_byte_is_junk() {
     assert_eq!(e.position(), Some((3, 3)), "{e}");
     // The same digits without the junk are the literal 1.
     let o = output(&format!("o 1\ns SATISFIABLE\nv 2 {}1 0\n", "0".repeat(45)));
-    assert_eq!(o.model, Some(Model::Lits(lits(&[1, 2]))));
+    assert_eq!(o.model, Some(Model::Lits(lits_of(&[1, 2]))));
 }
 
 #[test]

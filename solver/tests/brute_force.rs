@@ -4,7 +4,7 @@
 
 use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 use grim_testkit::generate::random_cnf;
-use grim_testkit::{Answer, SplitMix64 as Rng, lit, satisfiable as brute_force};
+use grim_testkit::{Answer, SplitMix64 as Rng, assert_above, lit, satisfiable as brute_force};
 
 fn solver_with(opts: &Options, vars: u32, clauses: &[Vec<Lit>]) -> Solver {
     let mut s = Solver::with_options(opts.clone());
@@ -89,12 +89,8 @@ fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
     let mut s = solver_with(&Options::aggressive(), 7 * 6, &pigeonhole(7, 6));
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
     let st = s.stats().clone();
-    assert!(st.restarts > 10, "restarts: {st:?}");
-    assert!(st.reductions > 10, "reductions: {st:?}");
-    assert!(st.rephases > 10, "rephases: {st:?}");
-    assert!(st.mode_switches > 10, "mode switches: {st:?}");
-    assert!(st.deleted > 0, "deleted: {st:?}");
-    assert!(st.walks > 0, "walks: {st:?}");
+    assert_above!(st => restarts > 10, reductions > 10, rephases > 10, mode_switches > 10,
+        deleted > 0, walks > 0);
 }
 
 #[test]

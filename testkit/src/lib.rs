@@ -9,7 +9,7 @@
 //! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum; naive unit propagation |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
 //! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
-//! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text |
+//! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
@@ -50,11 +50,14 @@ pub fn dimacs(d: i64) -> Lit {
     Lit::from_dimacs(d).expect("a non-zero DIMACS literal")
 }
 
-/// Clauses of DIMACS integers as literals.
-pub fn clauses_of(cs: &[Vec<i64>]) -> Vec<Vec<Lit>> {
-    cs.iter()
-        .map(|c| c.iter().map(|&d| dimacs(d)).collect())
-        .collect()
+/// One clause of DIMACS integers as literals.
+pub fn lits_of(clause: &[i64]) -> Vec<Lit> {
+    clause.iter().map(|&d| dimacs(d)).collect()
+}
+
+/// Clauses of DIMACS integers as literals (`Vec`s or slices).
+pub fn clauses_of<C: AsRef<[i64]>>(cs: &[C]) -> Vec<Vec<Lit>> {
+    cs.iter().map(|c| lits_of(c.as_ref())).collect()
 }
 
 /// A reader that hands out one byte per call, so that every buffer boundary of a parser
@@ -120,6 +123,29 @@ macro_rules! assert_matches {
     };
 }
 
+/// Asserts that each named counter of a statistics struct is above its floor, naming the
+/// counter, its value, the floor and the whole struct when one is not:
+/// `assert_above!(stats => restarts > 10, walks > 0)`.
+///
+/// Why a macro: the tests that check "every technique fired" were lists of the same
+/// `assert!(st.x > n, "x: {st:?}")`; the `=>` keeps rustfmt from laying the list out one
+/// counter a line.
+#[macro_export]
+macro_rules! assert_above {
+    ($stats:expr => $($counter:ident > $floor:expr),+ $(,)?) => {{
+        let stats = &$stats;
+        $(
+            assert!(
+                stats.$counter > $floor,
+                "{} = {}, not above {}: {stats:?}",
+                stringify!($counter),
+                stats.$counter,
+                $floor
+            );
+        )+
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -134,6 +160,23 @@ mod tests {
     #[should_panic(expected = "Ok(3) does not match Ok(4)")]
     fn assert_matches_panics_naming_the_value_and_the_pattern() {
         assert_matches!(Ok::<u32, ()>(3) => Ok(4));
+    }
+
+    #[derive(Debug)]
+    struct Counts {
+        restarts: u64,
+        walks: u64,
+    }
+
+    #[test]
+    fn assert_above_passes_when_every_counter_is_above_its_floor() {
+        assert_above!(Counts { restarts: 11, walks: 1 } => restarts > 10, walks > 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "walks = 0, not above 0: Counts { restarts: 11, walks: 0 }")]
+    fn assert_above_panics_naming_the_counter_and_the_struct() {
+        assert_above!(Counts { restarts: 11, walks: 0 } => restarts > 10, walks > 0);
     }
 
     #[test]

@@ -158,55 +158,53 @@ pub fn propagation_strength(
         a.extend_from_slice(extra);
         a
     };
-    if hi < n {
-        for mask in subsets(n, hi) {
-            let Some(vals) = propagate(cnf, &pick(mask, false)) else {
-                panic!("{what}: n {n} lo {lo} hi {hi}: {hi} true inputs {mask:b} conflict");
+    // `set` inputs given the value `!forced` force every other input to `forced`; one more
+    // given it is a conflict.
+    let side = |set: usize, forced: bool| {
+        let given = !forced;
+        for mask in subsets(n, set) {
+            let Some(vals) = propagate(cnf, &pick(mask, forced)) else {
+                panic!("{what}: n {n} lo {lo} hi {hi}: {set} {given} inputs {mask:b} conflict");
             };
             for (i, &x) in inputs.iter().enumerate() {
                 if mask >> i & 1 == 0 {
                     assert_eq!(
                         lit_value(&vals, x),
-                        Some(false),
-                        "{what}: n {n} lo {lo} hi {hi} mask {mask:b}: input {i} not forced false"
+                        Some(forced),
+                        "{what}: n {n} lo {lo} hi {hi} mask {mask:b}: input {i} not forced {forced}"
                     );
                 }
             }
         }
-        for mask in subsets(n, hi + 1) {
+        for mask in subsets(n, set + 1) {
             assert!(
-                propagate(cnf, &pick(mask, false)).is_none(),
-                "{what}: n {n} lo {lo} hi {hi}: {} true inputs {mask:b} give no conflict",
-                hi + 1
+                propagate(cnf, &pick(mask, forced)).is_none(),
+                "{what}: n {n} lo {lo} hi {hi}: {} {given} inputs {mask:b} give no conflict",
+                set + 1
             );
         }
+    };
+    if hi < n {
+        side(hi, false);
     }
     if lo > 0 {
-        for mask in subsets(n, n - lo) {
-            let Some(vals) = propagate(cnf, &pick(mask, true)) else {
-                panic!(
-                    "{what}: n {n} lo {lo} hi {hi}: {} false inputs {mask:b} conflict",
-                    n - lo
-                );
-            };
-            for (i, &x) in inputs.iter().enumerate() {
-                if mask >> i & 1 == 0 {
-                    assert_eq!(
-                        lit_value(&vals, x),
-                        Some(true),
-                        "{what}: n {n} lo {lo} hi {hi} mask {mask:b}: input {i} not forced true"
-                    );
-                }
-            }
-        }
-        for mask in subsets(n, n - lo + 1) {
-            assert!(
-                propagate(cnf, &pick(mask, true)).is_none(),
-                "{what}: n {n} lo {lo} hi {hi}: {} false inputs {mask:b} give no conflict",
-                n - lo + 1
-            );
-        }
+        side(n - lo, true);
     }
+}
+
+/// A fresh [`Tee`] with `n` new variables, and their positive literals: the inputs of one
+/// encoder check.
+pub fn with_inputs(n: usize) -> (Tee, Vec<Var>, Vec<Lit>) {
+    let mut tee = Tee::new();
+    let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
+    let inputs = pool.iter().map(|v| v.pos()).collect();
+    (tee, pool, inputs)
+}
+
+/// [`check_between`] up to 8 inputs, asserting that it checked every (n, lo, hi).
+pub fn check_between_up_to_8(what: &str, encode: impl Fn(&mut Tee, &[Lit], usize, usize)) {
+    let checked = check_between(what, 8, encode);
+    assert_eq!(checked, (0..=8).map(|n| (n + 2) * (n + 2)).sum::<usize>());
 }
 
 /// Checks a hard `between` encoder exhaustively for every `n ≤ max_n`, every `lo, hi ≤ n + 1`:
@@ -221,9 +219,7 @@ pub fn check_between(
     for n in 0..=max_n {
         for lo in 0..=n + 1 {
             for hi in 0..=n + 1 {
-                let mut tee = Tee::new();
-                let pool: Vec<Var> = (0..n).map(|_| tee.new_var()).collect();
-                let inputs: Vec<Lit> = pool.iter().map(|v| v.pos()).collect();
+                let (mut tee, pool, inputs) = with_inputs(n);
                 encode(&mut tee, &inputs, lo, hi);
                 if lo == 0 && hi >= n {
                     assert!(
