@@ -192,50 +192,37 @@ fn large_bounds_reach_the_totalizer_and_the_network_and_hold_on_sampled_assignme
         );
         // Propagation strength on sampled partial assignments.
         for _ in 0..40 {
-            if hi < n {
-                let on = subset(&mut rng, n, hi);
-                let a: Vec<Lit> = on.iter().map(|&i| inputs[i]).collect();
-                let Some(vals) = propagate(&tee.cnf, &a) else {
-                    panic!("n {n} lo {lo} hi {hi}: {hi} true conflict")
+            // `set` inputs given `!forced` force every other input to `forced`; one more
+            // given it is a conflict.
+            let sides = [
+                (hi < n).then_some((hi, false)),
+                (lo > 0).then(|| (n - lo, true)),
+            ];
+            for (set, forced) in sides.into_iter().flatten() {
+                let given = !forced;
+                let pick = |on: &[usize]| -> Vec<Lit> {
+                    on.iter()
+                        .map(|&i| if forced { !inputs[i] } else { inputs[i] })
+                        .collect()
+                };
+                let on = subset(&mut rng, n, set);
+                let Some(vals) = propagate(&tee.cnf, &pick(&on)) else {
+                    panic!("n {n} lo {lo} hi {hi}: {set} {given} conflict")
                 };
                 for (i, &x) in inputs.iter().enumerate() {
                     if !on.contains(&i) {
                         assert_eq!(
                             lit_value(&vals, x),
-                            Some(false),
-                            "n {n} lo {lo} hi {hi}: input {i} not forced false"
+                            Some(forced),
+                            "n {n} lo {lo} hi {hi}: input {i} not forced {forced}"
                         );
                     }
                 }
-                let on = subset(&mut rng, n, hi + 1);
-                let a: Vec<Lit> = on.iter().map(|&i| inputs[i]).collect();
+                let on = subset(&mut rng, n, set + 1);
                 assert!(
-                    propagate(&tee.cnf, &a).is_none(),
-                    "n {n} lo {lo} hi {hi}: {} true, no conflict",
-                    hi + 1
-                );
-            }
-            if lo > 0 {
-                let off = subset(&mut rng, n, n - lo);
-                let a: Vec<Lit> = off.iter().map(|&i| !inputs[i]).collect();
-                let Some(vals) = propagate(&tee.cnf, &a) else {
-                    panic!("n {n} lo {lo} hi {hi}: {} false conflict", n - lo)
-                };
-                for (i, &x) in inputs.iter().enumerate() {
-                    if !off.contains(&i) {
-                        assert_eq!(
-                            lit_value(&vals, x),
-                            Some(true),
-                            "n {n} lo {lo} hi {hi}: input {i} not forced true"
-                        );
-                    }
-                }
-                let off = subset(&mut rng, n, n - lo + 1);
-                let a: Vec<Lit> = off.iter().map(|&i| !inputs[i]).collect();
-                assert!(
-                    propagate(&tee.cnf, &a).is_none(),
-                    "n {n} lo {lo} hi {hi}: {} false, no conflict",
-                    n - lo + 1
+                    propagate(&tee.cnf, &pick(&on)).is_none(),
+                    "n {n} lo {lo} hi {hi}: {} {given}, no conflict",
+                    set + 1
                 );
             }
         }

@@ -12,9 +12,7 @@ use grim_encodings::{ClauseSink, Var};
 
 #[test]
 fn encode_between_holds_both_ways_and_propagates_for_every_bound_up_to_8_inputs() {
-    check_between_up_to_8("seqcounter", |tee, inputs, lo, hi| {
-        encode_between(tee, inputs, lo, hi)
-    });
+    check_between_up_to_8("seqcounter", encode_between::<Tee>);
 }
 
 #[test]

@@ -63,53 +63,37 @@ fn only(doc: &Value, keep: &[RuleRef]) -> Value {
             .collect();
         out["mask"] = Value::Array(rows);
     }
-    let filter = |key: &str, prefix: &str| -> Option<Value> {
-        let list = doc.get(key)?.as_array()?;
+    // The entries of a rule list whose names (`prefix[i]`) are kept.
+    let kept = |list: &Value, prefix: &str| -> Option<Value> {
         Some(Value::Array(
-            list.iter()
+            list.as_array()?
+                .iter()
                 .enumerate()
                 .filter(|(i, _)| named(&format!("{prefix}[{i}]")))
                 .map(|(_, v)| v.clone())
                 .collect(),
         ))
     };
-    for key in [
-        "pins",
-        "allowed",
-        "counts",
-        "enclosure",
-        "connectivity",
-        "paths",
-    ] {
-        if let Some(v) = filter(key, key) {
+    #[rustfmt::skip]
+    let lists = ["pins", "allowed", "counts", "enclosure", "connectivity", "paths"];
+    for key in lists {
+        if let Some(v) = doc.get(key).and_then(|l| kept(l, key)) {
             out[key] = v;
         }
     }
     if let Some(adj) = doc.get("adjacency") {
         let mut a = json!({});
-        if let Some(v) = adj.get("forbid").and_then(|_| {
-            let list = adj["forbid"].as_array()?;
-            Some(Value::Array(
-                list.iter()
-                    .enumerate()
-                    .filter(|(i, _)| named(&format!("adjacency.forbid[{i}]")))
-                    .map(|(_, v)| v.clone())
-                    .collect(),
-            ))
-        }) {
+        if let Some(v) = adj.get("forbid").and_then(|l| kept(l, "adjacency.forbid")) {
             a["forbid"] = v;
         }
         if named("adjacency.allow") {
             a["allow"] = adj["allow"].clone();
         }
-        if let Some(list) = adj.get("directional").and_then(Value::as_array) {
-            a["directional"] = Value::Array(
-                list.iter()
-                    .enumerate()
-                    .filter(|(i, _)| named(&format!("adjacency.directional[{i}]")))
-                    .map(|(_, v)| v.clone())
-                    .collect(),
-            );
+        if let Some(v) = adj
+            .get("directional")
+            .and_then(|l| kept(l, "adjacency.directional"))
+        {
+            a["directional"] = v;
         }
         out["adjacency"] = a;
     }

@@ -146,21 +146,22 @@ fn enclosure_matches_the_flood_fill() {
     )));
 }
 
+/// A `width`×`height` spec over `tiles` with the one connectivity rule `rule`.
+fn connected(width: u32, height: u32, tiles: &str, rule: &str) -> String {
+    format!(r#"{{"width": {width}, "height": {height}, {tiles}, "connectivity": [{rule}]}}"#)
+}
+
 #[test]
 fn connectivity_with_any_root_matches_the_bfs() {
-    assert_mixed(both_ways(&format!(
-        r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b", "root": "any"}}]}}"#
-    )));
-    assert_mixed(both_ways(&format!(
-        r#"{{"width": 4, "height": 2, {ABC}, "connectivity": [{{"class": "k"}}]}}"#
-    )));
+    let json = connected(3, 3, AB, r#"{"class": "b", "root": "any"}"#);
+    assert_mixed(both_ways(&json));
+    assert_mixed(both_ways(&connected(4, 2, ABC, r#"{"class": "k"}"#)));
 }
 
 #[test]
 fn connectivity_with_a_given_root_matches_the_bfs() {
-    assert_mixed(both_ways(&format!(
-        r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b", "root": {{"x": 1, "y": 0}}}}]}}"#
-    )));
+    let json = connected(3, 3, AB, r#"{"class": "b", "root": {"x": 1, "y": 0}}"#);
+    assert_mixed(both_ways(&json));
 }
 
 #[test]
@@ -182,10 +183,8 @@ fn bounded_and_unbounded_paths_match_the_bfs() {
 #[test]
 fn the_relaxed_model_keeps_every_connected_level() {
     for json in [
-        format!(r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b"}}]}}"#),
-        format!(
-            r#"{{"width": 4, "height": 2, {ABC}, "connectivity": [{{"class": "k", "root": {{"x": 0, "y": 1}}}}]}}"#
-        ),
+        connected(3, 3, AB, r#"{"class": "b"}"#),
+        connected(4, 2, ABC, r#"{"class": "k", "root": {"x": 0, "y": 1}}"#),
     ] {
         let spec = spec(&json);
         let model = GridModel::build_relaxed(&spec, &GridOptions::default()).unwrap();
@@ -204,13 +203,9 @@ fn the_relaxed_model_keeps_every_connected_level() {
 
 #[test]
 fn separator_cuts_cut_off_the_disconnected_level_and_keep_every_connected_one() {
-    for json in [
-        format!(r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b"}}]}}"#),
-        format!(
-            r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b", "root": {{"x": 2, "y": 1}}}}]}}"#
-        ),
-    ] {
-        let spec = spec(&json);
+    // The class b connected, with no root and rooted at x=2 y=1.
+    for root in ["", r#", "root": {"x": 2, "y": 1}"#] {
+        let spec = spec(&connected(3, 3, AB, &format!(r#"{{"class": "b"{root}}}"#)));
         let levels = all_levels(&spec);
         let good: Vec<&Level> = levels
             .iter()

@@ -31,6 +31,24 @@ fn s(x: &str) -> String {
     x.to_string()
 }
 
+/// The contradiction of `allowed_by` letting `tile` stand on the `dir` side of `of` and
+/// `forbidden_by` forbidding it.
+fn contradiction(
+    tile: &str,
+    dir: Dir,
+    of: &str,
+    allowed_by: AdjacencySource,
+    forbidden_by: AdjacencySource,
+) -> FieldProblem {
+    FieldProblem::Contradiction {
+        tile: s(tile),
+        dir,
+        of: s(of),
+        allowed_by,
+        forbidden_by,
+    }
+}
+
 #[test]
 fn every_field_problem_names_the_field_and_reads_as_before() {
     let many: Vec<String> = (0..257)
@@ -40,7 +58,9 @@ fn every_field_problem_names_the_field_and_reads_as_before() {
         })
         .collect();
     let root_pinned = r#", "mask": ["??", "?%"], "pins": [{"x": 1, "y": 1, "tile": "wall"}], "connectivity": [{"class": "floor", "root": {"x": 1, "y": 1}}]"#;
-    // (grid.json, field, problem, the whole message)
+    use AdjacencySource::*;
+    // (grid.json, field, problem, the whole message); one line a case, however long.
+    #[rustfmt::skip]
     let cases: Vec<(String, &str, FieldProblem, &str)> = vec![
         ("[1, 2]".into(), "", wrong("[1,2]", Expected::Object), ": [1,2] must be an object"),
         (
@@ -204,54 +224,10 @@ fn every_field_problem_names_the_field_and_reads_as_before() {
             FieldProblem::NeedsAllowOrForbid,
             r#"adjacency.directional[0]: needs exactly one of "allow" and "forbid""#,
         ),
-        (
-            g(r#", "adjacency": {"forbid": [["wall", "floor"]], "directional": [{"tile": "wall", "dir": "N", "allow": ["floor"]}]}"#),
-            "adjacency",
-            FieldProblem::Contradiction {
-                tile: s("floor"),
-                dir: Dir::N,
-                of: s("wall"),
-                allowed_by: AdjacencySource::Directional(0),
-                forbidden_by: AdjacencySource::Forbid(0),
-            },
-            r#"adjacency: contradiction for "floor" on the north side of "wall": adjacency.directional[0] allows it, adjacency.forbid[0] forbids it"#,
-        ),
-        (
-            g(r#", "adjacency": {"directional": [{"tile": "wall", "dir": "E", "allow": ["floor"]}, {"tile": "floor", "dir": "W", "allow": ["floor"]}]}"#),
-            "adjacency",
-            FieldProblem::Contradiction {
-                tile: s("floor"),
-                dir: Dir::E,
-                of: s("wall"),
-                allowed_by: AdjacencySource::Directional(0),
-                forbidden_by: AdjacencySource::NotInDirectionalAllow(1),
-            },
-            r#"adjacency: contradiction for "floor" on the east side of "wall": adjacency.directional[0] allows it, adjacency.directional[1] (not in its allow list) forbids it"#,
-        ),
-        (
-            g(r#", "adjacency": {"allow": [["wall", "wall"]], "directional": [{"tile": "wall", "dir": "N", "allow": ["floor"]}]}"#),
-            "adjacency",
-            FieldProblem::Contradiction {
-                tile: s("wall"),
-                dir: Dir::N,
-                of: s("wall"),
-                allowed_by: AdjacencySource::Allow(0),
-                forbidden_by: AdjacencySource::NotInDirectionalAllow(0),
-            },
-            r#"adjacency: contradiction for "wall" on the north side of "wall": adjacency.allow[0] allows it, adjacency.directional[0] (not in its allow list) forbids it"#,
-        ),
-        (
-            g(r#", "adjacency": {"allow": [["wall", "wall"]], "directional": [{"tile": "floor", "dir": "N", "allow": ["floor"]}]}"#),
-            "adjacency",
-            FieldProblem::Contradiction {
-                tile: s("floor"),
-                dir: Dir::N,
-                of: s("floor"),
-                allowed_by: AdjacencySource::Directional(0),
-                forbidden_by: AdjacencySource::NotInAllow,
-            },
-            r#"adjacency: contradiction for "floor" on the north side of "floor": adjacency.directional[0] allows it, adjacency.allow (not listed) forbids it"#,
-        ),
+        (g(r#", "adjacency": {"forbid": [["wall", "floor"]], "directional": [{"tile": "wall", "dir": "N", "allow": ["floor"]}]}"#), "adjacency", contradiction("floor", Dir::N, "wall", Directional(0), Forbid(0)), r#"adjacency: contradiction for "floor" on the north side of "wall": adjacency.directional[0] allows it, adjacency.forbid[0] forbids it"#),
+        (g(r#", "adjacency": {"directional": [{"tile": "wall", "dir": "E", "allow": ["floor"]}, {"tile": "floor", "dir": "W", "allow": ["floor"]}]}"#), "adjacency", contradiction("floor", Dir::E, "wall", Directional(0), NotInDirectionalAllow(1)), r#"adjacency: contradiction for "floor" on the east side of "wall": adjacency.directional[0] allows it, adjacency.directional[1] (not in its allow list) forbids it"#),
+        (g(r#", "adjacency": {"allow": [["wall", "wall"]], "directional": [{"tile": "wall", "dir": "N", "allow": ["floor"]}]}"#), "adjacency", contradiction("wall", Dir::N, "wall", Allow(0), NotInDirectionalAllow(0)), r#"adjacency: contradiction for "wall" on the north side of "wall": adjacency.allow[0] allows it, adjacency.directional[0] (not in its allow list) forbids it"#),
+        (g(r#", "adjacency": {"allow": [["wall", "wall"]], "directional": [{"tile": "floor", "dir": "N", "allow": ["floor"]}]}"#), "adjacency", contradiction("floor", Dir::N, "floor", Directional(0), NotInAllow), r#"adjacency: contradiction for "floor" on the north side of "floor": adjacency.directional[0] allows it, adjacency.allow (not listed) forbids it"#),
         (r#"{"width": 2, "height": 2, "tiles": 3}"#.into(), "tiles", wrong("3", Expected::Array), "tiles: 3 must be an array"),
         (
             r#"{"width": 2, "height": 2, "tiles": [{"name": 3, "glyph": "a"}]}"#.into(),
@@ -378,124 +354,36 @@ fn every_field_problem_names_the_field_and_reads_as_before() {
 /// a serde_json that rewords one fails here instead of degrading it to `Unclassified`.
 #[test]
 fn every_json_syntax_error_is_classified_and_reads_as_serde_json_says_it() {
+    use JsonProblem as P;
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     // (text, line, column, problem, message)
+    #[rustfmt::skip]
     let cases: Vec<(&str, usize, usize, JsonProblem, &str)> = vec![
-        (
-            "[1",
-            1,
-            2,
-            JsonProblem::EofInList,
-            "EOF while parsing a list",
-        ),
-        (
-            r#"{"a": 1"#,
-            1,
-            7,
-            JsonProblem::EofInObject,
-            "EOF while parsing an object",
-        ),
-        (
-            r#""abc"#,
-            1,
-            4,
-            JsonProblem::EofInString,
-            "EOF while parsing a string",
-        ),
-        (
-            "",
-            1,
-            1,
-            JsonProblem::EofInValue,
-            "EOF while parsing a value",
-        ),
-        (
-            r#"{"a" 1}"#,
-            1,
-            6,
-            JsonProblem::ExpectedColon,
-            "expected `:`",
-        ),
-        (
-            "[1 2]",
-            1,
-            4,
-            JsonProblem::ExpectedListCommaOrEnd,
-            "expected `,` or `]`",
-        ),
-        (
-            r#"{"a": 1 "b": 2}"#,
-            1,
-            9,
-            JsonProblem::ExpectedObjectCommaOrEnd,
-            "expected `,` or `}`",
-        ),
-        ("trux", 1, 4, JsonProblem::ExpectedIdent, "expected ident"),
-        (
-            "{\"width\": 3,\n  \"height\": }",
-            2,
-            13,
-            JsonProblem::ExpectedValue,
-            "expected value",
-        ),
-        (
-            r#""\q""#,
-            1,
-            3,
-            JsonProblem::InvalidEscape,
-            "invalid escape",
-        ),
-        ("[-]", 1, 3, JsonProblem::InvalidNumber, "invalid number"),
-        (
-            "1e400",
-            1,
-            5,
-            JsonProblem::NumberOutOfRange,
-            "number out of range",
-        ),
+        ("[1", 1, 2, P::EofInList, "EOF while parsing a list"),
+        (r#"{"a": 1"#, 1, 7, P::EofInObject, "EOF while parsing an object"),
+        (r#""abc"#, 1, 4, P::EofInString, "EOF while parsing a string"),
+        ("", 1, 1, P::EofInValue, "EOF while parsing a value"),
+        (r#"{"a" 1}"#, 1, 6, P::ExpectedColon, "expected `:`"),
+        ("[1 2]", 1, 4, P::ExpectedListCommaOrEnd, "expected `,` or `]`"),
+        (r#"{"a": 1 "b": 2}"#, 1, 9, P::ExpectedObjectCommaOrEnd, "expected `,` or `}`"),
+        ("trux", 1, 4, P::ExpectedIdent, "expected ident"),
+        ("{\"width\": 3,\n  \"height\": }", 2, 13, P::ExpectedValue, "expected value"),
+        (r#""\q""#, 1, 3, P::InvalidEscape, "invalid escape"),
+        ("[-]", 1, 3, P::InvalidNumber, "invalid number"),
+        ("1e400", 1, 5, P::NumberOutOfRange, "number out of range"),
         (
             "\"a\u{1}b\"",
             1,
             3,
-            JsonProblem::ControlCharacterInString,
+            P::ControlCharacterInString,
             r"control character (\u0000-\u001F) found while parsing a string",
         ),
-        (
-            "{1: 2}",
-            1,
-            2,
-            JsonProblem::KeyMustBeAString,
-            "key must be a string",
-        ),
-        (
-            r#""\uDC00""#,
-            1,
-            7,
-            JsonProblem::LoneLeadingSurrogate,
-            "lone leading surrogate in hex escape",
-        ),
-        ("[1,]", 1, 4, JsonProblem::TrailingComma, "trailing comma"),
-        (
-            "{} x",
-            1,
-            4,
-            JsonProblem::TrailingCharacters,
-            "trailing characters",
-        ),
-        (
-            r#""\uD800x""#,
-            1,
-            8,
-            JsonProblem::UnexpectedEndOfHexEscape,
-            "unexpected end of hex escape",
-        ),
-        (
-            &deep,
-            1,
-            128,
-            JsonProblem::RecursionLimitExceeded,
-            "recursion limit exceeded",
-        ),
+        ("{1: 2}", 1, 2, P::KeyMustBeAString, "key must be a string"),
+        (r#""\uDC00""#, 1, 7, P::LoneLeadingSurrogate, "lone leading surrogate in hex escape"),
+        ("[1,]", 1, 4, P::TrailingComma, "trailing comma"),
+        ("{} x", 1, 4, P::TrailingCharacters, "trailing characters"),
+        (r#""\uD800x""#, 1, 8, P::UnexpectedEndOfHexEscape, "unexpected end of hex escape"),
+        (&deep, 1, 128, P::RecursionLimitExceeded, "recursion limit exceeded"),
     ];
     for (text, line, column, problem, message) in &cases {
         let e = error(text);

@@ -327,14 +327,26 @@ fn delta(dir: &str) -> (i64, i64) {
 
 // ---------------------------------------------------------------- adjacency
 
+/// Checks an `adjacency` rule on 3×3 over [`ABC`] both ways: the levels kept are those where
+/// every touching pair of cells `(p, q)` passes `ok`.
+fn every_touching_pair(
+    adjacency: &str,
+    ok: impl Fn(&View, (i64, i64), (i64, i64)) -> bool,
+) -> Tally {
+    let json = grid(3, 3, ABC, &format!(r#""adjacency": {adjacency}"#));
+    both(&json, &|v| v.touching().iter().all(|&(p, q)| ok(v, p, q)))
+}
+
+/// Whether `p` and `q` hold a and c, in either order.
+fn a_beside_c(v: &View, p: (i64, i64), q: (i64, i64)) -> bool {
+    let (s, t) = (v.tile(p.0, p.1).unwrap(), v.tile(q.0, q.1).unwrap());
+    (s == "a" && t == "c") || (s == "c" && t == "a")
+}
+
 #[test]
 fn a_symmetric_forbid_pair_keeps_the_two_tiles_apart_on_every_side() {
-    let json = grid(3, 3, ABC, r#""adjacency": {"forbid": [["a", "c"]]}"#);
-    let t = both(&json, &|v| {
-        v.touching().iter().all(|&(p, q)| {
-            let (s, t) = (v.tile(p.0, p.1).unwrap(), v.tile(q.0, q.1).unwrap());
-            !((s == "a" && t == "c") || (s == "c" && t == "a"))
-        })
+    let t = every_touching_pair(r#"{"forbid": [["a", "c"]]}"#, |v, p, q| {
+        !a_beside_c(v, p, q)
     });
     assert!(t.exhaustive);
 }
@@ -342,80 +354,55 @@ fn a_symmetric_forbid_pair_keeps_the_two_tiles_apart_on_every_side() {
 #[test]
 fn a_symmetric_forbid_pair_of_classes_keeps_every_member_apart() {
     // [k, k]: no b or c beside a b or c.
-    let json = grid(3, 3, ABC, r#""adjacency": {"forbid": [["k", "k"]]}"#);
-    both(&json, &|v| {
-        v.touching()
-            .iter()
-            .all(|&(p, q)| !(v.is(p.0, p.1, &["b", "c"]) && v.is(q.0, q.1, &["b", "c"])))
+    let k = ["b", "c"];
+    every_touching_pair(r#"{"forbid": [["k", "k"]]}"#, |v, p, q| {
+        !(v.is(p.0, p.1, &k) && v.is(q.0, q.1, &k))
     });
 }
 
 #[test]
 fn a_symmetric_allow_list_lets_only_the_listed_pairs_touch() {
-    let json = grid(
-        3,
-        3,
-        ABC,
-        r#""adjacency": {"allow": [["a", "a"], ["a", "b"], ["c", "c"]]}"#,
-    );
     let ok = [("a", "a"), ("a", "b"), ("b", "a"), ("c", "c")];
-    both(&json, &|v| {
-        v.touching().iter().all(|&(p, q)| {
-            let pair = (v.tile(p.0, p.1).unwrap(), v.tile(q.0, q.1).unwrap());
-            ok.contains(&pair)
-        })
-    });
+    every_touching_pair(
+        r#"{"allow": [["a", "a"], ["a", "b"], ["c", "c"]]}"#,
+        |v, p, q| ok.contains(&(v.tile(p.0, p.1).unwrap(), v.tile(q.0, q.1).unwrap())),
+    );
 }
 
 #[test]
 fn a_symmetric_allow_list_of_classes_expands_them() {
     // Only a beside a member of k (either order): no a–a, no k–k.
-    let json = grid(3, 3, ABC, r#""adjacency": {"allow": [["k", "a"]]}"#);
-    both(&json, &|v| {
-        v.touching()
-            .iter()
-            .all(|&(p, q)| v.is(p.0, p.1, &["a"]) != v.is(q.0, q.1, &["a"]))
+    every_touching_pair(r#"{"allow": [["k", "a"]]}"#, |v, p, q| {
+        v.is(p.0, p.1, &["a"]) != v.is(q.0, q.1, &["a"])
     });
 }
 
-#[test]
-fn a_directional_allow_admits_only_its_list_on_that_side_in_every_direction() {
+/// In every direction, a directional rule of `a` (`kind` `"allow"` or `"forbid"`, listing
+/// `tile`) holds both ways: the levels kept are those where every `a`'s neighbour on that
+/// side (`None` off the grid) passes `ok`.
+fn directional_rule_holds(kind: &str, tile: &str, ok: impl Fn(Option<&str>) -> bool) {
     for dir in ["N", "E", "S", "W"] {
-        let json = grid(
-            3,
-            3,
-            ABC,
-            &format!(
-                r#""adjacency": {{"directional": [{{"tile": "a", "dir": "{dir}", "allow": ["b"]}}]}}"#
-            ),
+        let rule = format!(
+            r#""adjacency": {{"directional": [{{"tile": "a", "dir": "{dir}", "{kind}": ["{tile}"]}}]}}"#
         );
-        let (dx, dy) = delta(dir);
-        both(&json, &|v| {
-            v.cells().iter().all(|&(x, y)| {
-                !v.is(x, y, &["a"]) || v.tile(x + dx, y + dy).is_none_or(|t| t == "b")
-            })
-        });
-    }
-}
-
-#[test]
-fn a_directional_forbid_refuses_its_list_on_that_side_in_every_direction() {
-    for dir in ["N", "E", "S", "W"] {
-        let json = grid(
-            3,
-            3,
-            ABC,
-            &format!(
-                r#""adjacency": {{"directional": [{{"tile": "a", "dir": "{dir}", "forbid": ["a"]}}]}}"#
-            ),
-        );
+        let json = grid(3, 3, ABC, &rule);
         let (dx, dy) = delta(dir);
         both(&json, &|v| {
             v.cells()
                 .iter()
-                .all(|&(x, y)| !v.is(x, y, &["a"]) || v.tile(x + dx, y + dy) != Some("a"))
+                .all(|&(x, y)| !v.is(x, y, &["a"]) || ok(v.tile(x + dx, y + dy)))
         });
     }
+}
+
+#[test]
+fn a_directional_allow_admits_only_its_list_on_that_side_in_every_direction() {
+    directional_rule_holds("allow", "b", |t| t.is_none_or(|t| t == "b"));
+}
+
+#[test]
+fn a_directional_forbid_refuses_its_list_on_that_side_in_every_direction() {
+    directional_rule_holds("forbid", "a", |t| t != Some("a"));
 }
 
 #[test]
@@ -482,10 +469,7 @@ fn symmetric_and_directional_rules_all_hold_together() {
                             {"tile": "c", "dir": "N", "forbid": ["b"]}]}"#,
     );
     both(&json, &|v| {
-        let sym = v.touching().iter().all(|&(p, q)| {
-            let (s, t) = (v.tile(p.0, p.1).unwrap(), v.tile(q.0, q.1).unwrap());
-            !((s == "a" && t == "c") || (s == "c" && t == "a"))
-        });
+        let sym = v.touching().iter().all(|&(p, q)| !a_beside_c(v, p, q));
         let east = v.cells().iter().all(|&(x, y)| {
             !v.is(x, y, &["b"]) || v.tile(x + 1, y).is_none_or(|t| t == "a" || t == "b")
         });
@@ -1112,6 +1096,7 @@ fn the_referee_names_what_it_found_with_the_numbers() {
         found,
     };
     // (level, what the referee finds, as it reads)
+    #[rustfmt::skip]
     let cases = [
         (
             level(vec![1, 0, 0]),
@@ -1120,32 +1105,19 @@ fn the_referee_names_what_it_found_with_the_numbers() {
                 violation(
                     "adjacency.forbid[0]",
                     Some((0, 0)),
-                    Finding::ForbiddenPair {
-                        tile: s("b"),
-                        other: s("a"),
-                        at: (1, 0),
-                    },
+                    Finding::ForbiddenPair { tile: s("b"), other: s("a"), at: (1, 0) },
                 ),
                 violation(
                     "counts[0]",
                     None,
-                    Finding::Count {
-                        counted: 1,
-                        base: 3,
-                        min: 2,
-                        max: None,
-                    },
+                    Finding::Count { counted: 1, base: 3, min: 2, max: None },
                 ),
                 violation(
                     "connectivity[0]",
                     Some((2, 0)),
                     Finding::RootOutsideClass { tile: s("a") },
                 ),
-                violation(
-                    "paths[0]",
-                    None,
-                    Finding::PathTooLong { steps: 2, limit: 1 },
-                ),
+                violation("paths[0]", None, Finding::PathTooLong { steps: 2, limit: 1 }),
             ],
             "pins[0] at x=0 y=0: the cell holds \"b\", which this rule excludes; \
              adjacency.forbid[0] at x=0 y=0: \"b\" touches \"a\" at x=1 y=0; \
@@ -1159,21 +1131,9 @@ fn the_referee_names_what_it_found_with_the_numbers() {
                 violation(
                     "adjacency.forbid[0]",
                     Some((0, 0)),
-                    Finding::ForbiddenPair {
-                        tile: s("a"),
-                        other: s("b"),
-                        at: (1, 0),
-                    },
+                    Finding::ForbiddenPair { tile: s("a"), other: s("b"), at: (1, 0) },
                 ),
-                violation(
-                    "counts[1]",
-                    None,
-                    Finding::Ratio {
-                        counted: 2,
-                        base: 1,
-                        low: false,
-                    },
-                ),
+                violation("counts[1]", None, Finding::Ratio { counted: 2, base: 1, low: false }),
                 violation("paths[0]", None, Finding::NoWalk),
             ],
             "adjacency.forbid[0] at x=0 y=0: \"a\" touches \"b\" at x=1 y=0; \
@@ -1182,11 +1142,7 @@ fn the_referee_names_what_it_found_with_the_numbers() {
         ),
         (
             level(vec![0, 0]),
-            vec![violation(
-                "level",
-                None,
-                Finding::TileCount { tiles: 2, cells: 3 },
-            )],
+            vec![violation("level", None, Finding::TileCount { tiles: 2, cells: 3 })],
             "level: 2 tiles for 3 cells",
         ),
     ];
