@@ -484,19 +484,19 @@ type Fired = fn(&Run) -> bool;
 /// instances rarely produce, and merging has its own test).
 #[rustfmt::skip]
 const TECHNIQUES: [(&str, Fired, Option<usize>); 13] = [
-    ("exhausted", |r| r.exhausted > 0, None),
     ("hardened", |r| r.hardened > 0, Some(20)),
     ("found am1 groups", |r| r.am1_groups > 0, Some(20)),
     ("used several strata", |r| r.strata > 1, Some(20)),
-    ("trimmed", |r| r.trimmed > 0, None),
+    ("exhausted", |r| r.exhausted > 0, None),
     ("minimised", |r| r.minimized > 0, Some(20)),
     ("took cores from propagation", |r| r.up_cores > 0, Some(100)),
     ("stalled", |r| r.stalls > 0, Some(20)),
+    ("trimmed", |r| r.trimmed > 0, None),
     ("improved by local search", |r| r.ls_improvements > 0, Some(20)),
     ("eliminated labels", |r| r.sle_hardened > 0, Some(20)),
-    ("merged equivalent terms", |r| r.equiv_merged > 0, None),
     ("proved by branch and bound", |r| r.bnb_proofs > 0, Some(200)),
-    ("improved by it", |r| r.bnb_improvements > 0, Some(20)),
+    ("merged equivalent terms", |r| r.equiv_merged > 0, None),
+    ("improved by branch and bound", |r| r.bnb_improvements > 0, Some(20)),
 ];
 
 #[test]

@@ -478,9 +478,8 @@ fn verbose_prints_bound_progress_lines() {
 #[test]
 fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
     let dir = Dir::new_wcnf("opt");
-    let text = random_maxsat(12, 20, 3, 30, 3, 20, 4)
-        .expect("valid")
-        .to_wcnf_string();
+    let g = random_maxsat(12, 20, 3, 30, 3, 20, 4).expect("valid");
+    let text = g.to_wcnf_string();
     let f = dir.file("o.wcnf", &text);
     let plain = sat(&["-q", p(&f)]);
     let tuned = sat(&["-q", "--opt", "seed=7", "--opt", "reduce_interval=5", p(&f)]);
@@ -496,9 +495,8 @@ fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
 #[test]
 fn the_same_input_gives_the_same_output_every_time() {
     let dir = Dir::new_wcnf("determinism");
-    let text = random_maxsat(20, 40, 3, 60, 2, 50, 9)
-        .expect("valid")
-        .to_wcnf_string();
+    let g = random_maxsat(20, 40, 3, 60, 2, 50, 9).expect("valid");
+    let text = g.to_wcnf_string();
     let f = dir.file("d.wcnf", &text);
     let a = stdout(&sat(&["-q", p(&f)]));
     let b = stdout(&sat(&["-q", p(&f)]));
