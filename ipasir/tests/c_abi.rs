@@ -73,6 +73,16 @@ fn require_compiler(test: &str) -> Option<String> {
     cc
 }
 
+/// [`require_compiler`]'s compiler, or return from the test (which it has reported skipped).
+macro_rules! compiler_or_return {
+    ($test:expr) => {
+        match require_compiler($test) {
+            Some(cc) => cc,
+            None => return,
+        }
+    };
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Link {
     Shared,
@@ -332,11 +342,8 @@ fn check_answer(answer: &Answer) -> Option<bool> {
 
 #[test]
 fn random_incremental_sequences_through_the_c_abi_answer_as_the_rust_api_does() {
-    let Some(cc) = require_compiler("random_incremental_sequences") else {
-        return;
-    };
-    let shared = build(&cc, "sat_driver", Link::Shared);
-    let statik = build(&cc, "sat_driver", Link::Static);
+    let cc = compiler_or_return!("random_incremental_sequences");
+    let [shared, statik] = [Link::Shared, Link::Static].map(|link| build(&cc, "sat_driver", link));
     let mut rng = Rng::new(17);
     let (mut sat, mut unsat, mut cores) = (0, 0, 0);
     for case in 0..120 {
@@ -372,9 +379,7 @@ fn random_incremental_sequences_through_the_c_abi_answer_as_the_rust_api_does() 
 
 #[test]
 fn every_documented_misuse_has_its_documented_outcome() {
-    let Some(cc) = require_compiler("every_documented_misuse") else {
-        return;
-    };
+    let cc = compiler_or_return!("every_documented_misuse");
     for link in [Link::Shared, Link::Static] {
         let out = run(&build(&cc, "misuse", link), "");
         assert!(out.ends_with("all expectations held\n"), "{out}");
@@ -383,9 +388,7 @@ fn every_documented_misuse_has_its_documented_outcome() {
 
 #[test]
 fn terminate_and_learn_callbacks_stop_the_search_and_export_implied_units() {
-    let Some(cc) = require_compiler("terminate_and_learn_callbacks") else {
-        return;
-    };
+    let cc = compiler_or_return!("terminate_and_learn_callbacks");
     let out = run(&build(&cc, "callbacks", Link::Shared), "");
     let value = |key: &str| -> Vec<String> {
         out.lines()
@@ -525,11 +528,9 @@ fn random_maxsat(rng: &mut Rng) -> MaxCase {
 
 #[test]
 fn ipamir_optima_match_oll_and_brute_force_and_every_model_costs_what_is_claimed() {
-    let Some(cc) = require_compiler("ipamir_optima") else {
-        return;
-    };
-    let shared = build(&cc, "maxsat_driver", Link::Shared);
-    let statik = build(&cc, "maxsat_driver", Link::Static);
+    let cc = compiler_or_return!("ipamir_optima");
+    let [shared, statik] =
+        [Link::Shared, Link::Static].map(|link| build(&cc, "maxsat_driver", link));
     let mut rng = Rng::new(2022);
     let (mut optimal, mut unsat, mut positive) = (0, 0, 0);
     for case in 0..60 {
@@ -578,18 +579,14 @@ fn ipamir_optima_match_oll_and_brute_force_and_every_model_costs_what_is_claimed
             }
         }
     }
-    eprintln!("{optimal} optima ({positive} of positive cost), {unsat} UNSAT");
-    assert!(
-        optimal > 100 && unsat > 30 && positive > 60,
-        "{optimal} {unsat} {positive}"
-    );
+    let summary = format!("{optimal} optima ({positive} of positive cost), {unsat} UNSAT");
+    eprintln!("{summary}");
+    assert!(optimal > 100 && unsat > 30 && positive > 60, "{summary}");
 }
 
 #[test]
 fn the_headers_declare_exactly_the_functions_the_library_exports() {
-    let Some(_cc) = require_compiler("the_headers_declare") else {
-        return;
-    };
+    let _cc = compiler_or_return!("the_headers_declare");
     let mut declared: Vec<String> = Vec::new();
     for header in ["ipasir.h", "ipamir.h", "grim_ipasir.h"] {
         let text = std::fs::read_to_string(crate_dir().join("include").join(header))

@@ -86,8 +86,7 @@ fn random_3sat(vars: i64, clauses: usize, seed: u64) -> Vec<Vec<i64>> {
 
 #[test]
 fn a_satisfiable_instance_prints_s_satisfiable_and_a_model_that_satisfies_it_and_exits_10() {
-    let dir = Dir::new_cli("sat");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("sat").with_file("a.cnf", dimacs(4, &small_sat()));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(status_line(&o).as_deref(), Some("s SATISFIABLE"));
@@ -100,8 +99,7 @@ fn a_satisfiable_instance_prints_s_satisfiable_and_a_model_that_satisfies_it_and
 
 #[test]
 fn an_unsatisfiable_instance_prints_s_unsatisfiable_without_v_lines_and_exits_20() {
-    let dir = Dir::new_cli("unsat");
-    let f = dir.file("u.cnf", dimacs(2, &small_unsat()));
+    let (_dir, f) = Dir::new_cli("unsat").with_file("u.cnf", dimacs(2, &small_unsat()));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(20), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(answer_lines(&o), vec!["s UNSATISFIABLE"]);
@@ -123,8 +121,8 @@ fn a_dash_reads_the_instance_from_standard_input_plain_or_gzip() {
 
 #[test]
 fn a_gzip_file_is_solved_whatever_its_name() {
-    let dir = Dir::new_cli("gzip");
-    let f = dir.file("plain-name.cnf", gzipped(&dimacs(4, &small_sat())));
+    let (_dir, f) =
+        Dir::new_cli("gzip").with_file("plain-name.cnf", gzipped(&dimacs(4, &small_sat())));
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(10), "{}", stderr(&o));
     assert!(stdout(&o).contains("(gzip)"), "{}", stdout(&o));
@@ -153,8 +151,8 @@ fn declared_variables_that_occur_in_no_clause_still_get_a_value() {
 
 #[test]
 fn the_same_input_gives_the_same_output_every_run() {
-    let dir = Dir::new_cli("determinism");
-    let f = dir.file("r.cnf", dimacs(60, &random_3sat(60, 230, 7)));
+    let (_dir, f) =
+        Dir::new_cli("determinism").with_file("r.cnf", dimacs(60, &random_3sat(60, 230, 7)));
     let first = sat(&["-q", p(&f)]);
     for _ in 0..2 {
         let again = sat(&["-q", p(&f)]);
@@ -199,8 +197,7 @@ fn every_model_on_random_instances_passes_grim_check_and_both_answers_occur() {
 
 #[test]
 fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
-    let dir = Dir::new_cli("comments");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("comments").with_file("a.cnf", dimacs(4, &small_sat()));
     let out = stdout(&sat(&[p(&f)]));
     assert_contains(
         &out,
@@ -237,8 +234,7 @@ fn comment_lines_carry_the_banner_the_parse_summary_and_the_statistics() {
 
 #[test]
 fn quiet_prints_only_the_s_and_v_lines() {
-    let dir = Dir::new_cli("quiet");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("quiet").with_file("a.cnf", dimacs(4, &small_sat()));
     for flag in ["-q", "--quiet"] {
         let o = sat(&[flag, p(&f)]);
         assert_eq!(code(&o), Some(10));
@@ -251,8 +247,7 @@ fn quiet_prints_only_the_s_and_v_lines() {
 
 #[test]
 fn no_model_prints_the_answer_without_v_lines() {
-    let dir = Dir::new_cli("nomodel");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("nomodel").with_file("a.cnf", dimacs(4, &small_sat()));
     for flag in ["-n", "--no-model"] {
         let o = sat(&["-q", flag, p(&f)]);
         assert_eq!(code(&o), Some(10));
@@ -284,8 +279,7 @@ fn v_lines_of_a_large_model_stay_within_4096_characters_and_the_last_ends_in_zer
 
 #[test]
 fn opt_sets_engine_options_and_the_banner_lists_the_changed_ones() {
-    let dir = Dir::new_cli("opt");
-    let f = dir.file("r.cnf", dimacs(50, &random_3sat(50, 200, 3)));
+    let (_dir, f) = Dir::new_cli("opt").with_file("r.cnf", dimacs(50, &random_3sat(50, 200, 3)));
     let o = sat(&["--opt", "seed=42", "--opt", "minimize=false", p(&f)]);
     assert!(matches!(code(&o), Some(10 | 20)), "{}", stderr(&o));
     assert_contains(&stdout(&o), &["c options: minimize=false seed=42"]);
@@ -343,8 +337,7 @@ fn opt_sets_maxsat_options_too_and_they_keep_the_optimum() {
 
 #[test]
 fn a_bad_opt_is_a_usage_error_with_exit_2_naming_the_problem() {
-    let dir = Dir::new_cli("badopt");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("badopt").with_file("a.cnf", dimacs(4, &small_sat()));
     for (opt, needle) in [
         ("no_such=1", "unknown option `no_such`"),
         ("vsids_decay=2", "outside"),
@@ -417,8 +410,7 @@ fn help_options_prints_every_row_of_the_engine_and_oll_options_tables() {
 
 #[test]
 fn command_line_mistakes_exit_2_without_an_answer() {
-    let dir = Dir::new_cli("usage");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("usage").with_file("a.cnf", dimacs(4, &small_sat()));
     for args in [
         vec![],
         vec!["-q", "-v", p(&f)],
@@ -461,8 +453,7 @@ fn a_propagation_limit_gives_unknown_and_exit_0() {
 
 #[test]
 fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_holds() {
-    let dir = Dir::new_cli("verbose");
-    let f = dir.file("php.cnf", pigeonhole(8));
+    let (_dir, f) = Dir::new_cli("verbose").with_file("php.cnf", pigeonhole(8));
     for flag in ["-v", "--verbose"] {
         let o = sat(&[
             flag,
@@ -484,8 +475,7 @@ fn verbose_prints_progress_lines_between_slices_and_the_overall_limit_still_hold
 
 #[test]
 fn verbose_slicing_still_reaches_the_answer() {
-    let dir = Dir::new_cli("slices");
-    let f = dir.file("php.cnf", pigeonhole(5));
+    let (dir, f) = Dir::new_cli("slices").with_file("php.cnf", pigeonhole(5));
     let o = sat(&["-v", "--progress-interval", "5", p(&f)]);
     assert_eq!(code(&o), Some(20), "{}", stdout(&o));
     assert!(stdout(&o).contains("c progress"), "{}", stdout(&o));
@@ -503,8 +493,7 @@ fn a_time_limit_stops_a_hard_instance_with_unknown_and_exit_0() {
 #[test]
 fn a_time_limit_does_not_hold_back_a_quick_answer() {
     // If the timer thread kept the process alive this would take the full 600 s.
-    let dir = Dir::new_cli("quick");
-    let f = dir.file("a.cnf", dimacs(4, &small_sat()));
+    let (_dir, f) = Dir::new_cli("quick").with_file("a.cnf", dimacs(4, &small_sat()));
     let o = sat(&["-q", "--time", "600", p(&f)]);
     assert_eq!(code(&o), Some(10));
 }
@@ -595,8 +584,7 @@ fn a_missing_file_is_an_io_error_exit_4() {
 
 #[test]
 fn an_out_of_range_literal_is_a_warning_normally_and_an_error_with_strict() {
-    let dir = Dir::new_cli("strict");
-    let f = dir.file("a.cnf", "p cnf 2 2\n1 -2 0\n2 3 0\n");
+    let (_dir, f) = Dir::new_cli("strict").with_file("a.cnf", "p cnf 2 2\n1 -2 0\n2 3 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
     let err = stderr(&o);
@@ -642,8 +630,7 @@ fn a_truncated_cnf_is_refused_by_default_and_solved_with_relaxed() {
 
 #[test]
 fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
-    let dir = Dir::new_cli("surplus");
-    let f = dir.file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
+    let (_dir, f) = Dir::new_cli("surplus").with_file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
     assert_contains(&stderr(&o), &["declares 1 clauses but the input has 2"]);
@@ -662,8 +649,8 @@ fn check(dir: &Dir, instance: &str, output: &str) -> Output {
 
 #[test]
 fn grim_check_accepts_the_model_grim_sat_prints() {
-    let dir = Dir::new_cli("check-ok");
-    let i = dir.file("a.cnf.gz", gzipped(&dimacs(4, &small_sat())));
+    let (dir, i) =
+        Dir::new_cli("check-ok").with_file("a.cnf.gz", gzipped(&dimacs(4, &small_sat())));
     let o = sat(&[p(&i)]);
     let out = dir.file("a.out", &o.stdout);
     let c = run(CHECK, &[p(&i), p(&out)], None);
@@ -759,8 +746,7 @@ fn grim_check_refuses_a_malformed_instance_with_exit_2() {
 
 #[test]
 fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_installed() {
-    let dir = Dir::new_cli("proof");
-    let cnf = dir.file("php6.cnf", pigeonhole(6));
+    let (dir, cnf) = Dir::new_cli("proof").with_file("php6.cnf", pigeonhole(6));
     let have_rate = Command::new("rate").arg("--version").output().is_ok();
     if !have_rate {
         if std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
@@ -810,8 +796,7 @@ fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_
 
 #[test]
 fn binary_proof_without_proof_is_a_usage_error() {
-    let dir = Dir::new_cli("binary-proof-alone");
-    let cnf = dir.file("f.cnf", pigeonhole(3));
+    let (_dir, cnf) = Dir::new_cli("binary-proof-alone").with_file("f.cnf", pigeonhole(3));
     let out = sat(&["--binary-proof", p(&cnf)]);
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));
     assert!(stdout(&out).is_empty());

@@ -226,8 +226,7 @@ fn weighted_vertex_cover_optima_match_brute_force() {
 
 #[test]
 fn unsatisfiable_hard_clauses_give_s_unsatisfiable_exit_20_and_no_o_or_v() {
-    let dir = Dir::new_wcnf("unsat");
-    let f = dir.file("u.wcnf", "h 1 2 0\nh -1 0\nh -2 0\n5 1 0\n");
+    let (_dir, f) = Dir::new_wcnf("unsat").with_file("u.wcnf", "h 1 2 0\nh -1 0\nh -2 0\n5 1 0\n");
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(20), "{}", stdout(&o));
     assert_eq!(answer_lines(&stdout(&o)), vec!["s UNSATISFIABLE"]);
@@ -389,8 +388,7 @@ fn an_old_format_file_and_a_gzipped_one_read_the_same() {
 
 #[test]
 fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
-    let dir = Dir::new_wcnf("unused");
-    let f = dir.file("u.wcnf", "p wcnf 5 1 9\n1 -2 0\n");
+    let (_dir, f) = Dir::new_wcnf("unused").with_file("u.wcnf", "p wcnf 5 1 9\n1 -2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(
         answer_lines(&stdout(&o)),
@@ -402,8 +400,7 @@ fn declared_but_unused_variables_of_an_old_header_get_a_character_each() {
 
 #[test]
 fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
-    let dir = Dir::new_wcnf("quiet");
-    let f = dir.file("q.wcnf", "h 1 2 0\n1 -1 0\n2 -2 0\n");
+    let (_dir, f) = Dir::new_wcnf("quiet").with_file("q.wcnf", "h 1 2 0\n1 -1 0\n2 -2 0\n");
     // The first model (of the hard clauses alone) may cost 2 before the optimum 1 is found:
     // any number of decreasing `o` lines, then the answer.
     let only_o_then = |out: &str, tail: &str| {
@@ -428,8 +425,7 @@ fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
 
 #[test]
 fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
-    let dir = Dir::new_wcnf("banner");
-    let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
+    let (_dir, f) = Dir::new_wcnf("banner").with_file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let out = stdout(&sat(&[p(&f)]));
     assert_contains(
         &out,
@@ -447,8 +443,7 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
 
 #[test]
 fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
-    let dir = Dir::new_wcnf("wcnf-proof");
-    let f = dir.file("b.wcnf", "3 1 0\nh 1 2 0\n");
+    let (dir, f) = Dir::new_wcnf("wcnf-proof").with_file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let proof = dir.0.join("out.drat");
     let o = sat(&["--proof", p(&proof), p(&f)]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
@@ -477,10 +472,8 @@ fn verbose_prints_bound_progress_lines() {
 
 #[test]
 fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
-    let dir = Dir::new_wcnf("opt");
     let g = random_maxsat(12, 20, 3, 30, 3, 20, 4).expect("valid");
-    let text = g.to_wcnf_string();
-    let f = dir.file("o.wcnf", &text);
+    let (_dir, f) = Dir::new_wcnf("opt").with_file("o.wcnf", g.to_wcnf_string());
     let plain = sat(&["-q", p(&f)]);
     let tuned = sat(&["-q", "--opt", "seed=7", "--opt", "reduce_interval=5", p(&f)]);
     assert_eq!(code(&tuned), Some(30), "{}", stderr(&tuned));
@@ -494,10 +487,8 @@ fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
 
 #[test]
 fn the_same_input_gives_the_same_output_every_time() {
-    let dir = Dir::new_wcnf("determinism");
     let g = random_maxsat(20, 40, 3, 60, 2, 50, 9).expect("valid");
-    let text = g.to_wcnf_string();
-    let f = dir.file("d.wcnf", &text);
+    let (_dir, f) = Dir::new_wcnf("determinism").with_file("d.wcnf", g.to_wcnf_string());
     let a = stdout(&sat(&["-q", p(&f)]));
     let b = stdout(&sat(&["-q", p(&f)]));
     assert_eq!(a, b);
@@ -566,8 +557,7 @@ fn malformed_wcnf_gives_file_line_column_errors_exit_3_and_nothing_on_stdout() {
 
 #[test]
 fn strict_mode_applies_to_old_format_headers() {
-    let dir = Dir::new_wcnf("strict");
-    let f = dir.file("s.wcnf", "p wcnf 1 1 9\n9 1 2 0\n");
+    let (_dir, f) = Dir::new_wcnf("strict").with_file("s.wcnf", "p wcnf 1 1 9\n9 1 2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(30));
     assert!(stderr(&o).contains("warning"), "{}", stderr(&o));
@@ -605,8 +595,8 @@ fn grim_check_accepts_what_grim_sat_prints() {
 
 #[test]
 fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
-    let dir = Dir::new_wcnf("check-verdicts");
-    let f = dir.file("i.wcnf", "h 1 2 0\n3 -1 0\n2 -2 0\nh -3 1 0\n");
+    let (dir, f) =
+        Dir::new_wcnf("check-verdicts").with_file("i.wcnf", "h 1 2 0\n3 -1 0\n2 -2 0\nh -3 1 0\n");
     #[rustfmt::skip]
     let cases = [
         ("o 2\ns OPTIMUM FOUND\nv 010\n", 0, "OK: OPTIMUM FOUND, cost 2"),
@@ -642,8 +632,7 @@ fn grim_check_verdicts_on_right_wrong_and_malformed_outputs() {
 
 #[test]
 fn grim_check_notes_short_models_and_rising_costs() {
-    let dir = Dir::new_wcnf("check-notes");
-    let f = dir.file("i.wcnf", "h 1 0\n1 2 0\n1 3 0\n");
+    let (dir, f) = Dir::new_wcnf("check-notes").with_file("i.wcnf", "h 1 0\n1 2 0\n1 3 0\n");
     let out = dir.file("out.txt", "o 1\no 2\ns SATISFIABLE\nv 1\n");
     let c = check(&f, &out);
     assert_eq!(code(&c), Some(0), "{}", stdout(&c));
@@ -656,8 +645,8 @@ fn grim_check_notes_short_models_and_rising_costs() {
 
 #[test]
 fn grim_check_reads_old_format_instances_and_still_checks_cnf() {
-    let dir = Dir::new_wcnf("check-formats");
-    let f = dir.file("old.wcnf", "p wcnf 2 3 10\n10 1 2 0\n4 -1 0\n1 -2 0\n");
+    let (dir, f) = Dir::new_wcnf("check-formats")
+        .with_file("old.wcnf", "p wcnf 2 3 10\n10 1 2 0\n4 -1 0\n1 -2 0\n");
     let out = dir.file("out.txt", "o 1\ns OPTIMUM FOUND\nv 01\n");
     assert_eq!(code(&check(&f, &out)), Some(0));
     let cnf = dir.file("f.cnf", "p cnf 2 1\n1 2 0\n");
@@ -670,8 +659,7 @@ fn grim_check_reads_old_format_instances_and_still_checks_cnf() {
 
 #[test]
 fn grim_check_on_a_malformed_instance_exits_2_with_its_position() {
-    let dir = Dir::new_wcnf("check-bad-instance");
-    let f = dir.file("bad.wcnf", "h 1 0\n-2 1 0\n");
+    let (dir, f) = Dir::new_wcnf("check-bad-instance").with_file("bad.wcnf", "h 1 0\n-2 1 0\n");
     let out = dir.file("out.txt", "o 0\ns OPTIMUM FOUND\nv 1\n");
     let c = check(&f, &out);
     assert_eq!(code(&c), Some(2));

@@ -32,12 +32,26 @@ fn dungeon_8() -> String {
     grim_testkit::grid::dungeon_json(8)
 }
 
+/// A temp directory for `test` holding [`dungeon_8`] as `d.json`, and that file's path.
+fn dungeon_8_in(test: &str) -> (Dir, PathBuf) {
+    let dir = Dir::new("grim-encode-test", test);
+    let json = dir.file("d.json", dungeon_8());
+    (dir, json)
+}
+
 fn encode(args: &[&str]) -> Output {
     Command::new(ENCODE)
         .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("run grim-encode")
+}
+
+/// Runs grim-encode with `args` and asserts that it exits 0, showing its stderr when not.
+fn encoded(args: &[&str]) -> Output {
+    let o = encode(args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    o
 }
 
 /// Exit code, asserting the program was not killed and did not panic.
@@ -172,8 +186,7 @@ fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() 
 
 #[test]
 fn the_same_seed_gives_the_same_bytes_and_different_seeds_differ() {
-    let dir = Dir::new("grim-encode-test", "seeds");
-    let json = dir.file("d.json", dungeon_8());
+    let (_dir, json) = dungeon_8_in("seeds");
     let solve = |seed: &str| {
         let o = encode(&["solve", p(&json), "--seed", seed]);
         assert_eq!(code(&o), 0, "solve --seed {seed}: {}", stderr(&o));
@@ -294,8 +307,7 @@ fn the_svg_is_well_formed_with_one_tile_per_cell() {
         (instance("terrain-directional-20x10.json"), 20, 10),
     ] {
         let svg = dir.path("level.svg");
-        let o = encode(&["solve", p(&json), "--svg", p(&svg)]);
-        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        encoded(&["solve", p(&json), "--svg", p(&svg)]);
         let text = fs::read_to_string(&svg).unwrap();
         assert_eq!(
             check_svg(&text),
@@ -316,18 +328,15 @@ fn the_svg_is_well_formed_with_one_tile_per_cell() {
 
 #[test]
 fn soft_rules_are_written_as_wcnf_in_either_dialect() {
-    let dir = Dir::new("grim-encode-test", "wcnf");
-    let json = dir.file("d.json", dungeon_8());
-    let o = encode(&[p(&json), "--preferences", "soft"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let (_dir, json) = dungeon_8_in("wcnf");
+    let o = encoded(&[p(&json), "--preferences", "soft"]);
     let new = stdout(&o);
     assert!(
         new.lines().any(|l| l.starts_with("h ")),
         "no hard clause line"
     );
     assert!(!new.contains("\np "), "the new dialect has no header");
-    let o = encode(&[p(&json), "--preferences", "soft", "--wcnf", "old"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = encoded(&[p(&json), "--preferences", "soft", "--wcnf", "old"]);
     assert!(stdout(&o).contains("\np wcnf "));
 }
 
@@ -338,8 +347,7 @@ fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
     let dir = Dir::new("grim-encode-test", "maxsat");
     let json = instance("showcase-12.json");
     let wcnf = dir.path("showcase.wcnf");
-    let o = encode(&[p(&json), "-o", p(&wcnf)]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    encoded(&[p(&json), "-o", p(&wcnf)]);
     let run = Command::new(SAT).arg(&wcnf).output().expect("run grim-sat");
     assert_eq!(
         run.status.code(),
@@ -347,8 +355,7 @@ fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
         "grim-sat did not find the optimum"
     );
     let out = dir.file("showcase.out", &run.stdout);
-    let o = encode(&["decode", p(&json), p(&out)]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = encoded(&["decode", p(&json), p(&out)]);
     let err = stderr(&o);
     assert!(err.contains("(MaxSAT output) decoded"), "{err}");
     assert!(err.contains("check_level: every hard rule holds"), "{err}");
@@ -359,8 +366,7 @@ fn a_soft_level_round_trips_through_a_maxsat_solver_s_output() {
             .and_then(|n| n.parse::<u64>().ok())
             .unwrap_or_else(|| panic!("no cost line in: {text}"))
     };
-    let solved = encode(&["solve", p(&json)]);
-    assert_eq!(code(&solved), 0, "{}", stderr(&solved));
+    let solved = encoded(&["solve", p(&json)]);
     assert_eq!(cost(&err), cost(&stderr(&solved)), "different optima");
 }
 
@@ -373,8 +379,7 @@ fn output_files_are_replaced_only_on_success() {
     assert_eq!(code(&o), 3);
     assert_eq!(fs::read_to_string(&out).unwrap(), "previous contents\n");
     let good = dir.file("good.json", dungeon_8());
-    let o = encode(&[p(&good), "-o", p(&out)]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    encoded(&[p(&good), "-o", p(&out)]);
     assert!(fs::read_to_string(&out).unwrap().contains("p cnf "));
     let names: Vec<_> = fs::read_dir(&dir.0)
         .unwrap()
@@ -477,8 +482,7 @@ fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
 
 #[test]
 fn solver_outputs_are_checked_before_a_level_is_believed() {
-    let dir = Dir::new("grim-encode-test", "outputs");
-    let json = dir.file("d.json", dungeon_8());
+    let (dir, json) = dungeon_8_in("outputs");
     let spec = GridSpec::from_json(&dungeon_8()).unwrap();
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     // A complete model of the exported encoding, from the engine through the Problem API.
@@ -582,13 +586,11 @@ fn no_town_faces_water_to_the_north_through_solve_or_through_cadical() {
     let Some(cadical) = cadical() else { return };
     let dir = Dir::new("grim-encode-test", "islands");
     let cnf = dir.path("islands.cnf");
-    let o = encode(&[p(&json), "-o", p(&cnf)]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    encoded(&[p(&json), "-o", p(&cnf)]);
     let run = Command::new(&cadical).arg("-q").arg(&cnf).output().unwrap();
     assert_eq!(run.status.code(), Some(10));
     let solution = dir.file("islands.out", &run.stdout);
-    let o = encode(&["decode", p(&json), p(&solution)]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = encoded(&["decode", p(&json), p(&solution)]);
     assert!(stdout(&o).contains('T'));
     assert_eq!(towns_facing_water_north(&stdout(&o)), 0, "{}", stdout(&o));
 }
@@ -656,15 +658,12 @@ fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
 
 #[test]
 fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_the_soft_way() {
-    let dir = Dir::new("grim-encode-test", "hint-warning");
-    let json = dir.file("d.json", dungeon_8());
-    let hinted = encode(&[p(&json), "--seed", "3"]);
-    assert_eq!(code(&hinted), 0, "{}", stderr(&hinted));
+    let (_dir, json) = dungeon_8_in("hint-warning");
+    let hinted = encoded(&[p(&json), "--seed", "3"]);
     let warning = stderr(&hinted);
     assert_contains(&warning, &["warning", "--preferences soft"]);
     // The soft export carries the wishes as clauses every MaxSAT solver reads: no warning.
-    let soft = encode(&[p(&json), "--seed", "3", "--preferences", "soft"]);
-    assert_eq!(code(&soft), 0, "{}", stderr(&soft));
+    let soft = encoded(&[p(&json), "--seed", "3", "--preferences", "soft"]);
     assert!(!stderr(&soft).contains("warning"), "{}", stderr(&soft));
     // And it has the wishes as soft clauses (a line with a weight, not `h`).
     let text = String::from_utf8_lossy(&soft.stdout).into_owned();
@@ -677,8 +676,7 @@ fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_th
 
 #[test]
 fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
-    let dir = Dir::new("grim-encode-test", "verbose");
-    let json = dir.file("d.json", dungeon_8());
+    let (_dir, json) = dungeon_8_in("verbose");
     let quiet = encode(&["solve", p(&json), "--seed", "5"]);
     let verbose = encode(&["solve", p(&json), "--seed", "5", "-v"]);
     assert_eq!(code(&quiet), 0, "{}", stderr(&quiet));

@@ -47,6 +47,13 @@ impl Dir {
         path
     }
 
+    /// The directory with `contents` written to `name` in it, and that file's path: the
+    /// opening of most tests.
+    pub fn with_file(self, name: &str, contents: impl AsRef<[u8]>) -> (Dir, PathBuf) {
+        let path = self.file(name, contents);
+        (self, path)
+    }
+
     /// The path of `name` in the directory (not created).
     pub fn path(&self, name: &str) -> PathBuf {
         self.0.join(name)
