@@ -137,11 +137,15 @@ const WCNF: &str = "h 1 2 0\n3 -1 0\n5 -2 0\n";
 /// The honest answer to [`SAT_CNF`].
 const GOOD_SAT: &str = "echo 's SATISFIABLE'; echo 'v -1 2 0'";
 
+/// A race on [`SAT_CNF`] (as `t.cnf`) of the script `body`, called `name`, and `good`, which
+/// answers [`GOOD_SAT`].
+fn against_good(test: &str, name: &'static str, body: &str) -> Race {
+    Race::new(test, "t.cnf", SAT_CNF, &[(name, body), ("good", GOOD_SAT)])
+}
+
 #[test]
 fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
-    let bad = "echo 's SATISFIABLE'; echo 'v 1 2 0'";
-    let solvers = [("bad", bad), ("good", GOOD_SAT)];
-    let race = Race::new("bad-model", "t.cnf", SAT_CNF, &solvers);
+    let race = against_good("bad-model", "bad", "echo 's SATISFIABLE'; echo 'v 1 2 0'");
     race.caught(
         &["bad", "good"],
         "WRONG bad: the model falsifies hard clause 2",
@@ -151,9 +155,7 @@ fn a_model_that_falsifies_a_clause_is_flagged_and_the_exit_status_is_1() {
 
 #[test]
 fn a_false_unsat_disagrees_with_a_model_and_with_the_expected_answer() {
-    let liar = "echo 's UNSATISFIABLE'";
-    let solvers = [("liar", liar), ("good", GOOD_SAT)];
-    let race = Race::new("false-unsat", "t.cnf", SAT_CNF, &solvers);
+    let race = against_good("false-unsat", "liar", "echo 's UNSATISFIABLE'");
     race.caught(
         &["liar", "good"],
         "DISAGREE: good found a model, liar claimed UNSAT",

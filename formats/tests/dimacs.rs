@@ -57,6 +57,16 @@ fn err(text: &[u8]) -> ParseError {
     }
 }
 
+/// [`err`] of `text`, asserted to match the pattern (as [`assert_matches!`] does, on a
+/// reference, so that a guard can read a field); the error, for further checks.
+macro_rules! refused {
+    ($text:expr => $($pattern:tt)+) => {{
+        let e = err($text);
+        assert_matches!(&e => $($pattern)+);
+        e
+    }};
+}
+
 fn strict_err(text: &[u8]) -> ParseError {
     match strict(text) {
         Ok(p) => panic!(
@@ -230,17 +240,15 @@ fn the_streaming_parser_reports_where_each_clause_starts() {
 
 #[test]
 fn a_clause_before_the_header_is_a_missing_header_at_its_position() {
-    let e = err(b"c hello\n  1 2 0\np cnf 2 1\n");
-    assert_matches!(e => ParseError::MissingHeader { line: 2, column: 3 });
+    let e = refused!(b"c hello\n  1 2 0\np cnf 2 1\n"
+        => ParseError::MissingHeader { line: 2, column: 3 });
     assert!(e.to_string().contains("p cnf"), "{e}");
 }
 
 #[test]
 fn an_empty_input_and_a_comments_only_input_lack_a_header() {
-    let e = err(b"");
-    assert_matches!(e => ParseError::MissingHeader { line: 1, column: 1 });
-    let e = err(b"c only\nc comments\n");
-    assert_matches!(e => ParseError::MissingHeader { line: 3, column: 1 });
+    refused!(b"" => ParseError::MissingHeader { line: 1, column: 1 });
+    refused!(b"c only\nc comments\n" => ParseError::MissingHeader { line: 3, column: 1 });
 }
 
 #[test]
@@ -272,22 +280,14 @@ fn malformed_headers_name_the_column_and_what_was_expected() {
 
 #[test]
 fn a_second_header_is_an_error_naming_the_first() {
-    let e = err(b"c\np cnf 2 1\n1 0\np cnf 2 1\n");
-    assert_matches!(e => ParseError::DuplicateHeader { line: 4, column: 1, first_line: 2 });
+    refused!(b"c\np cnf 2 1\n1 0\np cnf 2 1\n"
+        => ParseError::DuplicateHeader { line: 4, column: 1, first_line: 2 });
 }
 
 #[test]
 fn a_junk_token_in_a_clause_is_reported_with_line_column_and_text() {
-    let e = err(b"p cnf 3 2\n1 -2 0\n3 x1 0\n");
-    match &e {
-        ParseError::JunkToken {
-            line: 3,
-            column: 3,
-            token,
-            ..
-        } => assert_eq!(token, "x1"),
-        other => panic!("{other:?}"),
-    }
+    let e = refused!(b"p cnf 3 2\n1 -2 0\n3 x1 0\n"
+        => ParseError::JunkToken { line: 3, column: 3, token, .. } if token == "x1");
     assert!(e.to_string().starts_with("line 3, column 3: "), "{e}");
     assert!(e.to_string().contains("expected a literal"), "{e}");
     assert_eq!(
@@ -298,8 +298,8 @@ fn a_junk_token_in_a_clause_is_reported_with_line_column_and_text() {
 
 #[test]
 fn a_leading_plus_sign_is_rejected_as_junk() {
-    let e = err(b"p cnf 3 1\n+1 2 0\n");
-    assert_matches!(&e => ParseError::JunkToken { line: 2, column: 1, token, .. } if token == "+1");
+    refused!(b"p cnf 3 1\n+1 2 0\n"
+        => ParseError::JunkToken { line: 2, column: 1, token, .. } if token == "+1");
 }
 
 #[test]
@@ -320,30 +320,17 @@ fn a_lone_minus_and_a_number_glued_to_letters_are_junk() {
 #[test]
 fn binary_garbage_is_a_junk_token_not_a_panic() {
     let e = err(b"\x00\x01\x02\xff\xfe\xfd");
-    match &e {
-        ParseError::JunkToken {
-            line: 1,
-            column: 1,
-            token,
-            ..
-        } => assert_eq!(token, "\\x00\\x01\\x02\\xff\\xfe\\xfd"),
-        other => panic!("{other:?}"),
-    }
-    let e = err(b"p cnf 2 1\n1 \x89PNG\r\n 0\n");
-    assert_matches!(e => ParseError::JunkToken { line: 2, column: 3, .. });
+    let shown = "\\x00\\x01\\x02\\xff\\xfe\\xfd";
+    assert_matches!(&e => ParseError::JunkToken { line: 1, column: 1, token, .. } if token == shown);
+    refused!(b"p cnf 2 1\n1 \x89PNG\r\n 0\n" => ParseError::JunkToken { line: 2, column: 3, .. });
 }
 
 #[test]
 fn a_long_junk_token_is_shortened_in_the_message() {
     let mut text = b"p cnf 1 1\n".to_vec();
     text.extend(std::iter::repeat_n(b'z', 10_000));
-    let e = err(&text);
-    match &e {
-        ParseError::JunkToken { token, .. } => {
-            assert!(token.len() < 40 && token.ends_with("..."), "{token}")
-        }
-        other => panic!("{other:?}"),
-    }
+    refused!(&text
+        => ParseError::JunkToken { token, .. } if token.len() < 40 && token.ends_with("..."));
 }
 
 #[test]
@@ -352,21 +339,21 @@ fn numbers_beyond_64_bits_overflow_with_their_position() {
     assert_matches!(
         &e => ParseError::NumberOverflow { line: 2, column: 3, token } if token.starts_with("-9999")
     );
-    let e = err(b"p cnf 18446744073709551616 1\n");
-    assert_matches!(e => ParseError::NumberOverflow { line: 1, column: 7, .. });
+    refused!(b"p cnf 18446744073709551616 1\n"
+        => ParseError::NumberOverflow { line: 1, column: 7, .. });
 }
 
 #[test]
 fn a_header_claiming_four_billion_variables_is_refused_naming_the_limit() {
-    let e = err(b"p cnf 4000000000 1\n1 0\n");
-    assert_matches!(e => ParseError::TooManyVariables { line: 1, column: 7, value: 4_000_000_000 });
+    let e = refused!(b"p cnf 4000000000 1\n1 0\n"
+        => ParseError::TooManyVariables { line: 1, column: 7, value: 4_000_000_000 });
     assert!(e.to_string().contains("2147483647"), "{e}");
 }
 
 #[test]
 fn a_literal_beyond_the_engine_limit_is_refused_even_when_lenient() {
-    let e = err(b"p cnf 3 1\n1 -2147483648 0\n");
-    assert_matches!(e => ParseError::TooManyVariables { line: 2, column: 3, value: 2_147_483_648 });
+    refused!(b"p cnf 3 1\n1 -2147483648 0\n"
+        => ParseError::TooManyVariables { line: 2, column: 3, value: 2_147_483_648 });
 }
 
 #[test]
@@ -421,8 +408,8 @@ fn a_literal_beyond_the_header_count_is_an_error_in_strict_mode() {
 
 #[test]
 fn fewer_clauses_than_declared_is_refused_by_default_with_the_position_and_the_counts() {
-    let e = err(b"p cnf 2 3\n1 0\n2 0\n");
-    assert_matches!(e => ParseError::Truncated { line: 4, column: 1, declared: 3, found: 2 });
+    let e = refused!(b"p cnf 2 3\n1 0\n2 0\n"
+        => ParseError::Truncated { line: 4, column: 1, declared: 3, found: 2 });
     let message = e.with_path("x.cnf").to_string();
     assert!(
         message.starts_with("x.cnf:4:1: the input ends after 2 of the 3 clauses")
@@ -432,8 +419,8 @@ fn fewer_clauses_than_declared_is_refused_by_default_with_the_position_and_the_c
         "{message}"
     );
     // The `%` end marker ends the input like the end of the file.
-    let e = err(b"p cnf 2 3\n1 0\n%\n2 0\n");
-    assert_matches!(e => ParseError::Truncated { line: 3, column: 1, found: 1, .. });
+    refused!(b"p cnf 2 3\n1 0\n%\n2 0\n"
+        => ParseError::Truncated { line: 3, column: 1, found: 1, .. });
     // A header of 0 clauses over an empty body is not truncated.
     assert!(ok(b"p cnf 0 0\n").warnings.is_empty());
 }
@@ -485,15 +472,15 @@ fn strict_mode_accepts_a_well_formed_file() {
 
 #[test]
 fn a_clause_without_its_final_zero_at_the_end_of_input_is_an_error() {
-    let e = err(b"p cnf 3 2\n1 2 0\n3\n -1");
-    assert_matches!(e => ParseError::MissingFinalZero { line: 4, column: 4, clause_line: 3 });
+    let e = refused!(b"p cnf 3 2\n1 2 0\n3\n -1"
+        => ParseError::MissingFinalZero { line: 4, column: 4, clause_line: 3 });
     assert!(e.to_string().contains("begun on line 3"), "{e}");
 }
 
 #[test]
 fn a_percent_marker_inside_an_open_clause_is_a_missing_final_zero() {
-    let e = err(b"p cnf 3 2\n1 2\n%\n0\n");
-    assert_matches!(e => ParseError::MissingFinalZero { line: 3, column: 1, clause_line: 2 });
+    refused!(b"p cnf 3 2\n1 2\n%\n0\n"
+        => ParseError::MissingFinalZero { line: 3, column: 1, clause_line: 2 });
 }
 
 #[test]
