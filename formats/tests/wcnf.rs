@@ -59,6 +59,16 @@ fn strict_err(text: &str) -> ParseError {
     }
 }
 
+/// `parse(text)` (`err` or `strict_err`), asserted to match the pattern and, by [`at`], to
+/// stand at `line`, `column` with `needle` in its message.
+macro_rules! fails {
+    ($parse:ident($text:expr) => $pattern:pat, $line:expr, $column:expr, $needle:expr) => {{
+        let e = $parse($text);
+        assert_matches!(e => $pattern);
+        at(&e, $line, $column, $needle);
+    }};
+}
+
 /// Asserts the error's position and that its message carries it and `needle`.
 fn at(e: &ParseError, line: u64, column: u64, needle: &str) {
     assert_eq!(e.position(), Some((line, column)), "{e:?}");
@@ -263,12 +273,10 @@ fn the_old_header_tolerates_blanks_and_a_missing_final_newline() {
 
 #[test]
 fn a_negative_weight_is_an_error_at_its_position() {
-    let e = err("h 1 0\n  -3 1 0\n");
-    assert_matches!(e => ParseError::NegativeWeight { .. });
-    at(&e, 2, 3, "negative weight `-3`");
-    let e = err("p wcnf 1 1 5\n-99999999999999999999999 1 0\n");
-    assert_matches!(e => ParseError::NegativeWeight { .. });
-    at(&e, 2, 1, "negative weight");
+    fails!(err("h 1 0\n  -3 1 0\n")
+        => ParseError::NegativeWeight { .. }, 2, 3, "negative weight `-3`");
+    fails!(err("p wcnf 1 1 5\n-99999999999999999999999 1 0\n")
+        => ParseError::NegativeWeight { .. }, 2, 1, "negative weight");
 }
 
 #[test]
@@ -290,9 +298,8 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
 
 #[test]
 fn a_weight_beyond_64_bits_is_an_overflow_error() {
-    let e = err("h 1 0\n18446744073709551616 1 0\n");
-    assert_matches!(e => ParseError::WeightOverflow { .. });
-    at(&e, 2, 1, "exceeds 2^64 - 1");
+    fails!(err("h 1 0\n18446744073709551616 1 0\n")
+        => ParseError::WeightOverflow { .. }, 2, 1, "exceeds 2^64 - 1");
 }
 
 #[test]
@@ -307,26 +314,22 @@ fn soft_weights_that_sum_past_64_bits_are_an_error_at_the_clause_that_overflows(
     }
     at(&e, 4, 4, "soft weights overflow");
     // The same in the old format, where only soft weights count.
-    let e = err("p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n");
-    assert_matches!(e => ParseError::SoftWeightOverflow { .. });
-    at(&e, 3, 1, "overflow");
+    fails!(err("p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n")
+        => ParseError::SoftWeightOverflow { .. }, 3, 1, "overflow");
 }
 
 #[test]
 fn h_in_an_old_format_file_is_an_error_explaining_the_dialects() {
-    let e = err("p wcnf 1 1 5\nh 1 0\n");
-    assert_matches!(e => ParseError::JunkToken { .. });
-    at(&e, 2, 1, "`h` belongs to the headerless format");
+    fails!(err("p wcnf 1 1 5\nh 1 0\n")
+        => ParseError::JunkToken { .. }, 2, 1, "`h` belongs to the headerless format");
 }
 
 #[test]
 fn a_header_after_the_first_clause_is_an_error() {
-    let e = err("h 1 0\np wcnf 1 1 2\n");
-    assert_matches!(e => ParseError::JunkToken { .. });
-    at(&e, 2, 1, "must come before the first clause");
-    let e = err("p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n");
-    assert_matches!(e => ParseError::DuplicateHeader { first_line: 1, .. });
-    at(&e, 3, 2, "second `p` header");
+    fails!(err("h 1 0\np wcnf 1 1 2\n")
+        => ParseError::JunkToken { .. }, 2, 1, "must come before the first clause");
+    fails!(err("p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n")
+        => ParseError::DuplicateHeader { first_line: 1, .. }, 3, 2, "second `p` header");
 }
 
 #[test]
@@ -350,9 +353,8 @@ fn a_clause_without_its_final_zero_is_an_error_naming_where_it_began() {
 
 #[test]
 fn junk_inside_a_clause_is_reported_with_its_text() {
-    let e = err("h 1 0\n3 1 x2 0\n");
-    assert_matches!(e => ParseError::JunkToken { .. });
-    at(&e, 2, 5, "unexpected `x2`: expected a literal");
+    fails!(err("h 1 0\n3 1 x2 0\n")
+        => ParseError::JunkToken { .. }, 2, 5, "unexpected `x2`: expected a literal");
     let e = err("3 1 h 0\n");
     at(&e, 1, 5, "unexpected `h`");
 }
@@ -367,12 +369,10 @@ fn binary_garbage_is_an_error_not_a_panic() {
 
 #[test]
 fn literals_beyond_the_engine_limit_or_64_bits_are_refused() {
-    let e = err("h 2147483648 0\n");
-    assert_matches!(e => ParseError::TooManyVariables { .. });
-    at(&e, 1, 3, "variables exceed");
-    let e = err("1 99999999999999999999999 0\n");
-    assert_matches!(e => ParseError::NumberOverflow { .. });
-    at(&e, 1, 3, "does not fit in 64 bits");
+    fails!(err("h 2147483648 0\n")
+        => ParseError::TooManyVariables { .. }, 1, 3, "variables exceed");
+    fails!(err("1 99999999999999999999999 0\n")
+        => ParseError::NumberOverflow { .. }, 1, 3, "does not fit in 64 bits");
 }
 
 #[test]
@@ -394,12 +394,10 @@ fn malformed_old_headers_name_the_column_and_what_was_expected() {
         assert_matches!(e => ParseError::BadHeader { .. }, "{text:?}: {e:?}");
         at(&e, line, column, needle);
     }
-    let e = err("p wcnf 3 2 18446744073709551616\n");
-    assert_matches!(e => ParseError::WeightOverflow { .. });
-    at(&e, 1, 12, "exceeds 2^64 - 1");
-    let e = err("p wcnf 4294967296 1 1\n");
-    assert_matches!(e => ParseError::TooManyVariables { .. });
-    at(&e, 1, 8, "variables exceed");
+    fails!(err("p wcnf 3 2 18446744073709551616\n")
+        => ParseError::WeightOverflow { .. }, 1, 12, "exceeds 2^64 - 1");
+    fails!(err("p wcnf 4294967296 1 1\n")
+        => ParseError::TooManyVariables { .. }, 1, 8, "variables exceed");
 }
 
 #[test]
@@ -418,9 +416,8 @@ fn absurd_header_counts_allocate_nothing_up_front() {
 
 #[test]
 fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
-    let e = err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
-    assert_matches!(e => ParseError::Truncated { .. });
-    at(&e, 4, 1, "ends after 2 of the 3 clauses");
+    fails!(err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n")
+        => ParseError::Truncated { .. }, 4, 1, "ends after 2 of the 3 clauses");
     let p = relaxed("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
     assert_eq!(p.wcnf.num_vars, 3);
     assert_eq!(
@@ -440,15 +437,12 @@ fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
             }
         ]
     );
-    let e = strict_err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
-    assert_matches!(e => ParseError::LiteralOutOfRange { value: 3, max: 2, .. });
-    at(&e, 3, 3, "exceeds the 2 variables declared");
-    let e = strict_err("p wcnf 2 1 9\n9 1 0\n 1 2 0\n");
-    assert_matches!(e => ParseError::ClauseCountMismatch { .. });
-    at(&e, 3, 2, "more clauses than the 1 declared");
-    let e = strict_err("p wcnf 2 3 9\n9 1 0\n");
-    assert_matches!(e => ParseError::Truncated { .. });
-    at(&e, 3, 1, "ends after 1 of the 3 clauses");
+    fails!(strict_err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n")
+        => ParseError::LiteralOutOfRange { value: 3, max: 2, .. }, 3, 3, "exceeds the 2 variables declared");
+    fails!(strict_err("p wcnf 2 1 9\n9 1 0\n 1 2 0\n")
+        => ParseError::ClauseCountMismatch { .. }, 3, 2, "more clauses than the 1 declared");
+    fails!(strict_err("p wcnf 2 3 9\n9 1 0\n")
+        => ParseError::Truncated { .. }, 3, 1, "ends after 1 of the 3 clauses");
 }
 
 #[test]
