@@ -391,14 +391,7 @@ impl Problem {
 
     /// Sorted, deduplicated, without `always_false`; `None` for a tautology.
     fn simplify_clause(&self, lits: &[Lit]) -> Option<Vec<Lit>> {
-        let (t, f) = (self.always_true(), self.always_false());
-        let mut v: Vec<Lit> = lits.iter().copied().filter(|&l| l != f).collect();
-        v.sort_unstable();
-        v.dedup();
-        if v.contains(&t) || v.windows(2).any(|w| w[0] == !w[1]) {
-            return None;
-        }
-        Some(v)
+        normalise(lits, self.always_false(), self.always_true())
     }
 
     /// A literal `y` with `y ↔ ⋀ lits` (always hard: it defines `y`).
@@ -408,12 +401,9 @@ impl Problem {
     /// [`Problem::always_false`], and a single literal is itself.
     pub fn conj(&mut self, lits: &[Lit]) -> Lit {
         let (t, f) = (self.always_true(), self.always_false());
-        let mut v: Vec<Lit> = lits.iter().copied().filter(|&l| l != t).collect();
-        v.sort_unstable();
-        v.dedup();
-        if v.contains(&f) || v.windows(2).any(|w| w[0] == !w[1]) {
+        let Some(v) = normalise(lits, t, f) else {
             return f;
-        }
+        };
         match v.as_slice() {
             [] => return t,
             [one] => return *one,
@@ -669,4 +659,18 @@ impl ClauseSink for Problem {
     fn add_clause(&mut self, lits: &[Lit]) {
         Problem::add_clause(self, lits, None)
     }
+}
+
+/// `lits` without `neutral`, sorted and deduplicated: the normal form of a clause
+/// (`neutral` = always-false) and of a conjunction (`neutral` = always-true). `None` when
+/// the result is absorbed: it contains `absorbing` (the other constant) or a literal and its
+/// negation.
+fn normalise(lits: &[Lit], neutral: Lit, absorbing: Lit) -> Option<Vec<Lit>> {
+    let mut v: Vec<Lit> = lits.iter().copied().filter(|&l| l != neutral).collect();
+    v.sort_unstable();
+    v.dedup();
+    if v.contains(&absorbing) || v.windows(2).any(|w| w[0] == !w[1]) {
+        return None;
+    }
+    Some(v)
 }

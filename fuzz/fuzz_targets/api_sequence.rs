@@ -7,7 +7,9 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use grim_fuzz::{Answer, MAX_VARS, budget_of, check_answer, lit_of, lits_of, options_of, vars_of};
+use grim_fuzz::{
+    Answer, MAX_VARS, Stop, check_answer, lit_of, lits_of, options_of, solve_bytes, vars_of,
+};
 use grim_solver::{Lit, Solver};
 use libfuzzer_sys::fuzz_target;
 
@@ -39,11 +41,10 @@ struct Case {
 
 fuzz_target!(|case: Case| {
     let mut s = Solver::with_options(options_of(case.options, case.seed));
-    let t = s.terminator();
+    let mut stop = Stop::new(s.terminator());
     let mut clauses: Vec<Vec<Lit>> = Vec::new();
     let mut num_vars = 0usize;
     let mut last: Option<Answer> = None;
-    let mut terminated = false;
     for (step, op) in case.ops.iter().take(200).enumerate() {
         match op {
             Op::NewVar => {
@@ -91,10 +92,9 @@ fuzz_target!(|case: Case| {
                 assumptions,
                 conflict_budget,
             } => {
-                let a: Vec<Lit> = lits_of(assumptions, 8);
-                let status = s.solve(&a, budget_of(*conflict_budget));
+                let (a, status) = solve_bytes(&mut s, assumptions, 8, *conflict_budget);
                 num_vars = num_vars.max(vars_of(&[], &a) as usize);
-                let may_be_unknown = conflict_budget.is_some() || terminated;
+                let may_be_unknown = conflict_budget.is_some() || stop.raised();
                 last = Some(check_answer(&s, status, &clauses, &a, may_be_unknown));
             }
             Op::Value(b) => {
@@ -120,14 +120,8 @@ fuzz_target!(|case: Case| {
                     "step {step}: failed({l:?}) after {last:?}"
                 );
             }
-            Op::Terminate => {
-                t.terminate();
-                terminated = true;
-            }
-            Op::Reset => {
-                t.reset();
-                terminated = false;
-            }
+            Op::Terminate => stop.terminate(),
+            Op::Reset => stop.reset(),
         }
         assert_eq!(s.num_vars(), num_vars, "step {step}: num_vars after {op:?}");
         let expected_model = match &last {

@@ -11,18 +11,13 @@ use std::io::Cursor;
 
 use grim_formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
 use grim_formats::{Compression, Input};
+use grim_fuzz::assert_strict_agrees;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let lenient = read_cnf(data, ParseOptions::default());
     let strict = read_cnf(data, ParseOptions::STRICT);
-    if let Ok(strict) = &strict {
-        let lenient = lenient
-            .as_ref()
-            .expect("strict accepted what lenient refused");
-        assert_eq!(strict.cnf, lenient.cnf, "strict and lenient reads differ");
-        assert!(strict.warnings.is_empty(), "a strict read with warnings");
-    }
+    assert_strict_agrees(&lenient, &strict, |p| (&p.cnf, &p.warnings));
     if let Ok(parsed) = &lenient {
         // Never more variables than the engine accepts, never a literal past the count.
         assert!(parsed.cnf.vars_used() <= parsed.cnf.num_vars);

@@ -9,7 +9,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use grim_fuzz::{MAX_VARS, budget_of, check_answer, lit_of, lits_of, options_of};
+use grim_fuzz::{MAX_VARS, Stop, check_answer, lit_of, lits_of, options_of, solve_bytes};
 use grim_solver::{Lit, Solver};
 use grim_testkit::propagator::{HiddenClauses, Reveal, Tally};
 use libfuzzer_sys::fuzz_target;
@@ -50,7 +50,7 @@ fn reveal_of(style: u8) -> Reveal {
 
 fuzz_target!(|case: Case| {
     let mut s = Solver::with_options(options_of(case.options, case.seed));
-    let t = s.terminator();
+    let mut stop = Stop::new(s.terminator());
     let hidden: Arc<Mutex<Vec<Vec<Lit>>>> = Arc::default();
     let tally: Arc<Mutex<Tally>> = Arc::default();
     let fresh = |clauses: &Arc<Mutex<Vec<Vec<Lit>>>>| {
@@ -68,7 +68,6 @@ fuzz_target!(|case: Case| {
         "the observed variables are created"
     );
     let mut clauses: Vec<Vec<Lit>> = Vec::new();
-    let mut terminated = false;
     for (step, op) in case.ops.iter().take(120).enumerate() {
         match op {
             Op::AddClause(bytes) => {
@@ -85,22 +84,15 @@ fuzz_target!(|case: Case| {
                 assumptions,
                 conflict_budget,
             } => {
-                let a: Vec<Lit> = lits_of(assumptions, 6);
-                let status = s.solve(&a, budget_of(*conflict_budget));
+                let (a, status) = solve_bytes(&mut s, assumptions, 6, *conflict_budget);
                 assert_eq!(s.propagator_error(), None, "step {step}");
                 let mut all = clauses.clone();
                 all.extend(hidden.lock().unwrap().iter().cloned());
-                let may_be_unknown = conflict_budget.is_some() || terminated;
+                let may_be_unknown = conflict_budget.is_some() || stop.raised();
                 check_answer(&s, status, &all, &a, may_be_unknown);
             }
-            Op::Terminate => {
-                t.terminate();
-                terminated = true;
-            }
-            Op::Reset => {
-                t.reset();
-                terminated = false;
-            }
+            Op::Terminate => stop.terminate(),
+            Op::Reset => stop.reset(),
             Op::Reconnect => {
                 // The irredundant clauses the old one added stay: they are hidden clauses.
                 assert!(s.disconnect_propagator().is_some(), "step {step}");

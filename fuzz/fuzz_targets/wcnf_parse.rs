@@ -9,18 +9,13 @@
 
 use grim_formats::dimacs::ParseOptions;
 use grim_formats::wcnf::{Dialect, read_wcnf, write_wcnf};
+use grim_fuzz::assert_strict_agrees;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let lenient = read_wcnf(data, ParseOptions::default());
     let strict = read_wcnf(data, ParseOptions::STRICT);
-    if let Ok(strict) = &strict {
-        let lenient = lenient
-            .as_ref()
-            .expect("strict accepted what lenient refused");
-        assert_eq!(strict.wcnf, lenient.wcnf, "strict and lenient reads differ");
-        assert!(strict.warnings.is_empty(), "a strict read with warnings");
-    }
+    assert_strict_agrees(&lenient, &strict, |p| (&p.wcnf, &p.warnings));
     let Ok(parsed) = &lenient else {
         return;
     };

@@ -7,7 +7,8 @@
 //! thousands of executions per second.
 #![forbid(unsafe_code)]
 
-use grim_solver::{Budget, Lit, Options, Var};
+use grim_formats::{ParseError, Warning};
+use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 
 /// The most variables any target uses.
 pub const MAX_VARS: u32 = 12;
@@ -39,6 +40,20 @@ pub fn lits_of(bytes: &[u8], most: usize) -> Vec<Lit> {
 /// that `Unknown` answers are common).
 pub fn budget_of(conflicts: Option<u8>) -> Budget {
     conflicts.map_or(Budget::UNLIMITED, |n| Budget::conflicts(u64::from(n)))
+}
+
+/// A sequence target's `Solve` step: the first `most` assumption bytes decoded (see
+/// [`lits_of`]), solved under the budget of the optional conflict byte (see [`budget_of`]).
+/// Returns the assumptions, for the referee, and the status.
+pub fn solve_bytes(
+    s: &mut Solver,
+    assumptions: &[u8],
+    most: usize,
+    conflicts: Option<u8>,
+) -> (Vec<Lit>, Status) {
+    let a = lits_of(assumptions, most);
+    let status = s.solve(&a, budget_of(conflicts));
+    (a, status)
 }
 
 /// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed,
@@ -92,4 +107,56 @@ pub fn brute_force(clauses: &[Vec<Lit>], assumptions: &[Lit]) -> bool {
     let vars = vars_of(clauses, assumptions);
     assert!(vars <= MAX_VARS, "brute force over {vars} variables");
     grim_testkit::satisfiable(clauses, assumptions)
+}
+
+/// A solver's [`Terminator`] and whether the sequence has raised it, for the sequence targets'
+/// `Terminate` and `Reset` steps: while raised, `Unknown` is a legal answer (the flag stays
+/// up across calls until [`Stop::reset`], as the terminator does).
+pub struct Stop {
+    terminator: Terminator,
+    raised: bool,
+}
+
+impl Stop {
+    /// `terminator` (the solver's, from `Solver::terminator`), not raised.
+    pub fn new(terminator: Terminator) -> Self {
+        Stop {
+            terminator,
+            raised: false,
+        }
+    }
+
+    /// Raises the terminator: every later call may answer `Unknown`.
+    pub fn terminate(&mut self) {
+        self.terminator.terminate();
+        self.raised = true;
+    }
+
+    /// Lowers it again.
+    pub fn reset(&mut self) {
+        self.terminator.reset();
+        self.raised = false;
+    }
+
+    /// Whether it is raised.
+    pub fn raised(&self) -> bool {
+        self.raised
+    }
+}
+
+/// The first check of both text-reader targets: a strict read that succeeds equals the
+/// lenient one and has no warnings. `parts` picks a parse's formula and warnings.
+pub fn assert_strict_agrees<P, T: PartialEq + std::fmt::Debug>(
+    lenient: &Result<P, ParseError>,
+    strict: &Result<P, ParseError>,
+    parts: impl Fn(&P) -> (&T, &[Warning]),
+) {
+    if let Ok(strict) = strict {
+        let lenient = lenient
+            .as_ref()
+            .expect("strict accepted what lenient refused");
+        let ((strict, warnings), (lenient, _)) = (parts(strict), parts(lenient));
+        assert_eq!(strict, lenient, "strict and lenient reads differ");
+        assert!(warnings.is_empty(), "a strict read with warnings");
+    }
 }

@@ -37,7 +37,7 @@
 
 use crate::clause::CRef;
 use crate::decide::Phases;
-use crate::inprocess::effort_since;
+use crate::inprocess::{collect_root_clause, effort_since};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
 
@@ -431,32 +431,9 @@ impl Solver {
     /// false literals; `None` when tautological or satisfied at level 0.
     fn resolve(&self, a: CRef, b: CRef, v: usize, marks: &mut [u8]) -> Option<Vec<Lit>> {
         let mut out = Vec::with_capacity(self.arena.len(a) + self.arena.len(b));
-        let mut result = Some(());
-        for &l in self.arena.lits(a).iter().chain(self.arena.lits(b).iter()) {
-            if l.var().index() == v {
-                continue;
-            }
-            match self.trail.value(l) {
-                L_TRUE => {
-                    result = None;
-                    break;
-                }
-                L_FALSE => continue,
-                _ => {}
-            }
-            if marks[(!l).code()] != 0 {
-                result = None;
-                break;
-            }
-            if marks[l.code()] == 0 {
-                marks[l.code()] = 1;
-                out.push(l);
-            }
-        }
-        for &l in &out {
-            marks[l.code()] = 0;
-        }
-        result.map(|()| out)
+        let lits = self.arena.lits(a).iter().chain(self.arena.lits(b));
+        let lits = lits.copied().filter(|l| l.var().index() != v);
+        collect_root_clause(&self.trail, lits, marks, &mut out).then_some(out)
     }
 
     /// Re-adds every eliminated clause and makes the variables ordinary again.

@@ -62,6 +62,7 @@ use std::io::{self, Write};
 
 use crate::clause::{CRef, LAZY_REASON, NO_REASON};
 use crate::solver::Solver;
+use crate::trail::Trail;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
 
 /// What kind of clause a propagator adds ([`Context::add_clause`]).
@@ -284,6 +285,21 @@ pub(crate) struct External {
     log: Option<Box<dyn Write + Send>>,
 }
 
+impl External {
+    /// Asks the propagator (`call` is `propagate` or `check_model`) with a fresh action list,
+    /// the current values and level; true when it asked for something.
+    fn ask(&mut self, trail: &Trail, call: impl FnOnce(&mut dyn Propagator, &mut Context)) -> bool {
+        self.actions.clear();
+        let mut ctx = Context {
+            vals: &trail.vals,
+            level: trail.decision_level(),
+            actions: &mut self.actions,
+        };
+        call(self.prop.as_mut(), &mut ctx);
+        !self.actions.is_empty()
+    }
+}
+
 /// What one external round came to.
 pub(crate) enum Round {
     /// Nothing new: decide.
@@ -422,14 +438,7 @@ impl Solver {
         if ext.error.is_some() {
             return Round::Stop;
         }
-        ext.actions.clear();
-        let mut ctx = Context {
-            vals: &self.trail.vals,
-            level: self.trail.decision_level(),
-            actions: &mut ext.actions,
-        };
-        ext.prop.propagate(&mut ctx);
-        if ext.actions.is_empty() {
+        if !ext.ask(&self.trail, |p, ctx| p.propagate(ctx)) {
             return Round::Quiet;
         }
         self.stats.external_rounds += 1;
@@ -443,14 +452,7 @@ impl Solver {
         let Some(ext) = &mut self.external else {
             return Round::Quiet;
         };
-        ext.actions.clear();
-        let mut ctx = Context {
-            vals: &self.trail.vals,
-            level: self.trail.decision_level(),
-            actions: &mut ext.actions,
-        };
-        ext.prop.check_model(&mut ctx);
-        if ext.actions.is_empty() {
+        if !ext.ask(&self.trail, |p, ctx| p.check_model(ctx)) {
             return Round::Quiet;
         }
         self.stats.external_models_refuted += 1;

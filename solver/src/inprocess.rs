@@ -10,6 +10,7 @@
 
 use crate::clause::NO_REASON;
 use crate::solver::Solver;
+use crate::trail::Trail;
 use crate::types::{L_FALSE, L_TRUE, Lit};
 
 /// A schedule of rounds spaced `interval · √rounds` conflicts apart, each with an effort
@@ -48,6 +49,46 @@ impl Rounds {
 /// [`Rounds`] techniques).
 pub(crate) fn effort_since(mark: u64, propagations: u64, effort: f64) -> u64 {
     ((propagations - mark) as f64 * effort) as u64
+}
+
+/// Collects `lits` into the empty `out` as a clause at the root: level-0 false literals
+/// dropped, duplicates merged. False when the clause is satisfied at level 0 or a tautology
+/// (a literal is true, or `out` would hold a literal and its negation); `out` is then
+/// partial. The resolvents of `eliminate.rs` and the rewritten clauses of `substitute.rs`.
+/// `marks` is indexed by literal code and is 0 everywhere before and after.
+pub(crate) fn collect_root_clause(
+    trail: &Trail,
+    lits: impl IntoIterator<Item = Lit>,
+    marks: &mut [u8],
+    out: &mut Vec<Lit>,
+) -> bool {
+    debug_assert!(
+        out.is_empty(),
+        "collect_root_clause into a non-empty buffer"
+    );
+    let mut keep = true;
+    for l in lits {
+        match trail.value(l) {
+            L_TRUE => {
+                keep = false;
+                break;
+            }
+            L_FALSE => continue,
+            _ => {}
+        }
+        if marks[(!l).code()] != 0 {
+            keep = false;
+            break;
+        }
+        if marks[l.code()] == 0 {
+            marks[l.code()] = 1;
+            out.push(l);
+        }
+    }
+    for &l in out.iter() {
+        marks[l.code()] = 0;
+    }
+    keep
 }
 
 impl Solver {

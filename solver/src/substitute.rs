@@ -35,9 +35,9 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::{CRef, NO_REASON};
-use crate::inprocess::Rounds;
+use crate::inprocess::{Rounds, collect_root_clause};
 use crate::solver::Solver;
-use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit, Var};
+use crate::types::{L_UNDEF, Lit, Var};
 
 /// The substitution schedule: written only here.
 #[derive(Default)]
@@ -271,29 +271,8 @@ impl Solver {
                 continue;
             }
             buf.clear();
-            let mut drop = false;
-            for &l in self.arena.lits(c) {
-                let m = map(l);
-                match self.trail.value(m) {
-                    L_TRUE => {
-                        drop = true;
-                        break;
-                    }
-                    L_FALSE => continue,
-                    _ => {}
-                }
-                if marks[(!m).code()] != 0 {
-                    drop = true;
-                    break;
-                }
-                if marks[m.code()] == 0 {
-                    marks[m.code()] = 1;
-                    buf.push(m);
-                }
-            }
-            for &m in &buf {
-                marks[m.code()] = 0;
-            }
+            let mapped = self.arena.lits(c).iter().map(|&l| map(l));
+            let drop = !collect_root_clause(&self.trail, mapped, &mut marks, &mut buf);
             let learned = self.arena.is_learned(c);
             if !drop {
                 self.proof.add(&buf);

@@ -59,38 +59,31 @@ impl Solver {
         let share = self.opts.vivify_irredundant_share;
         let learned_budget = (budget as f64 * (1.0 - share)) as u64;
         let tier2 = self.opts.reduce_tier2_glue as u32;
-        let mut candidates: Vec<CRef> = self
-            .clauses
-            .learnts
-            .iter()
-            .copied()
-            .filter(|&c| {
-                !self.arena.is_deleted(c)
-                    && !self.arena.is_vivified(c)
-                    && self.arena.lbd(c) <= tier2
-                    && self.arena.len(c) > 2
-            })
-            .collect();
+        let mut candidates = self.candidates(&self.clauses.learnts, |c| self.arena.lbd(c) <= tier2);
         candidates.sort_by_key(|&c| (self.arena.lbd(c), self.arena.len(c), c));
         self.vivify_clauses(&candidates, learned_budget);
         if share > 0.0 && self.ok {
             // Irredundant clauses, shortest first (they shorten most often relative to their
             // cost), each tried once in its life.
-            let mut candidates: Vec<CRef> = self
-                .clauses
-                .originals
-                .iter()
-                .copied()
-                .filter(|&c| {
-                    !self.arena.is_deleted(c) && !self.arena.is_vivified(c) && self.arena.len(c) > 2
-                })
-                .collect();
+            let mut candidates = self.candidates(&self.clauses.originals, |_| true);
             candidates.sort_by_key(|&c| (self.arena.len(c), c));
             self.vivify_clauses(&candidates, budget - learned_budget);
         }
         self.vivify.props_mark = self.stats.propagations;
         self.clauses.retain_live(&self.arena);
         // Deleted clauses have no watches (detached above), so no sweep is needed.
+    }
+
+    /// The clauses of `list` a round may try: live, longer than binary, not yet vivified,
+    /// and passing `keep` (the tier filter for learned clauses).
+    fn candidates(&self, list: &[CRef], keep: impl Fn(CRef) -> bool) -> Vec<CRef> {
+        let arena = &self.arena;
+        list.iter()
+            .copied()
+            .filter(|&c| {
+                !arena.is_deleted(c) && !arena.is_vivified(c) && arena.len(c) > 2 && keep(c)
+            })
+            .collect()
     }
 
     /// Vivifies `candidates` in order within `budget` propagations. Pre: level 0, propagated.

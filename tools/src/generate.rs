@@ -273,25 +273,32 @@ pub fn random_ksat(vars: u64, clauses: u64, k: u32, seed: u64) -> Result<GenCnf,
         u128::from(clauses) * u128::from(k),
     )?;
     let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(clauses as usize);
-    for _ in 0..clauses {
-        let mut clause: Vec<i64> = Vec::with_capacity(k as usize);
-        while clause.len() < k as usize {
-            // Rejection keeps the variables distinct; k ≤ vars, and k is small in practice,
-            // so the expected number of draws is at most k·H(k) even when k = vars.
-            let var = rng.below(vars) as i64 + 1;
-            if clause.iter().all(|l| l.abs() != var) {
-                clause.push(if rng.coin() { -var } else { var });
-            }
-        }
-        out.push(clause);
-    }
+    let out = (0..clauses)
+        .map(|_| random_clause(&mut rng, vars, k))
+        .collect();
     Ok(GenCnf {
         num_vars: vars,
         clauses: out,
         description: format!("ksat vars={vars} clauses={clauses} k={k} seed={seed}"),
         expected: Expected::Unknown,
     })
+}
+
+/// One uniform random clause of `k` distinct variables from 1..=`vars`, each with a random
+/// sign, in draw order: the clause of [`random_ksat`], and the clauses of [`random_maxsat`]
+/// and [`lexicographic`]. Each try draws a variable and, when it is new, its sign.
+/// Precondition: 1 ≤ `k` ≤ `vars` (checked by every caller).
+fn random_clause(rng: &mut SplitMix64, vars: u64, k: u32) -> Vec<i64> {
+    let mut clause: Vec<i64> = Vec::with_capacity(k as usize);
+    while clause.len() < k as usize {
+        // Rejection keeps the variables distinct; k ≤ vars, and k is small in practice,
+        // so the expected number of draws is at most k·H(k) even when k = vars.
+        let var = rng.below(vars) as i64 + 1;
+        if clause.iter().all(|l| l.abs() != var) {
+            clause.push(if rng.coin() { -var } else { var });
+        }
+    }
+    clause
 }
 
 /// Uniform random k-SAT at a clause/variable `ratio`: [`random_ksat`] with
@@ -346,10 +353,9 @@ pub fn pigeonhole(holes: u32) -> Result<GenCnf, GenError> {
     let literals = u128::from(vars) + u128::from(h) * u128::from(pigeons) * u128::from(h);
     check_size("holes", u128::from(vars), literals)?;
     let var = |p: u64, hole: u64| (p * h + hole + 1) as i64;
-    let mut clauses = Vec::new();
-    for p in 0..pigeons {
-        clauses.push((0..h).map(|hole| var(p, hole)).collect());
-    }
+    let mut clauses: Vec<Vec<i64>> = (0..pigeons)
+        .map(|p| (0..h).map(|hole| var(p, hole)).collect())
+        .collect();
     for hole in 0..h {
         for p in 0..pigeons {
             for q in p + 1..pigeons {
@@ -876,19 +882,9 @@ pub fn random_maxsat(
     )?;
     let mut rng = SplitMix64::new(seed);
     let planted: Vec<bool> = (0..vars).map(|_| rng.coin()).collect();
-    let clause_of = |rng: &mut SplitMix64, k: u32| {
-        let mut clause: Vec<i64> = Vec::with_capacity(k as usize);
-        while clause.len() < k as usize {
-            let var = rng.below(vars) as i64 + 1;
-            if clause.iter().all(|l| l.abs() != var) {
-                clause.push(if rng.coin() { -var } else { var });
-            }
-        }
-        clause
-    };
     let mut hard_clauses = Vec::with_capacity(hard as usize);
     for _ in 0..hard {
-        let mut clause = clause_of(&mut rng, hard_k);
+        let mut clause = random_clause(&mut rng, vars, hard_k);
         let satisfied = clause
             .iter()
             .any(|&l| planted.get(l.unsigned_abs() as usize - 1).copied() == Some(l > 0));
@@ -903,7 +899,7 @@ pub fn random_maxsat(
     let mut soft_clauses = Vec::with_capacity(soft as usize);
     for _ in 0..soft {
         let k = 1 + rng.below(u64::from(soft_k)) as u32;
-        let clause = clause_of(&mut rng, k);
+        let clause = random_clause(&mut rng, vars, k);
         let weight = 1 + rng.below(max_weight);
         soft_clauses.push((weight, clause));
     }
@@ -981,17 +977,19 @@ fn random_graph(rng: &mut SplitMix64, vertices: u64, p: f64) -> Vec<(i64, i64)> 
     edges
 }
 
-/// G(`vertices`, `edge_probability`) for a weighted generator: the parameters checked (a
-/// probability in [0, 1], `max_weight` ≥ 1, the size limits for `per_edge` literals per
-/// possible edge and `per_vertex` per vertex), then the seeded stream after drawing the edges,
-/// and the edges.
+/// A weighted generator over G(`vertices`, `edge_probability`), the `graph` tuple
+/// `(vertices, edge_probability, max_weight, seed)`: the parameters checked (a probability in
+/// [0, 1], `max_weight` ≥ 1, the size limits for `per_edge` literals per possible edge and
+/// `per_vertex` per vertex), the edges drawn from the seeded stream, then `clauses` turns them
+/// into the hard and soft clauses (drawing weights from the same stream, after the edges), and
+/// the description names `family` and the four parameters. Max-cut and independent set share
+/// it so that their checks, draw order and description cannot drift apart.
 fn weighted_graph(
-    vertices: u64,
-    edge_probability: f64,
-    max_weight: u64,
-    seed: u64,
+    family: &str,
+    (vertices, edge_probability, max_weight, seed): (u64, f64, u64, u64),
     (per_edge, per_vertex): (u128, u128),
-) -> Result<(SplitMix64, Vec<(i64, i64)>), GenError> {
+    clauses: impl FnOnce(&mut SplitMix64, Vec<(i64, i64)>) -> (Vec<Vec<i64>>, Vec<(u64, Vec<i64>)>),
+) -> Result<GenWcnf, GenError> {
     check_probability("edge-probability", edge_probability)?;
     check_weight(max_weight)?;
     let pairs = u128::from(vertices) * u128::from(vertices.saturating_sub(1)) / 2;
@@ -999,7 +997,16 @@ fn weighted_graph(
     check_size("vertices", u128::from(vertices), literals)?;
     let mut rng = SplitMix64::new(seed);
     let edges = random_graph(&mut rng, vertices, edge_probability);
-    Ok((rng, edges))
+    let (hard, soft) = clauses(&mut rng, edges);
+    Ok(GenWcnf {
+        num_vars: vertices,
+        hard,
+        soft,
+        description: format!(
+            "{family} vertices={vertices} edge-probability={edge_probability} \
+             max_weight={max_weight} seed={seed}"
+        ),
+    })
 }
 
 /// One soft unit per variable 1..=`vars`, negative when `negative`, each with a weight drawn
@@ -1046,21 +1053,15 @@ pub fn max_cut(
     max_weight: u64,
     seed: u64,
 ) -> Result<GenWcnf, GenError> {
-    let (mut rng, edges) = weighted_graph(vertices, edge_probability, max_weight, seed, (4, 0))?;
-    let mut soft = Vec::with_capacity(edges.len() * 2);
-    for (u, v) in edges {
-        let w = 1 + rng.below(max_weight);
-        soft.push((w, vec![u, v]));
-        soft.push((w, vec![-u, -v]));
-    }
-    Ok(GenWcnf {
-        num_vars: vertices,
-        hard: Vec::new(),
-        soft,
-        description: format!(
-            "maxcut vertices={vertices} edge-probability={edge_probability} \
-             max_weight={max_weight} seed={seed}"
-        ),
+    let graph = (vertices, edge_probability, max_weight, seed);
+    weighted_graph("maxcut", graph, (4, 0), |rng, edges| {
+        let mut soft = Vec::with_capacity(edges.len() * 2);
+        for (u, v) in edges {
+            let w = 1 + rng.below(max_weight);
+            soft.push((w, vec![u, v]));
+            soft.push((w, vec![-u, -v]));
+        }
+        (Vec::new(), soft)
     })
 }
 
@@ -1078,17 +1079,10 @@ pub fn independent_set(
     max_weight: u64,
     seed: u64,
 ) -> Result<GenWcnf, GenError> {
-    let (mut rng, edges) = weighted_graph(vertices, edge_probability, max_weight, seed, (2, 1))?;
-    let hard = edges.into_iter().map(|(u, v)| vec![-u, -v]).collect();
-    let soft = soft_units(&mut rng, vertices, max_weight, false);
-    Ok(GenWcnf {
-        num_vars: vertices,
-        hard,
-        soft,
-        description: format!(
-            "wis vertices={vertices} edge-probability={edge_probability} \
-             max_weight={max_weight} seed={seed}"
-        ),
+    let graph = (vertices, edge_probability, max_weight, seed);
+    weighted_graph("wis", graph, (2, 1), |rng, edges| {
+        let hard = edges.into_iter().map(|(u, v)| vec![-u, -v]).collect();
+        (hard, soft_units(rng, vertices, max_weight, false))
     })
 }
 
@@ -1174,13 +1168,7 @@ pub fn lexicographic(vars: u64, clauses: u64, levels: u32, seed: u64) -> Result<
     let mut per_level = vec![0u64; levels as usize];
     for _ in 0..clauses {
         let level = rng.below(u64::from(levels)) as usize;
-        let mut clause: Vec<i64> = Vec::with_capacity(3);
-        while clause.len() < 3 {
-            let var = rng.below(vars) as i64 + 1;
-            if clause.iter().all(|l| l.abs() != var) {
-                clause.push(if rng.coin() { -var } else { var });
-            }
-        }
+        let clause = random_clause(&mut rng, vars, 3);
         if let Some(n) = per_level.get_mut(level) {
             *n += 1;
         }
@@ -1188,20 +1176,17 @@ pub fn lexicographic(vars: u64, clauses: u64, levels: u32, seed: u64) -> Result<
     }
     let mut weights = Vec::with_capacity(levels as usize);
     let mut below: u64 = 0;
+    let too_large = || GenError::TooLarge {
+        parameter: "levels",
+        needed: u64::MAX,
+        limit: u64::MAX,
+    };
     for n in &per_level {
-        let w = below.checked_add(1).ok_or(GenError::TooLarge {
-            parameter: "levels",
-            needed: u64::MAX,
-            limit: u64::MAX,
-        })?;
+        let w = below.checked_add(1).ok_or_else(too_large)?;
         below = n
             .checked_mul(w)
             .and_then(|x| x.checked_add(below))
-            .ok_or(GenError::TooLarge {
-                parameter: "levels",
-                needed: u64::MAX,
-                limit: u64::MAX,
-            })?;
+            .ok_or_else(too_large)?;
         weights.push(w);
     }
     let soft = drawn

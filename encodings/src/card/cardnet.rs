@@ -27,7 +27,7 @@
 //! PySAT 1.9's `cardnetwrk` for n = 1000, k = 500 is 44,541 aux / 66,812 clauses; ours is in
 //! the size table of `card/mod.rs`.
 
-use super::sig::{Sig, Targets, emit, emit_guarded, targets};
+use super::sig::{Sig, Targets, between_entry_points, emit, emit_guarded};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -243,27 +243,14 @@ fn evens(a: &[usize]) -> Vec<usize> {
     a.iter().skip(1).step_by(2).copied().collect()
 }
 
-/// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as a cardinality network over the top
-/// `m = next_pow2(max(lo, hi + 1))` outputs, asserting output `lo` and the negation of output
-/// `hi + 1`. Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing;
-/// impossible (`lo > hi` or `lo > n`) emits the empty clause.
-pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
-    encode_between_guarded(sink, inputs, lo, hi, None)
-}
-
-/// [`encode_between`] whose asserting clauses (on the two outputs) also hold `guard` (when
-/// given): the bound is enforced only while the guard is false; the network's clauses stay
-/// unguarded. An impossible bound emits the clause `(guard)` (empty without a guard).
-pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+/// The body of [`encode_between_guarded`] once [`targets`](super::sig::targets) has settled the
+/// degenerate cases: the network over the top `m` outputs and the asserted outputs.
+fn encode_targets<S: ClauseSink + ?Sized>(
     sink: &mut S,
     inputs: &[Lit],
-    lo: usize,
-    hi: usize,
+    targets: Targets,
     guard: Option<Lit>,
 ) {
-    let Some(targets) = targets(sink, inputs.len(), (lo, hi), guard) else {
-        return;
-    };
     let Targets { upper, lower } = targets;
     let m = targets.top().next_power_of_two();
     let mut net = Net::new();
@@ -288,6 +275,18 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
     for (&(_, _, _, positive), &s) in roots.iter().zip(&sigs) {
         emit_guarded(sink, &[if positive { s } else { !s }], guard);
     }
+}
+
+between_entry_points! {
+    /// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as a cardinality network over the top
+    /// `m = next_pow2(max(lo, hi + 1))` outputs, asserting output `lo` and the negation of
+    /// output `hi + 1`. Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits
+    /// nothing; impossible (`lo > hi` or `lo > n`) emits the empty clause.
+    encode_between;
+    /// [`encode_between`] whose asserting clauses (on the two outputs) also hold `guard` (when
+    /// given): the bound is enforced only while the guard is false; the network's clauses stay
+    /// unguarded. An impossible bound emits the clause `(guard)` (empty without a guard).
+    encode_between_guarded => encode_targets;
 }
 
 /// The sorted top outputs of a network built for later assertion: `outputs()[j]` ⇔ at least

@@ -27,7 +27,7 @@
 //!   PySAT 1.9's `seqcounter` figure for n = 1000, k = 100 is 90,000 aux / 180,800 clauses, and
 //!   ours is in the size table of `card/mod.rs`.
 
-use super::sig::{Sig, Targets, emit_guarded, targets};
+use super::sig::{Sig, Targets, between_entry_points, emit_guarded};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -87,29 +87,15 @@ impl SeqCounter {
     }
 }
 
-/// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as a trimmed counter with the bounds asserted (see the
-/// module doc). Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing;
-/// impossible (`lo > hi` or `lo > n`) emits the empty clause.
-pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
-    encode_between_guarded(sink, inputs, lo, hi, None)
-}
-
-/// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
-/// enforced only while the guard is false; the counter's defining clauses stay unguarded.
-/// The asserting clauses are exactly those of the constant registers (`s[i][hi+1] = ⊥`,
-/// `s[n][lo] = ⊤`), so the guard goes there and nowhere else. An impossible bound emits the
-/// clause `(guard)` (empty without a guard).
-pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+/// The body of [`encode_between_guarded`] once [`targets`](super::sig::targets) has settled the
+/// degenerate cases: the rows, trimmed to the registers the targets can reach.
+fn encode_targets<S: ClauseSink + ?Sized>(
     sink: &mut S,
     inputs: &[Lit],
-    lo: usize,
-    hi: usize,
+    targets: Targets,
     guard: Option<Lit>,
 ) {
     let n = inputs.len();
-    let Some(targets) = targets(sink, n, (lo, hi), guard) else {
-        return;
-    };
     let Targets { upper, lower } = targets;
     let cap = targets.top();
     // Register (i, j) can reach the upper target iff j + (n − i) ≥ t, and the lower target iff
@@ -131,6 +117,19 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
         }
     };
     rows(sink, inputs, cap, &relevant, &constant, guard);
+}
+
+between_entry_points! {
+    /// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as a trimmed counter with the bounds asserted (see
+    /// the module doc). Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits
+    /// nothing; impossible (`lo > hi` or `lo > n`) emits the empty clause.
+    encode_between;
+    /// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
+    /// enforced only while the guard is false; the counter's defining clauses stay unguarded.
+    /// The asserting clauses are exactly those of the constant registers (`s[i][hi+1] = ⊥`,
+    /// `s[n][lo] = ⊤`), so the guard goes there and nowhere else. An impossible bound emits the
+    /// clause `(guard)` (empty without a guard).
+    encode_between_guarded => encode_targets;
 }
 
 /// A register: a signal, or trimmed (no variable, never referenced).

@@ -117,3 +117,45 @@ impl Targets {
         self.upper.or(self.lower).unwrap_or(0)
     }
 }
+
+/// Defines the two public entry points of an encoding that takes both bounds, with the
+/// signatures the three such encodings (sequential counter, totalizer, cardinality network)
+/// share: `encode_between(sink, inputs, lo, hi)` is `encode_between_guarded` without a guard,
+/// and `encode_between_guarded(sink, inputs, lo, hi, guard)` settles the degenerate cases with
+/// [`targets`], then hands what is left to `$encode(sink, inputs, targets, guard)`. The
+/// docs of both come from the invoking module (the attributes before each name).
+///
+/// Why a macro and not three hand-written pairs: the pairs were the same eight lines in three
+/// files, and only the body after [`targets`] differs; a trait would have changed the public
+/// API (free functions `cardnet::encode_between`, …), which the front end and users call.
+macro_rules! between_entry_points {
+    (
+        $(#[$between:meta])*
+        encode_between;
+        $(#[$guarded:meta])*
+        encode_between_guarded => $encode:path;
+    ) => {
+        $(#[$between])*
+        pub fn encode_between<S>(sink: &mut S, inputs: &[$crate::Lit], lo: usize, hi: usize)
+        where
+            S: $crate::sink::ClauseSink + ?Sized,
+        {
+            encode_between_guarded(sink, inputs, lo, hi, None)
+        }
+
+        $(#[$guarded])*
+        pub fn encode_between_guarded<S: $crate::sink::ClauseSink + ?Sized>(
+            sink: &mut S,
+            inputs: &[$crate::Lit],
+            lo: usize,
+            hi: usize,
+            guard: Option<$crate::Lit>,
+        ) {
+            let n = inputs.len();
+            if let Some(targets) = $crate::card::sig::targets(sink, n, (lo, hi), guard) {
+                $encode(sink, inputs, targets, guard);
+            }
+        }
+    };
+}
+pub(crate) use between_entry_points;

@@ -35,7 +35,7 @@
 //! n = 1000 whatever k); truncation is what makes ours small for small `k` (see the size table
 //! in `card/mod.rs`).
 
-use super::sig::{Targets, targets};
+use super::sig::{Targets, between_entry_points};
 use crate::sink::ClauseSink;
 use grim_solver::Lit;
 
@@ -344,28 +344,12 @@ impl Totalizer {
     }
 }
 
-/// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as hard clauses with k-truncated totalizers: a "≥"-only
-/// one with bound `hi + 1` for the upper bound and a "≤"-only one with bound `lo` for the lower
-/// bound, each asserted by a unit clause.
-///
-/// Why two one-directional totalizers and not one [`Totalizer::new_both`] with bound `hi + 1`:
-/// the lower one is truncated at `lo`, so a small `lo` costs little (n = 1000, lo = 1,
-/// hi = 23: 64,378 variables + clauses shared, far fewer split — see `examples/card_sweep.rs`),
-/// and for `lo == hi` the two cost what the shared one does, plus `hi` output variables.
-/// Degenerate bounds are total: vacuous (`lo == 0` and `hi >= n`) emits nothing; impossible
-/// (`lo > hi` or `lo > n`) emits the empty clause.
-pub fn encode_between<S: ClauseSink + ?Sized>(sink: &mut S, inputs: &[Lit], lo: usize, hi: usize) {
-    encode_between_guarded(sink, inputs, lo, hi, None)
-}
-
-/// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
-/// enforced only while the guard is false; the totalizers' defining clauses stay unguarded. An
-/// impossible bound emits the clause `(guard)` (empty without a guard).
-pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
+/// The body of [`encode_between_guarded`] once [`targets`](super::sig::targets) has settled the
+/// degenerate cases: a totalizer per target (`hi + 1` above, `lo` below), each output asserted.
+fn encode_targets<S: ClauseSink + ?Sized>(
     sink: &mut S,
     inputs: &[Lit],
-    lo: usize,
-    hi: usize,
+    Targets { upper, lower }: Targets,
     guard: Option<Lit>,
 ) {
     let assert = |sink: &mut S, l: Lit| {
@@ -373,19 +357,35 @@ pub fn encode_between_guarded<S: ClauseSink + ?Sized>(
         clause.extend(guard);
         sink.add_clause(&clause);
     };
-    let Some(Targets { upper, lower }) = targets(sink, inputs.len(), (lo, hi), guard) else {
-        return;
-    };
-    if upper.is_some() {
-        let mut t = Totalizer::new(sink, inputs, hi + 1);
-        if let Some(l) = t.at_most(sink, hi) {
+    if let Some(t) = upper {
+        // t = hi + 1: "at most hi" is the negation of output t.
+        let mut tot = Totalizer::new(sink, inputs, t);
+        if let Some(l) = tot.at_most(sink, t - 1) {
             assert(sink, l);
         }
     }
-    if lower.is_some() {
-        let mut t = Totalizer::new_lower(sink, inputs, lo);
-        if let Some(l) = t.at_least(sink, lo) {
+    if let Some(lo) = lower {
+        let mut tot = Totalizer::new_lower(sink, inputs, lo);
+        if let Some(l) = tot.at_least(sink, lo) {
             assert(sink, l);
         }
     }
+}
+
+between_entry_points! {
+    /// Emits `lo ≤ |{i : inputs[i]}| ≤ hi` as hard clauses with k-truncated totalizers: a
+    /// "≥"-only one with bound `hi + 1` for the upper bound and a "≤"-only one with bound `lo`
+    /// for the lower bound, each asserted by a unit clause.
+    ///
+    /// Why two one-directional totalizers and not one [`Totalizer::new_both`] with bound
+    /// `hi + 1`: the lower one is truncated at `lo`, so a small `lo` costs little (n = 1000,
+    /// lo = 1, hi = 23: 64,378 variables + clauses shared, far fewer split — see
+    /// `examples/card_sweep.rs`), and for `lo == hi` the two cost what the shared one does,
+    /// plus `hi` output variables. Degenerate bounds are total: vacuous (`lo == 0` and
+    /// `hi >= n`) emits nothing; impossible (`lo > hi` or `lo > n`) emits the empty clause.
+    encode_between;
+    /// [`encode_between`] whose asserting clauses also hold `guard` (when given): the bound is
+    /// enforced only while the guard is false; the totalizers' defining clauses stay unguarded.
+    /// An impossible bound emits the clause `(guard)` (empty without a guard).
+    encode_between_guarded => encode_targets;
 }

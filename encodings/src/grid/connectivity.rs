@@ -45,29 +45,21 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
         let class = m.class_lits(&rule.class);
         let cells = m.spec.cells();
         let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
-        let root: Vec<Lit> = match rule.root {
-            Some((x, y)) => {
-                let r = m.spec.index(x, y);
-                m.problem.add_clause(&[class[r]], None);
-                match mode {
-                    ConnMode::Lazy => {
-                        small_component_cuts(m, &class, small_cut_size());
-                        continue;
-                    }
-                    ConnMode::Propagate => continue,
-                    ConnMode::Eager => {}
-                }
-                (0..cells).map(|c| if c == r { tt } else { ff }).collect()
+        let root_cell = rule.root.map(|(x, y)| m.spec.index(x, y));
+        if let Some(r) = root_cell {
+            m.problem.add_clause(&[class[r]], None);
+        }
+        match mode {
+            ConnMode::Lazy => {
+                small_component_cuts(m, &class, small_cut_size());
+                continue;
             }
+            ConnMode::Propagate => continue,
+            ConnMode::Eager => {}
+        }
+        let root: Vec<Lit> = match root_cell {
+            Some(r) => (0..cells).map(|c| if c == r { tt } else { ff }).collect(),
             None => {
-                match mode {
-                    ConnMode::Lazy => {
-                        small_component_cuts(m, &class, small_cut_size());
-                        continue;
-                    }
-                    ConnMode::Propagate => continue,
-                    ConnMode::Eager => {}
-                }
                 // r(c) ↔ class(c) ∧ ¬before(c); before(c+1) ↔ before(c) ∨ class(c).
                 let mut before = ff;
                 let mut roots = Vec::with_capacity(cells);

@@ -156,6 +156,19 @@ impl LocalSearch {
         self.value.get(l.var().index()).copied().unwrap_or(false) == l.is_positive()
     }
 
+    /// The variable of the first true literal of clause `c`, in clause order; 0 when none is
+    /// true (the flip's callers keep `sat_count` and ask only for a satisfied clause).
+    #[inline]
+    fn first_true_var(&self, c: usize) -> usize {
+        for i in self.start[c]..self.start[c + 1] {
+            let l = self.lits[i];
+            if self.is_true(l) {
+                return l.var().index();
+            }
+        }
+        0
+    }
+
     fn clause(&self, c: usize) -> &[Lit] {
         &self.lits[self.start[c]..self.start[c + 1]]
     }
@@ -293,29 +306,14 @@ impl LocalSearch {
                 }
                 1 => {
                     // Find the one true literal left; it now breaks c when flipped.
-                    let mut last = 0;
-                    for i in self.start[c]..self.start[c + 1] {
-                        let l = self.lits[i];
-                        if self.is_true(l) {
-                            last = l.var().index();
-                            break;
-                        }
-                    }
+                    let last = self.first_true_var(c);
                     self.sat_var[c] = last as u32;
                     self.score[last] -= w;
                     touched.push(last);
                 }
                 _ => {
                     if self.sat_var[c] as usize == v {
-                        let mut any = 0;
-                        for i in self.start[c]..self.start[c + 1] {
-                            let l = self.lits[i];
-                            if self.is_true(l) {
-                                any = l.var().index();
-                                break;
-                            }
-                        }
-                        self.sat_var[c] = any as u32;
+                        self.sat_var[c] = self.first_true_var(c) as u32;
                     }
                 }
             }

@@ -159,6 +159,23 @@ fn read_both<O, P>(
     Ok((output, parser))
 }
 
+/// Reads every clause of the instance with `next` (a reader's `next_clause`), handing each
+/// to `visit` with the reader (for its counts), the clause's start and its literals: the
+/// loop both checks share. A malformed clause is reported with the instance's path and ends
+/// the check (the `Err` is the exit code).
+fn read_clauses<P, S>(
+    parser: &mut P,
+    next: impl Fn(&mut P, &mut Vec<Lit>) -> Result<Option<S>, ParseError>,
+    instance_path: &str,
+    mut visit: impl FnMut(&P, S, &[Lit]),
+) -> Result<(), u8> {
+    let mut clause = Vec::new();
+    while let Some(start) = next(parser, &mut clause).map_err(|e| malformed(instance_path, &e))? {
+        visit(parser, start, &clause);
+    }
+    Ok(())
+}
+
 fn run_cnf(args: &Args, input: Detected) -> u8 {
     let instance_path = display(&args.instance);
     let (solution, mut parser) = match read_both(args, input, read_solution, Parser::new) {
@@ -167,16 +184,18 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
     };
     let check = solution.answer == Answer::Satisfiable;
     let mut violations = Violations::default();
-    let mut clause = Vec::new();
-    loop {
-        let start = match parser.next_clause(&mut clause) {
-            Ok(Some(start)) => start,
-            Ok(None) => break,
-            Err(e) => return malformed(&instance_path, &e),
-        };
-        if check && !clause.iter().any(|&l| solution.value(l) == Some(true)) {
-            violations.add(parser.num_clauses(), start.line, &clause);
-        }
+    let read = read_clauses(
+        &mut parser,
+        Parser::next_clause,
+        &instance_path,
+        |parser, start, clause| {
+            if check && !clause.iter().any(|&l| solution.value(l) == Some(true)) {
+                violations.add(parser.num_clauses(), start.line, clause);
+            }
+        },
+    );
+    if let Err(code) = read {
+        return code;
     }
     warn(parser.warnings(), &instance_path);
     let Violations {
@@ -280,31 +299,27 @@ fn run_wcnf(args: &Args, input: Detected) -> u8 {
     // within u64, so the saturating add never saturates.
     let mut cost = 0u64;
     let mut falsified = 0u64;
-    let mut clause = Vec::new();
-    loop {
-        let start = match parser.next_clause(&mut clause) {
-            Ok(Some(start)) => start,
-            Ok(None) => break,
-            Err(e) => return malformed(&instance_path, &e),
-        };
-        if model.is_none() {
-            continue;
-        }
-        let satisfied = clause.iter().any(|&l| value(l) == Some(true));
-        match start.weight {
-            Weight::Hard if !satisfied => violations.add(parser.num_hard(), start.line, &clause),
-            Weight::Soft(w) if !satisfied => {
-                cost = cost.saturating_add(w);
-                falsified += 1;
+    let read = read_clauses(
+        &mut parser,
+        wcnf::Parser::next_clause,
+        &instance_path,
+        |parser, start, clause| {
+            if model.is_none() || clause.iter().any(|&l| value(l) == Some(true)) {
+                return;
             }
-            _ => {}
-        }
+            match start.weight {
+                Weight::Hard => violations.add(parser.num_hard(), start.line, clause),
+                Weight::Soft(w) => {
+                    cost = cost.saturating_add(w);
+                    falsified += 1;
+                }
+            }
+        },
+    );
+    if let Err(code) = read {
+        return code;
     }
     warn(parser.warnings(), &instance_path);
-    let Violations {
-        first,
-        count: violated,
-    } = violations;
     let hard = parser.num_hard();
     let soft = parser.num_clauses() - hard;
     let num_vars = usize::try_from(parser.num_vars()).unwrap_or(usize::MAX);
@@ -350,13 +365,14 @@ fn run_wcnf(args: &Args, input: Detected) -> u8 {
                     model.num_vars()
                 );
             }
-            if let Some(v) = first {
+            if let Some(v) = &violations.first {
                 println!(
                     "WRONG: the model does not satisfy hard clause {} (line {} of \
-                     {instance_path}): {} ({violated} of {hard} hard clauses unsatisfied)",
+                     {instance_path}): {} ({} of {hard} hard clauses unsatisfied)",
                     v.index,
                     v.line,
-                    describe(&v.clause, value)
+                    describe(&v.clause, value),
+                    violations.count
                 );
                 return check_exit::WRONG;
             }
