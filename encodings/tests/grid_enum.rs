@@ -302,7 +302,31 @@ fn soft_rules_reach_the_brute_force_optimum() {
 }
 
 #[test]
+fn a_count_confined_to_a_region_matches_the_referee() {
+    // One c at most, and one in the east column: the other columns' c literals become units
+    // (`counts.rs`'s confinement), which must lose no level.
+    assert_mixed(both_ways(
+        r#"{"width": 3, "height": 3, "tiles": [
+            {"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}, {"name": "c", "glyph": "c"}],
+            "counts": [{"of": "c", "max": 1},
+                       {"of": "c", "region": {"x": 2, "y": 0, "w": 1, "h": 3}, "min": 1},
+                       {"of": "b", "min": 2}]}"#,
+    ));
+}
+
+#[test]
+fn large_counts_checked_in_the_search_match_the_referee_on_sampled_levels() {
+    large_counts_on_sampled_levels(true);
+}
+
+#[test]
 fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
+    large_counts_on_sampled_levels(false);
+}
+
+/// The sampled-level check below, on the encoded counts (binary adders) or, `propagated`, on
+/// the counts the grid propagator checks (`countprop.rs`).
+fn large_counts_on_sampled_levels(propagated: bool) {
     // 72 cells: the floor-like count [20, 50] and the ratio are binary adders (the small ones
     // above go to the front end's unary encodings). Too many levels to enumerate: random
     // levels, plus levels with exactly 19, 20, 50 and 51 b cells and gems at the ratio's edges.
@@ -312,8 +336,19 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
             "counts": [{{"of": "b", "min": 20, "max": 50}},
                        {{"of": "it.gem", "per": "b", "min": 0.1, "max": 0.3}}]}}"#
     ));
-    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    let model = if propagated {
+        GridModel::build_for_propagator(&spec, &GridOptions::default()).unwrap()
+    } else {
+        GridModel::build(&spec, &GridOptions::default()).unwrap()
+    };
     let mut s = engine(&model);
+    if propagated {
+        s.connect_propagator(
+            model
+                .propagator()
+                .expect("the large counts are checked in the search"),
+        );
+    }
     let mut rng = grid::SplitMix64::new(42);
     let (mut yes, mut no) = (0, 0);
     for i in 0..600 {
@@ -346,6 +381,7 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
         };
         let expected = check_level(&spec, &level).is_ok();
         let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
+        assert_eq!(s.propagator_error(), None);
         assert_eq!(got == Status::Sat, expected, "{}", level.to_text(&spec));
         if expected {
             yes += 1;
@@ -354,4 +390,49 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
         }
     }
     assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+}
+
+#[test]
+fn soft_large_counts_checked_in_the_search_reach_the_encoding_s_optimum() {
+    // 9×8: the counts are too large for the unary encodings, so the propagated solve checks
+    // them in the search (guarded by their relaxation literal) while the eager one encodes
+    // adders; with soft wishes against them, both must prove the same optimum.
+    use grid::{ConnectivityStrategy, GridOutcome};
+    let spec = spec(&format!(
+        r#"{{"width": 9, "height": 8, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*", "requires": "b"}}]}}],
+            "counts": [{{"of": "b", "min": 40, "weight": 3}}, {{"of": "b", "max": 45, "weight": 2}},
+                       {{"of": "it.gem", "per": "b", "min": 0.2, "max": 0.25, "weight": 5}},
+                       {{"of": "it.gem", "min": 9}}],
+            "preferences": {{"seed": 1, "mode": "soft", "weight": 1}}}}"#
+    ));
+    let mut costly = 0;
+    for seed in 0..6 {
+        let options = GridOptions {
+            seed: Some(seed),
+            soft_preferences: Some(true),
+        };
+        let mut costs = Vec::new();
+        for strategy in [
+            ConnectivityStrategy::Propagator,
+            ConnectivityStrategy::Eager,
+        ] {
+            let (outcome, _) = grid::solve_with(&spec, &options, Budget::UNLIMITED, strategy)
+                .unwrap_or_else(|e| panic!("seed {seed}, {strategy:?}: {e}"));
+            let GridOutcome::Level(level) = outcome else {
+                panic!("seed {seed}, {strategy:?}: {outcome:?}");
+            };
+            assert!(
+                check_level(&spec, &level).is_ok(),
+                "seed {seed}, {strategy:?}"
+            );
+            costs.push(level_cost(&spec, &options, &level));
+        }
+        assert_eq!(costs[0], costs[1], "seed {seed}: propagated against eager");
+        costly += usize::from(costs[0] > 0);
+    }
+    assert!(
+        costly >= 3,
+        "the wishes and counts pulled apart on {costly} seeds of 6"
+    );
 }

@@ -199,12 +199,14 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
     let exhaustive = grim_testkit::grid::count(&spec).is_some_and(|n| n as usize == all.len());
     // With connectivity or path rules, the other two strategies admit the same levels: the
     // model the propagator works with, and the cut loop's relaxed model plus its cuts.
-    let connected = !spec.connectivity.is_empty() || !spec.paths.is_empty();
+    // So do large counts, which the propagator checks too (`countprop.rs`).
     let propagated = GridModel::build_for_propagator(&spec, &GridOptions::default()).unwrap();
+    let propagator = propagated.propagator();
+    let connected = !spec.connectivity.is_empty() || !spec.paths.is_empty() || propagator.is_some();
     let mut ps = Solver::new();
-    if connected {
+    if let Some(p) = propagator {
         load(&mut ps, &propagated);
-        ps.connect_propagator(propagated.propagator().expect("a propagator"));
+        ps.connect_propagator(p);
     }
     let relaxed = GridModel::build_relaxed(&spec, &GridOptions::default()).unwrap();
     let mut rs = Solver::new();

@@ -27,8 +27,21 @@
 //!
 //! Soft counts: the clauses that assert the bound carry a relaxation literal `r` and the soft
 //! unit `¬r` carries the weight; the counters themselves stay hard (they only define sums).
+//!
+//! **In the search.** The adders are the export's encoding (and the cut loop's). The model
+//! the propagated solve uses (`ConnMode::Propagate`, the default of `solve`) leaves the large
+//! counts and every ratio to the grid propagator instead (`countprop.rs`: one counter per rule,
+//! no auxiliary variable), a soft one with its relaxation literal as a term heavy enough to
+//! satisfy it alone. Measured on 64×64 maps (CPU s, seed 1): the cave with only "open 35–65 %"
+//! and "water ≤ 10 %" beside its tiles and adjacency went from no level in 20 s (32,298
+//! conflicts) to 0.07 s (0 conflicts); dungeon-64 seeds 1–5 from 0.49–1.28 s to 0.18–0.24 s.
+//!
+//! **Confinement** (all modes but the lazy one): a selection whose hard maximum over a region
+//! is used up by hard minimums over disjoint regions inside it is excluded from the rest of
+//! that region by unit clauses (see `confine`).
 
 use super::GridModel;
+use super::model::ConnMode;
 use super::model::{RuleTag, set_wished, wished_value};
 use super::spec::CountRule;
 use crate::problem::Problem;
@@ -39,14 +52,154 @@ pub const SMALL: usize = 8;
 /// Counts over at most this many literals use the front end's unary encodings.
 pub const SMALL_LIST: usize = 64;
 
-/// Emits every count rule.
-pub(crate) fn encode(m: &mut GridModel) {
+/// Emits every count rule; with `ConnMode::Propagate` the large ones go to the propagator
+/// (`countprop.rs`) instead.
+pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
     let rules = m.spec.counts.clone();
     for (i, rule) in rules.iter().enumerate() {
         m.tag(Some(RuleTag::Count(i)));
-        encode_rule(m, rule);
+        if mode != ConnMode::Propagate || !checked(m, rule) {
+            encode_rule(m, rule);
+        }
     }
     m.tag(None);
+    // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
+    // every clause to come from one rule, and a confinement comes from several.
+    if mode != ConnMode::Lazy {
+        confine(m);
+    }
+}
+
+/// Cells a selection cannot hold because the hard counts confine it elsewhere: when a region
+/// allows at most `M` cells of a selection and disjoint regions inside it each need some,
+/// together at least `M`, the rest of the region holds none. "One exit, in the east quarter"
+/// is the common case: the exit literal of every western cell becomes a unit.
+///
+/// The clauses are implied by the counts, so no level is lost; they are added because unit
+/// propagation cannot derive them from the counts' encodings (an at-most-one and a clause over
+/// the east quarter say nothing about a western cell until an exit is placed), and a search
+/// that does not know them places the exit of a bounded path (`paths.rs`, `pathprop.rs`) at the
+/// nearest cell first and learns its way east one cell per conflict. On the 64×64 cave
+/// (`instances/grid/cave-64.json`) it is the difference between a level in a fraction of a
+/// second and none in 60 s.
+fn confine(m: &mut GridModel) {
+    let rules = m.spec.counts.clone();
+    let hard = |r: &CountRule| r.weight.is_none() && r.per.is_none();
+    for (i, cap) in rules.iter().enumerate() {
+        let Some(max) = cap.max.filter(|_| hard(cap)) else {
+            continue;
+        };
+        let limit = max.upper(cap.region.cells() as u64);
+        // Disjoint regions inside `cap`'s that need cells of the same selection, greedily by
+        // need.
+        let mut needs: Vec<(u64, &CountRule)> = rules
+            .iter()
+            .filter(|r| hard(r) && r.of == cap.of && inside(&r.region, &cap.region))
+            .filter_map(|r| {
+                let need = r.min?.lower(r.region.cells() as u64);
+                (need > 0 && r.region != cap.region).then_some((need, r))
+            })
+            .collect();
+        needs.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r.region.x, r.region.y));
+        let mut chosen: Vec<&super::spec::Region> = Vec::new();
+        let mut total = 0u64;
+        for (need, r) in needs {
+            if chosen.iter().all(|c| disjoint(c, &r.region)) {
+                chosen.push(&r.region);
+                total += need;
+            }
+        }
+        if chosen.is_empty() || total < limit {
+            continue;
+        }
+        m.tag(Some(RuleTag::Count(i)));
+        let reg = &cap.region;
+        for y in reg.y..reg.y + reg.h {
+            for x in reg.x..reg.x + reg.w {
+                if chosen.iter().any(|c| c.contains(x, y)) {
+                    continue;
+                }
+                let one = super::spec::Region { x, y, w: 1, h: 1 };
+                for l in m.count_lits(&cap.of, &one) {
+                    m.problem.add_clause(&[!l], None);
+                }
+            }
+        }
+        m.tag(None);
+    }
+}
+
+/// Whether region `a` lies inside region `b`.
+fn inside(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+    a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h
+}
+
+/// Whether regions `a` and `b` share no cell.
+fn disjoint(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y
+}
+
+/// Leaves `rule` to the propagator when it is large (as [`encode_rule`] would use adders) and
+/// some assignment satisfies it; returns whether it did. A soft rule's terms get its guard,
+/// heavy enough to satisfy the bound alone.
+fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
+    let a = m.count_lits(&rule.of, &rule.region);
+    let mut rows: Vec<(Vec<(u64, Lit)>, u64)> = Vec::new();
+    match &rule.per {
+        None => {
+            let base = rule.region.cells() as u64;
+            let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+            let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
+            let small = a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
+            if small || lo > hi || lo > a.len() {
+                return false;
+            }
+            if lo > 0 {
+                rows.push((a.iter().map(|&l| (1, l)).collect(), lo as u64));
+            }
+            if hi < a.len() {
+                rows.push((a.iter().map(|&l| (1, !l)).collect(), (a.len() - hi) as u64));
+            }
+        }
+        Some(per) => {
+            let b = m.count_lits(per, &rule.region);
+            // min·|B| ≤ |A|: den·Σa + num·Σ¬b ≥ num·|B|; |A| ≤ max·|B|: the same with the
+            // roles exchanged.
+            let mut side = |bound: Option<super::spec::Bound>, x: &[Lit], y: &[Lit], flip| {
+                if let Some(bound) = bound {
+                    let (num, den) = bound.fraction();
+                    let (kx, ky) = if flip { (num, den) } else { (den, num) };
+                    let terms: Vec<(u64, Lit)> = x
+                        .iter()
+                        .map(|&l| (kx, l))
+                        .chain(y.iter().map(|&l| (ky, !l)))
+                        .collect();
+                    let total = ky.checked_mul(y.len() as u64);
+                    rows.push((terms, total.unwrap_or(u64::MAX)));
+                }
+            };
+            side(rule.min, &a, &b, false);
+            side(rule.max, &b, &a, true);
+        }
+    }
+    let guard = rule.weight.map(|_| m.problem.new_var().pos());
+    if let Some(g) = guard {
+        for (terms, bound) in &mut rows {
+            terms.push((*bound, g));
+        }
+    }
+    let mut probe = super::countprop::Counts::default();
+    if rows
+        .iter()
+        .any(|(t, b)| *b == u64::MAX || !probe.add(t, *b))
+    {
+        return false; // the encoding states the contradiction (an unused guard is harmless)
+    }
+    m.count_rows.extend(rows);
+    if let (Some(g), Some(w)) = (guard, rule.weight) {
+        m.problem.add_clause(&[!g], Some(w));
+    }
+    true
 }
 
 fn encode_rule(m: &mut GridModel, rule: &CountRule) {

@@ -48,6 +48,7 @@
 mod adjacency;
 mod clash;
 mod connectivity;
+mod countprop;
 mod counts;
 mod enclosure;
 mod layers;

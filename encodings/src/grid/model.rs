@@ -74,6 +74,9 @@ pub struct GridModel {
     /// The path rules left to the propagator (`ConnMode::Propagate`): per rule the `from`,
     /// `to` and `through` literal of each cell, and the bound.
     pub(crate) path_lits: Vec<PathLits>,
+    /// The count rules left to the propagator (`ConnMode::Propagate`, `countprop.rs`): per
+    /// rule the weighted terms and the bound of `Σ w·[lit] ≥ bound`.
+    pub(crate) count_rows: Vec<(Vec<(u64, Lit)>, u64)>,
 }
 
 /// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
@@ -98,7 +101,8 @@ impl GridModel {
 
     /// The model [`super::solve`] uses by default: every rule encoded as in
     /// [`GridModel::build`] except connectivity, of which only a given root is (pinned to the
-    /// class); the rule itself is enforced during the search by the propagator from
+    /// class), bounded paths, and counts too large for the unary encodings; those rules are
+    /// enforced during the search by the propagator from
     /// [`GridModel::propagator`], which the engine solving this model must have connected. For
     /// callers who run their own engine, and for the tests.
     pub fn build_for_propagator(
@@ -108,14 +112,15 @@ impl GridModel {
         GridModel::build_with(spec, options, ConnMode::Propagate)
     }
 
-    /// The propagator that enforces this model's connectivity rules inside the search
-    /// (`propagator.rs`): connect it with `Solver::connect_propagator` to the engine holding
-    /// the model's clauses. `None` without connectivity rules. It observes the class literals
-    /// of each rule, decides along the seeded wishes (growing the class from its anchor), and
-    /// knows the least class size the hard counts imply.
+    /// The propagator that enforces this model's connectivity, path and large count rules
+    /// inside the search (`propagator.rs`, `pathprop.rs`, `countprop.rs`): connect it with
+    /// `Solver::connect_propagator` to the engine holding the model's clauses. `None` when the
+    /// model leaves it nothing to check. It observes the literals those rules read, decides
+    /// along the seeded wishes (growing each class from its anchor), and knows the least class
+    /// size the hard counts imply.
     pub fn propagator(&self) -> Option<Box<dyn grim_solver::Propagator>> {
         let spec = &self.spec;
-        if spec.connectivity.is_empty() && self.path_lits.is_empty() {
+        if spec.connectivity.is_empty() && self.path_lits.is_empty() && self.count_rows.is_empty() {
             return None;
         }
         let rules: Vec<(Vec<Lit>, Option<usize>)> = spec
@@ -133,6 +138,11 @@ impl GridModel {
         let mut p = super::propagator::GridPropagator::new(spec.width, spec.height, rules);
         for (from, to, through, max_length) in &self.path_lits {
             p.add_path(from.clone(), to.clone(), through.clone(), *max_length);
+        }
+        for (terms, bound) in &self.count_rows {
+            // `counts.rs` only leaves rules that some assignment satisfies.
+            let added = p.add_count(terms, *bound);
+            debug_assert!(added, "a count row no assignment satisfies");
         }
         for (r, w) in wishes.into_iter().enumerate() {
             p.set_wishes(r, w);
@@ -173,6 +183,7 @@ impl GridModel {
             wished: Vec::new(),
             tags: Vec::new(),
             path_lits: Vec::new(),
+            count_rows: Vec::new(),
         };
         if let Some(p) = &prefs {
             prefs::wish(&mut m, p);
@@ -180,7 +191,7 @@ impl GridModel {
         tiles::encode(&mut m);
         adjacency::encode(&mut m);
         layers::encode(&mut m);
-        counts::encode(&mut m);
+        counts::encode(&mut m, mode);
         enclosure::encode(&mut m, mode);
         connectivity::encode(&mut m, mode);
         paths::encode(&mut m, mode);

@@ -18,6 +18,7 @@
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
 
+use super::countprop::{CountWhy, Counts};
 use super::pathprop::PathWatch;
 use super::reach::{self, Graph, Inference, Scratch, State};
 use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
@@ -83,6 +84,8 @@ enum Why {
         anchor: usize,
         stamp: u64,
     },
+    /// Forced by a count rule (`countprop.rs`).
+    Count(CountWhy),
     /// `cell` was forced in: it cuts `witness` off from the anchor.
     In {
         rule: usize,
@@ -112,6 +115,8 @@ pub(crate) struct GridPropagator {
     freed: Vec<(u32, u32)>,
     /// The path rules (`pathprop.rs`).
     paths: Vec<PathWatch>,
+    /// The count rules (`countprop.rs`).
+    counts: Counts,
 }
 
 impl GridPropagator {
@@ -165,6 +170,7 @@ impl GridPropagator {
             epoch: 1,
             freed: Vec::new(),
             paths: Vec::new(),
+            counts: Counts::default(),
         }
     }
 
@@ -179,6 +185,12 @@ impl GridPropagator {
     ) {
         self.paths
             .push(PathWatch::new(from, to, through, max_length));
+    }
+
+    /// Adds a count rule `Σ w·[lit] ≥ bound` (`countprop.rs`); `false` when no assignment
+    /// satisfies it (nothing is added: the caller encodes it).
+    pub(crate) fn add_count(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
+        self.counts.add(terms, bound)
     }
 
     /// The anchor of rule `r` now: its root once `In`, or the earliest `In` cell.
@@ -362,12 +374,17 @@ impl GridPropagator {
     }
 
     fn record(&mut self, lit: Lit, why: Why) {
-        let code = lit.code();
-        if self.why.len() <= code {
-            self.why.resize(code + 1, None);
-        }
-        self.why[code] = Some(why);
+        set_why(&mut self.why, lit, why);
     }
+}
+
+/// Records why `lit` was propagated.
+fn set_why(whys: &mut Vec<Option<Why>>, lit: Lit, why: Why) {
+    let code = lit.code();
+    if whys.len() <= code {
+        whys.resize(code + 1, None);
+    }
+    whys[code] = Some(why);
 }
 
 impl Propagator for GridPropagator {
@@ -377,6 +394,7 @@ impl Propagator for GridPropagator {
             .filter_map(|v| Var::new(v as u32))
             .collect();
         vars.extend(self.paths.iter().flat_map(|p| p.lits().map(|l| l.var())));
+        vars.extend(self.counts.lits().map(|l| l.var()));
         vars.sort_unstable_by_key(|v| v.index());
         vars.dedup();
         vars
@@ -385,6 +403,7 @@ impl Propagator for GridPropagator {
     fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
         for &l in lits {
             self.now += 1;
+            self.counts.assigned(l, level, self.now);
             for p in &mut self.paths {
                 p.assigned(l);
             }
@@ -446,6 +465,7 @@ impl Propagator for GridPropagator {
     }
 
     fn notify_backtrack(&mut self, level: u32) {
+        self.counts.backtrack(level);
         let mut freed = std::mem::take(&mut self.freed);
         freed.clear();
         while let Some(&(r, c, l)) = self.told.last() {
@@ -547,6 +567,11 @@ impl Propagator for GridPropagator {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) {
+        let why = &mut self.why;
+        let mut record = |lit: Lit, w: CountWhy| set_why(why, lit, Why::Count(w));
+        if self.counts.propagate(ctx, self.now, &mut record) {
+            return; // a conflict
+        }
         for p in &mut self.paths {
             if p.propagate(&self.graph, ctx) {
                 return; // a conflict
@@ -648,6 +673,7 @@ impl Propagator for GridPropagator {
             return; // the engine's check reports the missing reason
         };
         match why {
+            Why::Count(w) => self.counts.explain(lit, w, reason),
             Why::Out {
                 rule,
                 cell,
@@ -712,6 +738,7 @@ impl Propagator for GridPropagator {
         for p in &mut self.paths {
             p.invalidate();
         }
+        self.counts.recheck();
         self.propagate(ctx);
     }
 }
