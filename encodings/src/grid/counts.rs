@@ -147,13 +147,9 @@ fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
     let mut rows: Vec<(Vec<(u64, Lit)>, u64)> = Vec::new();
     match &rule.per {
         None => {
-            let base = rule.region.cells() as u64;
-            let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
-            let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
-            let small = a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
-            if small || lo > hi || lo > a.len() {
+            let Some((lo, hi)) = large_bounds(rule, a.len()) else {
                 return false;
-            }
+            };
             if lo > 0 {
                 rows.push((a.iter().map(|&l| (1, l)).collect(), lo as u64));
             }
@@ -202,19 +198,33 @@ fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
     true
 }
 
+/// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
+/// rounded inwards; `hi` at most `n`).
+fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
+    let base = rule.region.cells() as u64;
+    let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+    let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
+    (lo, hi)
+}
+
+/// [`bounds`] when the count is large (neither bound within [`SMALL`] of its end, over more
+/// than [`SMALL_LIST`] literals) and not contradictory; `None` sends it to the front end.
+fn large_bounds(rule: &CountRule, n: usize) -> Option<(usize, usize)> {
+    let (lo, hi) = bounds(rule, n);
+    let small = n <= SMALL_LIST || hi <= SMALL || n.saturating_sub(lo) <= SMALL;
+    (!small && lo <= hi && lo <= n).then_some((lo, hi))
+}
+
 fn encode_rule(m: &mut GridModel, rule: &CountRule) {
     let a = m.count_lits(&rule.of, &rule.region);
     let guard;
     match &rule.per {
         None => {
-            let base = rule.region.cells() as u64;
-            let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
-            let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(a.len());
-            let small = a.len() <= SMALL_LIST || hi <= SMALL || a.len().saturating_sub(lo) <= SMALL;
-            if small || lo > hi || lo > a.len() {
+            let Some((lo, hi)) = large_bounds(rule, a.len()) else {
+                let (lo, hi) = bounds(rule, a.len());
                 m.problem.count(&a, lo, hi, rule.weight);
                 return;
-            }
+            };
             guard = rule.weight.map(|_| m.problem.new_var().pos());
             let sa = binary_count(&mut m.problem, &mut m.wished, &a);
             if lo > 0 {

@@ -237,6 +237,30 @@ impl GridPropagator {
         }
     }
 
+    /// Reports the conflict of rule `r`'s `In` cell `cell`, which the anchor cannot reach: the
+    /// clause of `¬cell` and a separator of excluded cells.
+    fn refute(&mut self, r: usize, anchor: usize, cell: usize, ctx: &mut Context<'_>) {
+        let mut clause = vec![!self.rules[r].lits[cell]];
+        self.cut_off(r, anchor, cell, u64::MAX, &mut clause);
+        ctx.add_clause(&clause, ClauseKind::Learned);
+    }
+
+    /// [`Self::explanation`] of rule `r`'s `cell` cut off from `anchor` by the cells out at
+    /// `stamp`.
+    fn cut_off(&mut self, r: usize, anchor: usize, cell: usize, stamp: u64, out: &mut Vec<Lit>) {
+        let rule = &self.rules[r];
+        Self::explanation(
+            &self.graph,
+            rule,
+            anchor,
+            cell,
+            None,
+            stamp,
+            &mut self.scratch,
+            out,
+        );
+    }
+
     /// The local pass: for every pending cell that went out, the pocket it cut off, if any,
     /// is forced out (or, holding an `In` cell, is a conflict). Returns whether a conflict was
     /// reported. Falls back to a full pass (`dirty`) when the anchor's side is the one cut.
@@ -256,19 +280,7 @@ impl GridPropagator {
                 }
                 reach::Split::Off(cells) => {
                     if let Some(&c) = cells.iter().find(|&&c| rule.state[c] == State::In) {
-                        let rule = &self.rules[r];
-                        let mut clause = vec![!rule.lits[c]];
-                        Self::explanation(
-                            &self.graph,
-                            rule,
-                            anchor,
-                            c,
-                            None,
-                            u64::MAX,
-                            &mut self.scratch,
-                            &mut clause,
-                        );
-                        ctx.add_clause(&clause, ClauseKind::Learned);
+                        self.refute(r, anchor, c, ctx);
                         // The pocket is cut off now; a backtrack that frees its border lets
                         // the region grow back into it (`notify_backtrack`).
                         let rule = &mut self.rules[r];
@@ -616,19 +628,7 @@ impl Propagator for GridPropagator {
             for inf in &found {
                 match *inf {
                     Inference::Conflict { cell } => {
-                        let rule = &self.rules[r];
-                        let mut clause = vec![!rule.lits[cell]];
-                        Self::explanation(
-                            &self.graph,
-                            rule,
-                            anchor,
-                            cell,
-                            None,
-                            u64::MAX,
-                            &mut self.scratch,
-                            &mut clause,
-                        );
-                        ctx.add_clause(&clause, ClauseKind::Learned);
+                        self.refute(r, anchor, cell, ctx);
                         self.found = found;
                         self.rules[r].dirty = true;
                         return;
@@ -679,19 +679,7 @@ impl Propagator for GridPropagator {
                 cell,
                 anchor,
                 stamp,
-            } => {
-                let rule = &self.rules[rule];
-                Self::explanation(
-                    &self.graph,
-                    rule,
-                    anchor,
-                    cell,
-                    None,
-                    stamp,
-                    &mut self.scratch,
-                    reason,
-                );
-            }
+            } => self.cut_off(rule, anchor, cell, stamp, reason),
             Why::Size {
                 rule,
                 anchor,

@@ -58,6 +58,17 @@ pub struct SolveStats {
     pub conflicts: u64,
 }
 
+impl SolveStats {
+    /// The statistics of a solve of `wcnf` before it starts: its size, nothing done yet.
+    fn of(wcnf: &crate::sink::Wcnf) -> SolveStats {
+        SolveStats {
+            vars: wcnf.num_vars,
+            clauses: wcnf.hard.len(),
+            ..SolveStats::default()
+        }
+    }
+}
+
 /// What stopped a [`solve`] before its answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
@@ -262,18 +273,17 @@ pub fn solve_within(
     };
     let model = GridModel::build_with(spec, options, mode)?;
     if mode == ConnMode::Propagate {
+        let wcnf = model.problem.to_wcnf();
+        let stats = SolveStats::of(&wcnf);
+        let job = Job(spec, &model, wcnf, stats, budget, stop, progress);
         return if model.is_soft() {
-            solve_soft_propagated(spec, options, &model, budget, stop, progress)
+            solve_soft_propagated(job, options)
         } else {
-            solve_propagated(spec, &model, budget, stop, progress)
+            solve_propagated(job)
         };
     }
     let wcnf = model.problem.to_wcnf();
-    let mut stats = SolveStats {
-        vars: wcnf.num_vars,
-        clauses: wcnf.hard.len(),
-        ..SolveStats::default()
-    };
+    let mut stats = SolveStats::of(&wcnf);
     let class: Vec<(Vec<Lit>, Option<usize>)> = if mode == ConnMode::Lazy {
         spec.connectivity
             .iter()
@@ -402,23 +412,26 @@ pub fn solve_within(
     Ok((GridOutcome::Level(level), stats))
 }
 
+/// A propagated solve's inputs: the spec, its model, the model's clauses, the statistics so
+/// far, the budget, the stop handle and the progress report.
+struct Job<'a>(
+    &'a GridSpec,
+    &'a GridModel,
+    crate::sink::Wcnf,
+    SolveStats,
+    Budget,
+    Option<&'a Terminator>,
+    Option<ProgressReport>,
+);
+
+/// What a solve path returns.
+type Solved = Result<(GridOutcome, SolveStats), GridError>;
+
 /// A soft grid: one OLL run to a proven optimum, its engine with the grid propagator connected
 /// (`Oll::with_propagator`), so connectivity holds in every model it considers — no rounds.
-fn solve_soft_propagated(
-    spec: &GridSpec,
-    options: &GridOptions,
-    model: &GridModel,
-    budget: Budget,
-    stop: Option<&Terminator>,
-    progress: Option<ProgressReport>,
-) -> Result<(GridOutcome, SolveStats), GridError> {
-    let wcnf = model.problem.to_wcnf();
-    let mut stats = SolveStats {
-        vars: wcnf.num_vars,
-        clauses: wcnf.hard.len(),
-        rounds: 1,
-        ..SolveStats::default()
-    };
+fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
+    stats.rounds = 1;
     let mut oll_options = OllOptions::default();
     oll_options.solver.restart_min = GRID_RESTART_MIN;
     // No unit-propagation cores: on grids their cores are large (a cell's wish fails only
@@ -522,19 +535,8 @@ fn solve_soft_propagated(
 const GRID_RESTART_MIN: u64 = 100;
 
 /// A hard grid solved in one engine call with the grid propagator connected.
-fn solve_propagated(
-    spec: &GridSpec,
-    model: &GridModel,
-    budget: Budget,
-    stop: Option<&Terminator>,
-    progress: Option<ProgressReport>,
-) -> Result<(GridOutcome, SolveStats), GridError> {
-    let wcnf = model.problem.to_wcnf();
-    let mut stats = SolveStats {
-        vars: wcnf.num_vars,
-        clauses: wcnf.hard.len(),
-        ..SolveStats::default()
-    };
+fn solve_propagated(job: Job<'_>) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
     // Restarts at least 100 conflicts apart: the propagator's growth decisions make a
     // restart rebuild the whole level (trail reuse keeps only VSIDS-ordered prefixes).
     // dungeon-64 seeds 1-5, CPU s: 1.33-2.64 with the default minimum of 2 (200-415
