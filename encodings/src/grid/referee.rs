@@ -462,19 +462,19 @@ fn get<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
 }
 
 /// `v` as an object, or the document is unreadable at `path`.
-fn object<'a>(v: &'a Value, path: impl Into<String>) -> Result<&'a Map<String, Value>, Violation> {
+fn object(v: &Value, path: impl Into<String>) -> Result<&Map<String, Value>, Violation> {
     v.as_object().ok_or_else(|| unreadable(path))
 }
 
 /// The field `v` (from [`get`]) as an array, or the document is unreadable at `path`.
-fn array<'a>(v: Option<&'a Value>, path: impl Into<String>) -> Result<&'a [Value], Violation> {
+fn array(v: Option<&Value>, path: impl Into<String>) -> Result<&[Value], Violation> {
     v.and_then(Value::as_array)
         .map(Vec::as_slice)
         .ok_or_else(|| unreadable(path))
 }
 
 /// The field `v` (from [`get`]) as a string, or the document is unreadable at `path`.
-fn string<'a>(v: Option<&'a Value>, path: impl Into<String>) -> Result<&'a str, Violation> {
+fn string(v: Option<&Value>, path: impl Into<String>) -> Result<&str, Violation> {
     v.and_then(Value::as_str).ok_or_else(|| unreadable(path))
 }
 
