@@ -18,15 +18,6 @@ pub trait ClauseSink {
     fn add_clause(&mut self, lits: &[Lit]);
 }
 
-impl ClauseSink for Solver {
-    fn new_var(&mut self) -> Var {
-        Solver::new_var(self)
-    }
-    fn add_clause(&mut self, lits: &[Lit]) {
-        Solver::add_clause(self, lits)
-    }
-}
-
 /// A CNF formula: a variable count and a list of clauses.
 ///
 /// Why `Vec<Vec<Lit>>` and not one flat literal array with clause ends: this is the exchange
@@ -213,5 +204,15 @@ impl ClauseSink for Counting {
     fn add_clause(&mut self, lits: &[Lit]) {
         self.clauses += 1;
         self.literals += lits.len();
+    }
+}
+
+/// The engine itself: an encoding added to a [`Solver`] goes straight into its clause arena.
+impl ClauseSink for Solver {
+    fn new_var(&mut self) -> Var {
+        Solver::new_var(self)
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        Solver::add_clause(self, lits)
     }
 }

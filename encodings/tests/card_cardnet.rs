@@ -3,7 +3,7 @@
 mod card_util;
 
 use card_util::{
-    Tee, both_ways, check_between_up_to_8, count_true, propagation_strength, with_inputs,
+    Tee, both_ways, check_between_up_to_8, count_true, for_each_bound_up_to_8, propagation_strength,
 };
 use grim_encodings::card::cardnet::{encode_between, sorted_outputs};
 use grim_encodings::{ClauseSink, Var};
@@ -15,19 +15,16 @@ fn encode_between_holds_both_ways_and_propagates_for_every_bound_up_to_8_inputs(
 
 #[test]
 fn sorted_outputs_count_exactly_and_propagate_both_bounds() {
-    for n in 0..=8usize {
-        for count in 0..=n + 1 {
-            let (mut tee, pool, inputs) = with_inputs(n);
-            let outs = sorted_outputs(&mut tee, &inputs, count);
-            assert_eq!(outs.len(), count.min(n));
-            for (j, &o) in outs.iter().enumerate() {
-                both_ways(&mut tee, &pool, &[o], |m| m.count_ones() as usize > j);
-                both_ways(&mut tee, &pool, &[!o], |m| m.count_ones() as usize <= j);
-                propagation_strength(&tee.cnf, &inputs, &[o], j + 1, n, "cardnet output");
-                propagation_strength(&tee.cnf, &inputs, &[!o], 0, j, "cardnet ¬output");
-            }
+    for_each_bound_up_to_8(|n, count, tee, pool, inputs| {
+        let outs = sorted_outputs(tee, inputs, count);
+        assert_eq!(outs.len(), count.min(n));
+        for (j, &o) in outs.iter().enumerate() {
+            both_ways(tee, pool, &[o], |m| m.count_ones() as usize > j);
+            both_ways(tee, pool, &[!o], |m| m.count_ones() as usize <= j);
+            propagation_strength(&tee.cnf, inputs, &[o], j + 1, n, "cardnet output");
+            propagation_strength(&tee.cnf, inputs, &[!o], 0, j, "cardnet ¬output");
         }
-    }
+    });
 }
 
 #[test]

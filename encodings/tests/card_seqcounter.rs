@@ -4,60 +4,57 @@
 mod card_util;
 
 use card_util::{
-    Tee, both_ways, check_between_up_to_8, count_true, propagation_strength, with_inputs,
+    Tee, both_ways, check_between_up_to_8, count_true, for_each_bound_up_to_8, propagation_strength,
 };
 use grim_encodings::card::SeqCounter;
 use grim_encodings::card::seqcounter::encode_between;
 use grim_encodings::{ClauseSink, Var};
 
 #[test]
-fn encode_between_holds_both_ways_and_propagates_for_every_bound_up_to_8_inputs() {
-    check_between_up_to_8("seqcounter", encode_between::<Tee>);
+fn the_structure_answers_every_at_least_and_at_most_both_ways_with_full_propagation() {
+    for_each_bound_up_to_8(|n, max, tee, pool, inputs| {
+        let c = SeqCounter::new(tee, inputs, max);
+        assert_eq!(c.outputs().len(), max.min(n));
+        assert_eq!(c.num_inputs(), n);
+        assert_eq!(c.at_least(0), None);
+        assert_eq!(c.at_most(n), None);
+        for k in 0..=n {
+            let lit = c.at_most(k);
+            assert_eq!(lit.is_some(), k < max.min(n), "n {n} max {max} k {k}");
+            if let Some(l) = lit {
+                both_ways(tee, pool, &[l], |m| m.count_ones() as usize <= k);
+                propagation_strength(&tee.cnf, inputs, &[l], 0, k, "seqcounter at_most");
+            }
+            let lit = c.at_least(k);
+            assert_eq!(
+                lit.is_some(),
+                k >= 1 && k <= max.min(n),
+                "n {n} max {max} k {k}"
+            );
+            if let Some(l) = lit {
+                both_ways(tee, pool, &[l], |m| m.count_ones() as usize >= k);
+                propagation_strength(&tee.cnf, inputs, &[l], k, n, "seqcounter at_least");
+            }
+        }
+        // Both bounds at once on the one structure.
+        for lo in 1..=max.min(n) {
+            for hi in lo..max.min(n) {
+                let (Some(a), Some(b)) = (c.at_least(lo), c.at_most(hi)) else {
+                    panic!("n {n} max {max} lo {lo} hi {hi}");
+                };
+                both_ways(tee, pool, &[a, b], |m| {
+                    let c = m.count_ones() as usize;
+                    lo <= c && c <= hi
+                });
+                propagation_strength(&tee.cnf, inputs, &[a, b], lo, hi, "seqcounter between");
+            }
+        }
+    });
 }
 
 #[test]
-fn the_structure_answers_every_at_least_and_at_most_both_ways_with_full_propagation() {
-    for n in 0..=8usize {
-        for max in 0..=n + 1 {
-            let (mut tee, pool, inputs) = with_inputs(n);
-            let c = SeqCounter::new(&mut tee, &inputs, max);
-            assert_eq!(c.outputs().len(), max.min(n));
-            assert_eq!(c.num_inputs(), n);
-            assert_eq!(c.at_least(0), None);
-            assert_eq!(c.at_most(n), None);
-            for k in 0..=n {
-                let lit = c.at_most(k);
-                assert_eq!(lit.is_some(), k < max.min(n), "n {n} max {max} k {k}");
-                if let Some(l) = lit {
-                    both_ways(&mut tee, &pool, &[l], |m| m.count_ones() as usize <= k);
-                    propagation_strength(&tee.cnf, &inputs, &[l], 0, k, "seqcounter at_most");
-                }
-                let lit = c.at_least(k);
-                assert_eq!(
-                    lit.is_some(),
-                    k >= 1 && k <= max.min(n),
-                    "n {n} max {max} k {k}"
-                );
-                if let Some(l) = lit {
-                    both_ways(&mut tee, &pool, &[l], |m| m.count_ones() as usize >= k);
-                    propagation_strength(&tee.cnf, &inputs, &[l], k, n, "seqcounter at_least");
-                }
-            }
-            // Both bounds at once on the one structure.
-            for lo in 1..=max.min(n) {
-                for hi in lo..max.min(n) {
-                    let (Some(a), Some(b)) = (c.at_least(lo), c.at_most(hi)) else {
-                        panic!("n {n} max {max} lo {lo} hi {hi}");
-                    };
-                    both_ways(&mut tee, &pool, &[a, b], |m| {
-                        let c = m.count_ones() as usize;
-                        lo <= c && c <= hi
-                    });
-                    propagation_strength(&tee.cnf, &inputs, &[a, b], lo, hi, "seqcounter between");
-                }
-            }
-        }
-    }
+fn encode_between_holds_both_ways_and_propagates_for_every_bound_up_to_8_inputs() {
+    check_between_up_to_8("seqcounter", encode_between::<Tee>);
 }
 
 #[test]

@@ -80,6 +80,21 @@ pub(crate) trait Kind {
     }
 }
 
+/// `impl Kind` for a state struct `$state` with magic number `$magic` and its last misuse in
+/// a field `error: Option<CString>`: what both kinds (IPASIR's `Sat`, IPAMIR's `MaxSat`)
+/// write, so that a third kind cannot get the accessor subtly different.
+macro_rules! impl_kind {
+    ($state:ty, $magic:expr) => {
+        impl $crate::handle::Kind for $state {
+            const MAGIC: u64 = $magic;
+            fn last_error(&mut self) -> &mut Option<std::ffi::CString> {
+                &mut self.error
+            }
+        }
+    };
+}
+pub(crate) use impl_kind;
+
 /// Creates a handle and gives up ownership to the C caller.
 pub(crate) fn into_raw<T: Kind>(state: T, stop: Terminator) -> *mut c_void {
     let handle = Box::new(Handle {

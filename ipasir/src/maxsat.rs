@@ -37,7 +37,7 @@ use grim_encodings::Wcnf;
 use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Terminator};
 
-use crate::handle::{self, Kind, MAXSAT_MAGIC};
+use crate::handle::{self, Kind, MAXSAT_MAGIC, impl_kind};
 use crate::{Terminate, assume, lit_of};
 
 /// Conflicts between two polls of the terminate callback.
@@ -76,12 +76,7 @@ pub(crate) struct MaxSat {
     error: Option<CString>,
 }
 
-impl Kind for MaxSat {
-    const MAGIC: u64 = MAXSAT_MAGIC;
-    fn last_error(&mut self) -> &mut Option<CString> {
-        &mut self.error
-    }
-}
+impl_kind!(MaxSat, MAXSAT_MAGIC);
 
 impl MaxSat {
     /// False (and the misuse recorded) in state ERROR, where only release is accepted.

@@ -18,7 +18,7 @@ use std::ffi::{CString, c_char, c_int, c_void};
 
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
 
-use crate::handle::{self, Kind, SAT_MAGIC};
+use crate::handle::{self, Kind, SAT_MAGIC, impl_kind};
 use crate::{Learn, Terminate, assume, lit_of, to_dimacs};
 
 /// IPASIR's three states.
@@ -44,20 +44,15 @@ pub(crate) struct Sat {
     assumptions_bad: bool,
     terminate: Option<Terminate>,
     learn: Option<Learn>,
+    budget: Budget,
     /// Variables whose level-0 value was already reported to the learn callback or given by
     /// the caller as a unit clause.
     unit_known: Vec<bool>,
-    budget: Budget,
     /// The most recent misuse, for `grim_last_error` (NUL-free by construction).
     error: Option<CString>,
 }
 
-impl Kind for Sat {
-    const MAGIC: u64 = SAT_MAGIC;
-    fn last_error(&mut self) -> &mut Option<CString> {
-        &mut self.error
-    }
-}
+impl_kind!(Sat, SAT_MAGIC);
 
 impl Sat {
     fn answer_read(&mut self, call: &str) -> bool {

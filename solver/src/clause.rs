@@ -68,7 +68,8 @@ const MAX_WORDS: usize = (1 << 31) - 1;
 
 /// The clause lists: which arena clauses are irredundant and which are learned (invariant 4).
 /// Written by `Solver::add_irredundant` (`solver.rs`), `search.rs` (learning), `reduce.rs`,
-/// `vivify.rs`, `eliminate.rs` and `simplify.rs`.
+/// `vivify.rs`, `eliminate.rs` and `simplify.rs`, and through [`Clauses::push`] by `probe.rs`,
+/// `subsume.rs`, `substitute.rs` and `external.rs`.
 #[derive(Default)]
 pub(crate) struct Clauses {
     /// Irredundant (original) clauses of two or more literals, and resolvents.
@@ -78,6 +79,16 @@ pub(crate) struct Clauses {
 }
 
 impl Clauses {
+    /// Files the new clause `c` in `learnts` when `learned`, else in `originals`: the one
+    /// place that decides which list a clause added by inprocessing or a propagator joins.
+    pub(crate) fn push(&mut self, c: CRef, learned: bool) {
+        if learned {
+            self.learnts.push(c);
+        } else {
+            self.originals.push(c);
+        }
+    }
+
     /// Drops deleted clauses from both lists.
     pub(crate) fn retain_live(&mut self, arena: &Arena) {
         self.originals.retain(|&c| !arena.is_deleted(c));

@@ -707,11 +707,7 @@ impl Solver {
             return Round::Stop;
         };
         self.watches.attach(&self.arena, c);
-        if learned {
-            self.clauses.learnts.push(c);
-        } else {
-            self.clauses.originals.push(c);
-        }
+        self.clauses.push(c, learned);
         let (a, b) = (buf[0], buf[1]);
         match (state(a), state(b)) {
             (L_TRUE, _) | (L_UNDEF, L_UNDEF) => Round::Quiet,

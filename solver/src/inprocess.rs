@@ -108,6 +108,27 @@ impl Solver {
         true
     }
 
+    /// Whether a round of a [`Rounds`] technique is due: its option `enabled`, the formula not
+    /// refuted, and `schedule`'s conflict count reached. The predicate of `subsuming`,
+    /// `probing` and `substituting`.
+    pub(crate) fn round_due(&self, enabled: bool, schedule: &Rounds) -> bool {
+        enabled && self.ok && schedule.due(self.stats.conflicts)
+    }
+
+    /// Starts a round of the [`Rounds`] technique whose schedule `rounds` selects: counted,
+    /// the next one due `interval · √rounds` conflicts later, and the solver at the root
+    /// ([`Solver::start_at_root`]). False when that refutes the formula: the round then does
+    /// nothing more (it has still been counted, so a refuted solver is not retried).
+    pub(crate) fn start_round(
+        &mut self,
+        rounds: impl FnOnce(&mut Solver) -> &mut Rounds,
+        interval: u64,
+    ) -> bool {
+        let conflicts = self.stats.conflicts;
+        rounds(self).start(conflicts, interval);
+        self.start_at_root()
+    }
+
     /// Where a round starts: back to level 0, propagated. False when that refutes the
     /// formula.
     pub(crate) fn start_at_root(&mut self) -> bool {

@@ -444,14 +444,7 @@ mod read_tests {
     /// be read as `opts.NAME` somewhere in the engine outside this file.
     #[test]
     fn every_option_is_read_by_the_engine() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut sources = String::new();
-        for entry in std::fs::read_dir(&dir).expect("solver/src is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("options.rs") {
-                sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
-            }
-        }
+        let sources = grim_testkit::sources_except(env!("CARGO_MANIFEST_DIR"), "src", "options.rs");
         for spec in Options::TABLE {
             let needle = format!("opts.{}", spec.name);
             assert!(

@@ -149,11 +149,6 @@ impl Probing {
 }
 
 impl Solver {
-    /// Whether a failed-literal probing round is due.
-    pub(crate) fn probing(&self) -> bool {
-        self.opts.probe && self.ok && self.probing.schedule.due(self.stats.conflicts)
-    }
-
     /// One round of failed-literal probing with hyper-binary resolution (see the section
     /// below). Leaves the solver at level 0, propagated, or `ok == false`.
     ///
@@ -179,9 +174,7 @@ impl Solver {
     /// √rounds conflicts, each within `probe_effort` propagations per search propagation since
     /// the previous round.
     pub(crate) fn probe_round(&mut self) {
-        let (conflicts, interval) = (self.stats.conflicts, self.opts.probe_interval);
-        self.probing.schedule.start(conflicts, interval);
-        if !self.start_at_root() {
+        if !self.start_round(|s| &mut s.probing.schedule, self.opts.probe_interval) {
             return;
         }
         self.collect_garbage();
@@ -241,6 +234,11 @@ impl Solver {
             self.substitute.request();
         }
         self.probing.schedule.props_mark = self.stats.propagations;
+    }
+
+    /// Whether a failed-literal probing round is due.
+    pub(crate) fn probing(&self) -> bool {
+        self.round_due(self.opts.probe, &self.probing.schedule)
     }
 
     /// Propagates probe `p` on level 1 and builds its tree (`probe_round`); the failed
@@ -330,10 +328,8 @@ impl Solver {
         }
         if learned {
             self.arena.set_used(c, 1);
-            self.clauses.learnts.push(c);
-        } else {
-            self.clauses.originals.push(c);
         }
+        self.clauses.push(c, learned);
         self.watches.attach(&self.arena, c);
         true
     }

@@ -16,6 +16,28 @@ use crate::solver::Solver;
 use crate::stats::Stats;
 use crate::types::{L_FALSE, L_TRUE, Status};
 
+/// One rung of the ladder in [`Solver::search`]: when the technique's predicate `$due` holds,
+/// its action `$act` runs; `or unsat` after an inprocessing action, which may refute the
+/// formula (`ok == false`), makes the search answer UNSAT at once. A macro rather than a table
+/// of function pointers or a helper taking closures so that the ladder compiles to exactly the
+/// branches it replaced, written out once each (the loop runs at every conflict-free
+/// propagation), while reading as the table of contents the module doc promises.
+macro_rules! rung {
+    ($solver:ident, $due:ident => $act:ident) => {
+        if $solver.$due() {
+            $solver.$act();
+        }
+    };
+    ($solver:ident, $due:ident => $act:ident, or unsat) => {
+        if $solver.$due() {
+            $solver.$act();
+            if !$solver.ok {
+                return Status::Unsat;
+            }
+        }
+    };
+}
+
 /// A progress callback: receives the cumulative statistics (see
 /// [`crate::Solver::set_progress`]).
 pub type ProgressFn = Box<dyn FnMut(&Stats) + Send>;
@@ -110,51 +132,16 @@ impl Solver {
             if self.limits.exhausted(&self.stats) {
                 return Status::Unknown;
             }
-            if self.restarting() {
-                self.restart();
-            }
-            if self.simplifying() {
-                self.simplify();
-            }
-            if self.reducing() {
-                self.reduce();
-            }
-            if self.eliminating() {
-                self.eliminate();
-                if !self.ok {
-                    return Status::Unsat;
-                }
-            }
-            if self.subsuming() {
-                self.subsume_round();
-                if !self.ok {
-                    return Status::Unsat;
-                }
-            }
-            if self.probing() {
-                self.probe_round();
-                if !self.ok {
-                    return Status::Unsat;
-                }
-            }
-            if self.substituting() {
-                self.substitute();
-                if !self.ok {
-                    return Status::Unsat;
-                }
-            }
-            if self.vivifying() {
-                self.vivify();
-                if !self.ok {
-                    return Status::Unsat;
-                }
-            }
-            if self.rephasing() {
-                self.rephase();
-            }
-            if self.switching_mode() {
-                self.switch_mode();
-            }
+            rung!(self, restarting => restart);
+            rung!(self, simplifying => simplify);
+            rung!(self, reducing => reduce);
+            rung!(self, eliminating => eliminate, or unsat);
+            rung!(self, subsuming => subsume_round, or unsat);
+            rung!(self, probing => probe_round, or unsat);
+            rung!(self, substituting => substitute, or unsat);
+            rung!(self, vivifying => vivify, or unsat);
+            rung!(self, rephasing => rephase);
+            rung!(self, switching_mode => switch_mode);
             // Assumptions first, one decision level each (MiniSat's scheme), so that
             // `analyze_final` can tell them apart from decisions.
             let mut next = None;

@@ -50,6 +50,47 @@ pub(crate) struct Substitute {
 
 const UNVISITED: u32 = u32::MAX;
 
+/// The state of Tarjan's strongly-connected-components walk over literal codes, iterative (an
+/// explicit call stack: a recursive walk would overflow on long implication chains).
+struct Tarjan {
+    /// Discovery number of each node, `UNVISITED` before.
+    index: Vec<u32>,
+    /// Lowest discovery number reachable from the node's subtree.
+    low: Vec<u32>,
+    /// Whether the node is on `stack` (its component is still open).
+    on_stack: Vec<bool>,
+    /// The nodes of the open components, in discovery order.
+    stack: Vec<usize>,
+    /// The walk's call stack: a node and the position reached in its watch list.
+    calls: Vec<(usize, usize)>,
+    /// The next discovery number.
+    counter: u32,
+}
+
+impl Tarjan {
+    fn new(nodes: usize) -> Tarjan {
+        Tarjan {
+            index: vec![UNVISITED; nodes],
+            low: vec![0; nodes],
+            on_stack: vec![false; nodes],
+            stack: Vec::new(),
+            calls: Vec::new(),
+            counter: 0,
+        }
+    }
+
+    /// Discovers `node`: numbered, on the stack, and its edge walk begun. The roots and the
+    /// children the walk descends into both start here.
+    fn open(&mut self, node: usize) {
+        self.index[node] = self.counter;
+        self.low[node] = self.counter;
+        self.counter += 1;
+        self.stack.push(node);
+        self.on_stack[node] = true;
+        self.calls.push((node, 0));
+    }
+}
+
 impl Substitute {
     /// New binary clauses were found (probing's hyper-binary resolvents): the next round is
     /// due at the next chance.
@@ -59,17 +100,13 @@ impl Substitute {
 }
 
 impl Solver {
-    /// Whether a substitution round is due.
-    pub(crate) fn substituting(&self) -> bool {
-        self.opts.substitute && self.ok && self.substitute.schedule.due(self.stats.conflicts)
-    }
-
     /// One round of equivalent-literal substitution (module doc). Leaves the solver at level 0
     /// with the clauses propagated, or `ok == false`.
     pub(crate) fn substitute(&mut self) {
-        let (conflicts, interval) = (self.stats.conflicts, self.opts.substitute_interval);
-        self.substitute.schedule.start(conflicts, interval);
-        if !self.start_at_root() {
+        if !self.start_round(
+            |s| &mut s.substitute.schedule,
+            self.opts.substitute_interval,
+        ) {
             return;
         }
         // Lingering watches of deleted clauses must not count as edges.
@@ -112,19 +149,19 @@ impl Solver {
         self.substitute.schedule.props_mark = self.stats.propagations;
     }
 
+    /// Whether a substitution round is due.
+    pub(crate) fn substituting(&self) -> bool {
+        self.round_due(self.opts.substitute, &self.substitute.schedule)
+    }
+
     /// Tarjan's components of the binary implication graph over unassigned literals, within
     /// `budget` edge visits: for each variable to replace, the literal its positive literal
     /// becomes; and a literal equivalent to its own negation, if one was found.
     fn equivalences(&self, budget: u64) -> (Vec<Option<Lit>>, Option<Lit>) {
         let n = self.num_vars();
         let mut subst: Vec<Option<Lit>> = vec![None; n];
-        let mut index = vec![UNVISITED; 2 * n];
-        let mut low = vec![0u32; 2 * n];
-        let mut on_stack = vec![false; 2 * n];
-        let mut stack: Vec<usize> = Vec::new();
-        let mut calls: Vec<(usize, usize)> = Vec::new();
+        let mut tarjan = Tarjan::new(2 * n);
         let mut component: Vec<usize> = Vec::new();
-        let mut counter = 0u32;
         let mut ticks = 0u64;
         let mut frozen: Vec<bool> = (0..n).map(|v| self.elim.is_frozen(v)).collect();
         for a in &self.assumptions {
@@ -135,19 +172,14 @@ impl Solver {
                 break;
             }
             let v = root / 2;
-            if index[root] != UNVISITED
+            if tarjan.index[root] != UNVISITED
                 || self.trail.var_value(v) != L_UNDEF
                 || self.elim.is_eliminated(v)
             {
                 continue;
             }
-            index[root] = counter;
-            low[root] = counter;
-            counter += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            calls.push((root, 0));
-            while let Some(&(node, pos)) = calls.last() {
+            tarjan.open(root);
+            while let Some(&(node, pos)) = tarjan.calls.last() {
                 let ws = self.watches.list(Lit::from_code(node));
                 let mut next = pos;
                 let mut child = None;
@@ -163,35 +195,33 @@ impl Solver {
                         continue;
                     }
                     let u = t.code();
-                    if index[u] == UNVISITED {
+                    if tarjan.index[u] == UNVISITED {
                         child = Some(u);
                         break;
-                    } else if on_stack[u] {
-                        low[node] = low[node].min(index[u]);
+                    } else if tarjan.on_stack[u] {
+                        tarjan.low[node] = tarjan.low[node].min(tarjan.index[u]);
                     }
                 }
-                let top = calls.len() - 1;
-                calls[top].1 = next;
+                let top = tarjan.calls.len() - 1;
+                tarjan.calls[top].1 = next;
                 if let Some(u) = child {
-                    index[u] = counter;
-                    low[u] = counter;
-                    counter += 1;
-                    stack.push(u);
-                    on_stack[u] = true;
-                    calls.push((u, 0));
+                    tarjan.open(u);
                     continue;
                 }
-                calls.pop();
-                if let Some(&(parent, _)) = calls.last() {
-                    low[parent] = low[parent].min(low[node]);
+                tarjan.calls.pop();
+                if let Some(&(parent, _)) = tarjan.calls.last() {
+                    tarjan.low[parent] = tarjan.low[parent].min(tarjan.low[node]);
                 }
-                if low[node] != index[node] {
+                if tarjan.low[node] != tarjan.index[node] {
                     continue;
                 }
                 component.clear();
                 loop {
-                    let m = stack.pop().expect("Tarjan's stack holds the component");
-                    on_stack[m] = false;
+                    let m = tarjan
+                        .stack
+                        .pop()
+                        .expect("Tarjan's stack holds the component");
+                    tarjan.on_stack[m] = false;
                     component.push(m);
                     if m == node {
                         break;
@@ -310,11 +340,7 @@ impl Solver {
         self.clauses.retain_live(&self.arena);
         for (d, learned) in added {
             self.watches.attach(&self.arena, d);
-            if learned {
-                self.clauses.learnts.push(d);
-            } else {
-                self.clauses.originals.push(d);
-            }
+            self.clauses.push(d, learned);
         }
         // Old clauses' watches go before anything propagates (`watch.rs` invariant 4).
         self.collect_garbage();

@@ -46,15 +46,13 @@ enum Verdict {
 impl Solver {
     /// Whether a subsumption round is due.
     pub(crate) fn subsuming(&self) -> bool {
-        self.opts.subsume && self.ok && self.subsume.schedule.due(self.stats.conflicts)
+        self.round_due(self.opts.subsume, &self.subsume.schedule)
     }
 
     /// One round of forward subsumption and strengthening (module doc). Leaves the solver at
     /// level 0, propagated, or `ok == false`.
     pub(crate) fn subsume_round(&mut self) {
-        let (conflicts, interval) = (self.stats.conflicts, self.opts.subsume_interval);
-        self.subsume.schedule.start(conflicts, interval);
-        if !self.start_at_root() {
+        if !self.start_round(|s| &mut s.subsume.schedule, self.opts.subsume_interval) {
             return;
         }
         self.stats.subsume_rounds += 1;
@@ -154,10 +152,8 @@ impl Solver {
                         };
                         if learned {
                             self.arena.set_used(new, 1);
-                            self.clauses.learnts.push(new);
-                        } else {
-                            self.clauses.originals.push(new);
                         }
+                        self.clauses.push(new, learned);
                         self.watches.attach(&self.arena, new);
                         c = new;
                     }

@@ -60,6 +60,24 @@ pub fn clauses_of<C: AsRef<[i64]>>(cs: &[C]) -> Vec<Vec<Lit>> {
     cs.iter().map(|c| lits_of(c.as_ref())).collect()
 }
 
+/// The text of every `.rs` file directly in `manifest_dir/folder` but `except`, concatenated:
+/// what the style rule "a test fails when an option is never read" searches for `opts.NAME`
+/// (the engine's table in `solver/src`, OLL's in `encodings/src/maxsat`; `except` is the file
+/// that declares the table, where every name appears anyway).
+///
+/// Panics when the folder or a file cannot be read (a test bug).
+pub fn sources_except(manifest_dir: &str, folder: &str, except: &str) -> String {
+    let dir = std::path::Path::new(manifest_dir).join(folder);
+    let mut sources = String::new();
+    for entry in std::fs::read_dir(&dir).expect("the source folder is readable") {
+        let path = entry.expect("directory entry").path();
+        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with(except) {
+            sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
+        }
+    }
+    sources
+}
+
 /// A reader that hands out one byte per call, so that every buffer boundary of a parser
 /// falls inside a token: the DIMACS and WCNF readers must give the same result through it.
 pub struct Trickle<'a>(pub &'a [u8]);

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use grim_solver::Lit;
+use grim_tools::formats::ParseError;
 use grim_tools::formats::detect::{Format, detect};
 use grim_tools::formats::dimacs::{ParseOptions, read_cnf};
 use grim_tools::formats::open_input;
@@ -33,36 +34,27 @@ impl Instance {
     /// Reads `path`, detecting CNF or WCNF and gzip. Lenient (`strict: false`), as solvers
     /// are: a header whose counts are off is a warning, not a reason to skip the instance.
     pub fn read(path: &Path) -> Result<Instance, String> {
-        let input =
-            open_input(path).map_err(|e| e.with_path(&path.display().to_string()).to_string())?;
-        let detected = detect(input, path, None)
-            .map_err(|e| e.with_path(&path.display().to_string()).to_string())?;
-        let options = ParseOptions::default();
         let shown = path.display().to_string();
-        match detected.format {
+        let located = |e: ParseError| e.with_path(&shown).to_string();
+        let detected = detect(open_input(path).map_err(located)?, path, None).map_err(located)?;
+        let options = ParseOptions::default();
+        let (weighted, num_vars, hard, soft) = match detected.format {
             Format::Cnf => {
-                let parsed =
-                    read_cnf(detected, options).map_err(|e| e.with_path(&shown).to_string())?;
-                Ok(Instance {
-                    path: path.to_path_buf(),
-                    weighted: false,
-                    num_vars: parsed.cnf.num_vars,
-                    hard: parsed.cnf.clauses,
-                    soft: Vec::new(),
-                })
+                let cnf = read_cnf(detected, options).map_err(located)?.cnf;
+                (false, cnf.num_vars, cnf.clauses, Vec::new())
             }
             Format::Wcnf => {
-                let parsed =
-                    read_wcnf(detected, options).map_err(|e| e.with_path(&shown).to_string())?;
-                Ok(Instance {
-                    path: path.to_path_buf(),
-                    weighted: true,
-                    num_vars: parsed.wcnf.num_vars,
-                    hard: parsed.wcnf.hard,
-                    soft: parsed.wcnf.soft,
-                })
+                let wcnf = read_wcnf(detected, options).map_err(located)?.wcnf;
+                (true, wcnf.num_vars, wcnf.hard, wcnf.soft)
             }
-        }
+        };
+        Ok(Instance {
+            path: path.to_path_buf(),
+            weighted,
+            num_vars,
+            hard,
+            soft,
+        })
     }
 
     /// The file name, the instance's name in tables and expected-answer files.

@@ -76,11 +76,17 @@ impl Net {
         }
     }
 
+    /// `x` and `y` sorted by one comparator, larger first: the merge of two one-element lists,
+    /// where both merges' recursions end.
+    fn sorted_pair(&mut self, x: usize, y: usize) -> Vec<usize> {
+        let (hi, lo) = self.comparator(x, y);
+        vec![hi, lo]
+    }
+
     /// Batcher's odd–even merge of two sorted lists of the same power-of-two length.
     fn hmerge(&mut self, a: &[usize], b: &[usize]) -> Vec<usize> {
         if let ([x], [y]) = (a, b) {
-            let (hi, lo) = self.comparator(*x, *y);
-            return vec![hi, lo];
+            return self.sorted_pair(*x, *y);
         }
         let d = self.hmerge(&odds(a), &odds(b));
         let e = self.hmerge(&evens(a), &evens(b));
@@ -118,8 +124,7 @@ impl Net {
     /// The simplified merge: the top `p + 1` outputs of merging two sorted lists of length `p`.
     fn smerge(&mut self, a: &[usize], b: &[usize]) -> Vec<usize> {
         if let ([x], [y]) = (a, b) {
-            let (hi, lo) = self.comparator(*x, *y);
-            return vec![hi, lo];
+            return self.sorted_pair(*x, *y);
         }
         let d = self.smerge(&odds(a), &odds(b));
         let e = self.smerge(&evens(a), &evens(b));

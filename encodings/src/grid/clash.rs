@@ -79,12 +79,7 @@ pub(crate) fn explain(
         if left == 0 || stop.is_some_and(Terminator::is_set) {
             break;
         }
-        let without: Vec<usize> = core
-            .iter()
-            .enumerate()
-            .filter(|&(k, _)| k != i)
-            .map(|(_, &r)| r)
-            .collect();
+        let without = [&core[..i], &core[i + 1..]].concat();
         match d.test(&without, left)? {
             // A subset of `without`: it still holds every needed rule (dropping one of them
             // leaves a level, so no core can lack it), and those are its smallest indices.

@@ -401,9 +401,19 @@ struct Rule<'a> {
     map: &'a Map<String, Value>,
 }
 
-impl Rule<'_> {
+impl<'a> Rule<'a> {
     fn path(&self) -> String {
         format!("{}[{}]", self.key, self.index)
+    }
+
+    /// The present field `key`, with its path (`enclosure[0].class`) for the messages of
+    /// whatever reads it; when it is missing the document is unreadable there.
+    fn field(&self, key: &str) -> Result<(&'a Value, String), Violation> {
+        let at = format!("{}.{key}", self.path());
+        match get(self.map, key) {
+            Some(v) => Ok((v, at)),
+            None => Err(unreadable(at)),
+        }
     }
 }
 
@@ -449,6 +459,23 @@ struct Doc<'a> {
 /// A present, non-null field (`null` counts as absent, as `FORMAT.md` says).
 fn get<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     m.get(key).filter(|v| !v.is_null())
+}
+
+/// `v` as an object, or the document is unreadable at `path`.
+fn object(v: &Value, path: impl Into<String>) -> Result<&Map<String, Value>, Violation> {
+    v.as_object().ok_or_else(|| unreadable(path))
+}
+
+/// The field `v` (from [`get`]) as an array, or the document is unreadable at `path`.
+fn array(v: Option<&Value>, path: impl Into<String>) -> Result<&[Value], Violation> {
+    v.and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .ok_or_else(|| unreadable(path))
+}
+
+/// The field `v` (from [`get`]) as a string, or the document is unreadable at `path`.
+fn string(v: Option<&Value>, path: impl Into<String>) -> Result<&str, Violation> {
+    v.and_then(Value::as_str).ok_or_else(|| unreadable(path))
 }
 
 fn unreadable(what: impl Into<String>) -> Violation {
@@ -572,20 +599,9 @@ impl<'a> Doc<'a> {
         };
         let (width, height) = (side("width")?, side("height")?);
         let mut tiles = Vec::new();
-        for (i, t) in get(top, "tiles")
-            .and_then(Value::as_array)
-            .ok_or_else(|| unreadable("tiles"))?
-            .iter()
-            .enumerate()
-        {
-            let m = t
-                .as_object()
-                .ok_or_else(|| unreadable(format!("tiles[{i}]")))?;
-            let text = |k: &str| {
-                get(m, k)
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| unreadable(format!("tiles[{i}].{k}")))
-            };
+        for (i, t) in array(get(top, "tiles"), "tiles")?.iter().enumerate() {
+            let m = object(t, format!("tiles[{i}]"))?;
+            let text = |k: &str| string(get(m, k), format!("tiles[{i}].{k}"));
             let classes = match get(m, "classes") {
                 None => Vec::new(),
                 Some(c) => c
@@ -608,31 +624,14 @@ impl<'a> Doc<'a> {
         }
         let mut layers = Vec::new();
         if let Some(ls) = get(top, "layers") {
-            for (i, l) in ls
-                .as_array()
-                .ok_or_else(|| unreadable("layers"))?
-                .iter()
-                .enumerate()
-            {
-                let lm = l
-                    .as_object()
-                    .ok_or_else(|| unreadable(format!("layers[{i}]")))?;
-                let name = get(lm, "name")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| unreadable(format!("layers[{i}].name")))?;
+            for (i, l) in array(Some(ls), "layers")?.iter().enumerate() {
+                let lm = object(l, format!("layers[{i}]"))?;
+                let name = string(get(lm, "name"), format!("layers[{i}].name"))?;
                 let mut values = Vec::new();
-                for (k, x) in get(lm, "values")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| unreadable(format!("layers[{i}].values")))?
-                    .iter()
-                    .enumerate()
-                {
-                    let xm = x
-                        .as_object()
-                        .ok_or_else(|| unreadable(format!("layers[{i}].values[{k}]")))?;
-                    let vname = get(xm, "name")
-                        .and_then(Value::as_str)
-                        .ok_or_else(|| unreadable(format!("layers[{i}].values[{k}].name")))?;
+                let all = array(get(lm, "values"), format!("layers[{i}].values"))?;
+                for (k, x) in all.iter().enumerate() {
+                    let xm = object(x, format!("layers[{i}].values[{k}]"))?;
+                    let vname = string(get(xm, "name"), format!("layers[{i}].values[{k}].name"))?;
                     values.push((vname, get(xm, "requires")));
                 }
                 layers.push(LayerDoc { name, values });
@@ -761,6 +760,12 @@ impl<'a> Doc<'a> {
         self.tiles
             .get(t)
             .is_some_and(|tile| tile.name == name || tile.classes.contains(&name))
+    }
+
+    /// [`Doc::tile_names`] of the rule's required field `key`.
+    fn tiles_of(&self, rule: Rule, key: &str) -> Result<Vec<bool>, Violation> {
+        let (v, at) = rule.field(key)?;
+        self.tile_names(v, &at)
     }
 
     /// A name or a list of names: the tiles any of them names.
@@ -1112,12 +1117,7 @@ impl<'a> Doc<'a> {
     /// An enclosure: at least `min` of the class cells are sealed off from the border.
     fn enclosure(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
         let path = rule.path();
-        let names = |k: &str| {
-            get(rule.map, k)
-                .ok_or_else(|| unreadable(format!("{path}.{k}")))
-                .and_then(|v| self.tile_names(v, &format!("{path}.{k}")))
-        };
-        let (class, open) = (names("class")?, names("open")?);
+        let (class, open) = (self.tiles_of(rule, "class")?, self.tiles_of(rule, "open")?);
         let min = get(rule.map, "min")
             .and_then(Num::read)
             .ok_or_else(|| unreadable(format!("{path}.min")))?;
@@ -1165,9 +1165,7 @@ impl<'a> Doc<'a> {
     /// Connectivity: every class cell reachable from the root through class cells.
     fn connectivity(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
         let path = rule.path();
-        let class = get(rule.map, "class")
-            .ok_or_else(|| unreadable(format!("{path}.class")))
-            .and_then(|v| self.tile_names(v, &format!("{path}.class")))?;
+        let class = self.tiles_of(rule, "class")?;
         let member = |c: usize| class[level.tiles[c]];
         let members: Vec<usize> = (0..self.cells()).filter(|&c| member(c)).collect();
         let root = match get(rule.map, "root") {
@@ -1224,15 +1222,9 @@ impl<'a> Doc<'a> {
     /// most `max_length` steps.
     fn path(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
         let path = rule.path();
-        let end = |k: &str| {
-            get(rule.map, k)
-                .ok_or_else(|| unreadable(format!("{path}.{k}")))
-                .and_then(|v| self.endpoint(v, &format!("{path}.{k}")))
-        };
+        let end = |k: &str| rule.field(k).and_then(|(v, at)| self.endpoint(v, &at));
         let (from, to) = (end("from")?, end("to")?);
-        let through = get(rule.map, "through")
-            .ok_or_else(|| unreadable(format!("{path}.through")))
-            .and_then(|v| self.tile_names(v, &format!("{path}.through")))?;
+        let through = self.tiles_of(rule, "through")?;
         let limit = match get(rule.map, "max_length") {
             None => None,
             Some(v) => Some(

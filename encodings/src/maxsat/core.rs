@@ -74,12 +74,7 @@ impl Oll {
             });
             let mut i = 0;
             while i < core.len() && core.len() > 1 {
-                let test: Vec<Lit> = core
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .map(|(_, &l)| l)
-                    .collect();
+                let test = [&core[..i], &core[i + 1..]].concat();
                 self.stats.probe_calls += 1;
                 let status = self.call(&test, Some(self.opts.minimize_conflicts));
                 match status {

@@ -367,14 +367,8 @@ mod options_tests {
     /// read as `opts.NAME` in a technique file of `maxsat/` (this file only declares them).
     #[test]
     fn every_oll_option_is_read_by_a_technique() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/maxsat");
-        let mut sources = String::new();
-        for entry in std::fs::read_dir(&dir).expect("encodings/src/maxsat is readable") {
-            let path = entry.expect("directory entry").path();
-            if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("mod.rs") {
-                sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
-            }
-        }
+        let sources =
+            grim_testkit::sources_except(env!("CARGO_MANIFEST_DIR"), "src/maxsat", "mod.rs");
         assert!(OllOptions::TABLE.len() >= 17, "the table lost rows");
         for spec in OllOptions::TABLE {
             let needle = format!("opts.{}", spec.name);

@@ -201,6 +201,18 @@ pub fn with_inputs(n: usize) -> (Tee, Vec<Var>, Vec<Lit>) {
     (tee, pool, inputs)
 }
 
+/// Runs `check(n, bound, tee, pool, inputs)` on fresh inputs ([`with_inputs`]) for every
+/// `n ≤ 8` and every `bound ≤ n + 1`: the loop of the tests of a structure built once with a
+/// bound and then asked for its outputs (the sorted outputs, the sequential counter).
+pub fn for_each_bound_up_to_8(mut check: impl FnMut(usize, usize, &mut Tee, &[Var], &[Lit])) {
+    for n in 0..=8usize {
+        for bound in 0..=n + 1 {
+            let (mut tee, pool, inputs) = with_inputs(n);
+            check(n, bound, &mut tee, &pool, &inputs);
+        }
+    }
+}
+
 /// [`check_between`] up to 8 inputs, asserting that it checked every (n, lo, hi).
 pub fn check_between_up_to_8(what: &str, encode: impl Fn(&mut Tee, &[Lit], usize, usize)) {
     let checked = check_between(what, 8, encode);

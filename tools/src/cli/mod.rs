@@ -285,10 +285,10 @@ pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_options_help_lists_every_row_of_the_engine_table() {
+    /// Asserts that `options_help` names every row of `table`.
+    fn assert_help_lists(table: &[OptionSpec]) {
         let help = options_help();
-        for spec in Options::TABLE {
+        for spec in table {
             assert!(
                 help.contains(spec.name),
                 "{} missing from:\n{help}",
@@ -298,15 +298,13 @@ mod tests {
     }
 
     #[test]
+    fn the_options_help_lists_every_row_of_the_engine_table() {
+        assert_help_lists(Options::TABLE);
+    }
+
+    #[test]
     fn the_options_help_lists_every_row_of_the_oll_table() {
-        let help = options_help();
-        for spec in OllOptions::TABLE {
-            assert!(
-                help.contains(spec.name),
-                "{} missing from:\n{help}",
-                spec.name
-            );
-        }
+        assert_help_lists(OllOptions::TABLE);
     }
 
     #[test]

@@ -19,26 +19,28 @@ use std::path::{Path, PathBuf};
 /// `grim-sat`'s (2 usage, 3 malformed input, 4 I/O, 5 internal) so scripts treat the tools
 /// alike, and 20 is the SAT Competition's "unsatisfiable".
 pub mod exit {
+    use crate::cli::sat_exit;
+
     /// The CNF/WCNF was written, or a level was found (and passed `check_level`).
     pub const OK: u8 = 0;
     /// `decode`: the solver's model falsifies a (hard) clause of the encoding, or the level
     /// read from it breaks a rule of grid.json (the referee's message says which).
     pub const WRONG: u8 = 1;
     /// Bad command line (clap's own code).
-    pub const USAGE: u8 = 2;
+    pub const USAGE: u8 = sat_exit::USAGE;
     /// grid.json is malformed or invalid (the message names line:column or the field path),
     /// or the solver output is malformed or does not assign the grid's variables.
-    pub const INPUT: u8 = 3;
+    pub const INPUT: u8 = sat_exit::PARSE;
     /// A file could not be opened, read or written.
-    pub const IO: u8 = 4;
+    pub const IO: u8 = sat_exit::IO;
     /// Internal error: our own engine's level failed the referee. Please report it with the
     /// grid.json and the seed.
-    pub const INTERNAL: u8 = 5;
+    pub const INTERNAL: u8 = sat_exit::INTERNAL;
     /// No answer: `solve` ran out of `--time`, or the solver output says UNKNOWN.
     pub const UNKNOWN: u8 = 6;
     /// No level exists: the rules contradict each other (`solve`), or the solver output says
     /// UNSATISFIABLE (`decode`).
-    pub const UNSATISFIABLE: u8 = 20;
+    pub const UNSATISFIABLE: u8 = sat_exit::UNSATISFIABLE;
 }
 
 /// Writes a file through `write`, atomically: the bytes go to a temporary file in the same
@@ -103,11 +105,15 @@ mod tests {
 
     #[test]
     fn comment_names_keep_plain_names_and_escape_blanks_and_percent() {
-        assert_eq!(comment_name("floor"), "floor");
-        assert_eq!(comment_name("deep water"), "deep%20water");
-        assert_eq!(comment_name("50%"), "50%25");
-        assert_eq!(comment_name("a\tb\n"), "a%09b%0A");
-        assert_eq!(comment_name("é"), "é");
+        for (name, written) in [
+            ("floor", "floor"),
+            ("deep water", "deep%20water"),
+            ("50%", "50%25"),
+            ("a\tb\n", "a%09b%0A"),
+            ("é", "é"),
+        ] {
+            assert_eq!(comment_name(name), written, "the comment name of {name:?}");
+        }
     }
 
     #[test]
