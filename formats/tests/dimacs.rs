@@ -46,15 +46,20 @@ fn ok(text: &[u8]) -> Parsed {
     })
 }
 
-fn err(text: &[u8]) -> ParseError {
-    match lenient(text) {
+/// The error `read` gives for `text`, or a panic naming `what` (the reading mode, or the case
+/// being checked) and what was parsed.
+fn refusal(read: fn(&[u8]) -> Result<Parsed, ParseError>, text: &[u8], what: &str) -> ParseError {
+    match read(text) {
         Ok(p) => panic!(
-            "expected {:?} to fail, parsed {:?}",
-            String::from_utf8_lossy(text),
-            p
+            "{what}: expected {:?} to fail, parsed {p:?}",
+            String::from_utf8_lossy(text)
         ),
         Err(e) => e,
     }
+}
+
+fn err(text: &[u8]) -> ParseError {
+    refusal(lenient, text, "lenient")
 }
 
 /// [`err`] of `text`, asserted to match the pattern (as [`assert_matches!`] does, on a
@@ -68,19 +73,19 @@ macro_rules! refused {
 }
 
 fn strict_err(text: &[u8]) -> ParseError {
-    match strict(text) {
-        Ok(p) => panic!(
-            "expected {:?} to fail in strict mode, parsed {:?}",
-            String::from_utf8_lossy(text),
-            p
-        ),
-        Err(e) => e,
-    }
+    refusal(strict, text, "strict")
 }
 
 fn read_sniffed(bytes: Vec<u8>) -> Result<Parsed, ParseError> {
     let input = Input::sniff(io::Cursor::new(bytes))?;
     read_cnf(input, ParseOptions::default())
+}
+
+/// Asserts that `p` gave exactly the one warning `expected`, whose message says `words`.
+fn warned(p: &Parsed, expected: Warning, words: &str) {
+    assert_eq!(p.warnings, [expected]);
+    let message = p.warnings[0].to_string();
+    assert!(message.contains(words), "`{message}` lacks {words:?}");
 }
 
 /// A fresh directory under the system temp dir, unique per test and process.
@@ -238,17 +243,39 @@ fn the_streaming_parser_reports_where_each_clause_starts() {
 
 // ---------------------------------------------------------------- malformed input
 
-#[test]
-fn a_clause_before_the_header_is_a_missing_header_at_its_position() {
-    let e = refused!(b"c hello\n  1 2 0\np cnf 2 1\n"
-        => ParseError::MissingHeader { line: 2, column: 3 });
-    assert!(e.to_string().contains("p cnf"), "{e}");
-}
+/// One input the lenient reader refuses: what the case is, the text, the error it must give
+/// (its variant and fields), and words its message must carry (`""`: the variant says it all).
+type Refusal = (
+    &'static str,
+    &'static [u8],
+    fn(&ParseError) -> bool,
+    &'static str,
+);
 
 #[test]
-fn an_empty_input_and_a_comments_only_input_lack_a_header() {
-    refused!(b"" => ParseError::MissingHeader { line: 1, column: 1 });
-    refused!(b"c only\nc comments\n" => ParseError::MissingHeader { line: 3, column: 1 });
+fn each_malformed_input_is_refused_with_the_error_and_position_its_case_names() {
+    use ParseError::*;
+    #[rustfmt::skip]
+    let cases: &[Refusal] = &[
+        ("a clause before the header is a missing header at its position", b"c hello\n  1 2 0\np cnf 2 1\n", |e| matches!(e, MissingHeader { line: 2, column: 3 }), "p cnf"),
+        ("an empty input lacks a header", b"", |e| matches!(e, MissingHeader { line: 1, column: 1 }), ""),
+        ("a comments-only input lacks a header", b"c only\nc comments\n", |e| matches!(e, MissingHeader { line: 3, column: 1 }), ""),
+        ("a second header names the first", b"c\np cnf 2 1\n1 0\np cnf 2 1\n", |e| matches!(e, DuplicateHeader { line: 4, column: 1, first_line: 2 }), ""),
+        ("a leading plus sign is junk", b"p cnf 3 1\n+1 2 0\n", |e| matches!(e, JunkToken { line: 2, column: 1, token, .. } if token == "+1"), ""),
+        ("a header claiming four billion variables names the limit", b"p cnf 4000000000 1\n1 0\n", |e| matches!(e, TooManyVariables { line: 1, column: 7, value: 4_000_000_000 }), "2147483647"),
+        ("a literal beyond the engine limit is refused even when lenient", b"p cnf 3 1\n1 -2147483648 0\n", |e| matches!(e, TooManyVariables { line: 2, column: 3, value: 2_147_483_648 }), ""),
+        ("a clause without its final zero at the end of input", b"p cnf 3 2\n1 2 0\n3\n -1", |e| matches!(e, MissingFinalZero { line: 4, column: 4, clause_line: 3 }), "begun on line 3"),
+        ("a percent marker inside an open clause is a missing final zero", b"p cnf 3 2\n1 2\n%\n0\n", |e| matches!(e, MissingFinalZero { line: 3, column: 1, clause_line: 2 }), ""),
+    ];
+    for &(case, text, expected, needle) in cases {
+        let shown = String::from_utf8_lossy(text);
+        let e = refusal(lenient, text, case);
+        assert!(expected(&e), "{case}: {shown:?} gave {e:?}");
+        assert!(
+            e.to_string().contains(needle),
+            "{case}: `{e}` lacks {needle:?}"
+        );
+    }
 }
 
 #[test]
@@ -279,12 +306,6 @@ fn malformed_headers_name_the_column_and_what_was_expected() {
 }
 
 #[test]
-fn a_second_header_is_an_error_naming_the_first() {
-    refused!(b"c\np cnf 2 1\n1 0\np cnf 2 1\n"
-        => ParseError::DuplicateHeader { line: 4, column: 1, first_line: 2 });
-}
-
-#[test]
 fn a_junk_token_in_a_clause_is_reported_with_line_column_and_text() {
     let e = refused!(b"p cnf 3 2\n1 -2 0\n3 x1 0\n"
         => ParseError::JunkToken { line: 3, column: 3, token, .. } if token == "x1");
@@ -294,12 +315,6 @@ fn a_junk_token_in_a_clause_is_reported_with_line_column_and_text() {
         e.with_path("f.cnf").to_string().split(": ").next(),
         Some("f.cnf:3:3")
     );
-}
-
-#[test]
-fn a_leading_plus_sign_is_rejected_as_junk() {
-    refused!(b"p cnf 3 1\n+1 2 0\n"
-        => ParseError::JunkToken { line: 2, column: 1, token, .. } if token == "+1");
 }
 
 #[test]
@@ -344,19 +359,6 @@ fn numbers_beyond_64_bits_overflow_with_their_position() {
 }
 
 #[test]
-fn a_header_claiming_four_billion_variables_is_refused_naming_the_limit() {
-    let e = refused!(b"p cnf 4000000000 1\n1 0\n"
-        => ParseError::TooManyVariables { line: 1, column: 7, value: 4_000_000_000 });
-    assert!(e.to_string().contains("2147483647"), "{e}");
-}
-
-#[test]
-fn a_literal_beyond_the_engine_limit_is_refused_even_when_lenient() {
-    refused!(b"p cnf 3 1\n1 -2147483648 0\n"
-        => ParseError::TooManyVariables { line: 2, column: 3, value: 2_147_483_648 });
-}
-
-#[test]
 fn absurd_but_legal_header_counts_allocate_nothing_up_front() {
     // 2^31 - 1 variables and 10^18 clauses: if either were trusted for an allocation this
     // test would abort on memory. Read relaxed: by default one clause of 10^18 is truncated.
@@ -381,21 +383,17 @@ fn absurd_but_legal_header_counts_allocate_nothing_up_front() {
 fn a_literal_beyond_the_header_count_is_a_warning_and_extends_the_variables() {
     let p = ok(b"p cnf 2 2\n1 5 0\n-7 3 0\n");
     assert_eq!(p.cnf.num_vars, 7);
-    assert_eq!(
-        p.warnings,
-        vec![Warning::LiteralOutOfRange {
+    warned(
+        &p,
+        Warning::LiteralOutOfRange {
             line: 2,
             column: 3,
             value: 5,
             declared: 2,
             largest: 7,
-            count: 3
-        }]
-    );
-    assert!(
-        p.warnings[0].to_string().contains("3 such literals"),
-        "{}",
-        p.warnings[0]
+            count: 3,
+        },
+        "3 such literals",
     );
 }
 
@@ -428,17 +426,13 @@ fn fewer_clauses_than_declared_is_refused_by_default_with_the_position_and_the_c
 #[test]
 fn a_wrong_clause_count_is_a_warning_when_relaxed_and_surplus_clauses_always_warn() {
     let p = relaxed(b"p cnf 2 3\n1 0\n2 0\n").expect("relaxed read");
-    assert_eq!(
-        p.warnings,
-        vec![Warning::ClauseCountMismatch {
+    warned(
+        &p,
+        Warning::ClauseCountMismatch {
             declared: 3,
-            found: 2
-        }]
-    );
-    assert!(
-        p.warnings[0].to_string().contains("2 of the 3 clauses"),
-        "{}",
-        p.warnings[0]
+            found: 2,
+        },
+        "2 of the 3 clauses",
     );
     // Surplus clauses lose nothing: a warning by default, relaxed or not.
     let p = ok(b"p cnf 2 1\n1 0\n2 0\n");
@@ -468,19 +462,6 @@ fn a_wrong_clause_count_is_an_error_in_strict_mode_where_it_shows() {
 fn strict_mode_accepts_a_well_formed_file() {
     let p = strict(b"c ok\np cnf 3 2\n1 -3 0\n2 0\n").expect("well-formed");
     assert_eq!(p.cnf.clauses, clauses(&[&[1, -3], &[2]]));
-}
-
-#[test]
-fn a_clause_without_its_final_zero_at_the_end_of_input_is_an_error() {
-    let e = refused!(b"p cnf 3 2\n1 2 0\n3\n -1"
-        => ParseError::MissingFinalZero { line: 4, column: 4, clause_line: 3 });
-    assert!(e.to_string().contains("begun on line 3"), "{e}");
-}
-
-#[test]
-fn a_percent_marker_inside_an_open_clause_is_a_missing_final_zero() {
-    refused!(b"p cnf 3 2\n1 2\n%\n0\n"
-        => ParseError::MissingFinalZero { line: 3, column: 1, clause_line: 2 });
 }
 
 #[test]

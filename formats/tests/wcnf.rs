@@ -52,36 +52,23 @@ fn err(text: &str) -> ParseError {
     }
 }
 
-fn strict_err(text: &str) -> ParseError {
-    match read_wcnf(text.as_bytes(), ParseOptions::STRICT) {
-        Ok(p) => panic!("expected {text:?} to fail in strict mode, parsed {p:?}"),
-        Err(e) => e,
-    }
-}
-
-/// `parse(text)` (`err` or `strict_err`), asserted to match the pattern and, by [`at`], to
-/// stand at `line`, `column` with `needle` in its message.
-macro_rules! fails {
-    ($parse:ident($text:expr) => $pattern:pat, $line:expr, $column:expr, $needle:expr) => {{
-        let e = $parse($text);
-        assert_matches!(e => $pattern);
-        at(&e, $line, $column, $needle);
-    }};
-}
-
-/// Asserts the error's position and that its message carries it and `needle`.
-fn at(e: &ParseError, line: u64, column: u64, needle: &str) {
-    assert_eq!(e.position(), Some((line, column)), "{e:?}");
+/// Asserts the error's position and that its message carries it and `needle`; every failure
+/// names `case`.
+fn at(case: &str, e: &ParseError, line: u64, column: u64, needle: &str) {
+    assert_eq!(e.position(), Some((line, column)), "{case}: {e:?}");
     let message = e.to_string();
     assert!(
         message.starts_with(&format!("line {line}, column {column}: ")),
-        "{message}"
+        "{case}: {message}"
     );
-    assert!(message.contains(needle), "{message:?} lacks {needle:?}");
+    assert!(
+        message.contains(needle),
+        "{case}: {message:?} lacks {needle:?}"
+    );
     let with_path = e.with_path("x.wcnf").to_string();
     assert!(
         with_path.starts_with(&format!("x.wcnf:{line}:{column}: ")),
-        "{with_path}"
+        "{case}: {with_path}"
     );
 }
 
@@ -272,14 +259,6 @@ fn the_old_header_tolerates_blanks_and_a_missing_final_newline() {
 // ---- malformed input, with positions ----
 
 #[test]
-fn a_negative_weight_is_an_error_at_its_position() {
-    fails!(err("h 1 0\n  -3 1 0\n")
-        => ParseError::NegativeWeight { .. }, 2, 3, "negative weight `-3`");
-    fails!(err("p wcnf 1 1 5\n-99999999999999999999999 1 0\n")
-        => ParseError::NegativeWeight { .. }, 2, 1, "negative weight");
-}
-
-#[test]
 fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() {
     for (text, column, token) in [
         ("1.5 1 0\n", 1, "1.5"),
@@ -291,15 +270,15 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
         let e = err(text);
         assert_matches!(e => ParseError::JunkToken { .. }, "{text:?}: {e:?}");
         let line = if text.starts_with("h 1 0\n") { 2 } else { 1 };
-        at(&e, line, column, &format!("unexpected `{token}`"));
+        at(
+            &format!("{text:?}"),
+            &e,
+            line,
+            column,
+            &format!("unexpected `{token}`"),
+        );
         assert!(e.to_string().contains("weight"), "{e}");
     }
-}
-
-#[test]
-fn a_weight_beyond_64_bits_is_an_overflow_error() {
-    fails!(err("h 1 0\n18446744073709551616 1 0\n")
-        => ParseError::WeightOverflow { .. }, 2, 1, "exceeds 2^64 - 1");
 }
 
 #[test]
@@ -312,24 +291,9 @@ fn soft_weights_that_sum_past_64_bits_are_an_error_at_the_clause_that_overflows(
         }
         ref other => panic!("{other:?}"),
     }
-    at(&e, 4, 4, "soft weights overflow");
-    // The same in the old format, where only soft weights count.
-    fails!(err("p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n")
-        => ParseError::SoftWeightOverflow { .. }, 3, 1, "overflow");
-}
-
-#[test]
-fn h_in_an_old_format_file_is_an_error_explaining_the_dialects() {
-    fails!(err("p wcnf 1 1 5\nh 1 0\n")
-        => ParseError::JunkToken { .. }, 2, 1, "`h` belongs to the headerless format");
-}
-
-#[test]
-fn a_header_after_the_first_clause_is_an_error() {
-    fails!(err("h 1 0\np wcnf 1 1 2\n")
-        => ParseError::JunkToken { .. }, 2, 1, "must come before the first clause");
-    fails!(err("p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n")
-        => ParseError::DuplicateHeader { first_line: 1, .. }, 3, 2, "second `p` header");
+    at("a headerless file", &e, 4, 4, "soft weights overflow");
+    // The same in the old format, where only soft weights count: a row of the table in
+    // `each_malformed_input_is_refused_at_its_position_with_a_message_saying_what_was_wrong`.
 }
 
 #[test]
@@ -347,16 +311,57 @@ fn a_clause_without_its_final_zero_is_an_error_naming_where_it_began() {
             } => assert_eq!(got, clause_line, "{text:?}"),
             ref other => panic!("{text:?}: {other:?}"),
         }
-        at(&e, line, column, "expected `0`");
+        at(&format!("{text:?}"), &e, line, column, "expected `0`");
     }
 }
 
+/// One input the reader refuses: what the case is, whether it is read `--strict`, the text, the
+/// error it must give, and the line, column and words [`at`] must find in that error.
+type Refusal = (
+    &'static str,
+    bool,
+    &'static str,
+    fn(&ParseError) -> bool,
+    u64,
+    u64,
+    &'static str,
+);
+
 #[test]
-fn junk_inside_a_clause_is_reported_with_its_text() {
-    fails!(err("h 1 0\n3 1 x2 0\n")
-        => ParseError::JunkToken { .. }, 2, 5, "unexpected `x2`: expected a literal");
-    let e = err("3 1 h 0\n");
-    at(&e, 1, 5, "unexpected `h`");
+fn each_malformed_input_is_refused_at_its_position_with_a_message_saying_what_was_wrong() {
+    use ParseError::*;
+    #[rustfmt::skip]
+    let cases: &[Refusal] = &[
+        ("a negative weight", false, "h 1 0\n  -3 1 0\n", |e| matches!(e, NegativeWeight { .. }), 2, 3, "negative weight `-3`"),
+        ("a negative weight beyond 64 bits", false, "p wcnf 1 1 5\n-99999999999999999999999 1 0\n", |e| matches!(e, NegativeWeight { .. }), 2, 1, "negative weight"),
+        ("a weight beyond 64 bits overflows", false, "h 1 0\n18446744073709551616 1 0\n", |e| matches!(e, WeightOverflow { .. }), 2, 1, "exceeds 2^64 - 1"),
+        ("old-format soft weights past 64 bits (hard weights are not summed)", false, "p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n", |e| matches!(e, SoftWeightOverflow { .. }), 3, 1, "overflow"),
+        ("`h` in an old-format file explains the dialects", false, "p wcnf 1 1 5\nh 1 0\n", |e| matches!(e, JunkToken { .. }), 2, 1, "`h` belongs to the headerless format"),
+        ("a header after the first clause", false, "h 1 0\np wcnf 1 1 2\n", |e| matches!(e, JunkToken { .. }), 2, 1, "must come before the first clause"),
+        ("junk inside a clause is shown with its text", false, "h 1 0\n3 1 x2 0\n", |e| matches!(e, JunkToken { .. }), 2, 5, "unexpected `x2`: expected a literal"),
+        ("`h` inside a soft clause is junk", false, "3 1 h 0\n", |e| matches!(e, JunkToken { .. }), 1, 5, "unexpected `h`"),
+        ("a literal beyond the engine limit", false, "h 2147483648 0\n", |e| matches!(e, TooManyVariables { .. }), 1, 3, "variables exceed"),
+        ("a literal beyond 64 bits", false, "1 99999999999999999999999 0\n", |e| matches!(e, NumberOverflow { .. }), 1, 3, "does not fit in 64 bits"),
+        ("an old header's top weight beyond 64 bits", false, "p wcnf 3 2 18446744073709551616\n", |e| matches!(e, WeightOverflow { .. }), 1, 12, "exceeds 2^64 - 1"),
+        ("an old header's variables beyond the engine limit", false, "p wcnf 4294967296 1 1\n", |e| matches!(e, TooManyVariables { .. }), 1, 8, "variables exceed"),
+        ("an old file with fewer clauses than declared", false, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, Truncated { .. }), 4, 1, "ends after 2 of the 3 clauses"),
+        ("strict: more clauses than declared", true, "p wcnf 2 1 9\n9 1 0\n 1 2 0\n", |e| matches!(e, ClauseCountMismatch { .. }), 3, 2, "more clauses than the 1 declared"),
+        ("strict: fewer clauses than declared", true, "p wcnf 2 3 9\n9 1 0\n", |e| matches!(e, Truncated { .. }), 3, 1, "ends after 1 of the 3 clauses"),
+        ("a second header names the first", false, "p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n", |e| matches!(e, DuplicateHeader { first_line: 1, .. }), 3, 2, "second `p` header"),
+        ("strict: a literal beyond the declared variables", true, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, LiteralOutOfRange { value: 3, max: 2, .. }), 3, 3, "exceeds the 2 variables declared"),
+    ];
+    for &(case, strict, text, expected, line, column, needle) in cases {
+        let options = ParseOptions {
+            strict,
+            ..ParseOptions::default()
+        };
+        let e = match read_wcnf(text.as_bytes(), options) {
+            Ok(p) => panic!("{case}: {text:?} parsed as {p:?}"),
+            Err(e) => e,
+        };
+        assert!(expected(&e), "{case}: {text:?} gave {e:?}");
+        at(case, &e, line, column, needle);
+    }
 }
 
 #[test]
@@ -365,14 +370,6 @@ fn binary_garbage_is_an_error_not_a_panic() {
     bytes.extend_from_slice(&[0xc3; 100]);
     let e = read_wcnf(bytes.as_slice(), ParseOptions::default()).expect_err("garbage");
     assert_eq!(e.position(), Some((1, 1)), "{e:?}");
-}
-
-#[test]
-fn literals_beyond_the_engine_limit_or_64_bits_are_refused() {
-    fails!(err("h 2147483648 0\n")
-        => ParseError::TooManyVariables { .. }, 1, 3, "variables exceed");
-    fails!(err("1 99999999999999999999999 0\n")
-        => ParseError::NumberOverflow { .. }, 1, 3, "does not fit in 64 bits");
 }
 
 #[test]
@@ -392,12 +389,10 @@ fn malformed_old_headers_name_the_column_and_what_was_expected() {
     for (text, line, column, needle) in cases {
         let e = err(text);
         assert_matches!(e => ParseError::BadHeader { .. }, "{text:?}: {e:?}");
-        at(&e, line, column, needle);
+        at(&format!("{text:?}"), &e, line, column, needle);
     }
-    fails!(err("p wcnf 3 2 18446744073709551616\n")
-        => ParseError::WeightOverflow { .. }, 1, 12, "exceeds 2^64 - 1");
-    fails!(err("p wcnf 4294967296 1 1\n")
-        => ParseError::TooManyVariables { .. }, 1, 8, "variables exceed");
+    // An old header's numbers past their limits: rows of the table in
+    // `each_malformed_input_is_refused_at_its_position_with_a_message_saying_what_was_wrong`.
 }
 
 #[test]
@@ -414,10 +409,10 @@ fn absurd_header_counts_allocate_nothing_up_front() {
     assert_matches!(e => ParseError::Truncated { declared: u64::MAX, found: 1, .. });
 }
 
+/// The same counts are errors by default and when strict: rows of the table in
+/// `each_malformed_input_is_refused_at_its_position_with_a_message_saying_what_was_wrong`.
 #[test]
-fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
-    fails!(err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n")
-        => ParseError::Truncated { .. }, 4, 1, "ends after 2 of the 3 clauses");
+fn old_format_counts_are_warnings_when_relaxed() {
     let p = relaxed("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n");
     assert_eq!(p.wcnf.num_vars, 3);
     assert_eq!(
@@ -437,12 +432,6 @@ fn old_format_counts_are_warnings_when_relaxed_and_errors_when_strict() {
             }
         ]
     );
-    fails!(strict_err("p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n")
-        => ParseError::LiteralOutOfRange { value: 3, max: 2, .. }, 3, 3, "exceeds the 2 variables declared");
-    fails!(strict_err("p wcnf 2 1 9\n9 1 0\n 1 2 0\n")
-        => ParseError::ClauseCountMismatch { .. }, 3, 2, "more clauses than the 1 declared");
-    fails!(strict_err("p wcnf 2 3 9\n9 1 0\n")
-        => ParseError::Truncated { .. }, 3, 1, "ends after 1 of the 3 clauses");
 }
 
 #[test]
@@ -798,29 +787,29 @@ fn unsatisfiable_and_unknown_need_no_model_or_cost() {
 fn malformed_outputs_are_errors_with_positions() {
     #[rustfmt::skip]
     let cases = [
-        ("o 1\n", 2, 1, "no `s` line"),
-        ("o 1\ns OPTIMUM\nv 1\n", 2, 3, "unexpected `OPTIMUM`"),
-        ("o 1\ns OPTIMUM FOUND NOW\nv 1\n", 2, 3, "OPTIMUM FOUND NOW"),
-        ("o 1\ns\nv 1\n", 2, 2, "the end of the line"),
-        ("s UNKNOWN\ns UNKNOWN\n", 2, 1, "a second `s` line"),
-        ("o 1\ns SATISFIABLE\n", 2, 1, "without a `v` line"),
-        ("s SATISFIABLE\nv 01\n", 1, 1, "without an `o` line"),
-        ("s UNSATISFIABLE\nv 01\n", 2, 1, "the answer is UNSATISFIABLE"),
-        ("o -1\ns UNKNOWN\n", 1, 3, "unexpected `-1`"),
-        ("o 1 2\ns UNKNOWN\n", 1, 5, "end of the `o` line"),
-        ("o\ns UNKNOWN\n", 1, 2, "the cost after `o`"),
-        ("o 99999999999999999999\ns UNKNOWN\n", 1, 3, "does not fit"),
-        ("o 1\ns SATISFIABLE\nv 01\nv 10\n", 4, 3, "a second `v` line"),
-        ("o 1\ns SATISFIABLE\nv 01a0\n", 3, 3, "unexpected `01a0`"),
-        ("o 1\ns SATISFIABLE\nv 1 x 0\n", 3, 5, "unexpected `x`"),
-        ("o 1\ns SATISFIABLE\nv 1 -2 0 3\n", 3, 10, "after the `0`"),
-        ("o 1\ns SATISFIABLE\nv 1 -2\nv 2 0\n", 4, 3, "contradicts -2"),
-        ("o 1\ns SATISFIABLE\nv 1 4294967296 0\n", 3, 5, "variables exceed"),
-        ("x\n", 1, 1, "a `c`, `o`, `s` or `v` line"),
+        ("o 1\n", (2, 1), "no `s` line"),
+        ("o 1\ns OPTIMUM\nv 1\n", (2, 3), "unexpected `OPTIMUM`"),
+        ("o 1\ns OPTIMUM FOUND NOW\nv 1\n", (2, 3), "OPTIMUM FOUND NOW"),
+        ("o 1\ns\nv 1\n", (2, 2), "the end of the line"),
+        ("s UNKNOWN\ns UNKNOWN\n", (2, 1), "a second `s` line"),
+        ("o 1\ns SATISFIABLE\n", (2, 1), "without a `v` line"),
+        ("s SATISFIABLE\nv 01\n", (1, 1), "without an `o` line"),
+        ("s UNSATISFIABLE\nv 01\n", (2, 1), "the answer is UNSATISFIABLE"),
+        ("o -1\ns UNKNOWN\n", (1, 3), "unexpected `-1`"),
+        ("o 1 2\ns UNKNOWN\n", (1, 5), "end of the `o` line"),
+        ("o\ns UNKNOWN\n", (1, 2), "the cost after `o`"),
+        ("o 99999999999999999999\ns UNKNOWN\n", (1, 3), "does not fit"),
+        ("o 1\ns SATISFIABLE\nv 01\nv 10\n", (4, 3), "a second `v` line"),
+        ("o 1\ns SATISFIABLE\nv 01a0\n", (3, 3), "unexpected `01a0`"),
+        ("o 1\ns SATISFIABLE\nv 1 x 0\n", (3, 5), "unexpected `x`"),
+        ("o 1\ns SATISFIABLE\nv 1 -2 0 3\n", (3, 10), "after the `0`"),
+        ("o 1\ns SATISFIABLE\nv 1 -2\nv 2 0\n", (4, 3), "contradicts -2"),
+        ("o 1\ns SATISFIABLE\nv 1 4294967296 0\n", (3, 5), "variables exceed"),
+        ("x\n", (1, 1), "a `c`, `o`, `s` or `v` line"),
     ];
-    for (text, line, column, needle) in cases {
+    for (text, position, needle) in cases {
         let e = output_err(text);
-        assert_eq!(e.position(), Some((line, column)), "{text:?}: {e}");
+        assert_eq!(e.position(), Some(position), "{text:?}: {e}");
         assert!(e.to_string().contains(needle), "{text:?}: {e}");
     }
 }

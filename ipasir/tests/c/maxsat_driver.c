@@ -12,47 +12,36 @@
 #include <stdio.h>
 
 #include "grim_ipasir.h"
+#include "driver_common.h"
+
+static int step(void *solver, char op, int num_vars) {
+    int lit;
+    unsigned long long weight;
+    switch (op) {
+    case 'h':
+        return read_clause(solver, ipamir_add_hard);
+    case 'w':
+        if (scanf("%d %llu", &lit, &weight) != 2) return 2;
+        ipamir_add_soft_lit(solver, lit, (uint64_t)weight);
+        return 0;
+    case 'u':
+        if (scanf("%d", &lit) != 1) return 2;
+        ipamir_assume(solver, lit);
+        return 0;
+    case 's': {
+        int result = ipamir_solve(solver);
+        printf("s %d\n", result);
+        if (result == 30 || result == 10) {
+            printf("o %llu\n", (unsigned long long)ipamir_val_obj(solver));
+            print_values(solver, ipamir_val_lit, num_vars);
+        }
+        return 0;
+    }
+    default:
+        return 2;
+    }
+}
 
 int main(void) {
-    void *solver = ipamir_init();
-    int num_vars = 0;
-    char op[4];
-    printf("c %s\n", ipamir_signature());
-    while (scanf("%3s", op) == 1) {
-        int lit;
-        unsigned long long weight;
-        switch (op[0]) {
-        case 'n':
-            if (scanf("%d", &num_vars) != 1) return 2;
-            break;
-        case 'h':
-            do {
-                if (scanf("%d", &lit) != 1) return 2;
-                ipamir_add_hard(solver, lit);
-            } while (lit != 0);
-            break;
-        case 'w':
-            if (scanf("%d %llu", &lit, &weight) != 2) return 2;
-            ipamir_add_soft_lit(solver, lit, (uint64_t)weight);
-            break;
-        case 'u':
-            if (scanf("%d", &lit) != 1) return 2;
-            ipamir_assume(solver, lit);
-            break;
-        case 's': {
-            int result = ipamir_solve(solver);
-            printf("s %d\n", result);
-            if (result == 30 || result == 10) {
-                printf("o %llu\nv", (unsigned long long)ipamir_val_obj(solver));
-                for (int v = 1; v <= num_vars; v++) printf(" %d", ipamir_val_lit(solver, v));
-                printf("\n");
-            }
-            break;
-        }
-        default:
-            return 2;
-        }
-    }
-    ipamir_release(solver);
-    return 0;
+    return run_driver(ipamir_init, ipamir_signature, ipamir_release, step);
 }

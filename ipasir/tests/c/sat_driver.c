@@ -16,62 +16,52 @@
 #include <stdlib.h>
 
 #include "grim_ipasir.h"
+#include "driver_common.h"
 
 #define MAX_ASSUMPTIONS 1024
 
-int main(void) {
-    void *solver = ipasir_init();
-    int assumptions[MAX_ASSUMPTIONS];
-    int num_assumptions = 0;
-    int num_vars = 0;
-    char op[4];
-    printf("c %s\n", ipasir_signature());
-    while (scanf("%3s", op) == 1) {
-        int lit;
-        long long limit;
-        switch (op[0]) {
-        case 'n':
-            if (scanf("%d", &num_vars) != 1) return 2;
-            break;
-        case 'a':
-            do {
-                if (scanf("%d", &lit) != 1) return 2;
-                ipasir_add(solver, lit);
-            } while (lit != 0);
-            break;
-        case 'u':
-            if (scanf("%d", &lit) != 1 || num_assumptions == MAX_ASSUMPTIONS) return 2;
-            assumptions[num_assumptions++] = lit;
-            ipasir_assume(solver, lit);
-            break;
-        case 'p':
-            if (scanf("%d", &lit) != 1) return 2;
-            grim_set_phase(solver, lit);
-            break;
-        case 'l':
-            if (scanf("%lld", &limit) != 1) return 2;
-            grim_set_conflict_limit(solver, (int64_t)limit);
-            break;
-        case 's': {
-            int result = ipasir_solve(solver);
-            printf("s %d\n", result);
-            if (result == 10) {
-                printf("v");
-                for (int v = 1; v <= num_vars; v++) printf(" %d", ipasir_val(solver, v));
-                printf("\n");
-            } else if (result == 20) {
-                printf("f");
-                for (int i = 0; i < num_assumptions; i++)
-                    printf(" %d", ipasir_failed(solver, assumptions[i]));
-                printf("\n");
-            }
-            num_assumptions = 0;
-            break;
+/* The assumptions of the solve to come, for the "f" line after it. */
+static int assumptions[MAX_ASSUMPTIONS];
+static int num_assumptions = 0;
+
+static int step(void *solver, char op, int num_vars) {
+    int lit;
+    long long limit;
+    switch (op) {
+    case 'a':
+        return read_clause(solver, ipasir_add);
+    case 'u':
+        if (scanf("%d", &lit) != 1 || num_assumptions == MAX_ASSUMPTIONS) return 2;
+        assumptions[num_assumptions++] = lit;
+        ipasir_assume(solver, lit);
+        return 0;
+    case 'p':
+        if (scanf("%d", &lit) != 1) return 2;
+        grim_set_phase(solver, lit);
+        return 0;
+    case 'l':
+        if (scanf("%lld", &limit) != 1) return 2;
+        grim_set_conflict_limit(solver, (int64_t)limit);
+        return 0;
+    case 's': {
+        int result = ipasir_solve(solver);
+        printf("s %d\n", result);
+        if (result == 10) {
+            print_values(solver, ipasir_val, num_vars);
+        } else if (result == 20) {
+            printf("f");
+            for (int i = 0; i < num_assumptions; i++)
+                printf(" %d", ipasir_failed(solver, assumptions[i]));
+            printf("\n");
         }
-        default:
-            return 2;
-        }
+        num_assumptions = 0;
+        return 0;
     }
-    ipasir_release(solver);
-    return 0;
+    default:
+        return 2;
+    }
+}
+
+int main(void) {
+    return run_driver(ipasir_init, ipasir_signature, ipasir_release, step);
 }
