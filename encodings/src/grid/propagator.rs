@@ -14,6 +14,12 @@
 //! The anchor is the rule's root, or with `"root": "any"` the earliest `In` cell (its literal
 //! joins every clause negated): the earliest, so that reasons use the lowest levels.
 //!
+//! The same propagator carries the grid's other global rules, each in its own file: bounded
+//! paths (`pathprop.rs`: a watched witness walk, refuted by the cut around the search, and the
+//! literals every walk needs forced) and large counts (`countprop.rs`: one counter per linear
+//! rule, lazy reasons). Its `Why` records which part propagated a literal, so `explain` asks
+//! that part.
+//!
 //! Why a propagator instead of the cut loop (`solve.rs`'s `Lazy`): the loop pays a whole solve
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
