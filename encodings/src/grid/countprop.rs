@@ -70,8 +70,9 @@ pub(crate) struct Counts {
 
 impl Counts {
     /// Adds the rule `Σ w·[lit] ≥ bound`. Returns `false`, adding nothing, when no assignment
-    /// can satisfy it (the caller encodes it as clauses, which state the contradiction), and
-    /// adds nothing when every assignment does.
+    /// can satisfy it or its normalised weights do not fit a `u64` in all (the caller encodes
+    /// it as clauses, which state the contradiction or hold the large numbers), and adds
+    /// nothing when every assignment satisfies it.
     pub(crate) fn add(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
         // Per variable: the coefficient of the positive literal, and the constant that
         // negative literals bring (w·¬x = w − w·x).
@@ -90,22 +91,24 @@ impl Counts {
         let mut bound = i128::from(bound) - constant;
         let mut row: Vec<(u64, Lit)> = Vec::new();
         for (c, x) in coef.into_values() {
-            if c > 0 {
-                row.push((u64::try_from(c).unwrap_or(u64::MAX), x));
-            } else if c < 0 {
-                // c·x = c + |c|·¬x
-                bound -= c;
-                row.push((u64::try_from(-c).unwrap_or(u64::MAX), !x));
+            // c·x = c + |c|·¬x for a negative c.
+            let (w, l) = if c < 0 { (-c, !x) } else { (c, x) };
+            bound -= c.min(0);
+            match u64::try_from(w) {
+                Ok(0) => {}
+                Ok(w) => row.push((w, l)),
+                Err(_) => return false, // a weight past u64: left to the encoding
             }
         }
         if bound <= 0 {
             return true;
         }
         let total: i128 = row.iter().map(|&(w, _)| i128::from(w)).sum();
-        if total < bound {
+        // `lost` and `room` are u64: a total past it is left to the encoding too.
+        if total < bound || u64::try_from(total).is_err() {
             return false;
         }
-        let (Ok(_), Ok(room)) = (u64::try_from(bound), u64::try_from(total - bound)) else {
+        let Ok(room) = u64::try_from(total - bound) else {
             return false;
         };
         row.sort_by_key(|&(w, l)| (std::cmp::Reverse(w), l.code()));
