@@ -916,9 +916,8 @@ fn every_shipped_level_solves_passes_the_referee_and_reads_back_from_its_text() 
     for name in &names {
         let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
         let spec = GridSpec::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        if spec.cells() > 32 * 32 {
-            continue; // the 64x64 dungeon takes a minute: a benchmark, not a test
-        }
+        // Every shipped spec, up to the 128×128 dungeon (about 2 s in the test profile with the
+        // grid propagator; the 64×64 ones a fifth of a second).
         let level = grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .into_level()
@@ -929,7 +928,8 @@ fn every_shipped_level_solves_passes_the_referee_and_reads_back_from_its_text() 
         // re-runs the optimiser per round: minutes in a test build).
         let mut strategies = Vec::new();
         let soft = spec.preferences.as_ref().is_some_and(|p| p.soft);
-        if !spec.has_soft(soft) {
+        // The cut loop only up to 32×32: the 64×64 dungeon takes it a minute.
+        if !spec.has_soft(soft) && spec.cells() <= 32 * 32 {
             strategies.push(grid::ConnectivityStrategy::Lazy);
             if spec.cells() <= 12 * 12 {
                 strategies.push(grid::ConnectivityStrategy::Eager);
@@ -953,7 +953,7 @@ fn every_shipped_level_solves_passes_the_referee_and_reads_back_from_its_text() 
         assert_eq!(Level::from_text(&spec, &printed), Ok(level), "{name}");
         solved += 1;
     }
-    assert!(solved >= 6, "{solved} of {names:?}");
+    assert_eq!(solved, names.len(), "{names:?}");
 }
 
 #[test]
