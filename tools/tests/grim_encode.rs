@@ -657,6 +657,50 @@ fn solve_reports_no_level_and_the_time_limit_with_their_exit_codes() {
 }
 
 #[test]
+fn a_soft_solve_stopped_early_prints_its_best_level_with_the_bounds_and_exits_6() {
+    // showcase-12 soft, seed 2, needs a few thousand conflicts to prove its optimum; 200 find
+    // levels but prove nothing.
+    let spec_path = instance("showcase-12.json");
+    let args = [
+        "solve",
+        p(&spec_path),
+        "--seed",
+        "2",
+        "--preferences",
+        "soft",
+    ];
+    let o = encode(&[&args[..], &["--conflicts", "200"]].concat());
+    assert_eq!(code(&o), 6, "{}", stderr(&o));
+    let err = stderr(&o);
+    let numbers: Vec<u64> = err
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_contains(&err, &["conflict budget", "before the optimum was proven"]);
+    let [cost, lower] = numbers[..] else {
+        panic!("a cost and a lower bound in: {err}");
+    };
+    // The level printed is whole, passes the referee, and costs what the message says.
+    let text = std::fs::read_to_string(&spec_path).unwrap();
+    let spec = GridSpec::from_json(&text).unwrap();
+    let level = grid::Level::from_text(&spec, &stdout(&o)).expect("a level on stdout");
+    assert_eq!(grid::check_level(&spec, &level), Ok(()));
+    let options = GridOptions {
+        seed: Some(2),
+        soft_preferences: Some(true),
+    };
+    assert_eq!(grid::level_cost(&spec, &options, &level), cost);
+    // The bounds hold around the optimum the unlimited solve proves.
+    let o = encoded(&args);
+    let best = grid::Level::from_text(&spec, &stdout(&o)).expect("the optimum");
+    let optimum = grid::level_cost(&spec, &options, &best);
+    assert!(
+        lower <= optimum && optimum <= cost,
+        "{lower} <= {optimum} <= {cost}"
+    );
+}
+
+#[test]
 fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_the_soft_way() {
     let (_dir, json) = dungeon_8_in("hint-warning");
     let hinted = encoded(&[p(&json), "--seed", "3"]);

@@ -51,7 +51,8 @@ Exit codes:
       solver output is malformed or does not assign every cell
    4  a file could not be opened, read or written
    5  internal error: our own level failed the referee (please report it)
-   6  no answer: solve ran out of --time/--conflicts, or the solver output says UNKNOWN
+   6  no answer: solve ran out of --time/--conflicts (a soft level prints the best level found,
+      not proven least), or the solver output says UNKNOWN
   20  no level exists: the hard rules contradict each other (solve), or the solver output
       says UNSATISFIABLE (decode)
 
@@ -120,10 +121,11 @@ enum Command {
         /// Also draw the level as an SVG picture into FILE.
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
-        /// Give up after SECONDS of wall-clock time (fractions allowed): exit 6, no level.
+        /// Give up after SECONDS of wall-clock time (fractions allowed): exit 6, with no level, or
+        /// for a soft level the best one found so far (its cost and lower bound on stderr).
         #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
         time: Option<Duration>,
-        /// Give up after N conflicts of the engine: exit 6, no level.
+        /// Give up after N conflicts of the engine: exit 6, as for `--time`.
         #[arg(long, value_name = "N")]
         conflicts: Option<u64>,
         /// How connectivity rules are solved: `propagator` (reachability reasoned about
@@ -634,6 +636,7 @@ fn solve(
             if let Ok((
                 GridOutcome::Stopped {
                     reason: StopReason::Interrupted,
+                    best: None,
                     ..
                 },
                 _,
@@ -666,8 +669,15 @@ fn solve(
             start.elapsed().as_secs_f64()
         );
     }
-    let level = match outcome {
-        GridOutcome::Level(level) => level,
+    // A soft solve that stopped with a level in hand prints it, with its bounds, and exits 6:
+    // a game with a frame budget wants the best level so far, and says so by the limit.
+    let (level, unproven) = match outcome {
+        GridOutcome::Level(level) => (level, None),
+        GridOutcome::Stopped {
+            best: Some(level),
+            lower_bound,
+            reason,
+        } => (level, Some((lower_bound, reason))),
         GridOutcome::NoLevel { .. } => {
             return Err(Failure::new(
                 exit::UNSATISFIABLE,
@@ -707,11 +717,20 @@ fn solve(
         .soft_preferences
         .or_else(|| spec.preferences.as_ref().map(|p| p.soft))
         .unwrap_or(false);
-    if spec.has_soft(soft_preferences) {
+    let cost = grid::level_cost(&spec, &options, &level);
+    if let Some((lower, reason)) = unproven {
+        let by = match reason {
+            StopReason::Interrupted => "the time limit",
+            StopReason::Budget => "the conflict budget",
+        };
         eprintln!(
-            "grim-encode: cost {} (proven least: the weight of the unmet wishes)",
-            grid::level_cost(&spec, &options, &level)
+            "grim-encode: {by} stopped the search before the optimum was proven: the level \
+             printed costs {cost}, and no level costs less than {lower}"
         );
+        return Ok(exit::UNKNOWN);
+    }
+    if spec.has_soft(soft_preferences) {
+        eprintln!("grim-encode: cost {cost} (proven least: the weight of the unmet wishes)");
     }
     Ok(exit::OK)
 }
