@@ -52,6 +52,9 @@ pub(crate) struct PathWatch {
     queue: Vec<u32>,
     seen: Vec<u32>,
     seen_epoch: u32,
+    /// `force`'s distance maps from each side, kept between calls (no allocation per break).
+    df: Vec<u32>,
+    dt: Vec<u32>,
 }
 
 /// The result of one search over the optimistic map.
@@ -91,6 +94,8 @@ impl PathWatch {
             queue: Vec::with_capacity(cells),
             seen: vec![0; codes],
             seen_epoch: 0,
+            df: Vec::new(),
+            dt: Vec::new(),
         }
     }
 
@@ -152,8 +157,9 @@ impl PathWatch {
     /// are false), computed at once.
     fn force(&mut self, graph: &Graph, ctx: &mut Context<'_>) {
         let value = |l: Lit| ctx.value(l);
-        let df = self.distances(graph, &value, true);
-        let dt = self.distances(graph, &value, false);
+        let (mut df, mut dt) = (std::mem::take(&mut self.df), std::mem::take(&mut self.dt));
+        self.distances(graph, &value, true, &mut df);
+        self.distances(graph, &value, false, &mut dt);
         let cells = df.len();
         let within = |x: usize| {
             df[x] != u32::MAX && dt[x] != u32::MAX && df[x].saturating_add(dt[x]) <= self.bound
@@ -203,6 +209,7 @@ impl PathWatch {
                 }
             }
         }
+        (self.df, self.dt) = (df, dt);
     }
 
     /// Walk distances over the optimistic map: from the `from` cells (`forward`) or to the
@@ -213,10 +220,12 @@ impl PathWatch {
         graph: &Graph,
         value: &dyn Fn(Lit) -> Option<bool>,
         forward: bool,
-    ) -> Vec<u32> {
+        dist: &mut Vec<u32>,
+    ) {
         let start = if forward { &self.from } else { &self.to };
         let open = |l: Lit| value(l) != Some(false);
-        let mut dist = vec![u32::MAX; start.len()];
+        dist.clear();
+        dist.resize(start.len(), u32::MAX);
         self.queue.clear();
         for c in 0..start.len() {
             if open(start[c]) {
@@ -239,7 +248,6 @@ impl PathWatch {
                 }
             }
         }
-        dist
     }
 
     fn set_witness(&mut self, cells: &[usize]) {
