@@ -17,11 +17,15 @@
 //! `eliminate_bound_max` (Kissat's `eliminatebound` schedule): the search's units, learned
 //! subsumers and strengthened clauses make new variables cheap to remove.
 //!
-//! Gates: when `v` is defined by an AND/OR gate (`v = a1 ∧ … ∧ ak`: the binaries `¬v ∨ ai`
-//! and the clause `v ∨ ¬a1 ∨ … ∨ ¬ak`, either polarity; `k = 1` is an equivalence), only gate
-//! clauses are resolved against non-gate clauses: gate–gate resolvents are tautologies and
-//! non-gate–non-gate ones are implied by the others (Eén & Biere 2005), so the bound admits
-//! more variables. XOR and ITE gates are not detected (yet).
+//! Gates: when `v` is defined by a gate — AND/OR (`v = a1 ∧ … ∧ ak`: the binaries `¬v ∨ ai`
+//! and the clause `v ∨ ¬a1 ∨ … ∨ ¬ak`, either polarity; `k = 1` is an equivalence),
+//! if-then-else (`v = c ? t : e`, four ternary clauses) or XOR (`v` the parity of 2 to
+//! `XOR_ARITY` other variables, all `2^(k-1)` clauses present) — only gate clauses are
+//! resolved against non-gate clauses: gate–gate resolvents are tautologies and
+//! non-gate–non-gate ones are implied by the others (Eén & Biere 2005; ITE and XOR as in
+//! Kissat's `gates` and CaDiCaL's `gates.cpp`), so the bound admits more variables. Ours looks
+//! only at the clauses of `v` itself (no hashing of ternary clauses as Kissat does), which the
+//! occurrence limit keeps short.
 //!
 //! Incremental use: a later clause or assumption that mentions an eliminated variable makes the
 //! engine re-add every eliminated clause (`restore_eliminated`) — always correct, and the
@@ -40,6 +44,22 @@ use crate::decide::Phases;
 use crate::inprocess::{collect_root_clause, effort_since};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
+
+/// XOR gates are looked for up to this many inputs (`2^(k-1)` clauses of `k + 1` literals):
+/// Kissat's default `xorsize` is 5; four keeps the 8-clause patterns within the occurrence
+/// limit's reach while covering the adders and parity chains of circuit encodings.
+const XOR_ARITY: usize = 4;
+
+/// Which kind of gate `find_gate` found (for the statistics).
+#[derive(Clone, Copy)]
+enum GateKind {
+    /// AND/OR, or an equivalence.
+    And,
+    /// If-then-else.
+    Ite,
+    /// XOR/XNOR.
+    Xor,
+}
 
 /// The state of elimination: which variables are gone, which may never go, and the clauses
 /// kept for model reconstruction. Written only here (`Solver::freeze` calls `freeze`).
@@ -251,7 +271,7 @@ impl Solver {
             resolvents.clear();
             let mut feasible = true;
             // Gate clauses on either side (empty: no gate found, resolve everything).
-            let gate = self.find_gate(v, &ps, &ns, &mut marks, &mut ticks);
+            let (gate, kind) = self.find_gate(v, &ps, &ns, &mut marks, &mut ticks);
             'pairs: for &a in &ps {
                 for &b in &ns {
                     if !gate.is_empty() && gate.contains(&a) == gate.contains(&b) {
@@ -282,6 +302,11 @@ impl Solver {
             self.stats.eliminated += 1;
             if !gate.is_empty() {
                 self.stats.gates += 1;
+                match kind {
+                    GateKind::And => {}
+                    GateKind::Ite => self.stats.gates_ite += 1,
+                    GateKind::Xor => self.stats.gates_xor += 1,
+                }
             }
             for r in std::mem::take(&mut resolvents) {
                 self.proof.add(&r);
@@ -315,11 +340,37 @@ impl Solver {
         self.elim.props_mark = self.stats.propagations;
     }
 
-    /// The clauses of an AND/OR gate defining `v` among `ps` (clauses with `v`) and `ns` (with
-    /// `¬v`), or an empty list. For each polarity `l` of `v`: the binaries `¬l ∨ a` give the
-    /// inputs `a`; a clause `l ∨ ¬a1 ∨ … ∨ ¬ak` over inputs only closes the gate, whose clauses
-    /// are that clause and the `k` binaries it uses.
+    /// The clauses of a gate defining `v` among `ps` (clauses with `v`) and `ns` (with `¬v`),
+    /// and its kind; an empty list when none is found. Tried in order: AND/OR (and
+    /// equivalences), if-then-else, XOR. Each is a definition — its clauses with `v` and with
+    /// `¬v` resolve only to tautologies — which is what gate-restricted resolution needs.
     fn find_gate(
+        &self,
+        v: usize,
+        ps: &[CRef],
+        ns: &[CRef],
+        marks: &mut [u8],
+        ticks: &mut u64,
+    ) -> (Vec<CRef>, GateKind) {
+        let gate = self.find_and_gate(v, ps, ns, marks, ticks);
+        if !gate.is_empty() {
+            return (gate, GateKind::And);
+        }
+        let gate = self.find_ite_gate(v, ps, ns, ticks);
+        if !gate.is_empty() {
+            return (gate, GateKind::Ite);
+        }
+        let gate = self.find_xor_gate(ps, ns, marks, ticks);
+        if !gate.is_empty() {
+            return (gate, GateKind::Xor);
+        }
+        (Vec::new(), GateKind::And)
+    }
+
+    /// An AND/OR gate (or equivalence) defining `v`. For each polarity `l` of `v`: the
+    /// binaries `¬l ∨ a` give the inputs `a`; a clause `l ∨ ¬a1 ∨ … ∨ ¬ak` over inputs only
+    /// closes the gate, whose clauses are that clause and the `k` binaries it uses.
+    fn find_and_gate(
         &self,
         v: usize,
         ps: &[CRef],
@@ -371,6 +422,123 @@ impl Solver {
             }
         }
         Vec::new()
+    }
+
+    /// An if-then-else gate `v = c ? t : e`: the four ternary clauses `¬v ∨ ¬c ∨ t`,
+    /// `¬v ∨ c ∨ e`, `v ∨ ¬c ∨ ¬t`, `v ∨ c ∨ ¬e` (any signs of `c`, `t`, `e`; `t` and `e` on
+    /// different variables, else it is an AND or XOR). Found from two ternary clauses of one
+    /// side that clash on their condition `c`, then the two partners on the other side.
+    fn find_ite_gate(&self, v: usize, ps: &[CRef], ns: &[CRef], ticks: &mut u64) -> Vec<CRef> {
+        let neg = Var::from_index(v).neg();
+        // The two literals of a ternary clause of `side` besides `v`'s, or None.
+        let rest = |c: CRef| -> Option<[Lit; 2]> {
+            let lits = self.arena.lits(c);
+            if lits.len() != 3 {
+                return None;
+            }
+            let mut out = lits.iter().copied().filter(|l| l.var().index() != v);
+            Some([out.next()?, out.next()?])
+        };
+        let ternaries: Vec<(CRef, [Lit; 2])> =
+            ns.iter().filter_map(|&c| Some((c, rest(c)?))).collect();
+        *ticks += 3 * ns.len() as u64;
+        for (i, &(a, ra)) in ternaries.iter().enumerate() {
+            for &(b, rb) in &ternaries[i + 1..] {
+                *ticks += 1;
+                // a = ¬v ∨ ¬c ∨ t, b = ¬v ∨ c ∨ e: find the clashing pair.
+                for (x, y) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    if ra[x] != !rb[y] {
+                        continue;
+                    }
+                    let (t, e) = (ra[1 - x], rb[1 - y]);
+                    if t.var() == e.var() || t.var() == ra[x].var() || e.var() == ra[x].var() {
+                        continue;
+                    }
+                    // Partners with v: v ∨ ra[x] ∨ ¬t and v ∨ rb[y] ∨ ¬e.
+                    let p1 = self.find_clause(ps, &[!neg, ra[x], !t], ticks);
+                    let p2 = self.find_clause(ps, &[!neg, rb[y], !e], ticks);
+                    if let (Some(p1), Some(p2)) = (p1, p2) {
+                        return vec![a, b, p1, p2];
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    /// An XOR gate: the `2^(k-1)` clauses over `v` and `k` other variables (2 ≤ k ≤
+    /// `XOR_ARITY`) whose numbers of negative literals have one parity — together they say
+    /// that the parity of those variables is fixed, so `v` is the XOR (or XNOR) of the rest.
+    /// Found from each short clause with `v`: the clauses on `v`'s lists over the same
+    /// variables with the same parity must cover every sign pattern.
+    fn find_xor_gate(
+        &self,
+        ps: &[CRef],
+        ns: &[CRef],
+        marks: &mut [u8],
+        ticks: &mut u64,
+    ) -> Vec<CRef> {
+        let negatives = |lits: &[Lit]| lits.iter().filter(|l| l.is_negative()).count();
+        for &c in ps {
+            let base = self.arena.lits(c);
+            let size = base.len();
+            if !(3..=XOR_ARITY + 1).contains(&size) {
+                continue;
+            }
+            let parity = negatives(base) % 2;
+            // Marks: variable of base's literal i ↦ i + 1, on both of its literal codes.
+            for (i, &l) in base.iter().enumerate() {
+                marks[l.code()] = (i + 1) as u8;
+                marks[(!l).code()] = (i + 1) as u8;
+            }
+            let needed = 1usize << (size - 1);
+            let mut seen = vec![false; 1 << size];
+            let mut gate = Vec::with_capacity(needed);
+            for &d in ps.iter().chain(ns) {
+                let lits = self.arena.lits(d);
+                *ticks += lits.len() as u64;
+                if lits.len() != size || negatives(lits) % 2 != parity {
+                    continue;
+                }
+                // The sign pattern over base's variable order; every variable must be one of
+                // base's (the clauses are duplicate-free, so `size` of them cover all).
+                let mut pattern = 0usize;
+                let mut covered = 0usize;
+                for &l in lits {
+                    let m = marks[l.code()] as usize;
+                    if m == 0 {
+                        covered = usize::MAX;
+                        break;
+                    }
+                    covered |= 1 << (m - 1);
+                    if l.is_negative() {
+                        pattern |= 1 << (m - 1);
+                    }
+                }
+                if covered != (1 << size) - 1 || seen[pattern] {
+                    continue;
+                }
+                seen[pattern] = true;
+                gate.push(d);
+            }
+            for &l in base {
+                marks[l.code()] = 0;
+                marks[(!l).code()] = 0;
+            }
+            if gate.len() == needed {
+                return gate;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The clause of `side` with exactly the literals `lits` (a set without duplicates).
+    fn find_clause(&self, side: &[CRef], lits: &[Lit], ticks: &mut u64) -> Option<CRef> {
+        side.iter().copied().find(|&c| {
+            let have = self.arena.lits(c);
+            *ticks += have.len() as u64;
+            have.len() == lits.len() && lits.iter().all(|l| have.contains(l))
+        })
     }
 
     /// Backward subsumption over the irredundant clauses: a clause contained in another

@@ -49,7 +49,8 @@
 //! | `probe` | `Probing` | unit-propagation probes under assumptions (`Solver::probe`); failed-literal probing with hyper-binary resolution during search |
 //! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
 //! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
-//! | `eliminate` | `Elimination` | bounded variable elimination before the first search; model reconstruction |
+//! | `eliminate` | `Elimination` | bounded variable elimination (AND/OR, ITE and XOR gates) before and during search; model reconstruction |
+//! | `lucky` | `Lucky` | the lucky phases: fixed all-false, all-true and Horn descents once, before the first search |
 //! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
 //! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
 //! | `check` | `ModelCheck` | the copy of the clauses and the model check |
@@ -77,6 +78,7 @@ mod eliminate;
 pub mod external;
 mod heap;
 mod inprocess;
+mod lucky;
 mod minimize;
 mod mode;
 pub mod options;

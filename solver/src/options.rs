@@ -288,6 +288,9 @@ options_table! {
     /// Conflicts between rephasings (reset saved phases to original/best/inverted…); grows
     /// linearly with the rephase count.
     rephase_interval: u64 = 1000, [1, u32::MAX];
+    /// Try the lucky phases once before the first conflict (`lucky.rs`): fixed all-false,
+    /// all-true and Horn-like descents that each stop at their first conflict.
+    lucky: bool = true, [0, 1];
     /// Local-search (ProbSAT) effort per rephase walk, in occurrence visits per propagation since
     /// the previous walk; 0 disables walking.
     walk_effort: f64 = 0.5, [0.0, 100.0];
@@ -368,6 +371,9 @@ options_table! {
 impl Options {
     /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing,
     /// substitution, subsumption and elimination rounds fire every few conflicts, so tests on ten-variable instances reach those code paths.
+    /// Lucky is off in it: its all-false and all-true descents answer many ten-variable SAT
+    /// instances before the first conflict, and none of those paths would run
+    /// (`tests/lucky.rs` tests lucky on its own).
     pub fn aggressive() -> Options {
         Options {
             mode_initial: 7,
@@ -385,6 +391,7 @@ impl Options {
             eliminate_interval: 4,
             substitute_interval: 4,
             check_model: true,
+            lucky: false,
             ..Options::default()
         }
     }

@@ -13,6 +13,7 @@ use crate::clause::{Arena, Clauses, NO_REASON};
 use crate::decide::{Phases, Vsids};
 use crate::eliminate::Elimination;
 use crate::external::External;
+use crate::lucky::Lucky;
 use crate::mode::Mode;
 use crate::options::Options;
 use crate::probe::Probing;
@@ -79,6 +80,8 @@ pub struct Solver {
     pub(crate) probing: Probing,
     /// The equivalent-literal substitution schedule (`substitute.rs`).
     pub(crate) substitute: Substitute,
+    /// Whether the lucky phases have had their chance (`lucky.rs`).
+    pub(crate) lucky: Lucky,
     /// Eliminated and frozen variables, and the reconstruction stack (`eliminate.rs`).
     pub(crate) elim: Elimination,
     /// The copy of the clauses as added, for the model check (`check.rs`).
@@ -144,6 +147,7 @@ impl Solver {
             subsume: Subsume::default(),
             probing: Probing::default(),
             substitute: Substitute::default(),
+            lucky: Lucky::default(),
             elim: Elimination::default(),
             check,
             proof: Proof::default(),
@@ -325,7 +329,13 @@ impl Solver {
         self.external_start();
         self.trail.debug_check();
         self.init_search();
-        let mut status = if self.eliminating() {
+        // Lucky's one chance comes first, on the formula as given: after elimination its
+        // simple orders no longer line up with the encoding (`lucky.rs`).
+        let mut status = if self.lucky_due() && self.lucky() {
+            Status::Sat
+        } else if !self.ok {
+            Status::Unsat
+        } else if self.eliminating() {
             self.eliminate();
             if self.ok {
                 self.search()
@@ -412,6 +422,7 @@ impl Solver {
     pub fn set_phase(&mut self, lit: Lit) {
         self.reserve_vars(lit.var().index() + 1);
         self.phases.user[lit.var().index()] = if lit.is_positive() { L_TRUE } else { L_FALSE };
+        self.lucky.forgo();
     }
 
     /// Overwrites the saved phase (phase saving's memory) of variable `i` with `values[i]`, for
@@ -427,6 +438,7 @@ impl Solver {
         let saved = &mut self.phases.saved;
         let n = values.len().min(saved.len());
         saved[..n].copy_from_slice(&values[..n]);
+        self.lucky.forgo();
     }
 
     /// Keeps `var` from being eliminated by preprocessing. Needed only for speed: a variable

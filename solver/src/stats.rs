@@ -57,9 +57,13 @@ pub struct Stats {
     /// Elimination rounds during search (the round before the first search excluded).
     /// Counted in `eliminate.rs`.
     pub eliminate_rounds: u64,
-    /// Variables eliminated with gate-restricted resolution (an AND/OR gate or equivalence
-    /// found). Counted in `eliminate.rs`.
+    /// Variables eliminated with gate-restricted resolution (an AND/OR, ITE or XOR gate or an
+    /// equivalence found). Counted in `eliminate.rs`.
     pub gates: u64,
+    /// Of `gates`, those defined by an if-then-else gate. Counted in `eliminate.rs`.
+    pub gates_ite: u64,
+    /// Of `gates`, those defined by an XOR gate. Counted in `eliminate.rs`.
+    pub gates_xor: u64,
     /// Clauses removed by subsumption before elimination. Counted in `eliminate.rs`.
     pub subsumed: u64,
     /// Resolvents added by elimination. Counted in `eliminate.rs`.
@@ -113,6 +117,10 @@ pub struct Stats {
     pub external_decisions: u64,
     /// Models checked against the original clauses. Counted in `check.rs`.
     pub models_checked: u64,
+    /// Lucky strategies tried (at most six, once per solver). Counted in `lucky.rs`.
+    pub lucky_attempts: u64,
+    /// Models found by a lucky strategy, without search (0 or 1). Counted in `lucky.rs`.
+    pub lucky_models: u64,
 }
 
 #[cfg(test)]

@@ -194,3 +194,91 @@ fn vivification_shortens_irredundant_clauses_and_answers_agree_with_inprocessing
     assert!(sat > 2 && unsat > 2, "{sat} SAT, {unsat} UNSAT");
     assert!(vivified > 0, "no irredundant clause was vivified");
 }
+
+/// The clauses of `out = c ? t : e` (four ternaries).
+fn ite_gate(out: Lit, c: Lit, t: Lit, e: Lit) -> Vec<Vec<Lit>> {
+    vec![
+        vec![!out, !c, t],
+        vec![!out, c, e],
+        vec![out, !c, !t],
+        vec![out, c, !e],
+    ]
+}
+
+/// The clauses of `out = a1 ⊕ … ⊕ ak` (every sign pattern of odd parity over `out` and the
+/// inputs: `2^k` clauses).
+fn xor_gate(out: Lit, inputs: &[Lit]) -> Vec<Vec<Lit>> {
+    let all: Vec<Lit> = std::iter::once(out).chain(inputs.iter().copied()).collect();
+    (0..1usize << all.len())
+        .filter(|p| p.count_ones() % 2 == 1)
+        .map(|p| {
+            all.iter()
+                .enumerate()
+                .map(|(i, &l)| if p >> i & 1 == 1 { !l } else { l })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn ite_and_xor_gates_are_eliminated_and_answers_agree_with_brute_force() {
+    // Random CNFs with planted if-then-else and XOR gates (outputs on distinct variables, used
+    // by random clauses): elimination runs before the search and every few conflicts, and the
+    // statistics must show both gate kinds found; answers, models and cores are checked, also
+    // after assumptions and new clauses over the eliminated outputs bring them back.
+    let mut rng = SplitMix64::new(0x6a7e);
+    let (mut sat, mut unsat) = (0, 0);
+    let mut total = Stats::default();
+    for round in 0..300 {
+        let vars = 6 + rng.below(7) as u32; // 6..=12
+        let v = |rng: &mut SplitMix64| random_lit(rng, vars);
+        let mut clauses = Vec::new();
+        // Outputs are variables 0 and 1; the inputs are drawn from 2.. so the gates are proper.
+        let input =
+            |rng: &mut SplitMix64| lit(2 + rng.below(u64::from(vars) - 2) as u32, rng.coin());
+        let (c, t, e) = (input(&mut rng), input(&mut rng), input(&mut rng));
+        if c.var() != t.var() && c.var() != e.var() && t.var() != e.var() {
+            clauses.extend(ite_gate(lit(0, rng.coin()), c, t, e));
+        }
+        let k = 2 + round % 3; // 2..=4 inputs
+        let mut inputs: Vec<Lit> = Vec::new();
+        while inputs.len() < k {
+            let a = input(&mut rng);
+            if inputs.iter().all(|b| b.var() != a.var()) {
+                inputs.push(a);
+            }
+        }
+        clauses.extend(xor_gate(lit(1, rng.coin()), &inputs));
+        for _ in 0..vars + rng.below(3 * u64::from(vars)) as u32 {
+            clauses.push(vec![v(&mut rng), v(&mut rng), v(&mut rng)]);
+        }
+        let mut s = Solver::with_options(forcing(true));
+        s.reserve_vars(vars as usize);
+        for cl in &clauses {
+            s.add_clause(cl);
+        }
+        let st = s.solve(&[], Budget::UNLIMITED);
+        if check(&s, st, &clauses, &[]) {
+            sat += 1;
+        } else {
+            unsat += 1;
+        }
+        let assumptions = [lit(0, rng.coin()), lit(1, rng.coin())];
+        let st = s.solve(&assumptions, Budget::UNLIMITED);
+        check(&s, st, &clauses, &assumptions);
+        let extra = vec![lit(0, rng.coin()), lit(1, rng.coin()), v(&mut rng)];
+        s.add_clause(&extra);
+        clauses.push(extra);
+        let st = s.solve(&[], Budget::UNLIMITED);
+        check(&s, st, &clauses, &[]);
+        total.gates_ite += s.stats().gates_ite;
+        total.gates_xor += s.stats().gates_xor;
+        total.restored += s.stats().restored;
+    }
+    eprintln!("{sat} SAT, {unsat} UNSAT; {total:?}");
+    assert!(
+        sat > 50 && unsat > 20,
+        "{sat} SAT, {unsat} UNSAT: the generator drifted"
+    );
+    assert_above!(total => gates_ite > 50, gates_xor > 50, restored > 50);
+}

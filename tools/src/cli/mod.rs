@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 35] = [
+    let rows: [(&str, u64); 39] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -217,6 +217,8 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("eliminate rounds", stats.eliminate_rounds),
         ("eliminated", stats.eliminated),
         ("gates", stats.gates),
+        ("ITE gates", stats.gates_ite),
+        ("XOR gates", stats.gates_xor),
         ("subsumed", stats.subsumed),
         ("resolvents", stats.resolvents),
         ("probe rounds", stats.probe_rounds),
@@ -229,6 +231,8 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("strengthened", stats.strengthened),
         ("promoted", stats.promoted),
         ("models checked", stats.models_checked),
+        ("lucky attempts", stats.lucky_attempts),
+        ("lucky models", stats.lucky_models),
     ];
     let mut lines = vec!["c ---- statistics ----".to_string()];
     lines.push(format!("c {:<20} {:>14.2} s", "time", seconds));
