@@ -57,9 +57,10 @@ pub fn solve_bytes(
 }
 
 /// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed,
-/// aggressive without minimisation/stable mode/walks/elimination, aggressive with every
-/// inprocessing technique at every chance (probing, substitution, subsumption, elimination
-/// rounds, vivification of irredundant clauses), or aggressive with no inprocessing at all.
+/// aggressive without minimisation/stable mode/walks/elimination, aggressive with the lucky
+/// phases and every inprocessing technique at every chance (probing, substitution,
+/// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
+/// clauses), or aggressive with no inprocessing at all.
 /// The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
@@ -70,6 +71,9 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             subsume_interval: 1,
             eliminate_interval: 1,
             vivify_irredundant_share: 0.5,
+            // Lucky first (the aggressive schedule turns it off), then every inprocessing
+            // technique on whatever lucky left.
+            lucky: true,
             seed,
             ..aggressive
         },

@@ -356,6 +356,9 @@ impl Solver {
         if !gate.is_empty() {
             return (gate, GateKind::And);
         }
+        if !self.opts.eliminate_gates_ite_xor {
+            return (Vec::new(), GateKind::And);
+        }
         let gate = self.find_ite_gate(v, ps, ns, ticks);
         if !gate.is_empty() {
             return (gate, GateKind::Ite);

@@ -337,6 +337,9 @@ options_table! {
     substitute_effort: f64 = 0.05, [0.0, 10.0];
     /// Bounded variable elimination before the first search (`eliminate.rs`).
     eliminate: bool = true, [0, 1];
+    /// Elimination also looks for if-then-else and XOR gates (`eliminate.rs`), not only AND/OR
+    /// gates and equivalences.
+    eliminate_gates_ite_xor: bool = true, [0, 1];
     /// Elimination skips variables with more occurrences than this of either sign.
     eliminate_occurrences: u64 = 16, [0, u32::MAX];
     /// Elimination may add this many more clauses than it removes for one variable (the first
