@@ -74,6 +74,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             // Lucky first (the aggressive schedule turns it off), then every inprocessing
             // technique on whatever lucky left.
             lucky: true,
+            eliminate_gates_ite_xor: true,
             seed,
             ..aggressive
         },

@@ -55,6 +55,7 @@ fn forcing(eliminate: bool) -> Options {
     o.subsume_interval = 1;
     o.eliminate_interval = 1;
     o.eliminate = eliminate;
+    o.eliminate_gates_ite_xor = true;
     o
 }
 
