@@ -435,7 +435,7 @@ impl Solver {
     /// different variables, else it is an AND or XOR). Found from two ternary clauses of one
     /// side that clash on their condition `c`, then the two partners on the other side.
     fn find_ite_gate(&self, v: usize, ps: &[CRef], ns: &[CRef], ticks: &mut u64) -> Vec<CRef> {
-        let neg = Var::from_index(v).neg();
+        let pos = Var::from_index(v).pos();
         // The two literals of a ternary clause of `side` besides `v`'s, or None.
         let rest = |c: CRef| -> Option<[Lit; 2]> {
             let lits = self.arena.lits(c);
@@ -461,8 +461,8 @@ impl Solver {
                         continue;
                     }
                     // Partners with v: v ∨ ra[x] ∨ ¬t and v ∨ rb[y] ∨ ¬e.
-                    let p1 = self.find_clause(ps, &[!neg, ra[x], !t], ticks);
-                    let p2 = self.find_clause(ps, &[!neg, rb[y], !e], ticks);
+                    let p1 = self.find_clause(ps, &[pos, ra[x], !t], ticks);
+                    let p2 = self.find_clause(ps, &[pos, rb[y], !e], ticks);
                     if let (Some(p1), Some(p2)) = (p1, p2) {
                         return vec![a, b, p1, p2];
                     }
