@@ -165,7 +165,7 @@ impl Solver {
         loop {
             let Some(v) = self.vsids.pop() else {
                 debug_assert!(
-                    (0..self.num_vars())
+                    (0..self.trail.num_vars())
                         .all(|v| self.trail.var_value(v) != L_UNDEF || self.elim.is_eliminated(v)),
                     "decide.rs invariant: an unassigned variable was missing from the heap"
                 );

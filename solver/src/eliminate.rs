@@ -124,6 +124,13 @@ impl Elimination {
         self.eliminated[x.var().index()] = true;
     }
 
+    /// Whether some variable from `first` up is eliminated or occurs in an eliminated clause
+    /// (`factor.rs`: extension variables start at `first`).
+    pub(crate) fn mentions_from(&self, first: usize) -> bool {
+        self.eliminated.iter().skip(first).any(|&e| e)
+            || self.stack.iter().any(|l| l.var().index() >= first)
+    }
+
     /// Whether some literal of `lits` is on an eliminated variable.
     pub(crate) fn touches(&self, lits: &[Lit]) -> bool {
         lits.iter().any(|l| self.eliminated[l.var().index()])
@@ -204,7 +211,7 @@ impl Solver {
         if self.simplifying() {
             self.simplify();
         }
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         let mut frozen = self.elim.frozen.clone();
         for a in &self.assumptions {
             frozen[a.var().index()] = true;
@@ -614,7 +621,7 @@ impl Solver {
     pub(crate) fn restore_eliminated(&mut self) {
         let stack = std::mem::take(&mut self.elim.stack);
         let ends = std::mem::take(&mut self.elim.ends);
-        for v in 0..self.num_vars() {
+        for v in 0..self.trail.num_vars() {
             if self.elim.eliminated[v] {
                 self.elim.eliminated[v] = false;
                 self.vsids.insert(v);

@@ -323,10 +323,12 @@ impl Solver {
     ) -> Option<Box<dyn Propagator>> {
         let old = self.disconnect_propagator();
         self.backtrack(0);
+        // The propagator sees the user's variables only: undo any factoring (`factor.rs`).
+        self.unfactor();
         let vars = propagator.observed();
         let ext = External {
             prop: propagator,
-            observed: vec![false; self.num_vars()],
+            observed: vec![false; self.trail.num_vars()],
             notified: 0,
             level: 0,
             actions: Actions::default(),
@@ -355,7 +357,7 @@ impl Solver {
     pub fn observe(&mut self, var: Var) {
         self.reserve_vars(var.index() + 1);
         self.freeze(var);
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         if let Some(ext) = &mut self.external {
             ext.observed.resize(n, false);
             ext.observed[var.index()] = true;

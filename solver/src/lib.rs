@@ -50,6 +50,7 @@
 //! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
 //! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
 //! | `eliminate` | `Elimination` | bounded variable elimination (AND/OR, ITE and XOR gates) before and during search; model reconstruction |
+//! | `factor` | `Factor` | bounded variable addition: pairwise products of clauses re-encoded through extension variables the API never shows; undone when the user claims their indices |
 //! | `lucky` | `Lucky` | the lucky phases: fixed all-false, all-true and Horn descents once, before the first search |
 //! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
 //! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
@@ -76,6 +77,7 @@ mod clause;
 mod decide;
 mod eliminate;
 pub mod external;
+mod factor;
 mod heap;
 mod inprocess;
 mod lucky;

@@ -141,7 +141,7 @@ impl Solver {
 
     /// One strategy's descent; true when every variable ended assigned without a conflict.
     fn lucky_descend(&mut self, strategy: Strategy) -> bool {
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         match strategy {
             Strategy::Forward(positive) => (0..n).all(|v| self.lucky_decide_var(v, positive)),
             Strategy::Backward(positive) => {

@@ -362,6 +362,13 @@ options_table! {
     eliminate_effort: f64 = 20.0, [0.0, 10000.0];
     /// Share of the elimination effort that backward subsumption (run first) may spend.
     eliminate_subsume_fraction: f64 = 0.5, [0.0, 1.0];
+    /// Bounded variable addition once at the first solve (`factor.rs`): re-encode products of
+    /// clauses such as pairwise at-most-one constraints through extension variables.
+    factor: bool = true, [0, 1];
+    /// Factoring effort: literal visits per literal of the clauses it considers.
+    factor_effort: f64 = 10.0, [0.0, 10000.0];
+    /// Factoring considers clauses of at most this many literals (Kissat's `factorsize` 5).
+    factor_clause_length: u64 = 5, [2, u32::MAX];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).

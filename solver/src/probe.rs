@@ -179,7 +179,7 @@ impl Solver {
         }
         self.collect_garbage();
         self.stats.probe_rounds += 1;
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         let budget = self
             .probing
             .schedule

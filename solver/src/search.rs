@@ -73,7 +73,7 @@ impl Solver {
     pub(crate) fn init_search(&mut self) {
         // Decision levels reach num_vars + one per assumption (a repeated or already-true
         // assumption opens an empty level), plus level 0.
-        let levels = self.num_vars() + self.assumptions.len() + 2;
+        let levels = self.trail.num_vars() + self.assumptions.len() + 2;
         self.analysis.levels.reserve(levels);
         // Schedules carry over between calls: an incremental user (OLL, a sliced run) gets the
         // same long stable phases and reductions as one long call. Only the first call starts

@@ -19,6 +19,14 @@ pub(crate) struct Simplify {
     assigned: usize,
 }
 
+impl Simplify {
+    /// The level-0 trail shrank to `len` (`factor.rs` forgets extension variables' units): a
+    /// round is due again once it grows past that.
+    pub(crate) fn forget_beyond(&mut self, len: usize) {
+        self.assigned = self.assigned.min(len);
+    }
+}
+
 impl Solver {
     /// Whether a level-0 simplification round would find something new.
     pub(crate) fn simplifying(&self) -> bool {

@@ -13,6 +13,7 @@ use crate::clause::{Arena, Clauses, NO_REASON};
 use crate::decide::{Phases, Vsids};
 use crate::eliminate::Elimination;
 use crate::external::External;
+use crate::factor::Factor;
 use crate::lucky::Lucky;
 use crate::mode::Mode;
 use crate::options::Options;
@@ -84,6 +85,9 @@ pub struct Solver {
     pub(crate) lucky: Lucky,
     /// Eliminated and frozen variables, and the reconstruction stack (`eliminate.rs`).
     pub(crate) elim: Elimination,
+    /// Extension variables of bounded variable addition and the copy that undoes it
+    /// (`factor.rs`).
+    pub(crate) factor: Factor,
     /// The copy of the clauses as added, for the model check (`check.rs`).
     pub(crate) check: ModelCheck,
     /// DRAT proof output (`proof.rs`).
@@ -94,6 +98,10 @@ pub struct Solver {
     pub(crate) progress: Progress,
 
     // ---- the question and the answers (this file) ----
+    /// The variables the user has created: `num_vars`, the length of the model. The engine's
+    /// own count (`trail.num_vars()`) is larger when factoring added extension variables
+    /// (`factor.rs`).
+    pub(crate) user_vars: usize,
     /// The assumptions of the current (or last) `solve`.
     pub(crate) assumptions: Vec<Lit>,
     /// The model of the last `Sat` answer, one value per variable; empty otherwise.
@@ -149,10 +157,12 @@ impl Solver {
             substitute: Substitute::default(),
             lucky: Lucky::default(),
             elim: Elimination::default(),
+            factor: Factor::default(),
             check,
             proof: Proof::default(),
             limits: Limits::default(),
             progress: Progress::default(),
+            user_vars: 0,
             assumptions: Vec::new(),
             model: Vec::new(),
             failed: Vec::new(),
@@ -181,9 +191,10 @@ impl Solver {
         &self.stats
     }
 
-    /// Number of variables (the largest used index + 1).
+    /// Number of variables (the largest used index + 1). The engine's own extension variables
+    /// (`factor.rs`) are not counted: they are invisible to the API.
     pub fn num_vars(&self) -> usize {
-        self.trail.num_vars()
+        self.user_vars
     }
 
     /// Number of irredundant clauses of length ≥ 2 currently kept (units live on the trail).
@@ -212,9 +223,24 @@ impl Solver {
         Some(v)
     }
 
-    /// Makes variables `0..n` exist (IPASIR semantics: using a variable creates it).
+    /// Makes variables `0..n` exist (IPASIR semantics: using a variable creates it). An index
+    /// held by one of the engine's extension variables is handed over after undoing the
+    /// factoring that made it (`factor.rs`).
     pub fn reserve_vars(&mut self, n: usize) {
-        let old = self.num_vars();
+        if n <= self.user_vars {
+            return;
+        }
+        if self.factor.active() {
+            self.unfactor();
+        }
+        self.user_vars = n;
+        self.grow_vars(n);
+    }
+
+    /// Makes the engine's variables `0..n` exist, user-visible or not (`factor.rs` grows them
+    /// for its extension variables).
+    pub(crate) fn grow_vars(&mut self, n: usize) {
+        let old = self.trail.num_vars();
         if n <= old {
             return;
         }
@@ -244,6 +270,7 @@ impl Solver {
         if self.elim.touches(lits) {
             self.restore_eliminated();
         }
+        self.factor.record(lits);
         self.add_irredundant(lits);
     }
 
@@ -335,21 +362,26 @@ impl Solver {
             Status::Sat
         } else if !self.ok {
             Status::Unsat
-        } else if self.eliminating() {
-            self.eliminate();
+        } else {
+            // Factoring first: elimination would resolve away the pairwise products it
+            // re-encodes (`factor.rs`).
+            if self.factoring() {
+                self.factor();
+            }
+            if self.ok && self.eliminating() {
+                self.eliminate();
+            }
             if self.ok {
                 self.search()
             } else {
                 Status::Unsat
             }
-        } else {
-            self.search()
         };
         if status == Status::Sat {
             self.model.clear();
             let trail = &self.trail;
             self.model
-                .extend((0..self.num_vars()).map(|v| trail.var_value(v)));
+                .extend((0..trail.num_vars()).map(|v| trail.var_value(v)));
             self.elim.extend_model(&mut self.model, &self.phases);
             debug_assert!(
                 !self.model.contains(&L_UNDEF),
@@ -364,6 +396,8 @@ impl Solver {
                 self.model.clear();
                 status = Status::Unknown;
             }
+            // Extension variables are the engine's own (`factor.rs`).
+            self.model.truncate(self.user_vars);
         }
         if self.propagator_failed() {
             // A propagator's malformed answer stopped the search: nothing it led to is trusted.
@@ -436,7 +470,7 @@ impl Solver {
     /// model's neighbourhood.
     pub fn seed_phases(&mut self, values: &[bool]) {
         let saved = &mut self.phases.saved;
-        let n = values.len().min(saved.len());
+        let n = values.len().min(self.user_vars);
         saved[..n].copy_from_slice(&values[..n]);
         self.lucky.forgo();
     }

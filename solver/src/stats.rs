@@ -117,6 +117,15 @@ pub struct Stats {
     pub external_decisions: u64,
     /// Models checked against the original clauses. Counted in `check.rs`.
     pub models_checked: u64,
+    /// Extension variables factoring introduced. Counted in `factor.rs`.
+    pub factor_vars: u64,
+    /// Clauses factoring replaced. Counted in `factor.rs`.
+    pub factor_removed: u64,
+    /// Clauses factoring added in their place. Counted in `factor.rs`.
+    pub factor_added: u64,
+    /// Times factoring was undone because the user claimed an extension variable's index or
+    /// connected a propagator. Counted in `factor.rs`.
+    pub factor_undone: u64,
     /// Lucky strategies tried (at most six, once per solver). Counted in `lucky.rs`.
     pub lucky_attempts: u64,
     /// Models found by a lucky strategy, without search (0 or 1). Counted in `lucky.rs`.

@@ -158,7 +158,7 @@ impl Solver {
     /// `budget` edge visits: for each variable to replace, the literal its positive literal
     /// becomes; and a literal equivalent to its own negation, if one was found.
     fn equivalences(&self, budget: u64) -> (Vec<Option<Lit>>, Option<Lit>) {
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         let mut subst: Vec<Option<Lit>> = vec![None; n];
         let mut tarjan = Tarjan::new(2 * n);
         let mut component: Vec<usize> = Vec::new();
@@ -279,7 +279,7 @@ impl Solver {
                 self.stats.substituted += 1;
             }
         }
-        let mut marks = vec![0u8; 2 * self.num_vars()];
+        let mut marks = vec![0u8; 2 * self.trail.num_vars()];
         let mut buf: Vec<Lit> = Vec::new();
         let mut units: Vec<Lit> = Vec::new();
         let mut added: Vec<(CRef, bool)> = Vec::new();

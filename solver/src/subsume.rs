@@ -81,7 +81,7 @@ impl Solver {
         // Plus a base of ten visits per candidate, so the first round (few propagations yet)
         // still gets somewhere.
         let budget = budget + 10 * candidates.len() as u64;
-        let n = self.num_vars();
+        let n = self.trail.num_vars();
         let mut occs: Vec<Vec<CRef>> = vec![Vec::new(); 2 * n];
         let mut marks = vec![false; 2 * n];
         let mut ticks = 0u64;

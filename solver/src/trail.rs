@@ -125,6 +125,31 @@ impl Trail {
         self.qhead = start;
     }
 
+    /// At level 0: unassigns every literal of the trail whose variable `drop` selects and
+    /// returns them, and forgets the reasons of the rest (invariant 5 allows it: the clauses
+    /// behind them may be about to go). The remaining literals were propagated before, so
+    /// `qhead` is the new end. `factor.rs` drops its extension variables with it.
+    pub(crate) fn forget_root(&mut self, drop: impl Fn(Lit) -> bool) -> Vec<Lit> {
+        debug_assert_eq!(self.decision_level(), 0);
+        let mut freed = Vec::new();
+        self.lits.retain(|&l| {
+            let gone = drop(l);
+            if gone {
+                freed.push(l);
+            }
+            !gone
+        });
+        for &l in &freed {
+            self.vals[l.code()] = L_UNDEF;
+            self.vals[(!l).code()] = L_UNDEF;
+        }
+        for &l in &self.lits {
+            self.reason[l.var().index()] = NO_REASON;
+        }
+        self.qhead = self.lits.len();
+        freed
+    }
+
     /// Checks invariants 1–4 in debug builds; linear, so called at coarse points only.
     pub(crate) fn debug_check(&self) {
         if !cfg!(debug_assertions) {

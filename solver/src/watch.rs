@@ -108,6 +108,23 @@ impl Watches {
         }
     }
 
+    /// Replaces every blocker that `stale` selects by the clause's other watched literal
+    /// (invariant 2). A blocker may be a level-0 false literal simplification removed from its
+    /// clause; when such a literal becomes unassigned again (`factor.rs` forgets extension
+    /// variables' values), it must go.
+    pub(crate) fn reset_blockers(&mut self, arena: &Arena, stale: impl Fn(Lit) -> bool) {
+        for (code, ws) in self.lists.iter_mut().enumerate() {
+            let own = !Lit::from_code(code);
+            for w in ws.iter_mut() {
+                if stale(w.blocker) && !arena.is_deleted(w.cref()) {
+                    let lits = arena.lits(w.cref());
+                    let other = if lits[0] == own { lits[1] } else { lits[0] };
+                    *w = Watch::new(other, w.cref(), w.is_binary());
+                }
+            }
+        }
+    }
+
     /// Removes every watch of a deleted clause (invariant 4), keeping the arena as it is.
     pub(crate) fn sweep(&mut self, arena: &Arena) {
         for ws in self.lists.iter_mut() {

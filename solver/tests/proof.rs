@@ -72,8 +72,21 @@ fn assert_rate_verifies(
     );
 }
 
-/// Forward-checks a text DRAT proof that only uses RUP: every lemma must be RUP, deletions
-/// must name an existing clause, and the empty clause must be derived.
+/// Whether `lemma` is RAT on its first literal `p` in `db`: every resolvent with a clause
+/// holding `¬p` is RUP (DRAT's rule; factoring's extension clauses need it, `factor.rs`).
+fn rat(db: &[Vec<Lit>], lemma: &[Lit]) -> bool {
+    let Some(&p) = lemma.first() else {
+        return false;
+    };
+    db.iter().filter(|c| c.contains(&!p)).all(|c| {
+        let mut r: Vec<Lit> = lemma.to_vec();
+        r.extend(c.iter().copied().filter(|&l| l != !p));
+        rup(db, &r)
+    })
+}
+
+/// Forward-checks a text DRAT proof: every lemma must be RUP or RAT on its first literal,
+/// deletions must name an existing clause, and the empty clause must be derived.
 fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String> {
     // Clauses as sets: a duplicated literal must not count twice in unit propagation.
     let mut db: Vec<Vec<Lit>> = clauses_of(formula)
@@ -110,8 +123,8 @@ fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String>
                 .ok_or(format!("deletion of a clause not in the database: {line}"))?;
             db.remove(pos);
         } else {
-            if !rup(&db, &lits) {
-                return Err(format!("lemma {lemmas} is not RUP: {line}"));
+            if !rup(&db, &lits) && !rat(&db, &lits) {
+                return Err(format!("lemma {lemmas} is neither RUP nor RAT: {line}"));
             }
             lemmas += 1;
             if lits.is_empty() {
@@ -367,4 +380,49 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
         substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0,
         "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened {subsumed}"
     );
+}
+
+#[test]
+fn proofs_stay_valid_through_factoring_with_its_rat_extension_clauses() {
+    // Pigeonholes: factoring re-encodes every hole's pairwise at-most-one (`factor.rs`), and
+    // its `x ∨ C'` / `¬x ∨ l` clauses are RAT, not RUP, so both checkers see real extension
+    // steps. Checked by the RUP/RAT checker here and by `rate` in strict mode when installed.
+    let rate = Command::new("rate").arg("--version").output().is_ok();
+    if !rate && std::env::var("GRIM_REQUIRE_REFERENCES").as_deref() == Ok("1") {
+        panic!("rate is not installed but GRIM_REQUIRE_REFERENCES=1");
+    }
+    let dir = std::env::temp_dir().join(format!("grim-factor-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut extension = 0;
+    for (k, (p, h)) in [(5, 4), (6, 5), (7, 6)].into_iter().enumerate() {
+        let f = pigeonhole(p, h);
+        let mut s = Solver::with_options(Options {
+            lucky: false,
+            ..Options::default()
+        });
+        let sink = Shared::default();
+        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+        add_dimacs(&mut s, &f);
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+        s.flush_proof().unwrap();
+        assert!(s.stats().factor_vars > 0, "no factoring on PHP({p},{h})");
+        extension += s.stats().factor_vars;
+        let proof = sink.0.lock().unwrap().clone();
+        let text = String::from_utf8(proof.clone()).unwrap();
+        let top = (p * h) as i64;
+        assert!(
+            text.split_whitespace()
+                .filter_map(|t| t.parse::<i64>().ok())
+                .any(|d| d.abs() > top),
+            "the proof names an extension variable above the input's {top}"
+        );
+        check_text_proof(&f, &proof).unwrap_or_else(|e| panic!("PHP({p},{h}): {e}"));
+        if rate {
+            assert_rate_verifies(&dir, &format!("php{k}"), (p * h) as usize, &f, &proof);
+        } else {
+            println!("skipped rate: not installed (cargo install rate)");
+        }
+    }
+    assert!(extension >= 10, "{extension} extension variables");
+    let _ = std::fs::remove_dir_all(&dir);
 }

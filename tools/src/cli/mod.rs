@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 39] = [
+    let rows: [(&str, u64); 43] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -233,6 +233,10 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("models checked", stats.models_checked),
         ("lucky attempts", stats.lucky_attempts),
         ("lucky models", stats.lucky_models),
+        ("factor variables", stats.factor_vars),
+        ("factor removed", stats.factor_removed),
+        ("factor added", stats.factor_added),
+        ("factor undone", stats.factor_undone),
     ];
     let mut lines = vec!["c ---- statistics ----".to_string()];
     lines.push(format!("c {:<20} {:>14.2} s", "time", seconds));
