@@ -43,7 +43,10 @@
 //! clauses and level-0 units over the user's variables stay: they follow from the formula over
 //! the user's variables alone, because the re-encoding is conservative. The only cost is a
 //! formula-sized copy while extension variables exist. Factoring is skipped under assumptions,
-//! with an external propagator connected, or when `factor` is off.
+//! with an external propagator connected, when `factor` is off, and once the user has set or
+//! seeded a phase: decisions on extension variables (which have no user phase) would force
+//! the user's variables through `x ∨ C'ⱼ` before their own wishes are tried — level
+//! generation's preferred cells in an exactly-one were lost that way.
 //!
 //! Proofs: each `x ∨ C'ⱼ` is logged first (a RAT clause on `x`, which no other clause has), then
 //! each `¬x ∨ lᵢ` (RAT on `¬x`: every resolvent with an `x ∨ C'ⱼ` is a replaced clause still
@@ -83,6 +86,11 @@ pub(crate) struct Factor {
 }
 
 impl Factor {
+    /// Gives up factoring's chance: the user set or seeded phases (module doc).
+    pub(crate) fn forgo(&mut self) {
+        self.tried = true;
+    }
+
     /// Whether extension variables exist.
     #[inline]
     pub(crate) fn active(&self) -> bool {

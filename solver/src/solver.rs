@@ -457,6 +457,7 @@ impl Solver {
         self.reserve_vars(lit.var().index() + 1);
         self.phases.user[lit.var().index()] = if lit.is_positive() { L_TRUE } else { L_FALSE };
         self.lucky.forgo();
+        self.factor.forgo();
     }
 
     /// Overwrites the saved phase (phase saving's memory) of variable `i` with `values[i]`, for
@@ -473,6 +474,7 @@ impl Solver {
         let n = values.len().min(self.user_vars);
         saved[..n].copy_from_slice(&values[..n]);
         self.lucky.forgo();
+        self.factor.forgo();
     }
 
     /// Keeps `var` from being eliminated by preprocessing. Needed only for speed: a variable
