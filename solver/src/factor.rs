@@ -146,6 +146,7 @@ impl Solver {
             }
         }
         let budget = (literals as f64 * self.opts.factor_effort) as u64;
+        let vars_before = self.stats.factor_vars;
         let mut ticks = 0u64;
         // Max-queue of literals by occurrences, ties to the smaller code; entries go stale
         // when counts change and are re-queued when popped.
@@ -298,6 +299,10 @@ impl Solver {
                 queue.push((occ[t.code()].len(), Reverse(t.code())));
             }
         }
+        if self.stats.factor_vars > vars_before {
+            self.watches.sweep(&self.arena);
+            self.clauses.retain_live(&self.arena);
+        }
         self.debug_check();
     }
 
@@ -359,8 +364,9 @@ impl Solver {
                 if self.arena.is_deleted(d) {
                     continue;
                 }
+                // The watches go in one sweep at the end of the round: detaching one by one
+                // scans the lists, quadratic on a large at-most-one.
                 self.proof.delete(self.arena.lits(d), &self.trail);
-                self.watches.detach(&self.arena, d);
                 self.arena.delete(d);
                 self.stats.factor_removed += 1;
             }
@@ -406,10 +412,10 @@ impl Solver {
         for &c in clauses.originals.iter().chain(&clauses.learnts) {
             if !arena.is_deleted(c) && arena.lits(c).iter().any(ext) {
                 proof.delete(arena.lits(c), trail);
-                watches.detach(arena, c);
                 arena.delete(c);
             }
         }
+        watches.sweep(arena);
         clauses.retain_live(arena);
         // Forget the extension variables' level-0 values; the other level-0 reasons may name
         // deleted clauses now (`trail.rs` invariant 5 lets them go).
