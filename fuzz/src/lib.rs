@@ -60,7 +60,9 @@ pub fn solve_bytes(
 /// aggressive without minimisation/stable mode/walks/elimination, aggressive with the lucky
 /// phases and every inprocessing technique at every chance (probing, substitution,
 /// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
-/// clauses), or aggressive with no inprocessing at all.
+/// clauses), or aggressive with no inprocessing at all (factoring off too). Factoring is on
+/// in the other five (its default), so every target that adds variables after a solve also
+/// undoes it (`factor.rs`).
 /// The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
@@ -84,6 +86,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             subsume: false,
             eliminate: false,
             vivify_effort: 0.0,
+            factor: false,
             seed,
             ..aggressive
         },
