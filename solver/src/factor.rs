@@ -8,10 +8,12 @@
 //!
 //! Why: at-most-one constraints written pairwise (`¬a ∨ ¬b` for every pair, as in the
 //! pigeonhole and many scheduling and colouring encodings) are such products, and resolution
-//! proofs over the pairwise form are exponential where the re-encoded form has short ones: on a
-//! shuffled pigeonhole of 10 holes Kissat 4 answers in seconds with its `factor` pass and
-//! without it, like grim before this file, times out. The new clauses are also fewer, so
-//! propagation is cheaper.
+//! proofs over the pairwise form are exponential where the re-encoded form has shorter ones. On
+//! a shuffled pigeonhole of 9 holes (`benches/shuffle-php.py 9 1`) grim took 8.3 s without this
+//! file and 4.1 s with it (Kissat 4, which factors too, 2.0 s); on the own structured set
+//! (`benches/instances/sat-structured`) factoring turned 5 solved into 7 of 17 at 60 s, hole011
+//! in 3.6 s where Kissat needs 48 s. The new clauses are also fewer, so propagation is
+//! cheaper.
 //!
 //! The technique: Manthey, Heule & Biere, "Automated reencoding of Boolean formulas" (HVC 2012,
 //! SimpleBVA); Haberlandt, Green & Heule, "Effective auxiliary variables via structured
