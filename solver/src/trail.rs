@@ -127,16 +127,22 @@ impl Trail {
 
     /// At level 0: unassigns every literal of the trail whose variable `drop` selects and
     /// returns them, and forgets the reasons of the rest (invariant 5 allows it: the clauses
-    /// behind them may be about to go). The remaining literals were propagated before, so
-    /// `qhead` is the new end. `factor.rs` drops its extension variables with it.
+    /// behind them may be about to go). `qhead` keeps the propagated prefix of what remains: a
+    /// solve stopped by its budget right after learning a unit leaves that unit unpropagated
+    /// (invariant 4). `factor.rs` drops its extension variables with it.
     pub(crate) fn forget_root(&mut self, drop: impl Fn(Lit) -> bool) -> Vec<Lit> {
         debug_assert_eq!(self.decision_level(), 0);
         let mut freed = Vec::new();
+        let (mut at, mut qhead) = (0usize, 0usize);
+        let old_qhead = self.qhead;
         self.lits.retain(|&l| {
             let gone = drop(l);
             if gone {
                 freed.push(l);
+            } else if at < old_qhead {
+                qhead += 1;
             }
+            at += 1;
             !gone
         });
         for &l in &freed {
@@ -146,7 +152,7 @@ impl Trail {
         for &l in &self.lits {
             self.reason[l.var().index()] = NO_REASON;
         }
-        self.qhead = self.lits.len();
+        self.qhead = qhead;
         freed
     }
 

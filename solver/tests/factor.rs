@@ -123,6 +123,11 @@ fn factored_answers_are_right_and_claiming_an_extension_index_undoes_it() {
             0,
             "no user index reached an extension variable"
         );
+        // A budgeted solve in between (Unknown allowed). Such a stop can leave a learned unit
+        // unpropagated on the level-0 trail, which the undo must keep queued; the fuzz
+        // regression `api_sequence-factor-undo-keeps-an-unpropagated-unit` replays the case.
+        let st = s.solve(&[], Budget::conflicts(1 + round % 4));
+        check_answer(&s, st, &clauses, &[], true);
         // The user claims the first extension variable's index: a new variable, or a clause
         // or assumption over it. The formula over the old variables must be the same.
         let fresh = match round % 3 {
