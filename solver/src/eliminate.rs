@@ -319,18 +319,9 @@ impl Solver {
                 }
             }
             for r in std::mem::take(&mut resolvents) {
-                self.proof.add(&r);
-                let before = self.clauses.originals.len();
-                self.add_irredundant(&r);
+                self.add_derived_indexed(&r, &mut occ);
                 if !self.ok {
                     break;
-                }
-                if self.clauses.originals.len() > before
-                    && let Some(&c) = self.clauses.originals.last()
-                {
-                    for &l in self.arena.lits(c) {
-                        occ[l.code()].push(c);
-                    }
                 }
                 self.stats.resolvents += 1;
             }

@@ -339,16 +339,7 @@ impl Solver {
         let x = var.pos();
         let mut clause: Vec<Lit> = Vec::new();
         let add = |s: &mut Solver, clause: &[Lit], occ: &mut Vec<Vec<CRef>>| {
-            s.proof.add(clause);
-            let before = s.clauses.originals.len();
-            s.add_irredundant(clause);
-            if s.clauses.originals.len() > before
-                && let Some(&c) = s.clauses.originals.last()
-            {
-                for &k in s.arena.lits(c) {
-                    occ[k.code()].push(c);
-                }
-            }
+            s.add_derived_indexed(clause, occ);
             s.stats.factor_added += 1;
         };
         for row in rows {

@@ -8,7 +8,7 @@
 //! different growth) would otherwise have to be made three times.
 #![forbid(unsafe_code)]
 
-use crate::clause::NO_REASON;
+use crate::clause::{CRef, NO_REASON};
 use crate::solver::Solver;
 use crate::trail::Trail;
 use crate::types::{L_FALSE, L_TRUE, Lit};
@@ -92,6 +92,23 @@ pub(crate) fn collect_root_clause(
 }
 
 impl Solver {
+    /// Logs `lits` as a derived clause, adds it as irredundant at level 0, and, when it became
+    /// a clause of the arena (not a unit, not satisfied), lists it in the occurrence lists
+    /// `occ` (indexed by literal code). The resolvents of `eliminate.rs` and the extension
+    /// clauses of `factor.rs`.
+    pub(crate) fn add_derived_indexed(&mut self, lits: &[Lit], occ: &mut [Vec<CRef>]) {
+        self.proof.add(lits);
+        let before = self.clauses.originals.len();
+        self.add_irredundant(lits);
+        if self.clauses.originals.len() > before
+            && let Some(&c) = self.clauses.originals.last()
+        {
+            for &l in self.arena.lits(c) {
+                occ[l.code()].push(c);
+            }
+        }
+    }
+
     /// The formula is refuted: `ok` off, and the empty clause ends the proof.
     pub(crate) fn refute(&mut self) {
         self.ok = false;
