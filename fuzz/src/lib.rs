@@ -62,7 +62,8 @@ pub fn solve_bytes(
 /// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
 /// clauses), or aggressive with no inprocessing at all (factoring off too). Factoring is on
 /// in the other five (its default), so every target that adds variables after a solve also
-/// undoes it (`factor.rs`).
+/// undoes it (`factor.rs`); the one without minimisation also breaks factoring's ties by code
+/// order instead of the 3-hop heuristic (`factor_structured` off), so both re-encodings run.
 /// The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
@@ -101,6 +102,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             stable: false,
             walk_effort: 0.0,
             eliminate: false,
+            factor_structured: false,
             seed,
             ..aggressive
         },

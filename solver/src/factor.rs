@@ -22,11 +22,22 @@
 //! with every clause of `l` (up to `factor_clause_length` literals) as a row, and grows by the
 //! literal `l'` for which the most rows `C` have a partner clause `(C ∖ {l}) ∪ {l'}` — found
 //! through the shortest occurrence list among `C ∖ {l}`'s literals — for as long as the
-//! reduction `m·n − m − n` grows. Ties go to the smaller literal code, so the result is
-//! deterministic. Deviations: the structured tie-breaking of Haberlandt et al. (the 3-hop
-//! heuristic) is left out; pairs `l' = ¬l` are skipped; and it runs once per solver, at the first
-//! `solve` before the first elimination round (Kissat repeats it in its elimination rounds),
-//! within `factor_effort` literal visits per literal of the formula. Before, because
+//! reduction `m·n − m − n` grows. Ties between literals that would keep equally many rows go
+//! to the one best connected to `l` by paths of length three in the variable incidence graph
+//! (the structured tie-break of Haberlandt et al., `Hops`, option `factor_structured`), then to
+//! the smaller literal code, so the result is deterministic. Why the tie-break matters: in a
+//! pairwise at-most-one every literal ties, and the code order of a shuffled file splits each
+//! constraint along a different, accidental partition, where the 3-hop count finds the
+//! partition the long clauses share (each pigeon's clause links its holes), so the extension
+//! variables of different constraints line up (test
+//! `the_structured_tie_break_groups_the_same_pigeons_in_every_hole`). On the shuffled hole011
+//! that took the search from a time-out at 60 s to 2.1 s, chnl-010x011 from a time-out to
+//! 2.4 s. Deviations: the incidence graph counts every irredundant clause, as the paper's, but
+//! only factoring's own clauses (up to `factor_clause_length`) are re-encoded; pairs
+//! `l' = ¬l` are skipped; and it runs once per solver, at the first `solve` before the first
+//! elimination round (Kissat repeats it in its elimination rounds), within `factor_effort`
+//! literal visits per literal of the formula but at least `FACTOR_MIN_BUDGET` (the 3-hop
+//! counts have a budget of their own, past which ties fall back to the code order). Before, because
 //! elimination resolves the pairwise products away first: on the shuffled pigeonhole of 9
 //! holes, factoring after elimination left the search at 594,464 conflicts (8.3 s), before it
 //! 143,272 (3.6 s).
@@ -64,7 +75,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::clause::CRef;
+use crate::clause::{Arena, CRef};
 use crate::solver::Solver;
 use crate::types::{Lit, Var};
 
@@ -108,6 +119,214 @@ impl Factor {
     }
 }
 
+/// The structured tie-break of Haberlandt, Green & Heule (SAT 2023): among literals that
+/// would grow a match by the same number of rows, prefer the one whose variable is best
+/// connected to the queue literal's in the variable incidence graph, counted as weighted
+/// paths of length three. The graph's edge weight between two variables is the number of
+/// clauses (among those factoring considers) that hold both; a variable is its own neighbour.
+/// Why three hops: in an encoding shuffled by renaming, the literals that belong to the same
+/// row or column of the original structure are those with many short paths between them, and
+/// grouping those keeps the re-encoding regular (the paper's pigeonhole and clique-colouring
+/// figures). Rows of the adjacency are built on demand and dropped when a re-encoding changes
+/// a variable's clauses.
+struct Hops {
+    /// Per variable: its neighbours and weights, sorted by variable, once built.
+    rows: Vec<Option<Vec<(u32, u32)>>>,
+    /// The queue literal's row, dense, for the dot products; `dense_of` says whose it is.
+    dense: Vec<u32>,
+    dense_of: Option<usize>,
+    /// Path counts computed for the current queue literal, per variable (`u64::MAX`: not yet),
+    /// and the variables that hold one; valid until a re-encoding or the next literal.
+    memo: Vec<u64>,
+    memoised: Vec<usize>,
+    /// Literal visits spent here, against a budget of its own (`spent > budget` turns the
+    /// heuristic off for the rest of the run, back to the code order).
+    spent: u64,
+    budget: u64,
+    /// Per literal code, every irredundant clause holding it (not only those factoring
+    /// re-encodes: a pigeonhole's long pigeon clauses are what tie one hole's literals to the
+    /// next hole's), built at the first tie.
+    occ: Option<Vec<Vec<CRef>>>,
+}
+
+impl Hops {
+    fn new(n: usize, budget: u64) -> Hops {
+        Hops {
+            rows: vec![None; n],
+            dense: vec![0; n],
+            dense_of: None,
+            memo: vec![u64::MAX; n],
+            memoised: Vec::new(),
+            spent: 0,
+            budget,
+            occ: None,
+        }
+    }
+
+    /// Builds the full occurrence lists at the first tie.
+    fn index(&mut self, originals: &[CRef], arena: &Arena) {
+        if self.occ.is_some() {
+            return;
+        }
+        let mut occ = vec![Vec::new(); 2 * self.rows.len()];
+        for &c in originals {
+            if arena.is_deleted(c) {
+                continue;
+            }
+            let lits = arena.lits(c);
+            self.spent += lits.len() as u64;
+            for &k in lits {
+                occ[k.code()].push(c);
+            }
+        }
+        self.occ = Some(occ);
+    }
+
+    /// Indexes the clauses of a new extension variable `x` (all of them hold `x` or `¬x`, and
+    /// all are among factoring's `short` lists).
+    fn add_extension(&mut self, x: Lit, short: &[Vec<CRef>], arena: &Arena) {
+        let Some(occ) = &mut self.occ else { return };
+        occ.resize(2 * self.rows.len(), Vec::new());
+        for k in [x, !x] {
+            for &c in &short[k.code()] {
+                for &m in arena.lits(c) {
+                    occ[m.code()].push(c);
+                }
+            }
+        }
+    }
+
+    /// Whether the budget still allows the heuristic.
+    fn usable(&self) -> bool {
+        self.spent <= self.budget
+    }
+
+    /// Drops the path counts: a new queue literal, or a re-encoding.
+    fn new_match(&mut self) {
+        for &v in &self.memoised {
+            self.memo[v] = u64::MAX;
+        }
+        self.memoised.clear();
+    }
+
+    /// Makes room for a new (extension) variable.
+    fn grow(&mut self, n: usize) {
+        self.rows.resize(n, None);
+        self.dense.resize(n, 0);
+        self.memo.resize(n, u64::MAX);
+    }
+
+    /// Drops a variable's row: its clauses changed.
+    fn forget(&mut self, v: usize) {
+        if self.dense_of == Some(v) {
+            self.clear_dense();
+        }
+        self.rows[v] = None;
+    }
+
+    fn clear_dense(&mut self) {
+        if let Some(v) = self.dense_of.take()
+            && let Some(row) = &self.rows[v]
+        {
+            for &(w, _) in row {
+                self.dense[w as usize] = 0;
+            }
+        }
+    }
+
+    /// Builds variable `v`'s row if it is not built.
+    fn build(&mut self, v: usize, arena: &Arena) {
+        if self.rows[v].is_some() {
+            return;
+        }
+        let Some(occ) = &self.occ else { return };
+        let mut row: Vec<(u32, u32)> = Vec::new();
+        for code in [2 * v, 2 * v + 1] {
+            for &c in &occ[code] {
+                if arena.is_deleted(c) {
+                    continue;
+                }
+                let lits = arena.lits(c);
+                self.spent += lits.len() as u64;
+                row.extend(lits.iter().map(|k| (k.var().index() as u32, 1)));
+            }
+        }
+        row.sort_unstable();
+        row.dedup_by(|a, b| {
+            if a.0 == b.0 {
+                b.1 += a.1;
+                true
+            } else {
+                false
+            }
+        });
+        self.rows[v] = Some(row);
+    }
+
+    /// The tie among `ties` (literal codes, ascending) with the most weighted 3-hop paths from
+    /// variable `v`; equal counts go to the first.
+    fn pick(&mut self, v: usize, ties: &[usize], originals: &[CRef], arena: &Arena) -> usize {
+        self.index(originals, arena);
+        if self.dense_of != Some(v) {
+            self.clear_dense();
+            self.new_match();
+            self.build(v, arena);
+            if let Some(row) = &self.rows[v] {
+                for &(w, k) in row {
+                    self.dense[w as usize] = k;
+                }
+            }
+            self.dense_of = Some(v);
+        }
+        let mut best = (0u64, ties[0]);
+        for (i, &t) in ties.iter().enumerate() {
+            let u = t / 2;
+            let paths = if self.memo[u] != u64::MAX {
+                self.memo[u]
+            } else {
+                self.build(u, arena);
+                let mut paths = 0u64;
+                let neighbours = self.rows[u].take().unwrap_or_default();
+                for &(w, k) in &neighbours {
+                    let w = w as usize;
+                    if w != u {
+                        self.build(w, arena);
+                    }
+                    let row = if w == u {
+                        &neighbours
+                    } else {
+                        self.rows[w].as_deref().unwrap_or(&[])
+                    };
+                    self.spent += row.len() as u64;
+                    let dot: u64 = row
+                        .iter()
+                        .map(|&(z, j)| u64::from(j) * u64::from(self.dense[z as usize]))
+                        .sum();
+                    paths = paths.saturating_add(u64::from(k).saturating_mul(dot));
+                }
+                self.rows[u] = Some(neighbours);
+                self.memo[u] = paths;
+                self.memoised.push(u);
+                paths
+            };
+            if i == 0 || paths > best.0 {
+                best = (paths, t);
+            }
+        }
+        best.1
+    }
+}
+
+/// The least literal-visit budget of factoring (unless `factor_effort` is 0). Why: the effort
+/// per literal alone stops a small crafted formula half re-encoded (hole011: 30 of the 55
+/// extension variables a complete run makes, 624 of its 726 pairwise clauses; clique colouring
+/// 10-07-09: 3 against 117), while this floor costs a fraction of a second (queen11_11, 80,410
+/// literals, re-encoded completely with 3,120 extension variables in 0.24 s).
+const FACTOR_MIN_BUDGET: u64 = 20_000_000;
+
+/// The least literal-visit budget of the 3-hop tie-break (`Hops`).
+const HOPS_MIN_BUDGET: u64 = 20_000_000;
+
 /// One row of a match: a clause `C` of the queue's literal `l` and, for each literal of the
 /// match, in order, the clause `(C ∖ {l}) ∪ {lᵢ}` (the first is `C` itself).
 struct Row {
@@ -147,7 +366,13 @@ impl Solver {
                 literals += 1;
             }
         }
-        let budget = (literals as f64 * self.opts.factor_effort) as u64;
+        // At least enough to finish a small crafted formula, where factoring matters most and
+        // the floor costs milliseconds (`FACTOR_MIN_BUDGET`).
+        let budget = if self.opts.factor_effort > 0.0 {
+            ((literals as f64 * self.opts.factor_effort) as u64).max(FACTOR_MIN_BUDGET)
+        } else {
+            0
+        };
         let vars_before = self.stats.factor_vars;
         let mut ticks = 0u64;
         // Max-queue of literals by occurrences, ties to the smaller code; entries go stale
@@ -160,6 +385,10 @@ impl Solver {
         // Per literal code: the rows (index into `rows`) and partner clauses found this step.
         let mut found: Vec<Vec<(usize, CRef)>> = vec![Vec::new(); 2 * n];
         let mut touched: Vec<usize> = Vec::new();
+        let structured = self.opts.factor_structured;
+        // The heuristic's own budget: as much again as factoring's, and at least enough for
+        // a small crafted formula, where it matters most and costs milliseconds.
+        let mut hops = Hops::new(n, budget.max(HOPS_MIN_BUDGET));
         while let Some((count, Reverse(code))) = queue.pop() {
             if ticks > budget || !self.ok {
                 break;
@@ -264,6 +493,22 @@ impl Solver {
                         pick = Some(t);
                     }
                 }
+                if structured
+                    && hops.usable()
+                    && let Some(p) = pick
+                {
+                    let best = found[p].len();
+                    let mut ties: Vec<usize> = touched
+                        .iter()
+                        .copied()
+                        .filter(|&t| found[t].len() == best)
+                        .collect();
+                    if ties.len() > 1 {
+                        ties.sort_unstable();
+                        let v = l.var().index();
+                        pick = Some(hops.pick(v, &ties, &self.clauses.originals, &self.arena));
+                    }
+                }
                 let (m, k) = (lits.len() as i64, rows.len() as i64);
                 let grows = pick.is_some_and(|p| {
                     let k2 = found[p].len() as i64;
@@ -293,10 +538,21 @@ impl Solver {
             if m < 2 || k < 2 || m * k <= m + k {
                 continue;
             }
+            if structured {
+                // Every variable of a replaced clause changes its neighbourhood.
+                for &c in rows.iter().flat_map(|r| &r.partners) {
+                    for &k in self.arena.lits(c) {
+                        hops.forget(k.var().index());
+                    }
+                }
+            }
             let Some(x) = self.apply_factor(l, &lits, &rows, &mut occ, &mut marks, &mut found)
             else {
                 break;
             };
+            hops.grow(self.trail.num_vars());
+            hops.add_extension(x, &occ, &self.arena);
+            hops.new_match();
             for t in lits.iter().copied().chain([x, !x]) {
                 queue.push((occ[t.code()].len(), Reverse(t.code())));
             }

@@ -372,6 +372,11 @@ options_table! {
     factor_effort: f64 = 10.0, [0.0, 10000.0];
     /// Factoring considers clauses of at most this many literals (Kissat's `factorsize` 5).
     factor_clause_length: u64 = 5, [2, u32::MAX];
+    /// Factoring breaks ties between equally good literals by the structured "3-hop"
+    /// heuristic of Haberlandt, Green & Heule (SAT 2023) instead of the smaller literal code:
+    /// on shuffled formulas the code order is noise, and the re-encoding it picks has no
+    /// structure for the search to use (`factor.rs`).
+    factor_structured: bool = true, [0, 1];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];
     /// Initial phase of a variable with no saved or user phase (false, as MiniSat).
