@@ -36,7 +36,7 @@
 //! only factoring's own clauses (up to `factor_clause_length`) are re-encoded; pairs
 //! `l' = ¬l` are skipped; and it runs once per solver, at the first `solve` before the first
 //! elimination round (Kissat repeats it in its elimination rounds), within `factor_effort`
-//! literal visits per literal of the formula but at least `FACTOR_MIN_BUDGET` (the 3-hop
+//! literal visits per literal of the formula but at least `factor_budget_min` (the 3-hop
 //! counts have a budget of their own, past which ties fall back to the code order). Before, because
 //! elimination resolves the pairwise products away first: on the shuffled pigeonhole of 9
 //! holes, factoring after elimination left the search at 594,464 conflicts (8.3 s), before it
@@ -317,15 +317,12 @@ impl Hops {
     }
 }
 
-/// The least literal-visit budget of factoring (unless `factor_effort` is 0). Why: the effort
-/// per literal alone stops a small crafted formula half re-encoded (hole011: 30 of the 55
-/// extension variables a complete run makes, 624 of its 726 pairwise clauses; clique colouring
-/// 10-07-09: 3 against 117), while this floor costs a fraction of a second (queen11_11, 80,410
-/// literals, re-encoded completely with 3,120 extension variables in 0.24 s).
-const FACTOR_MIN_BUDGET: u64 = 20_000_000;
-
-/// The least literal-visit budget of the 3-hop tie-break (`Hops`).
-const HOPS_MIN_BUDGET: u64 = 20_000_000;
+/// The least literal-visit budget of the 3-hop tie-break (`Hops`). Why this much: the crafted
+/// formulas where the tie-break decides (channel and fpga routing, pigeonholes, clique
+/// colouring) spend 0.2M to 2.8M; large application formulas would spend any budget (at about
+/// 18 ns a visit: 0.4 s of q_query_3_L60_coli's parse and solve at 22M), and the tie-break
+/// did not show a gain there.
+const HOPS_MIN_BUDGET: u64 = 5_000_000;
 
 /// One row of a match: a clause `C` of the queue's literal `l` and, for each literal of the
 /// match, in order, the clause `(C ∖ {l}) ∪ {lᵢ}` (the first is `C` itself).
@@ -366,10 +363,9 @@ impl Solver {
                 literals += 1;
             }
         }
-        // At least enough to finish a small crafted formula, where factoring matters most and
-        // the floor costs milliseconds (`FACTOR_MIN_BUDGET`).
+        // At least enough to finish a small crafted formula (`factor_budget_min`).
         let budget = if self.opts.factor_effort > 0.0 {
-            ((literals as f64 * self.opts.factor_effort) as u64).max(FACTOR_MIN_BUDGET)
+            ((literals as f64 * self.opts.factor_effort) as u64).max(self.opts.factor_budget_min)
         } else {
             0
         };
@@ -386,9 +382,9 @@ impl Solver {
         let mut found: Vec<Vec<(usize, CRef)>> = vec![Vec::new(); 2 * n];
         let mut touched: Vec<usize> = Vec::new();
         let structured = self.opts.factor_structured;
-        // The heuristic's own budget: as much again as factoring's, and at least enough for
-        // a small crafted formula, where it matters most and costs milliseconds.
-        let mut hops = Hops::new(n, budget.max(HOPS_MIN_BUDGET));
+        // The heuristic's own budget: a quarter of factoring's, and at least enough for a
+        // small crafted formula, where it matters most and costs milliseconds (`HOPS_MIN_BUDGET`).
+        let mut hops = Hops::new(n, (budget / 4).max(HOPS_MIN_BUDGET));
         while let Some((count, Reverse(code))) = queue.pop() {
             if ticks > budget || !self.ok {
                 break;
@@ -442,6 +438,9 @@ impl Solver {
                         }
                     }
                     if let Some(b) = best {
+                        // Every visit counts, the skipped ones too: they are most of the time
+                        // on large formulas, where the shortest list is still long.
+                        ticks += occ[b.code()].len() as u64;
                         for &d in &occ[b.code()] {
                             if d == c || self.arena.is_deleted(d) || self.arena.len(d) != cl.len() {
                                 continue;
