@@ -9,7 +9,7 @@
 
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
 use grim_testkit::propagator::Between;
-use grim_testkit::{Answer, SplitMix64, assert_above, check_answer, lit};
+use grim_testkit::{Answer, SharedSink, SplitMix64, assert_above, check_answer, lit};
 
 /// A random literal over `0..vars`.
 fn random_lit(rng: &mut SplitMix64, vars: u32) -> Lit {
@@ -343,7 +343,7 @@ fn the_structured_tie_break_groups_the_same_pigeons_in_every_hole() {
             o.eliminate = false;
             o.factor_structured = structured;
             let mut s = Solver::with_options(o);
-            let sink = Shared::default();
+            let sink = SharedSink::default();
             s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
             for c in &clauses {
                 let lits: Vec<Lit> = c.iter().map(|&i| Lit::from_dimacs(i).unwrap()).collect();
@@ -352,7 +352,7 @@ fn the_structured_tie_break_groups_the_same_pigeons_in_every_hole() {
             // Factoring runs before the first conflict; its part of the proof is the prefix.
             s.solve(&[], Budget::conflicts(1));
             s.flush_proof().unwrap();
-            let proof = sink.0.lock().unwrap().clone();
+            let proof = sink.bytes();
             // Per hole, the pigeon sets of its first-level groups (all members original).
             let mut per_hole: Vec<Vec<Vec<u32>>> = vec![Vec::new(); h as usize];
             for g in factored_groups(&proof, n) {
@@ -390,18 +390,4 @@ fn the_structured_tie_break_groups_the_same_pigeons_in_every_hole() {
         aligned_plain < rounds,
         "the code order does not ({aligned_plain} of {rounds})"
     );
-}
-
-/// A proof sink the test can read back.
-#[derive(Clone, Default)]
-struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }

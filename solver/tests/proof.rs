@@ -2,7 +2,6 @@
 //! here (independent of the engine: naive unit propagation over clause lists), and by `rate`
 //! in strict mode when it is installed (`cargo install rate`).
 
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -10,29 +9,16 @@ use std::sync::{Arc, Mutex};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
 use grim_testkit::generate::{dimacs_text, pigeonhole, random_ksat};
 use grim_testkit::propagator::{HiddenClauses, Reveal};
-use grim_testkit::{SplitMix64, clauses_of, dimacs, unit_propagate};
-
-/// A `Write` that keeps the bytes for the test to read.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use grim_testkit::{SharedSink, SplitMix64, clauses_of, dimacs, unit_propagate};
 
 fn solve_with_proof(clauses: &[Vec<i64>], opts: Options, format: ProofFormat) -> (Status, Vec<u8>) {
     let mut s = Solver::with_options(opts);
-    let sink = Shared::default();
+    let sink = SharedSink::default();
     s.set_proof(Box::new(sink.clone()), format);
     add_dimacs(&mut s, clauses);
     let st = s.solve(&[], Budget::UNLIMITED);
     s.flush_proof().unwrap();
-    let bytes = sink.0.lock().unwrap().clone();
+    let bytes = sink.bytes();
     (st, bytes)
 }
 
@@ -234,14 +220,14 @@ fn proofs_of_unsat_instances_verify_with_rate_in_strict_mode() {
 #[test]
 fn no_proof_line_is_written_for_a_satisfiable_instance_beyond_learned_clauses() {
     let mut s = Solver::new();
-    let sink = Shared::default();
+    let sink = SharedSink::default();
     s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
     let a = Var::new(0).unwrap();
     s.add_clause(&[a.pos()]);
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
     s.flush_proof().unwrap();
     assert!(
-        sink.0.lock().unwrap().is_empty(),
+        sink.bytes().is_empty(),
         "a trivial SAT instance needs no lemma"
     );
 }
@@ -256,7 +242,7 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
         let (visible, hidden) = lits.split_at(split);
         for opts in [Options::default(), Options::aggressive()] {
             let mut s = Solver::with_options(opts);
-            let proof = Shared::default();
+            let proof = SharedSink::default();
             s.set_proof(Box::new(proof.clone()), ProofFormat::Text);
             s.reserve_vars(vars as usize);
             for c in visible {
@@ -271,14 +257,14 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
                 Reveal::Lazy,
                 Arc::default(),
             )));
-            let log = Shared::default();
+            let log = SharedSink::default();
             s.set_external_clause_log(Box::new(log.clone()));
             assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
             s.flush_proof().unwrap();
             assert!(s.stats().external_reasons > 0 || s.stats().external_clauses > 0);
             // The formula the proof is about: the visible clauses plus the logged ones.
             let mut formula: Vec<Vec<i64>> = f[..split].to_vec();
-            let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+            let text = String::from_utf8(log.bytes()).unwrap();
             for line in text.lines() {
                 let mut c: Vec<i64> = line
                     .split_whitespace()
@@ -287,7 +273,7 @@ fn a_proof_with_a_propagator_checks_against_the_formula_plus_its_clause_log() {
                 assert_eq!(c.pop(), Some(0));
                 formula.push(c);
             }
-            let bytes = proof.0.lock().unwrap().clone();
+            let bytes = proof.bytes();
             check_text_proof(&formula, &bytes).unwrap_or_else(|e| panic!("instance {k}: {e}"));
             checked += 1;
         }
@@ -359,7 +345,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
     let instances = binary_rich_unsat(12);
     for (k, f) in instances.iter().enumerate() {
         let mut s = Solver::with_options(opts.clone());
-        let sink = Shared::default();
+        let sink = SharedSink::default();
         s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
         add_dimacs(&mut s, f);
         assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
@@ -369,7 +355,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
         failed += st.failed_literals;
         hbr += st.hbr + st.hbr_subsuming;
         subsumed += st.subsumed_in_search + st.strengthened;
-        let proof = sink.0.lock().unwrap().clone();
+        let proof = sink.bytes();
         check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
         if rate {
             assert_rate_verifies(&dir, &format!("b{k}"), 24, f, &proof);
@@ -400,14 +386,14 @@ fn proofs_stay_valid_through_factoring_with_its_rat_extension_clauses() {
             lucky: false,
             ..Options::default()
         });
-        let sink = Shared::default();
+        let sink = SharedSink::default();
         s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
         add_dimacs(&mut s, &f);
         assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
         s.flush_proof().unwrap();
         assert!(s.stats().factor_vars > 0, "no factoring on PHP({p},{h})");
         extension += s.stats().factor_vars;
-        let proof = sink.0.lock().unwrap().clone();
+        let proof = sink.bytes();
         let text = String::from_utf8(proof.clone()).unwrap();
         let top = (p * h) as i64;
         assert!(

@@ -216,3 +216,28 @@ mod tests {
         super::assert_starts_with("s SAT", "v");
     }
 }
+
+/// A `Write` that keeps the bytes for a test to read back, cloneable so that one handle goes to
+/// the solver (`Solver::set_proof` takes ownership) while the test keeps the other. Shared by
+/// the proof tests and the factoring tests, which read the re-encoding from the proof.
+#[derive(Clone, Default)]
+pub struct SharedSink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedSink {
+    /// The bytes written so far.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.0.lock().map(|b| b.clone()).unwrap_or_default()
+    }
+}
+
+impl std::io::Write for SharedSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut b) = self.0.lock() {
+            b.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
