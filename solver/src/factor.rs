@@ -32,12 +32,13 @@
 //! variables of different constraints line up (test
 //! `the_structured_tie_break_groups_the_same_pigeons_in_every_hole`). On the own structured set
 //! at 60 s (2026-12-03) it took hole011_shuffled from a time-out to 4.3 s, chnl-010x011 to
-//! 2.7 s, fpga10_12 to 1.2 s, and the set from 10 to 16 of 23 solved. Deviations: the incidence graph counts every irredundant clause, as the paper's, but
-//! only factoring's own clauses (up to `factor_clause_length`) are re-encoded; pairs
-//! `l' = ¬l` are skipped; and it runs once per solver, at the first `solve` before the first
-//! elimination round (Kissat repeats it in its elimination rounds), within `factor_effort`
-//! literal visits per literal of the formula but at least `factor_budget_min` (the 3-hop
-//! counts have a budget of their own, past which ties fall back to the code order). Before, because
+//! 2.7 s, fpga10_12 to 1.2 s, and the set from 10 to 16 of 23 solved. Deviations: the
+//! incidence graph counts every irredundant clause, as the paper's, but only factoring's own
+//! clauses (up to `factor_clause_length`) are re-encoded; pairs `l' = ¬l` are skipped; and it
+//! runs once per solver, at the first `solve` before the first elimination round (Kissat
+//! repeats it in its elimination rounds), within `factor_effort` literal visits per literal of
+//! the formula but at least `factor_budget_min` (the 3-hop counts have a budget of their own,
+//! past which ties fall back to the code order). Before, because
 //! elimination resolves the pairwise products away first: on the shuffled pigeonhole of 9
 //! holes, factoring after elimination left the search at 594,464 conflicts (8.3 s), before it
 //! 143,272 (3.6 s).
@@ -123,7 +124,7 @@ impl Factor {
 /// would grow a match by the same number of rows, prefer the one whose variable is best
 /// connected to the queue literal's in the variable incidence graph, counted as weighted
 /// paths of length three. The graph's edge weight between two variables is the number of
-/// clauses (among those factoring considers) that hold both; a variable is its own neighbour.
+/// irredundant clauses that hold both; a variable is its own neighbour.
 /// Why three hops: in an encoding shuffled by renaming, the literals that belong to the same
 /// row or column of the original structure are those with many short paths between them, and
 /// grouping those keeps the re-encoding regular (the paper's pigeonhole and clique-colouring
