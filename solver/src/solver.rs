@@ -249,6 +249,9 @@ impl Solver {
         self.phases.grow(n, self.opts.phase_initial);
         self.elim.grow(n);
         self.analysis.grow(n);
+        // Decision levels reach the variable count plus one per assumption (`init_search`);
+        // factoring grows the count after `init_search` has reserved the levels.
+        self.analysis.levels.reserve(n + self.assumptions.len() + 2);
         self.vsids.grow(old, n, self.opts.seed);
     }
 
