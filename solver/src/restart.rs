@@ -12,31 +12,44 @@
 use crate::solver::Solver;
 use crate::types::L_UNDEF;
 
-/// The bias correction of the moving averages: the effective smoothing starts at 1 and is
-/// multiplied by this per update until it reaches the option's alpha (Biere & Fröhlich 2015).
-const BIAS_DECAY: f64 = 0.5;
-
-/// An exponential moving average with bias correction at start-up.
+/// An exponential moving average with the bias correction of Biere & Fröhlich (POS 2015).
+///
+/// A plain average started at 0 lags: with the slow alpha of 1e-5 it would take some 10⁵
+/// conflicts to reach the level of the LBDs it follows. The correction divides the biased
+/// average by the weight its observations have so far, `1 - (1 - alpha)^t`, so that early on it
+/// is the plain mean of the LBDs seen, and the EMA proper once `t ≫ 1/alpha`.
+///
+/// An earlier version halved the smoothing at every update instead (down to alpha), which
+/// weighted the first dozen LBDs of the run as heavily as the next 10⁵: the slow average stayed
+/// at the small LBDs of the first conflicts, so focused mode restarted at nearly every chance
+/// (Urquhart-s4-b1: one restart per 10 conflicts, Kissat one per 47).
+#[derive(Default)]
 pub(crate) struct Ema {
+    /// The biased average, started at 0.
+    biased: f64,
+    /// `(1 - alpha)^t` after `t` updates, or 0 before the first (then `value` is 0).
+    decay: f64,
+    /// The corrected average.
     value: f64,
-    /// The smoothing in use: 1 at first, then `BIAS_DECAY` times less per update, down to alpha.
-    beta: f64,
-}
-
-impl Default for Ema {
-    fn default() -> Ema {
-        Ema {
-            value: 0.0,
-            beta: 1.0,
-        }
-    }
+    /// Whether an update has been seen (so `decay` has been started at 1).
+    started: bool,
 }
 
 impl Ema {
     #[inline]
     fn update(&mut self, x: f64, alpha: f64) {
-        self.beta = (self.beta * BIAS_DECAY).max(alpha);
-        self.value += self.beta * (x - self.value);
+        if !self.started {
+            self.started = true;
+            self.decay = 1.0;
+        }
+        self.biased += alpha * (x - self.biased);
+        self.decay *= 1.0 - alpha;
+        let weight = 1.0 - self.decay;
+        self.value = if weight > 0.0 {
+            self.biased / weight
+        } else {
+            x
+        };
     }
 }
 
@@ -48,9 +61,13 @@ pub(crate) struct Restart {
     limit: u64,
     /// Position in the Luby sequence (stable mode); 0 when a mode starts.
     luby_index: u64,
-    /// Moving averages of learned-clause LBDs (focused mode): fast and slow.
-    fast: Ema,
-    slow: Ema,
+    /// Moving averages of learned-clause LBDs, fast and slow, one pair per mode (index 1:
+    /// stable). Only focused mode restarts by them, but a stable phase learns longer clauses
+    /// (its phases keep it deep in one part of the space): mixed into one pair, they would make
+    /// the next focused phase start from a slow average that is too high, and restart too
+    /// rarely until it decays (Kissat too keeps the averages per mode).
+    fast: [Ema; 2],
+    slow: [Ema; 2],
 }
 
 /// The `i`-th element (0-based) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 …
@@ -76,8 +93,9 @@ impl Solver {
     pub(crate) fn update_restart_averages(&mut self, lbd: u32) {
         let lbd = lbd as f64;
         let r = &mut self.restart;
-        r.fast.update(lbd, self.opts.restart_fast_alpha);
-        r.slow.update(lbd, self.opts.restart_slow_alpha);
+        let m = self.mode.is_stable() as usize;
+        r.fast[m].update(lbd, self.opts.restart_fast_alpha);
+        r.slow[m].update(lbd, self.opts.restart_slow_alpha);
     }
 
     /// Whether to restart now (checked after conflict-free propagation).
@@ -91,7 +109,7 @@ impl Solver {
         if self.mode.is_stable() {
             return true;
         }
-        self.restart.fast.value > self.opts.restart_margin * self.restart.slow.value
+        self.restart.fast[0].value > self.opts.restart_margin * self.restart.slow[0].value
     }
 
     /// Restarts: back to the assumption levels, and schedules the next restart.
