@@ -60,7 +60,8 @@ pub fn solve_bytes(
 /// aggressive without minimisation/stable mode/walks/elimination, aggressive with the lucky
 /// phases and every inprocessing technique at every chance (probing, substitution,
 /// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
-/// clauses), or aggressive with no inprocessing at all (factoring off too). Factoring is on
+/// clauses), or aggressive with no inprocessing at all (factoring and learned-clause shrinking
+/// off too; shrinking is on in the four with minimisation). Factoring is on
 /// in the other five (its default), so every target that adds variables after a solve also
 /// undoes it (`factor.rs`); the one without minimisation also breaks factoring's ties by code
 /// order instead of the 3-hop heuristic (`factor_structured` off), so both re-encodings run.
@@ -88,6 +89,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             eliminate: false,
             vivify_effort: 0.0,
             factor: false,
+            shrink: false,
             seed,
             ..aggressive
         },

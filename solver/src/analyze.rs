@@ -42,6 +42,8 @@ pub(crate) struct Analysis {
     /// The clause being learned. Post-condition of `Solver::analyze`: `learnt[0]` is the
     /// asserting literal; `learnt[1]`, if any, has the highest level among the rest.
     pub(crate) learnt: Vec<Lit>,
+    /// The variables of shrinking's current walk (`shrink.rs`).
+    pub(crate) shrinking: Vec<usize>,
     /// Minimisation's depth-first stack (`minimize.rs`).
     pub(crate) stack: Vec<Lit>,
     /// Literals whose marks minimisation must clear (`minimize.rs`).
@@ -255,8 +257,19 @@ impl Solver {
         }
         self.stats.learned_literals += self.analysis.learnt.len() as u64;
         if self.opts.minimize {
-            self.analysis
-                .minimize(&self.arena, &self.trail, &mut self.stats);
+            let Solver {
+                analysis,
+                arena,
+                trail,
+                vsids,
+                stats,
+                ..
+            } = self;
+            let abstract_levels = analysis.minimize(arena, trail, stats);
+            if self.opts.shrink {
+                analysis.shrink(arena, trail, vsids, stats, abstract_levels);
+            }
+            analysis.clear_minimize_marks();
         }
         let Solver {
             analysis, trail, ..

@@ -667,7 +667,7 @@ impl Solver {
         watches.sweep(arena);
         clauses.retain_live(arena);
         // Forget the extension variables' level-0 values; the other level-0 reasons may name
-        // deleted clauses now (`trail.rs` invariant 5 lets them go).
+        // deleted clauses now (`trail.rs` invariant 6 lets them go).
         let freed = trail.forget_root(|l| ext(&l));
         // Simplification may have stripped a false extension literal from a clause and left
         // it as a blocker: it is unassigned now.

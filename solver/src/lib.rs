@@ -39,6 +39,7 @@
 //! | `propagate` | — | two-watched-literal unit propagation with blockers and binary watches |
 //! | `analyze` | `Analysis` | 1UIP learning, LBD, clause bumping, final conflict for assumptions |
 //! | `minimize` | (in `Analysis`) | recursive learned-clause minimisation |
+//! | `shrink` | (in `Analysis`) | learned-clause shrinking: a level's literals replaced by their block UIP |
 //! | `decide`, `heap` | `Vsids`, `Phases`, `VarHeap` | EVSIDS scores and heap; phase selection (user, target, saved) |
 //! | `restart` | `Restart` | glucose EMA restarts (focused), Luby (stable) |
 //! | `mode` | `Mode` | switching between focused and stable mode |
@@ -92,6 +93,7 @@ mod rephase;
 mod restart;
 mod rng;
 mod search;
+mod shrink;
 mod simplify;
 mod solver;
 mod stats;

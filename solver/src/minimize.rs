@@ -15,28 +15,34 @@
 
 use crate::analyze::{Analysis, SEEN_IN_CLAUSE};
 use crate::clause::{Arena, is_clause};
+use crate::shrink::SEEN_SHRUNK;
 use crate::stats::Stats;
 use crate::trail::Trail;
 use crate::types::Lit;
 
-const SEEN_REDUNDANT: u8 = 2;
-const SEEN_FAILED: u8 = 3;
+pub(crate) const SEEN_REDUNDANT: u8 = 2;
+pub(crate) const SEEN_FAILED: u8 = 3;
 
 /// The abstract level of `v`: one bit for its decision level mod 32.
 #[inline]
-fn abstract_level(trail: &Trail, v: usize) -> u32 {
+pub(crate) fn abstract_level(trail: &Trail, v: usize) -> u32 {
     1 << (trail.level[v] & 31)
 }
 
 impl Analysis {
-    /// Removes redundant literals from `self.learnt[1..]`.
+    /// Removes redundant literals from `self.learnt[1..]` and returns the clause's abstract
+    /// levels (for `shrink.rs`, which may ask [`Analysis::redundant`] about more literals).
     ///
     /// Pre: `seen[v] == 1` exactly for the variables of `learnt[1..]`, which are all false
-    /// (`analyze.rs`).
-    /// Post: the same holds for the shortened clause; the other marks set here are cleared.
-    pub(crate) fn minimize(&mut self, arena: &Arena, trail: &Trail, stats: &mut Stats) {
+    /// (`analyze.rs`), and `to_clear` is empty.
+    /// Post: `seen[v] == 1` for the variables of the shortened clause; the other marks set
+    /// here (1 on dropped literals, 2 and 3 on the walks') are listed in `to_clear`, which
+    /// [`Analysis::clear_minimize_marks`] clears; until then they stay true facts about the
+    /// clause (implied by it, or not) and `redundant` can use them.
+    pub(crate) fn minimize(&mut self, arena: &Arena, trail: &Trail, stats: &mut Stats) -> u32 {
+        self.to_clear.clear();
         if self.learnt.len() <= 1 {
-            return;
+            return 0;
         }
         debug_assert!(
             self.learnt[1..]
@@ -48,7 +54,6 @@ impl Analysis {
         for &l in &self.learnt[1..] {
             abstract_levels |= abstract_level(trail, l.var().index());
         }
-        self.to_clear.clear();
         let before = self.learnt.len();
         let mut j = 1;
         for i in 1..self.learnt.len() {
@@ -65,7 +70,12 @@ impl Analysis {
         }
         self.learnt.truncate(j);
         stats.minimized_literals += (before - j) as u64;
-        // Clear the marks the walks left, except for literals still in the clause.
+        abstract_levels
+    }
+
+    /// Clears the marks minimisation (and shrinking) left, except on the clause's literals:
+    /// back to the `analyze.rs` state of one mark per literal of `learnt[1..]`.
+    pub(crate) fn clear_minimize_marks(&mut self) {
         for &l in &self.to_clear {
             self.seen[l.var().index()] = 0;
         }
@@ -75,8 +85,17 @@ impl Analysis {
         self.to_clear.clear();
     }
 
-    /// Whether literal `p` of the learned clause is implied by the others (DFS over reasons).
-    fn redundant(&mut self, p: Lit, abstract_levels: u32, arena: &Arena, trail: &Trail) -> bool {
+    /// Whether literal `p` is implied by the learned clause's other literals (DFS over
+    /// reasons). `p` is a literal of the clause, or (from `shrink.rs`) a false literal outside
+    /// it with a clause as its reason. Marks `SEEN_SHRUNK` (a literal a shrunken level's new
+    /// literal implies) count as implied.
+    pub(crate) fn redundant(
+        &mut self,
+        p: Lit,
+        abstract_levels: u32,
+        arena: &Arena,
+        trail: &Trail,
+    ) -> bool {
         self.stack.clear();
         self.stack.push(p);
         let top = self.to_clear.len();
@@ -90,7 +109,7 @@ impl Analysis {
                     continue;
                 }
                 match self.seen[xv] {
-                    SEEN_IN_CLAUSE | SEEN_REDUNDANT => continue,
+                    SEEN_IN_CLAUSE | SEEN_REDUNDANT | SEEN_SHRUNK => continue,
                     SEEN_FAILED => {
                         self.fail_walk(top);
                         return false;

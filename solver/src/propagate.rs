@@ -149,6 +149,7 @@ unsafe fn assign_unchecked(trail: &mut Trail, l: Lit, reason: CRef) {
         *trail.vals.get_unchecked_mut((!l).code()) = L_FALSE;
         *trail.level.get_unchecked_mut(v) = level;
         *trail.reason.get_unchecked_mut(v) = reason;
+        *trail.pos.get_unchecked_mut(v) = trail.lits.len() as u32;
     }
     trail.lits.push(l);
 }

@@ -63,7 +63,7 @@ impl Solver {
             });
         }
         // Level-0 reasons point at clauses that may be deleted above: forget them
-        // (`trail.rs` invariant 5).
+        // (`trail.rs` invariant 6).
         for &l in &trail.lits {
             trail.reason[l.var().index()] = NO_REASON;
         }

@@ -33,6 +33,9 @@ pub struct Stats {
     pub learned_literals: u64,
     /// Literals removed by minimisation. Counted in `minimize.rs`.
     pub minimized_literals: u64,
+    /// Literals removed by shrinking: a level's literals replaced by one. Counted in
+    /// `shrink.rs`.
+    pub shrunken_literals: u64,
     /// Learned clauses deleted by reduction. Counted in `reduce.rs`.
     pub deleted: u64,
     /// Clauses removed because satisfied at level 0. Counted in `simplify.rs`.

@@ -13,7 +13,9 @@
 //!    level-0 unit. For an unassigned variable both are stale and never read.
 //! 4. `qhead <= lits.len()`, and `lits[..qhead]` have been propagated (their watch lists
 //!    visited, `watch.rs`).
-//! 5. Level 0 is never analysed: a level-0 literal's reason may be forgotten (`NO_REASON`)
+//! 5. For a variable assigned above level 0, `pos[v]` is its index in `lits` (at level 0 it is
+//!    stale: `forget_root` moves level-0 literals, and nothing reads their positions).
+//! 6. Level 0 is never analysed: a level-0 literal's reason may be forgotten (`NO_REASON`)
 //!    once `simplify.rs` deletes the clause, and the clause arena may drop it.
 //!
 //! Who writes: `assign`, `new_decision_level` and `undo_to` below, and propagation's
@@ -38,6 +40,9 @@ pub(crate) struct Trail {
     pub(crate) lits: Vec<Lit>,
     /// `lim[d]` = length of `lits` when decision level `d + 1` began (invariant 2).
     pub(crate) lim: Vec<usize>,
+    /// Index in `lits` of each variable assigned above level 0 (invariant 5): where
+    /// learned-clause shrinking (`shrink.rs`) starts its walk down a level.
+    pub(crate) pos: Vec<u32>,
     /// Next position of `lits` to propagate (invariant 4).
     pub(crate) qhead: usize,
 }
@@ -48,6 +53,7 @@ impl Trail {
         self.vals.resize(2 * n, L_UNDEF);
         self.level.resize(n, 0);
         self.reason.resize(n, NO_REASON);
+        self.pos.resize(n, 0);
     }
 
     /// Number of variables.
@@ -95,6 +101,7 @@ impl Trail {
         self.vals[(!l).code()] = L_FALSE;
         self.level[v] = self.decision_level();
         self.reason[v] = reason;
+        self.pos[v] = self.lits.len() as u32;
         self.lits.push(l);
     }
 
@@ -126,7 +133,7 @@ impl Trail {
     }
 
     /// At level 0: unassigns every literal of the trail whose variable `drop` selects and
-    /// returns them, and forgets the reasons of the rest (invariant 5 allows it: the clauses
+    /// returns them, and forgets the reasons of the rest (invariant 6 allows it: the clauses
     /// behind them may be about to go). `qhead` keeps the propagated prefix of what remains: a
     /// solve stopped by its budget right after learning a unit leaves that unit unpropagated
     /// (invariant 4). `factor.rs` drops its extension variables with it.

@@ -412,3 +412,44 @@ fn proofs_stay_valid_through_factoring_with_its_rat_extension_clauses() {
     assert!(extension >= 10, "{extension} extension variables");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shrunken_learned_clauses_are_rup_and_shrinking_removes_literals() {
+    // Each learned clause must be RUP on its own (the forward checker checks every lemma), so
+    // a block UIP that did not imply its level's literals would be caught here. Pigeonholes
+    // and random 3-SAT near the threshold learn clauses with several literals per level.
+    let mut rng = SplitMix64::new(0x5412);
+    let mut instances = vec![pigeonhole(6, 5), pigeonhole(7, 6)];
+    while instances.len() < 10 {
+        let f = random_ksat(&mut rng, 40, 180, 3);
+        let mut s = Solver::new();
+        add_dimacs(&mut s, &f);
+        if s.solve(&[], Budget::UNLIMITED) == Status::Unsat {
+            instances.push(f);
+        }
+    }
+    let mut shrunken = 0;
+    for (k, f) in instances.iter().enumerate() {
+        let opts = Options {
+            shrink: true,
+            ..Options::default()
+        };
+        let mut s = Solver::with_options(opts);
+        let sink = SharedSink::default();
+        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+        add_dimacs(&mut s, f);
+        assert_eq!(
+            s.solve(&[], Budget::UNLIMITED),
+            Status::Unsat,
+            "instance {k}"
+        );
+        s.flush_proof().unwrap();
+        shrunken += s.stats().shrunken_literals;
+        check_text_proof(f, &sink.bytes()).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+    }
+    assert!(
+        shrunken > 0,
+        "shrinking never fired on {} instances",
+        instances.len()
+    );
+}

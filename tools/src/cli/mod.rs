@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 43] = [
+    let rows: [(&str, u64); 44] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -206,6 +206,7 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("learned units", stats.learned_units),
         ("learned literals", stats.learned_literals),
         ("minimized literals", stats.minimized_literals),
+        ("shrunken literals", stats.shrunken_literals),
         ("deleted", stats.deleted),
         ("simplified", stats.simplified),
         ("walks", stats.walks),
