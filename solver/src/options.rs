@@ -241,9 +241,11 @@ options_table! {
     minimize: bool = true, [0, 1];
     /// Shrink learned clauses after minimisation: a level's literals replaced by the one
     /// literal of that level that implies them (`shrink.rs`; needs `minimize`). On against off
-    /// at 60 s (one run each, 2026-12-03): the own structured set, PAR-2 1028.4 s against
-    /// 1149.3 s (16 solved each; Kissat 4.0.4 838.4 s); sat-industrial 154.2 s against 166.9 s
-    /// (the base without it and without the restart-average fix; 21 solved each).
+    /// at 60 s (one run each, 2026-12-03): the own structured set, PAR-2 1083.7 s against
+    /// 1153.4 s (16 solved each; Kissat 4.0.4 838.4 s); the random part of sat-main 314.2 s
+    /// against 245.6 s (37 solved each; its 14 SAT instances, summed over seeds 0–2, 1011.7 s
+    /// against 983.8 s); sat-industrial 154.2 s against 166.9 s (with a restart change since
+    /// reverted).
     shrink: bool = true, [0, 1];
     /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).
     lbd_merge_assumptions: bool = true, [0, 1];
