@@ -123,10 +123,18 @@ fn check_text_proof(formula: &[Vec<i64>], proof: &[u8]) -> Result<usize, String>
 }
 
 fn unsat_instances() -> Vec<Vec<Vec<i64>>> {
-    let mut rng = SplitMix64::new(99);
     let mut v = vec![pigeonhole(5, 4), pigeonhole(6, 5)];
-    while v.len() < 12 {
-        let f = random_ksat(&mut rng, 30, 160, 3);
+    v.extend(random_unsat(99, 30, 160, 10));
+    v
+}
+
+/// The first `count` unsatisfiable random 3-SAT formulas of `vars` variables and `clauses`
+/// clauses drawn from `seed`.
+fn random_unsat(seed: u64, vars: u64, clauses: usize, count: usize) -> Vec<Vec<Vec<i64>>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut v = Vec::new();
+    while v.len() < count {
+        let f = random_ksat(&mut rng, vars, clauses, 3);
         let mut s = Solver::new();
         add_dimacs(&mut s, &f);
         if s.solve(&[], Budget::UNLIMITED) == Status::Unsat {
@@ -418,16 +426,8 @@ fn shrunken_learned_clauses_are_rup_and_shrinking_removes_literals() {
     // Each learned clause must be RUP on its own (the forward checker checks every lemma), so
     // a block UIP that did not imply its level's literals would be caught here. Pigeonholes
     // and random 3-SAT near the threshold learn clauses with several literals per level.
-    let mut rng = SplitMix64::new(0x5412);
     let mut instances = vec![pigeonhole(6, 5), pigeonhole(7, 6)];
-    while instances.len() < 10 {
-        let f = random_ksat(&mut rng, 40, 180, 3);
-        let mut s = Solver::new();
-        add_dimacs(&mut s, &f);
-        if s.solve(&[], Budget::UNLIMITED) == Status::Unsat {
-            instances.push(f);
-        }
-    }
+    instances.extend(random_unsat(0x5412, 40, 180, 8));
     let mut shrunken = 0;
     for (k, f) in instances.iter().enumerate() {
         let opts = Options {
