@@ -5,8 +5,8 @@
 //! clause LBDs exceeds `restart_margin` times the slow one — the search is producing worse
 //! clauses than usual. Moving averages start fast (`BIAS_DECAY`; not quite the bias correction
 //! of Biere & Fröhlich, "Evaluating CDCL restart schemes", POS 2015, which measured worse).
-//! Stable mode uses the Luby sequence (Luby,
-//! Sinclair & Zuckerman, IPL 1993) scaled by `restart_luby_unit`, i.e. Knuth's reluctant doubling.
+//! Stable mode uses the Luby sequence (Luby, Sinclair & Zuckerman, IPL 1993) scaled by
+//! `restart_luby_unit`, i.e. Knuth's reluctant doubling.
 
 #![forbid(unsafe_code)]
 

@@ -7,8 +7,10 @@
 //! literals of one level all follow from one earlier literal of that level, the clause can
 //! name that literal instead: the LBD stays the same (one literal per level is left where there
 //! were several), the clause gets shorter, so it propagates sooner and costs less to watch and
-//! to keep. On the crafted formulas of the own structured set (clique colouring, Urquhart) grim's
-//! learned clauses were about one and a half times as long as Kissat's, which shrinks.
+//! to keep. Measured: it removes few literals where grim's clauses are longest against
+//! Kissat's (4% of those left after minimisation on clique colouring 10-07-09, 0.03% on
+//! Urquhart-s4-b1), and its effect on the own structured set comes mostly from the different
+//! search path (PAR-2 1083.7 s against 1153.4 s off, option `shrink`).
 //!
 //! The technique: Fleury & Biere, "Efficient all-UIP learned clause minimization" (SAT 2021),
 //! as in Kissat's and CaDiCaL's `shrink`. The clause's literals below the conflict level are

@@ -41,7 +41,9 @@ pub(crate) struct Trail {
     /// `lim[d]` = length of `lits` when decision level `d + 1` began (invariant 2).
     pub(crate) lim: Vec<usize>,
     /// Index in `lits` of each variable assigned above level 0 (invariant 5): where
-    /// learned-clause shrinking (`shrink.rs`) starts its walk down a level.
+    /// learned-clause shrinking (`shrink.rs`) starts its walk down a level. Its store in every
+    /// assignment costs 0.5% of the instructions on uuf250-01 with shrinking off and the search
+    /// unchanged (callgrind: 7.702 G against 7.665 G before it).
     pub(crate) pos: Vec<u32>,
     /// Next position of `lits` to propagate (invariant 4).
     pub(crate) qhead: usize,
