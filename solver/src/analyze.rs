@@ -25,8 +25,8 @@
 
 #![forbid(unsafe_code)]
 
+use crate::bump::Bump;
 use crate::clause::{Arena, CRef, LAZY_REASON, NO_REASON};
-use crate::decide::Vsids;
 use crate::solver::Solver;
 use crate::trail::Trail;
 use crate::types::{L_FALSE, Lit};
@@ -102,7 +102,7 @@ impl Analysis {
 
     /// Marks the variables of one antecedent `lits` (the conflict, then each reason on the way
     /// up the trail), skipping the pivot resolved on and level-0 literals: bumps each newly
-    /// marked variable, puts the ones below the current level into the learned clause, and
+    /// marked variable (notes it for `bump.rs`), puts the ones below the current level into the learned clause, and
     /// returns how many are at the current level (still to be resolved).
     #[inline]
     fn resolve(
@@ -110,7 +110,7 @@ impl Analysis {
         lits: &[Lit],
         pivot: Option<Lit>,
         trail: &Trail,
-        vsids: &mut Vsids,
+        bump: &mut Bump,
         current: u32,
     ) -> usize {
         let mut open = 0;
@@ -124,7 +124,7 @@ impl Analysis {
             }
             debug_assert_eq!(trail.value(q), L_FALSE);
             self.seen[v] = SEEN_IN_CLAUSE;
-            vsids.bump(v);
+            bump.note_new(v);
             if trail.level[v] >= current {
                 open += 1;
             } else {
@@ -232,10 +232,10 @@ impl Solver {
                 arena,
                 trail,
                 analysis,
-                vsids,
+                bump,
                 ..
             } = self;
-            open += analysis.resolve(arena.lits(clause), pivot, trail, vsids, current);
+            open += analysis.resolve(arena.lits(clause), pivot, trail, bump, current);
             // The next literal of the current level to resolve on, walking the trail down.
             let p = loop {
                 index -= 1;
@@ -261,16 +261,17 @@ impl Solver {
                 analysis,
                 arena,
                 trail,
-                vsids,
+                bump,
                 stats,
                 ..
             } = self;
             let abstract_levels = analysis.minimize(arena, trail, stats);
             if self.opts.shrink {
-                analysis.shrink(arena, trail, vsids, stats, abstract_levels);
+                analysis.shrink(arena, trail, bump, stats, abstract_levels);
             }
             analysis.clear_minimize_marks();
         }
+        self.bump_analyzed();
         let Solver {
             analysis, trail, ..
         } = self;
@@ -337,7 +338,7 @@ impl Solver {
     /// Decays every activity by growing the increments (the exponential half of EVSIDS and of
     /// clause activities): once per conflict.
     pub(crate) fn decay_activities(&mut self) {
-        self.vsids.decay(self.opts.vsids_decay);
+        self.scores.decay(self.opts.vsids_decay);
         self.reduce.decay_activity(self.opts.reduce_activity_decay);
     }
 

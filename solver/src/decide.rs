@@ -1,26 +1,34 @@
-//! Decisions: the unassigned variable of highest EVSIDS activity, with its phase chosen by, in
-//! order, the user's preference (`set_phase`), the target phase (stable mode), and the saved
-//! phase (phase saving: Pipatsrisawat & Darwiche, SAT 2007).
+//! Decisions: in stable mode the unassigned variable of highest EVSIDS activity, in focused
+//! mode the most recently bumped unassigned variable of the VMTF queue (`queue.rs`; option
+//! `vmtf`, else EVSIDS in both modes, as Kissat and CaDiCaL split them), with its phase chosen
+//! by, in order, the user's preference (`set_phase`), the target phase (stable mode), and the
+//! saved phase (phase saving: Pipatsrisawat & Darwiche, SAT 2007).
 //!
 //! Why the user phase wins over everything: level generation draws seeded per-cell wishes and
 //! expects the solver to honour them wherever the rules allow, on every decision, not only the
 //! first; target and saved phases only break the ties the user left open.
 //!
-//! State owned here: the scores (`Vsids`: activities, increment and heap) and the phases
-//! (`Phases`). Who writes them: `analyze.rs` bumps scores; backtracking (`Solver::undo_to`,
-//! `solver.rs`) saves phases and returns variables to the heap; `rephase.rs` and `walk.rs`
-//! overwrite saved, target and best phases; the API (`set_phase`, `seed_phases`) sets user and
-//! saved phases.
+//! State owned here: the scores (`Scores`: the EVSIDS activities, increment and heap, and the
+//! VMTF queue, with which of them the current mode bumps and decides by) and the phases
+//! (`Phases`). Who writes them: `bump.rs` bumps scores (the variables `analyze.rs` and
+//! `shrink.rs` met); `mode.rs` says which order is in use; backtracking (`Solver::undo_to`,
+//! `solver.rs`) saves phases and returns variables to the heap and the queue's cursor;
+//! `rephase.rs` and `walk.rs` overwrite saved, target and best phases; the API (`set_phase`,
+//! `seed_phases`) sets user and saved phases.
 //!
-//! Invariant (owned here; `search.rs` relies on it to answer Sat when the heap is empty): every
-//! unassigned, non-eliminated variable is in the heap. Assigned ones may linger in it and are
-//! skipped when popped.
+//! Invariant (owned here; `search.rs` relies on it to answer Sat when no decision is left):
+//! every unassigned, non-eliminated variable is in the heap, in both modes, and is reachable
+//! from the queue's cursor (`queue.rs`), in both modes, so that a mode switch needs no rebuild.
+//! Assigned ones may linger in the heap and are skipped when popped. Only the order in use is
+//! bumped: the other keeps its order from when its mode last ran, as in Kissat.
 
 #![forbid(unsafe_code)]
 
 use crate::heap::VarHeap;
+use crate::queue::Queue;
 use crate::rng;
 use crate::solver::Solver;
+use crate::trail::Trail;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Var};
 
 /// Activities above this are rescaled (with the increment) before they overflow an `f64`.
@@ -114,6 +122,90 @@ impl Vsids {
     }
 }
 
+/// The two decision orders and which one is in use (module doc).
+#[derive(Default)]
+pub(crate) struct Scores {
+    /// EVSIDS: stable mode's order (and focused mode's with `vmtf` off).
+    pub(crate) evsids: Vsids,
+    /// VMTF: focused mode's order with `vmtf` on.
+    pub(crate) queue: Queue,
+    /// Decide and bump by the queue (focused mode with `vmtf`), else by EVSIDS.
+    use_queue: bool,
+}
+
+impl Scores {
+    /// Makes room for variables `old..n` in both orders (with `seed`'s tie-break).
+    pub(crate) fn grow(&mut self, old: usize, n: usize, seed: u64) {
+        self.evsids.grow(old, n, seed);
+        self.queue.grow(old, n, seed);
+    }
+
+    /// Chooses the order in use: the queue when `queue` (set at every mode switch).
+    pub(crate) fn use_queue(&mut self, queue: bool) {
+        self.use_queue = queue;
+    }
+
+    /// Whether decisions come from the queue.
+    #[inline(always)]
+    pub(crate) fn uses_queue(&self) -> bool {
+        self.use_queue
+    }
+
+    /// Bumps one conflict's variables `vars` (distinct; reordered in place) in the order in
+    /// use (`bump.rs` collects them).
+    #[inline]
+    pub(crate) fn bump_all(&mut self, vars: &mut [u32], trail: &Trail) {
+        if self.use_queue {
+            self.queue.bump(vars, trail);
+        } else {
+            for &v in vars.iter() {
+                self.evsids.bump(v as usize);
+            }
+        }
+    }
+
+    /// The per-conflict decay of EVSIDS, only while it is bumped: its increment must not grow
+    /// without the bumps that rescale it.
+    #[inline]
+    pub(crate) fn decay(&mut self, decay: f64) {
+        if !self.use_queue {
+            self.evsids.decay(decay);
+        }
+    }
+
+    /// `v` is unassigned or usable again: back in the heap, and reachable from the cursor.
+    #[inline(always)]
+    pub(crate) fn insert(&mut self, v: usize) {
+        self.evsids.insert(v);
+        self.queue.unassigned(v);
+    }
+
+    /// The variable the order in use would decide next, without deciding it (trail reuse):
+    /// stale heap tops are dropped on the way.
+    pub(crate) fn peek(&mut self, trail: &Trail, usable: impl Fn(usize) -> bool) -> Option<usize> {
+        if self.use_queue {
+            return self.queue.next_decision(trail, usable);
+        }
+        loop {
+            let v = self.evsids.top()?;
+            if trail.var_value(v) == L_UNDEF && usable(v) {
+                return Some(v);
+            }
+            self.evsids.pop();
+        }
+    }
+
+    /// Whether the order in use ranks `a` above `b`.
+    #[inline]
+    pub(crate) fn prefers(&self, a: usize, b: usize) -> bool {
+        if self.use_queue {
+            self.queue.newer(a, b)
+        } else {
+            self.evsids.activity(a) > self.evsids.activity(b)
+        }
+    }
+}
+
 /// The phases of every variable: what a decision tries first.
 #[derive(Default)]
 pub(crate) struct Phases {
@@ -162,8 +254,29 @@ impl Solver {
     /// The next decision literal, or `None` when every variable is assigned or eliminated.
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         let use_target = self.mode.is_stable() && self.opts.target_phases;
+        if self.scores.uses_queue() {
+            let Solver {
+                scores,
+                trail,
+                elim,
+                phases,
+                ..
+            } = self;
+            let Some(v) = scores
+                .queue
+                .next_decision(trail, |v| !elim.is_eliminated(v))
+            else {
+                debug_assert!(
+                    (0..trail.num_vars())
+                        .all(|v| trail.var_value(v) != L_UNDEF || elim.is_eliminated(v)),
+                    "queue.rs invariant: an unassigned variable was behind the cursor"
+                );
+                return None;
+            };
+            return Some(Var::from_index(v).lit(phases.decision(v, use_target)));
+        }
         loop {
-            let Some(v) = self.vsids.pop() else {
+            let Some(v) = self.scores.evsids.pop() else {
                 debug_assert!(
                     (0..self.trail.num_vars())
                         .all(|v| self.trail.var_value(v) != L_UNDEF || self.elim.is_eliminated(v)),

@@ -615,7 +615,7 @@ impl Solver {
         for v in 0..self.trail.num_vars() {
             if self.elim.eliminated[v] {
                 self.elim.eliminated[v] = false;
-                self.vsids.insert(v);
+                self.scores.insert(v);
             }
         }
         self.stats.restored += 1;

@@ -674,7 +674,7 @@ impl Solver {
         watches.reset_blockers(arena, |l| ext(&l));
         let len = trail.lits.len();
         for l in freed {
-            self.vsids.insert(l.var().index());
+            self.scores.insert(l.var().index());
         }
         self.simplify.forget_beyond(len);
         self.debug_check();

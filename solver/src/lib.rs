@@ -38,9 +38,10 @@
 //! | `watch` | `Watches` | watch lists and their invariants |
 //! | `propagate` | — | two-watched-literal unit propagation with blockers and binary watches |
 //! | `analyze` | `Analysis` | 1UIP learning, LBD, clause bumping, final conflict for assumptions |
+//! | `bump` | `Bump` | what a conflict bumps (with the reason side of the learned clause), handed to the decision order in use |
 //! | `minimize` | (in `Analysis`) | recursive learned-clause minimisation |
 //! | `shrink` | (in `Analysis`) | learned-clause shrinking: a level's literals replaced by their block UIP |
-//! | `decide`, `heap` | `Vsids`, `Phases`, `VarHeap` | EVSIDS scores and heap; phase selection (user, target, saved) |
+//! | `decide`, `heap`, `queue` | `Scores`, `Vsids`, `Phases`, `VarHeap`, `Queue` | the decision orders: EVSIDS scores and heap (stable mode), the VMTF queue (focused mode); phase selection (user, target, saved) |
 //! | `restart` | `Restart` | glucose EMA restarts (focused), Luby (stable) |
 //! | `mode` | `Mode` | switching between focused and stable mode |
 //! | `rephase` | `Rephase` | target/best phases and rephasing |
@@ -73,6 +74,7 @@ mod analyze;
 #[doc = include_str!("../ARCHITECTURE.md")]
 pub mod architecture {}
 mod budget;
+mod bump;
 mod check;
 mod clause;
 mod decide;
@@ -88,6 +90,7 @@ pub mod options;
 mod probe;
 mod proof;
 mod propagate;
+mod queue;
 mod reduce;
 mod rephase;
 mod restart;

@@ -12,7 +12,7 @@
 use crate::solver::Solver;
 
 /// The search mode and its schedule: written only here; `restart.rs` and `decide.rs` read
-/// `is_stable`.
+/// `is_stable`, and `choose_decision_order` tells the scores which order the mode uses.
 #[derive(Default)]
 pub(crate) struct Mode {
     /// Stable mode (else focused).
@@ -66,5 +66,13 @@ impl Solver {
         // Each mode starts from its own restart schedule and its own target phase.
         self.rephase.forget_target();
         self.start_restarts();
+        self.choose_decision_order();
+    }
+
+    /// The decision order of the current mode (`decide.rs`): VMTF in focused mode when `vmtf`
+    /// is on, EVSIDS otherwise. Also at every `solve`, since the options may have changed.
+    pub(crate) fn choose_decision_order(&mut self) {
+        let queue = self.opts.vmtf && !self.mode.stable;
+        self.scores.use_queue(queue);
     }
 }

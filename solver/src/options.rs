@@ -252,6 +252,17 @@ options_table! {
     /// A learned clause's LBD is lowered in analysis only when the recomputed one is smaller by
     /// at least this (glucose's rule: by 2, so that tiers do not churn on every conflict).
     lbd_update_drop: u64 = 2, [1, 1000];
+    /// Focused mode decides by the VMTF queue (`queue.rs`), stable mode by EVSIDS, as Kissat
+    /// and CaDiCaL do; off = EVSIDS in both modes.
+    vmtf: bool = true, [0, 1];
+    /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`).
+    bump_reasons: bool = true, [0, 1];
+    /// Reason-side bumping gives up on a conflict whose reason side would make the bumped set
+    /// more than this many times larger (Kissat's `bumpreasonslimit`).
+    bump_reasons_limit: u64 = 10, [1, u32::MAX];
+    /// No reason-side bumping while the average decisions per conflict is at least this
+    /// (Kissat's `bumpreasonsrate`).
+    bump_reasons_rate: u64 = 10, [1, u32::MAX];
     /// EVSIDS activity decay factor per conflict; 0.95 (MiniSat's) measured best on sat-main.
     vsids_decay: f64 = 0.95, [0.5, 0.9999];
     /// Allow stable mode (Luby restarts, target phases); off = focused mode only.

@@ -11,7 +11,6 @@
 #![forbid(unsafe_code)]
 
 use crate::solver::Solver;
-use crate::types::L_UNDEF;
 
 /// The start-up of the moving averages: the effective smoothing starts at 1 and is
 /// multiplied by this per update until it reaches the option's alpha.
@@ -123,22 +122,20 @@ impl Solver {
         if !self.opts.restart_reuse_trail {
             return keep;
         }
-        // Assigned variables at the top of the heap are stale: drop them (backtrack puts them
-        // back when they are unassigned).
-        let next = loop {
-            match self.vsids.top() {
-                None => return keep,
-                Some(v) if self.trail.var_value(v) != L_UNDEF => {
-                    self.vsids.pop();
-                }
-                Some(v) => break self.vsids.activity(v),
-            }
+        let Solver {
+            scores,
+            trail,
+            elim,
+            ..
+        } = self;
+        let Some(next) = scores.peek(trail, |v| !elim.is_eliminated(v)) else {
+            return keep;
         };
         let mut level = keep;
-        while level < self.trail.decision_level() {
-            let start = self.trail.lim[level as usize];
-            let decision = self.trail.lits[start].var().index();
-            if self.vsids.activity(decision) <= next {
+        while level < trail.decision_level() {
+            let start = trail.lim[level as usize];
+            let decision = trail.lits[start].var().index();
+            if !scores.prefers(decision, next) {
                 break;
             }
             level += 1;

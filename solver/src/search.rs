@@ -83,6 +83,7 @@ impl Solver {
             self.start_reductions();
             self.start_rephasing();
         }
+        self.choose_decision_order();
         self.rephase.forget_target();
     }
 

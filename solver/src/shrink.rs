@@ -41,8 +41,8 @@
 #![forbid(unsafe_code)]
 
 use crate::analyze::{Analysis, SEEN_IN_CLAUSE};
+use crate::bump::Bump;
 use crate::clause::{Arena, is_clause};
-use crate::decide::Vsids;
 use crate::minimize::{SEEN_FAILED, SEEN_REDUNDANT, abstract_level};
 use crate::stats::Stats;
 use crate::trail::Trail;
@@ -65,7 +65,7 @@ impl Analysis {
         &mut self,
         arena: &Arena,
         trail: &Trail,
-        vsids: &mut Vsids,
+        bump: &mut Bump,
         stats: &mut Stats,
         abstract_levels: u32,
     ) {
@@ -103,9 +103,7 @@ impl Analysis {
             match uip {
                 Some(u) => {
                     // A UIP outside the block is new to the clause: bumped like the rest.
-                    if !self.learnt[start..end].iter().any(|l| l.var() == u.var()) {
-                        vsids.bump(u.var().index());
-                    }
+                    bump.note(u.var().index());
                     stats.shrunken_literals += (end - start - 1) as u64;
                     self.learnt[write] = !u;
                     write += 1;

@@ -8,9 +8,10 @@
 
 use crate::analyze::Analysis;
 use crate::budget::{Limits, Terminator};
+use crate::bump::Bump;
 use crate::check::ModelCheck;
 use crate::clause::{Arena, Clauses, NO_REASON};
-use crate::decide::{Phases, Vsids};
+use crate::decide::{Phases, Scores};
 use crate::eliminate::Elimination;
 use crate::external::External;
 use crate::factor::Factor;
@@ -58,7 +59,9 @@ pub struct Solver {
     /// `minimize.rs`).
     pub(crate) analysis: Analysis,
     /// EVSIDS scores and the decision heap (`decide.rs`, `heap.rs`).
-    pub(crate) vsids: Vsids,
+    pub(crate) scores: Scores,
+    /// The variables the current conflict bumps; reason-side bumping's schedule (`bump.rs`).
+    pub(crate) bump: Bump,
     /// Saved, target, best and user phases (`decide.rs`).
     pub(crate) phases: Phases,
     /// Focused/stable mode and its schedule (`mode.rs`).
@@ -143,7 +146,8 @@ impl Solver {
             arena: Arena::default(),
             clauses: Clauses::default(),
             analysis: Analysis::default(),
-            vsids: Vsids::default(),
+            scores: Scores::default(),
+            bump: Bump::default(),
             phases: Phases::default(),
             mode: Mode::default(),
             restart: Restart::default(),
@@ -249,10 +253,11 @@ impl Solver {
         self.phases.grow(n, self.opts.phase_initial);
         self.elim.grow(n);
         self.analysis.grow(n);
+        self.bump.grow(n);
         // Decision levels reach the variable count plus one per assumption (`init_search`);
         // factoring grows the count after `init_search` has reserved the levels.
         self.analysis.levels.reserve(n + self.assumptions.len() + 2);
-        self.vsids.grow(old, n, self.opts.seed);
+        self.scores.grow(old, n, self.opts.seed);
     }
 
     /// Adds a clause (a disjunction of literals), before or between solves.
@@ -552,7 +557,7 @@ impl Solver {
         let Solver {
             trail,
             phases,
-            vsids,
+            scores,
             ..
         } = self;
         trail.undo_to(level, |l| {
@@ -560,7 +565,7 @@ impl Solver {
             if save_phases {
                 phases.saved[v] = l.is_positive();
             }
-            vsids.insert(v);
+            scores.insert(v);
         });
     }
 
@@ -570,6 +575,10 @@ impl Solver {
     pub(crate) fn debug_check(&self) {
         if cfg!(debug_assertions) {
             self.trail.debug_check();
+            let elim = &self.elim;
+            self.scores
+                .queue
+                .debug_check(&self.trail, |v| !elim.is_eliminated(v));
             self.watches
                 .debug_check(&self.arena, &self.clauses, &self.trail);
         }

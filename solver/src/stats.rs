@@ -36,6 +36,9 @@ pub struct Stats {
     /// Literals removed by shrinking: a level's literals replaced by one. Counted in
     /// `shrink.rs`.
     pub shrunken_literals: u64,
+    /// Variables bumped because they are in the reason of a learned clause's literal (the
+    /// reason side). Counted in `bump.rs`.
+    pub reason_bumps: u64,
     /// Learned clauses deleted by reduction. Counted in `reduce.rs`.
     pub deleted: u64,
     /// Clauses removed because satisfied at level 0. Counted in `simplify.rs`.

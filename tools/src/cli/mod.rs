@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 44] = [
+    let rows: [(&str, u64); 45] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -207,6 +207,7 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("learned literals", stats.learned_literals),
         ("minimized literals", stats.minimized_literals),
         ("shrunken literals", stats.shrunken_literals),
+        ("reason-side bumps", stats.reason_bumps),
         ("deleted", stats.deleted),
         ("simplified", stats.simplified),
         ("walks", stats.walks),
