@@ -101,9 +101,9 @@ impl Analysis {
     }
 
     /// Marks the variables of one antecedent `lits` (the conflict, then each reason on the way
-    /// up the trail), skipping the pivot resolved on and level-0 literals: bumps each newly
-    /// marked variable (notes it for `bump.rs`), puts the ones below the current level into the learned clause, and
-    /// returns how many are at the current level (still to be resolved).
+    /// up the trail), skipping the pivot resolved on and level-0 literals: notes each newly
+    /// marked variable for bumping (`bump.rs`), puts the ones below the current level into the
+    /// learned clause, and returns how many are at the current level (still to be resolved).
     #[inline]
     fn resolve(
         &mut self,

@@ -145,12 +145,6 @@ impl Scores {
         self.use_queue = queue;
     }
 
-    /// Whether decisions come from the queue.
-    #[inline(always)]
-    pub(crate) fn uses_queue(&self) -> bool {
-        self.use_queue
-    }
-
     /// Bumps one conflict's variables `vars` (distinct; reordered in place) in the order in
     /// use (`bump.rs` collects them).
     #[inline]
@@ -193,6 +187,15 @@ impl Scores {
             }
             self.evsids.pop();
         }
+    }
+
+    /// The variable to decide next (`peek`), taken out of the heap when EVSIDS is in use.
+    fn next_decision(&mut self, trail: &Trail, usable: impl Fn(usize) -> bool) -> Option<usize> {
+        let v = self.peek(trail, usable)?;
+        if !self.use_queue {
+            self.evsids.pop();
+        }
+        Some(v)
     }
 
     /// Whether the order in use ranks `a` above `b`.
@@ -254,39 +257,21 @@ impl Solver {
     /// The next decision literal, or `None` when every variable is assigned or eliminated.
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         let use_target = self.mode.is_stable() && self.opts.target_phases;
-        if self.scores.uses_queue() {
-            let Solver {
-                scores,
-                trail,
-                elim,
-                phases,
-                ..
-            } = self;
-            let Some(v) = scores
-                .queue
-                .next_decision(trail, |v| !elim.is_eliminated(v))
-            else {
-                debug_assert!(
-                    (0..trail.num_vars())
-                        .all(|v| trail.var_value(v) != L_UNDEF || elim.is_eliminated(v)),
-                    "queue.rs invariant: an unassigned variable was behind the cursor"
-                );
-                return None;
-            };
-            return Some(Var::from_index(v).lit(phases.decision(v, use_target)));
-        }
-        loop {
-            let Some(v) = self.scores.evsids.pop() else {
-                debug_assert!(
-                    (0..self.trail.num_vars())
-                        .all(|v| self.trail.var_value(v) != L_UNDEF || self.elim.is_eliminated(v)),
-                    "decide.rs invariant: an unassigned variable was missing from the heap"
-                );
-                return None;
-            };
-            if self.trail.var_value(v) == L_UNDEF && !self.elim.is_eliminated(v) {
-                return Some(Var::from_index(v).lit(self.phases.decision(v, use_target)));
-            }
-        }
+        let Solver {
+            scores,
+            trail,
+            elim,
+            phases,
+            ..
+        } = self;
+        let Some(v) = scores.next_decision(trail, |v| !elim.is_eliminated(v)) else {
+            debug_assert!(
+                (0..trail.num_vars())
+                    .all(|v| trail.var_value(v) != L_UNDEF || elim.is_eliminated(v)),
+                "decide.rs invariant: an unassigned variable was missing from the decision order"
+            );
+            return None;
+        };
+        Some(Var::from_index(v).lit(phases.decision(v, use_target)))
     }
 }

@@ -58,7 +58,8 @@ pub struct Solver {
     /// Conflict-analysis scratch: marks, the learned clause, LBD stamps (`analyze.rs`,
     /// `minimize.rs`).
     pub(crate) analysis: Analysis,
-    /// EVSIDS scores and the decision heap (`decide.rs`, `heap.rs`).
+    /// The decision orders: EVSIDS scores and heap, the VMTF queue (`decide.rs`, `heap.rs`,
+    /// `queue.rs`).
     pub(crate) scores: Scores,
     /// The variables the current conflict bumps; reason-side bumping's schedule (`bump.rs`).
     pub(crate) bump: Bump,
