@@ -253,10 +253,14 @@ options_table! {
     /// at least this (glucose's rule: by 2, so that tiers do not churn on every conflict).
     lbd_update_drop: u64 = 2, [1, 1000];
     /// Focused mode decides by the VMTF queue (`queue.rs`), stable mode by EVSIDS, as Kissat
-    /// and CaDiCaL do; off = EVSIDS in both modes.
-    vmtf: bool = true, [0, 1];
-    /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`).
-    bump_reasons: bool = true, [0, 1];
+    /// and CaDiCaL do; off = EVSIDS in both modes. Off by default until it stops costing on
+    /// random formulas: with `bump_reasons` it took the own structured set from PAR-2 1083.7 s
+    /// to 683.8 s (16 → 20 solved; Kissat 4.0.4 838.4 s) but the uuf250 instances from 30.9 s
+    /// to 46.6 s (60 s CPU, 2026-12-03).
+    vmtf: bool = false, [0, 1];
+    /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`). Off
+    /// by default with `vmtf`, with which it was measured (see there).
+    bump_reasons: bool = false, [0, 1];
     /// Reason-side bumping gives up on a conflict whose reason side would make the bumped set
     /// more than this many times larger (Kissat's `bumpreasonslimit`).
     bump_reasons_limit: u64 = 10, [1, u32::MAX];
