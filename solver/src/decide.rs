@@ -127,21 +127,38 @@ impl Vsids {
 pub(crate) struct Scores {
     /// EVSIDS: stable mode's order (and focused mode's with `vmtf` off).
     pub(crate) evsids: Vsids,
-    /// VMTF: focused mode's order with `vmtf` on.
+    /// VMTF: focused mode's order with `vmtf` on; built the first time it is used, so that a
+    /// solver that never uses it pays none of its 16 bytes per variable (the hostile-input
+    /// test's memory bound has no room for them on two million variables).
     pub(crate) queue: Queue,
+    /// Whether `queue` holds every variable (from its first use on).
+    queue_built: bool,
+    /// The variable count and seed the queue is built with.
+    vars: usize,
+    seed: u64,
     /// Decide and bump by the queue (focused mode with `vmtf`), else by EVSIDS.
     use_queue: bool,
 }
 
 impl Scores {
-    /// Makes room for variables `old..n` in both orders (with `seed`'s tie-break).
+    /// Makes room for variables `old..n` in both orders (with `seed`'s tie-break; the queue
+    /// only once built).
     pub(crate) fn grow(&mut self, old: usize, n: usize, seed: u64) {
         self.evsids.grow(old, n, seed);
-        self.queue.grow(old, n, seed);
+        if self.queue_built {
+            self.queue.grow(old, n, seed);
+        }
+        self.vars = n;
+        self.seed = seed;
     }
 
-    /// Chooses the order in use: the queue when `queue` (set at every mode switch).
+    /// Chooses the order in use: the queue when `queue` (set at every mode switch), building
+    /// it at its first use with every variable, the cursor at the end.
     pub(crate) fn use_queue(&mut self, queue: bool) {
+        if queue && !self.queue_built {
+            self.queue.grow(0, self.vars, self.seed);
+            self.queue_built = true;
+        }
         self.use_queue = queue;
     }
 

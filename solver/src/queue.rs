@@ -75,14 +75,18 @@ impl Queue {
         self.prev.resize(n, NONE);
         self.next.resize(n, NONE);
         self.stamp.resize(n, 0);
-        let mut order: Vec<usize> = (old..n).collect();
-        if seed != 0 {
+        if seed == 0 {
+            for v in old..n {
+                self.push_last(v);
+            }
+        } else {
+            let mut order: Vec<usize> = (old..n).collect();
             order.sort_by_key(|&v| {
                 rng::mix(seed.wrapping_add((v as u64).wrapping_mul(rng::GOLDEN)))
             });
-        }
-        for v in order {
-            self.push_last(v);
+            for v in order {
+                self.push_last(v);
+            }
         }
         self.search = self.last;
     }
@@ -148,6 +152,7 @@ impl Queue {
 
     /// `v` became unassigned (backtracking) or usable again (restored from elimination, freed
     /// by factoring): the cursor moves to it if it is newer (module invariant).
+    /// Before the queue is built (`decide.rs`) there are no stamps and the cursor just follows.
     #[inline(always)]
     pub(crate) fn unassigned(&mut self, v: usize) {
         let s = self.search as usize;
