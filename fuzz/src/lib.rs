@@ -61,7 +61,9 @@ pub fn solve_bytes(
 /// phases and every inprocessing technique at every chance (probing, substitution,
 /// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
 /// clauses), or aggressive with no inprocessing at all (factoring and learned-clause shrinking
-/// off too; shrinking is on in the four with minimisation). Factoring is on
+/// off too; shrinking is on in the four with minimisation; EVSIDS in both modes, without
+/// reason-side bumping, where the aggressive schedule decides by VMTF in focused mode and
+/// bumps reasons). Factoring is on
 /// in the other five (its default), so every target that adds variables after a solve also
 /// undoes it (`factor.rs`); the one without minimisation also breaks factoring's ties by code
 /// order instead of the 3-hop heuristic (`factor_structured` off), so both re-encodings run.
@@ -90,6 +92,8 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             vivify_effort: 0.0,
             factor: false,
             shrink: false,
+            vmtf: false,
+            bump_reasons: false,
             seed,
             ..aggressive
         },

@@ -76,6 +76,9 @@ pub(crate) struct Bump {
     delay: u32,
     /// …and how many of them are left.
     delay_left: u32,
+    /// Bump the reason side at all: `bump_reasons`, unless the formula is uniform and
+    /// `uniform_evsids` holds (set with the decision order, `mode.rs`).
+    pub(crate) reasons: bool,
 }
 
 impl Bump {
@@ -110,8 +113,7 @@ impl Solver {
         let decisions = self.stats.decisions - self.bump.last_decisions;
         self.bump.last_decisions = self.stats.decisions;
         self.bump.rate[stable].update(decisions as f64);
-        if self.opts.bump_reasons
-            && self.bump.rate[stable].value() < self.opts.bump_reasons_rate as f64
+        if self.bump.reasons && self.bump.rate[stable].value() < self.opts.bump_reasons_rate as f64
         {
             if self.bump.delay_left > 0 {
                 self.bump.delay_left -= 1;

@@ -70,9 +70,14 @@ impl Solver {
     }
 
     /// The decision order of the current mode (`decide.rs`): VMTF in focused mode when `vmtf`
-    /// is on, EVSIDS otherwise. Also at every `solve`, since the options may have changed.
+    /// is on, EVSIDS otherwise; and whether to bump reasons (`bump_reasons`). On a uniform
+    /// formula (`decide::Shape`) with `uniform_evsids`, EVSIDS in both modes and no reason-side
+    /// bumping, whatever those options say. Also at every `solve`, since the options and the
+    /// formula may have changed.
     pub(crate) fn choose_decision_order(&mut self) {
-        let queue = self.opts.vmtf && !self.mode.stable;
+        let plain = self.opts.uniform_evsids && self.scores.shape.uniform();
+        let queue = self.opts.vmtf && !self.mode.stable && !plain;
+        self.bump.reasons = self.opts.bump_reasons && !plain;
         self.scores.use_queue(queue);
     }
 }

@@ -253,14 +253,22 @@ options_table! {
     /// at least this (glucose's rule: by 2, so that tiers do not churn on every conflict).
     lbd_update_drop: u64 = 2, [1, 1000];
     /// Focused mode decides by the VMTF queue (`queue.rs`), stable mode by EVSIDS, as Kissat
-    /// and CaDiCaL do; off = EVSIDS in both modes. Off by default until it stops costing on
-    /// random formulas: with `bump_reasons` it took the own structured set from PAR-2 1083.7 s
-    /// to 683.8 s (16 → 20 solved; Kissat 4.0.4 838.4 s) but the uuf250 instances from 30.9 s
-    /// to 46.6 s (60 s CPU, 2026-12-03).
-    vmtf: bool = false, [0, 1];
-    /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`). Off
-    /// by default with `vmtf`, with which it was measured (see there).
-    bump_reasons: bool = false, [0, 1];
+    /// and CaDiCaL do; off = EVSIDS in both modes (and on uniform formulas, `uniform_evsids`).
+    /// With `bump_reasons` it took the own structured set from PAR-2 1083.7 s to 683.8 s
+    /// (16 → 20 solved; Kissat 4.0.4 838.4 s); alone, to 783.9 s (19 solved) (60 s CPU,
+    /// 2026-12-03).
+    vmtf: bool = true, [0, 1];
+    /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`).
+    /// Alone (EVSIDS in both modes) it took the own structured set to 860.5 s (18 solved); with
+    /// `vmtf`, see there.
+    bump_reasons: bool = true, [0, 1];
+    /// On a uniform formula (every added clause of one length k ≥ 3: random k-SAT in practice;
+    /// `decide::Shape`), decide by EVSIDS in both modes and bump no reasons, whatever `vmtf`
+    /// and `bump_reasons` say. Why: on the random part of sat-main (60 s CPU, seeds 0–2 summed,
+    /// 2026-12-03) EVSIDS with reason-side bumping took its 14 SAT instances from 1013.8 s to
+    /// 1372.9 s (109 → 105 solved of 114) while its uuf250 went from 88.3 s to 58.7 s, and
+    /// VMTF was slower on both (uuf250 1.5×, one seed).
+    uniform_evsids: bool = true, [0, 1];
     /// Reason-side bumping gives up on a conflict whose reason side would make the bumped set
     /// more than this many times larger (Kissat's `bumpreasonslimit`).
     bump_reasons_limit: u64 = 10, [1, u32::MAX];
@@ -424,7 +432,9 @@ impl Options {
     /// substitution, subsumption and elimination rounds fire every few conflicts, so tests on ten-variable instances reach those code paths.
     /// Lucky is off in it: its all-false and all-true descents answer many ten-variable SAT
     /// instances before the first conflict, and none of those paths would run
-    /// (`tests/lucky.rs` tests lucky on its own).
+    /// (`tests/lucky.rs` tests lucky on its own). Focused mode decides by the VMTF queue with
+    /// reason-side bumping, on uniform formulas too (`uniform_evsids` off), since the brute-force
+    /// suites draw many uniform 3-CNFs and the queue must be exercised on them.
     pub fn aggressive() -> Options {
         Options {
             mode_initial: 7,
@@ -443,6 +453,9 @@ impl Options {
             substitute_interval: 4,
             check_model: true,
             lucky: false,
+            vmtf: true,
+            uniform_evsids: false,
+            bump_reasons: true,
             ..Options::default()
         }
     }

@@ -280,6 +280,7 @@ impl Solver {
             self.restore_eliminated();
         }
         self.factor.record(lits);
+        self.scores.shape.note(lits.len());
         self.add_irredundant(lits);
     }
 

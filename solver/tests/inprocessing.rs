@@ -65,7 +65,7 @@ fn add(total: &mut Stats, s: &Stats) {
         ($($counter:ident)*) => { $(total.$counter += s.$counter;)* };
     }
     add!(probe_rounds failed_literals hbr hbr_subsuming substituted restored eliminated
-         subsumed_in_search eliminate_rounds gates strengthened);
+         subsumed_in_search eliminate_rounds gates strengthened reason_bumps);
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
     );
     assert_above!(total => probe_rounds > 200, failed_literals > 20, substituted > 50,
         restored > 50, subsumed_in_search > 50, strengthened > 50, eliminate_rounds > 10,
-        gates > 50);
+        gates > 50, reason_bumps > 5);
     assert!(
         total.hbr + total.hbr_subsuming > 20,
         "hyper-binary resolvents: {total:?}"
