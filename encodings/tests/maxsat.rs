@@ -1048,8 +1048,13 @@ fn the_maxsat_evaluation_regression_suite_matches_its_csvs() {
         cases.len(),
         configs.len()
     );
+    // Exhaustion only raises bounds of non-minimal cores, so how often it fires depends on the
+    // cores the engine happens to find: 16 raises with EVSIDS in focused mode, 5 (on three
+    // instances, all without minimisation) with VMTF and reason-side bumping, the engine's
+    // defaults since 2026-12-03, which left the optimiser's speed unchanged (maxsat-main,
+    // seeds 0-2: 64.7 s against 67.7 s CPU in the mean). The floor asks that it fires at all.
     assert!(
-        exhausted > 5 && trimmed > 50 && minimized > 50 && am1 > 10,
+        exhausted > 2 && trimmed > 50 && minimized > 50 && am1 > 10,
         "a technique rarely fired: {exhausted} {trimmed} {minimized} {am1}"
     );
     assert!(
