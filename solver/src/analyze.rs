@@ -236,11 +236,14 @@ impl Solver {
                 ..
             } = self;
             open += analysis.resolve(arena.lits(clause), pivot, trail, bump, current);
-            // The next literal of the current level to resolve on, walking the trail down.
+            // The next literal of the current level to resolve on, walking the trail down
+            // (past the clause's lower-level literals that an out-of-order trail has above
+            // it, `trail.rs` invariant 7).
             let p = loop {
                 index -= 1;
                 let p = trail.lits[index];
-                if analysis.seen[p.var().index()] != 0 {
+                let v = p.var().index();
+                if analysis.seen[v] != 0 && trail.level[v] == current {
                     break p;
                 }
             };

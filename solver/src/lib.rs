@@ -37,6 +37,7 @@
 //! | `clause` | `Arena`, `Clauses` | the clause arena (u32 offsets); the clause lists |
 //! | `watch` | `Watches` | watch lists and their invariants |
 //! | `propagate` | — | two-watched-literal unit propagation with blockers and binary watches |
+//! | `chrono` | — | chronological backtracking: the backtrack level after a conflict, conflicts on an out-of-order trail |
 //! | `analyze` | `Analysis` | 1UIP learning, LBD, clause bumping, final conflict for assumptions |
 //! | `bump` | `Bump` | what a conflict bumps (with the reason side of the learned clause), handed to the decision order in use |
 //! | `minimize` | (in `Analysis`) | recursive learned-clause minimisation |
@@ -76,6 +77,7 @@ pub mod architecture {}
 mod budget;
 mod bump;
 mod check;
+mod chrono;
 mod clause;
 mod decide;
 mod eliminate;

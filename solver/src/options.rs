@@ -293,6 +293,13 @@ options_table! {
     restart_slow_alpha: f64 = 1e-5, [1e-9, 1.0];
     /// Restarts keep the decision levels the heuristic would rebuild anyway (trail reuse).
     restart_reuse_trail: bool = true, [0, 1];
+    /// Chronological backtracking (`chrono.rs`): a learned clause whose backjump would undo
+    /// more than `chrono_levels` levels undoes one level only, its literal assigned out of
+    /// order on its own level (Nadel & Ryvchin, SAT 2018; Kissat's `chrono`).
+    chrono: bool = true, [0, 1];
+    /// The most levels a backjump undoes before chronological backtracking takes over
+    /// (Kissat's `chronolevels` 100); 0 = every conflict backtracks one level.
+    chrono_levels: u64 = 100, [0, u32::MAX];
     /// Stable mode: conflicts per unit of the Luby/reluctant-doubling sequence.
     restart_luby_unit: u64 = 512, [1, u32::MAX];
     /// Conflicts between reductions, times √(reductions + 1) (Kissat's schedule). 500 with
@@ -456,6 +463,8 @@ impl Options {
             vmtf: true,
             uniform_evsids: false,
             bump_reasons: true,
+            chrono: true,
+            chrono_levels: 0,
             ..Options::default()
         }
     }

@@ -82,7 +82,13 @@ pub(crate) fn propagate(
                         conflict = w.cref();
                         break 'watches;
                     }
-                    assign_unchecked(trail, w.blocker, w.cref());
+                    // Out of order (`trail.rs` invariant 7), the level is the other literal's.
+                    let level = if trail.out_of_order == usize::MAX {
+                        trail.lim.len() as u32
+                    } else {
+                        *trail.level.get_unchecked(p.var().index())
+                    };
+                    assign_unchecked(trail, w.blocker, w.cref(), level);
                     continue;
                 }
                 let c = w.cref();
@@ -116,7 +122,18 @@ pub(crate) fn propagate(
                     conflict = c;
                     break 'watches;
                 }
-                assign_unchecked(trail, first, c);
+                let level = if trail.out_of_order == usize::MAX {
+                    trail.lim.len() as u32
+                } else {
+                    // Out of order: the highest level of the other (false) literals.
+                    let mut level = 0;
+                    for k in 1..lits.len() {
+                        let lk = *lits.get_unchecked(k);
+                        level = level.max(*trail.level.get_unchecked(lk.var().index()));
+                    }
+                    level
+                };
+                assign_unchecked(trail, first, c, level);
             }
         }
         // Keep the watches not yet visited when a conflict cut the loop short.
@@ -134,15 +151,17 @@ pub(crate) fn propagate(
     conflict
 }
 
-/// `Trail::assign` without bounds checks, for propagation.
+/// `Trail::assign_at` without bounds checks, for propagation: `level` is the current level,
+/// or on an out-of-order trail the highest level of the reason's other literals.
 ///
 /// # Safety
 /// `l`'s variable must be below `trail.num_vars()`.
 #[allow(unsafe_code)]
 #[inline(always)]
-unsafe fn assign_unchecked(trail: &mut Trail, l: Lit, reason: CRef) {
+unsafe fn assign_unchecked(trail: &mut Trail, l: Lit, reason: CRef, level: u32) {
     let v = l.var().index();
-    let level = trail.lim.len() as u32;
+    // `trail.out_of_order` needs no update: a level below the current one is only computed
+    // when it already points at an earlier position (`trail.rs` invariant 7).
     // SAFETY: guaranteed by the caller; `vals` has 2·num_vars entries, the rest num_vars.
     unsafe {
         *trail.vals.get_unchecked_mut(l.code()) = L_TRUE;

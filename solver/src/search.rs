@@ -1,7 +1,7 @@
 //! The CDCL search loop. It reads like a table of contents on purpose: each scheduled
 //! technique is a predicate and an action in its own file.
 //!
-//! propagate → conflict? analyze, learn, backtrack
+//! propagate → conflict? out of order? analyze, backtrack (chronologically?), learn
 //!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
 //!             substitute?
 //!             vivify?
@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::chrono::OutOfOrder;
 use crate::clause::NO_REASON;
 use crate::external::Round;
 use crate::solver::Solver;
@@ -114,12 +115,35 @@ impl Solver {
                     self.proof.empty();
                     return Status::Unsat;
                 }
+                // Chronological backtracking's conflicts below the current level (`chrono.rs`).
+                if self.trail.is_out_of_order() {
+                    let outcome = self.out_of_order_conflict(conflict);
+                    self.debug_check_chrono();
+                    match outcome {
+                        OutOfOrder::Analyze => {}
+                        OutOfOrder::Implied => {
+                            if self.limits.exhausted(&self.stats) {
+                                return Status::Unknown;
+                            }
+                            continue;
+                        }
+                        OutOfOrder::Refuted => {
+                            self.ok = false;
+                            self.proof.empty();
+                            return Status::Unsat;
+                        }
+                    }
+                }
                 self.update_target_and_best();
-                let Some((bt, lbd)) = self.analyze(conflict) else {
+                let Some((jump, lbd)) = self.analyze(conflict) else {
                     return Status::Unknown; // a propagator's malformed reason
                 };
-                self.backtrack(bt);
-                self.learn(lbd);
+                let target = self.backtrack_level(jump);
+                self.backtrack(target);
+                self.learn(lbd, jump);
+                if target != jump {
+                    self.debug_check_chrono();
+                }
                 self.update_restart_averages(lbd);
                 self.decay_activities();
                 self.progress.tick(&self.stats);
@@ -143,6 +167,10 @@ impl Solver {
             rung!(self, vivifying => vivify, or unsat);
             rung!(self, rephasing => rephase);
             rung!(self, switching_mode => switch_mode);
+            // A backtrack that kept out-of-order literals propagates them again first.
+            if self.trail.qhead < self.trail.len() {
+                continue;
+            }
             // Assumptions first, one decision level each (MiniSat's scheme), so that
             // `analyze_final` can tell them apart from decisions.
             let mut next = None;
@@ -194,9 +222,10 @@ impl Solver {
         }
     }
 
-    /// Adds the learned clause `self.analysis.learnt` (asserting at the current level after
-    /// backtracking) and assigns its first literal.
-    fn learn(&mut self, lbd: u32) {
+    /// Adds the learned clause `self.analysis.learnt` and assigns its first literal on `jump`,
+    /// the level of the others: the current level after a backjump, below it after a
+    /// chronological backtrack (`chrono.rs`).
+    fn learn(&mut self, lbd: u32, jump: u32) {
         self.stats.learned += 1;
         let learnt = &self.analysis.learnt;
         self.proof.add(learnt);
@@ -214,7 +243,7 @@ impl Solver {
                 self.arena.set_activity(c, self.reduce.activity_inc());
                 self.watches.attach(&self.arena, c);
                 self.clauses.learnts.push(c);
-                self.trail.assign(first, c);
+                self.trail.assign_at(first, c, jump);
             }
             None => self.out_of_memory = true,
         }

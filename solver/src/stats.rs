@@ -39,6 +39,12 @@ pub struct Stats {
     /// Variables bumped because they are in the reason of a learned clause's literal (the
     /// reason side). Counted in `bump.rs`.
     pub reason_bumps: u64,
+    /// Conflicts after which the search went back one level instead of the learned clause's
+    /// backjump (chronological backtracking). Counted in `chrono.rs`.
+    pub chrono_backtracks: u64,
+    /// Conflicts on an out-of-order trail with a single literal on their highest level: that
+    /// literal assigned on the level below, nothing learned. Counted in `chrono.rs`.
+    pub chrono_implied: u64,
     /// Learned clauses deleted by reduction. Counted in `reduce.rs`.
     pub deleted: u64,
     /// Clauses removed because satisfied at level 0. Counted in `simplify.rs`.

@@ -65,7 +65,8 @@ fn add(total: &mut Stats, s: &Stats) {
         ($($counter:ident)*) => { $(total.$counter += s.$counter;)* };
     }
     add!(probe_rounds failed_literals hbr hbr_subsuming substituted restored eliminated
-         subsumed_in_search eliminate_rounds gates strengthened reason_bumps);
+         subsumed_in_search eliminate_rounds gates strengthened reason_bumps chrono_backtracks
+         chrono_implied);
 }
 
 #[test]

@@ -453,3 +453,32 @@ fn shrunken_learned_clauses_are_rup_and_shrinking_removes_literals() {
         instances.len()
     );
 }
+
+#[test]
+fn proofs_stay_valid_through_chronological_backtracking() {
+    // Every backjump chronological (`chrono_levels` 0): the learned clauses are still RUP,
+    // and a conflict found below the current level (a missed lower implication) adds none.
+    let mut instances = vec![pigeonhole(6, 5), pigeonhole(7, 6)];
+    instances.extend(random_unsat(0xc4_2018, 50, 215, 8));
+    let (mut backtracks, mut implied) = (0, 0);
+    for (k, f) in instances.iter().enumerate() {
+        let opts = Options {
+            chrono: true,
+            chrono_levels: 0,
+            ..Options::default()
+        };
+        let mut s = Solver::with_options(opts);
+        let sink = SharedSink::default();
+        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+        add_dimacs(&mut s, f);
+        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat, "instance {k}");
+        s.flush_proof().unwrap();
+        backtracks += s.stats().chrono_backtracks;
+        implied += s.stats().chrono_implied;
+        check_text_proof(f, &sink.bytes()).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+    }
+    assert!(
+        backtracks > 100 && implied > 0,
+        "{backtracks} chronological backtracks, {implied} missed lower implications"
+    );
+}

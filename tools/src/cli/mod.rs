@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 45] = [
+    let rows: [(&str, u64); 47] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -208,6 +208,8 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("minimized literals", stats.minimized_literals),
         ("shrunken literals", stats.shrunken_literals),
         ("reason-side bumps", stats.reason_bumps),
+        ("chronological backtracks", stats.chrono_backtracks),
+        ("out-of-order implications", stats.chrono_implied),
         ("deleted", stats.deleted),
         ("simplified", stats.simplified),
         ("walks", stats.walks),
