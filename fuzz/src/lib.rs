@@ -67,7 +67,11 @@ pub fn solve_bytes(
 /// in the other five (its default), so every target that adds variables after a solve also
 /// undoes it (`factor.rs`); the one without minimisation also breaks factoring's ties by code
 /// order instead of the 3-hop heuristic (`factor_structured` off), so both re-encodings run.
-/// The model check is always on.
+/// Chronological backtracking: the aggressive schedule backtracks one level on every conflict
+/// (`chrono_levels` 0); the seeded set jumps up to two levels and backtracks one level past
+/// that, so both kinds of backtrack meet in one search; the one without minimisation turns it
+/// off, so the classic backjump is fuzzed under the aggressive schedule too; the default set
+/// keeps the default threshold. The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
     match choice % 6 {
@@ -102,13 +106,18 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             ..Options::default()
         },
         1 => aggressive,
-        2 => Options { seed, ..aggressive },
+        2 => Options {
+            chrono_levels: 2,
+            seed,
+            ..aggressive
+        },
         _ => Options {
             minimize: false,
             stable: false,
             walk_effort: 0.0,
             eliminate: false,
             factor_structured: false,
+            chrono: false,
             seed,
             ..aggressive
         },

@@ -35,8 +35,8 @@
 #![forbid(unsafe_code)]
 
 use crate::clause::{CRef, is_clause};
-use crate::types::{L_FALSE, L_TRUE};
 use crate::solver::Solver;
+use crate::types::{L_FALSE, L_TRUE};
 
 /// What a conflict on an out-of-order trail leaves to do (`Solver::out_of_order_conflict`).
 pub(crate) enum OutOfOrder {
@@ -161,7 +161,10 @@ impl Solver {
                 continue;
             }
             let lits = self.arena.lits(r);
-            debug_assert!(lits.contains(&l), "trail invariant 3: the reason holds its literal");
+            debug_assert!(
+                lits.contains(&l),
+                "trail invariant 3: the reason holds its literal"
+            );
             for &q in lits.iter().filter(|&&q| q != l) {
                 let qv = q.var().index();
                 debug_assert_eq!(trail.value(q), L_FALSE, "trail invariant 3: a false reason");

@@ -295,7 +295,11 @@ options_table! {
     restart_reuse_trail: bool = true, [0, 1];
     /// Chronological backtracking (`chrono.rs`): a learned clause whose backjump would undo
     /// more than `chrono_levels` levels undoes one level only, its literal assigned out of
-    /// order on its own level (Nadel & Ryvchin, SAT 2018; Kissat's `chrono`).
+    /// order on its own level (Nadel & Ryvchin, SAT 2018; Kissat's `chrono`). On by default:
+    /// on the own structured set at 60 s it took PAR-2 from 623.4 s to 581.2 s (0.93x) and
+    /// solved 21 instead of 20, but the gain is one instance solved at 59.3 s (dist4.c); on the
+    /// 20 both solve it costs 18 s more (281.8 s against 263.4 s), so it is close to even
+    /// (`benches/results/sat-structured-2026-12-04-chrono.md`).
     chrono: bool = true, [0, 1];
     /// The most levels a backjump undoes before chronological backtracking takes over
     /// (Kissat's `chronolevels` 100); 0 = every conflict backtracks one level.

@@ -51,7 +51,12 @@ fn chronological_backtracking_agrees_with_brute_force_in_status_model_and_core()
         // Around the 3-SAT threshold (4.26 clauses per variable), where trails are deepest.
         let k = 3 + round % 2;
         let ratio = if k == 3 { 43 } else { 99 }; // tenths: near each threshold
-        let clauses = clauses_of(&random_ksat(&mut rng, u64::from(vars), vars as usize * ratio / 10, k));
+        let clauses = clauses_of(&random_ksat(
+            &mut rng,
+            u64::from(vars),
+            vars as usize * ratio / 10,
+            k,
+        ));
         let assumptions: Vec<Lit> = (0..rng.below(4))
             .map(|_| lit(rng.below(u64::from(vars)) as u32, rng.coin()))
             .collect();

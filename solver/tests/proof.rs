@@ -471,7 +471,11 @@ fn proofs_stay_valid_through_chronological_backtracking() {
         let sink = SharedSink::default();
         s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
         add_dimacs(&mut s, f);
-        assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat, "instance {k}");
+        assert_eq!(
+            s.solve(&[], Budget::UNLIMITED),
+            Status::Unsat,
+            "instance {k}"
+        );
         s.flush_proof().unwrap();
         backtracks += s.stats().chrono_backtracks;
         implied += s.stats().chrono_implied;
