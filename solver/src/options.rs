@@ -245,7 +245,9 @@ options_table! {
     /// 1153.4 s (16 solved each; Kissat 4.0.4 838.4 s); the random part of sat-main 314.2 s
     /// against 245.6 s (37 solved each; its 14 SAT instances, summed over seeds 0–2, 1011.7 s
     /// against 983.8 s); sat-industrial 154.2 s against 166.9 s (with a restart change since
-    /// reverted).
+    /// reverted). In the ablation of 2026-12-04 (`benches/results/sat-structured-2026-12-04-ablation.md`) it reads better off
+    /// on the own set (0.86x, 0.77x with seed 1: one or two near-limit instances), but pays 20%
+    /// on sat-industrial's 17 stable instances (39.4 s against 47.3 s off); kept on.
     shrink: bool = true, [0, 1];
     /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).
     lbd_merge_assumptions: bool = true, [0, 1];
@@ -256,7 +258,8 @@ options_table! {
     /// and CaDiCaL do; off = EVSIDS in both modes (and on uniform formulas, `uniform_evsids`).
     /// With `bump_reasons` it took the own structured set from PAR-2 1083.7 s to 683.8 s
     /// (16 → 20 solved; Kissat 4.0.4 838.4 s); alone, to 783.9 s (19 solved) (60 s CPU,
-    /// 2026-12-03).
+    /// 2026-12-03). Off in the ablation of 2026-12-04: 0.97x the own set's PAR-2, 1.19x slower
+    /// on the 20 instances both solve, even on sat-industrial (39.6 s against 39.4 s).
     vmtf: bool = true, [0, 1];
     /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`).
     /// Alone (EVSIDS in both modes) it took the own structured set to 860.5 s (18 solved); with
@@ -292,6 +295,8 @@ options_table! {
     /// Smoothing of the slow LBD moving average.
     restart_slow_alpha: f64 = 1e-5, [1e-9, 1.0];
     /// Restarts keep the decision levels the heuristic would rebuild anyway (trail reuse).
+    /// Off in the ablation of 2026-12-04: 1.05x the own set's PAR-2, 1.10x slower on the 21
+    /// both solve.
     restart_reuse_trail: bool = true, [0, 1];
     /// Chronological backtracking (`chrono.rs`): a learned clause whose backjump would undo
     /// more than `chrono_levels` levels undoes one level only, its literal assigned out of
@@ -350,7 +355,8 @@ options_table! {
     vivify_irredundant_share: f64 = 0.0, [0.0, 1.0];
     /// Forward subsumption and self-subsuming strengthening during search (`subsume.rs`). On
     /// against off, sat-industrial at 60 s, 19 non-lottery instances: 83.3/84.0 s against
-    /// 85.3/87.1 s (two runs).
+    /// 85.3/87.1 s (two runs). Off in the ablation of 2026-12-04: own set 1.09x, 1.26x slower on
+    /// the 20 both solve.
     subsume: bool = true, [0, 1];
     /// Conflicts between subsumption rounds, times √(rounds so far).
     subsume_interval: u64 = 3000, [1, u32::MAX];
@@ -359,7 +365,9 @@ options_table! {
     subsume_effort: f64 = 1.0, [0.0, 100.0];
     /// Subsumption skips clauses longer than this (as candidates and as subsumers).
     subsume_clause_length: u64 = 100, [2, u32::MAX];
-    /// Failed-literal probing with hyper-binary resolution during search (`probe.rs`).
+    /// Failed-literal probing with hyper-binary resolution during search (`probe.rs`). Off in
+    /// the ablation of 2026-12-04: own set 0.82x (one SAT instance, vmpc_29, found at 26.6 s),
+    /// even on the rest; sat-industrial's 17 stable instances 1.25x slower (49.2 s against 39.4).
     probe: bool = true, [0, 1];
     /// Conflicts between probing rounds, times √(rounds so far) (CaDiCaL probes every
     /// 5000·log conflicts). Probing and substitution on against off, sat-industrial at 60 s,
@@ -377,7 +385,8 @@ options_table! {
     /// Substitution effort per round, in graph edges per search propagation since the
     /// previous round (plus two per binary clause: one full pass).
     substitute_effort: f64 = 0.05, [0.0, 10.0];
-    /// Bounded variable elimination before the first search (`eliminate.rs`).
+    /// Bounded variable elimination before the first search (`eliminate.rs`). Off in the
+    /// ablation of 2026-12-04: own set 1.28x the default's PAR-2 (3 instances fewer solved).
     eliminate: bool = true, [0, 1];
     /// Elimination also looks for if-then-else and XOR gates (`eliminate.rs`), not only AND/OR
     /// gates and equivalences. Off: it did not measure better on sat-industrial (60 s, the 19
@@ -393,7 +402,8 @@ options_table! {
     eliminate_bound_max: u64 = 16, [0, 1000];
     /// Conflicts between elimination rounds during search, times the round number; 0 = only
     /// the round before the first search. Rounds on against off, sat-industrial at 60 s, 19
-    /// non-lottery instances: 83.3/84.0 s against 83.9/88.4 s (two runs).
+    /// non-lottery instances: 83.3/84.0 s against 83.9/88.4 s (two runs). At 0 in the ablation
+    /// of 2026-12-04: own set 1.18x, 1.12x slower on the 19 both solve.
     eliminate_interval: u64 = 5000, [0, u32::MAX];
     /// Effort of an elimination round during search: literal visits per search propagation
     /// since the previous round (at most the first round's whole budget).
@@ -408,7 +418,9 @@ options_table! {
     /// clauses such as pairwise at-most-one constraints through extension variables. On
     /// against off, the own structured set at 60 s (17 instances, one run on 2026-12-02):
     /// PAR-2 1370.6 s against 1532.4 s, 7 solved against 5; sat-industrial 120.9 s against
-    /// 119.8 s (the base without it); it finds nothing on the random part of sat-main.
+    /// 119.8 s (the base without it); it finds nothing on the random part of sat-main. Off in
+    /// the ablation of 2026-12-04 (23 instances): own set 2.33x the default's PAR-2, 17 solved
+    /// against 21.
     factor: bool = true, [0, 1];
     /// Factoring effort: literal visits per literal of the clauses it considers.
     factor_effort: f64 = 10.0, [0.0, 10000.0];
