@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that DRAT proofs stay valid through every inprocessing technique (issue 16): runs
 # grim-sat (release) on each instance with inprocessing forced on (probing, substitution,
-# subsumption and elimination rounds every few conflicts, ITE/XOR gates, irredundant
+# transitive reduction, subsumption and elimination rounds every few conflicts, ITE/XOR gates, irredundant
 # vivification, chronological backtracking on every backjump, factoring as by default), writes a
 # binary DRAT proof, and has `rate` (strict: unit deletions are not skipped) verify every UNSAT
 # answer. SAT answers have their model checked by grim-check; a run that ends in UNKNOWN (the
@@ -32,7 +32,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 sat="$root/target/release/grim-sat"
 check="$root/target/release/grim-check"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-forced=(--opt probe_interval=4 --opt substitute_interval=4 --opt subsume_interval=4
+forced=(--opt probe_interval=4 --opt substitute_interval=4 --opt transred_interval=4 --opt subsume_interval=4
         --opt eliminate_interval=4 --opt eliminate_gates_ite_xor=1
         --opt vivify_irredundant_share=0.3 --opt chrono_levels=0 --opt rephase_interval=3
         --opt reduce_interval=5 --opt reduce_increment=1)

@@ -58,7 +58,8 @@ pub fn solve_bytes(
 
 /// The option set a fuzzer byte picks: default, aggressive, aggressive with a seed,
 /// aggressive without minimisation/stable mode/walks/elimination, aggressive with the lucky
-/// phases and every inprocessing technique at every chance (probing, substitution,
+/// phases and every inprocessing technique at every chance (probing, substitution, transitive
+/// reduction,
 /// subsumption, elimination rounds with AND/ITE/XOR gates, vivification of irredundant
 /// clauses), or aggressive with no inprocessing at all (factoring and learned-clause shrinking
 /// off too; shrinking is on in the four with minimisation; EVSIDS in both modes, without
@@ -78,6 +79,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
         4 => Options {
             probe_interval: 1,
             substitute_interval: 1,
+            transred_interval: 1,
             subsume_interval: 1,
             eliminate_interval: 1,
             vivify_irredundant_share: 0.5,
@@ -91,6 +93,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
         5 => Options {
             probe: false,
             substitute: false,
+            transred: false,
             subsume: false,
             eliminate: false,
             vivify_effort: 0.0,

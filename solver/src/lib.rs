@@ -52,6 +52,7 @@
 //! | `probe` | `Probing` | unit-propagation probes under assumptions (`Solver::probe`); failed-literal probing with hyper-binary resolution during search |
 //! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
 //! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
+//! | `transred` | `TransRed` | transitive reduction of the binary implication graph during search |
 //! | `eliminate` | `Elimination` | bounded variable elimination (AND/OR, ITE and XOR gates) before and during search; model reconstruction |
 //! | `factor` | `Factor` | bounded variable addition: pairwise products of clauses re-encoded through extension variables the API never shows; undone when the user claims their indices |
 //! | `lucky` | `Lucky` | the lucky phases: fixed all-false, all-true and Horn descents once, before the first search |
@@ -105,6 +106,7 @@ mod stats;
 mod substitute;
 mod subsume;
 mod trail;
+mod transred;
 mod types;
 mod vivify;
 mod walk;

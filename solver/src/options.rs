@@ -385,6 +385,13 @@ options_table! {
     /// Substitution effort per round, in graph edges per search propagation since the
     /// previous round (plus two per binary clause: one full pass).
     substitute_effort: f64 = 0.05, [0.0, 10.0];
+    /// Transitive reduction of the binary implication graph during search (`transred.rs`).
+    transred: bool = true, [0, 1];
+    /// Conflicts between transitive-reduction rounds, times √(rounds so far).
+    transred_interval: u64 = 2000, [1, u32::MAX];
+    /// Transitive-reduction effort per round, in graph edges per search propagation since the
+    /// previous round (plus one per binary clause).
+    transred_effort: f64 = 0.05, [0.0, 10.0];
     /// Bounded variable elimination before the first search (`eliminate.rs`). Off in the
     /// ablation of 2026-12-04: own set 1.28x the default's PAR-2 (3 instances fewer solved).
     eliminate: bool = true, [0, 1];
@@ -474,6 +481,7 @@ impl Options {
             subsume_interval: 4,
             eliminate_interval: 4,
             substitute_interval: 4,
+            transred_interval: 4,
             check_model: true,
             lucky: false,
             vmtf: true,

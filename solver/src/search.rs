@@ -3,7 +3,7 @@
 //!
 //! propagate → conflict? out of order? analyze, backtrack (chronologically?), learn
 //!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
-//!             substitute?
+//!             substitute? reduce transitively?
 //!             vivify?
 //!             rephase? switch mode?
 //!             then the next assumption, else a decision, else SAT.
@@ -164,6 +164,7 @@ impl Solver {
             rung!(self, subsuming => subsume_round, or unsat);
             rung!(self, probing => probe_round, or unsat);
             rung!(self, substituting => substitute, or unsat);
+            rung!(self, reducing_transitively => transred_round, or unsat);
             rung!(self, vivifying => vivify, or unsat);
             rung!(self, rephasing => rephase);
             rung!(self, switching_mode => switch_mode);

@@ -29,6 +29,7 @@ use crate::stats::Stats;
 use crate::substitute::Substitute;
 use crate::subsume::Subsume;
 use crate::trail::Trail;
+use crate::transred::TransRed;
 use crate::types::{Budget, L_FALSE, L_TRUE, L_UNDEF, LBool, Lit, Status, Var};
 use crate::vivify::Vivify;
 use crate::walk::Walk;
@@ -85,6 +86,8 @@ pub struct Solver {
     pub(crate) probing: Probing,
     /// The equivalent-literal substitution schedule (`substitute.rs`).
     pub(crate) substitute: Substitute,
+    /// The transitive-reduction schedule and cursor (`transred.rs`).
+    pub(crate) transred: TransRed,
     /// Whether the lucky phases have had their chance (`lucky.rs`).
     pub(crate) lucky: Lucky,
     /// Eliminated and frozen variables, and the reconstruction stack (`eliminate.rs`).
@@ -160,6 +163,7 @@ impl Solver {
             subsume: Subsume::default(),
             probing: Probing::default(),
             substitute: Substitute::default(),
+            transred: TransRed::default(),
             lucky: Lucky::default(),
             elim: Elimination::default(),
             factor: Factor::default(),

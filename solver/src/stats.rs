@@ -98,6 +98,14 @@ pub struct Stats {
     pub substitute_rounds: u64,
     /// Variables replaced by an equivalent literal. Counted in `substitute.rs`.
     pub substituted: u64,
+    /// Transitive-reduction rounds that searched the graph. Counted in `transred.rs`.
+    pub transred_rounds: u64,
+    /// Binary clauses deleted as implied by a longer path of binaries. Counted in
+    /// `transred.rs`.
+    pub transred_removed: u64,
+    /// Failed literals transitive reduction found (its search from `¬a` reached `a`).
+    /// Counted in `transred.rs`.
+    pub transred_failed: u64,
     /// Subsumption rounds during search. Counted in `subsume.rs`.
     pub subsume_rounds: u64,
     /// Clauses deleted by forward subsumption during search. Counted in `subsume.rs`.

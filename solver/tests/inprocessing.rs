@@ -4,7 +4,8 @@
 //! failed cores are checked against brute force; then the same solver is asked again with
 //! assumptions and new clauses over every variable, so variables that were substituted or
 //! eliminated come back. The test asserts from the statistics that every technique fired and
-//! changed something (probing, hyper-binary resolution, substitution, subsumption and
+//! changed something (probing, hyper-binary resolution, substitution, transitive reduction,
+//! subsumption and
 //! strengthening, elimination rounds with gates, vivification of irredundant clauses).
 
 use grim_solver::{Budget, Lit, Options, Solver, Stats, Status, Var};
@@ -52,6 +53,7 @@ fn forcing(eliminate: bool) -> Options {
     let mut o = Options::aggressive();
     o.probe_interval = 1;
     o.substitute_interval = 1;
+    o.transred_interval = 1;
     o.subsume_interval = 1;
     o.eliminate_interval = 1;
     o.eliminate = eliminate;
@@ -64,7 +66,7 @@ fn add(total: &mut Stats, s: &Stats) {
     macro_rules! add {
         ($($counter:ident)*) => { $(total.$counter += s.$counter;)* };
     }
-    add!(probe_rounds failed_literals hbr hbr_subsuming substituted restored eliminated
+    add!(probe_rounds failed_literals hbr hbr_subsuming substituted transred_removed restored eliminated
          subsumed_in_search eliminate_rounds gates strengthened reason_bumps chrono_backtracks
          chrono_implied);
 }
@@ -118,7 +120,7 @@ fn inprocessed_small_cnfs_agree_with_brute_force_and_eliminated_variables_come_b
         "{sat} SAT, {unsat} UNSAT: the generator drifted"
     );
     assert_above!(total => probe_rounds > 200, failed_literals > 20, substituted > 50,
-        restored > 50, subsumed_in_search > 50, strengthened > 50, eliminate_rounds > 10,
+        transred_removed > 20, restored > 50, subsumed_in_search > 50, strengthened > 50, eliminate_rounds > 10,
         gates > 50, reason_bumps > 5);
     assert!(
         total.hbr + total.hbr_subsuming > 20,

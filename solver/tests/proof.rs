@@ -338,18 +338,20 @@ fn inprocessing_forced() -> Options {
     let mut opts = Options::aggressive();
     opts.probe_interval = 1;
     opts.substitute_interval = 1;
+    opts.transred_interval = 1;
     opts.subsume_interval = 1;
     opts.eliminate = false;
     opts
 }
 
 #[test]
-fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_subsumption() {
+fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_transitive_reduction_and_subsumption()
+ {
     let opts = inprocessing_forced();
     let rate = Command::new("rate").arg("--version").output().is_ok();
     let dir = std::env::temp_dir().join(format!("grim-inproc-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (mut substituted, mut failed, mut hbr, mut subsumed) = (0, 0, 0, 0);
+    let (mut substituted, mut failed, mut hbr, mut subsumed, mut transred) = (0, 0, 0, 0, 0);
     let instances = binary_rich_unsat(12);
     for (k, f) in instances.iter().enumerate() {
         let mut s = Solver::with_options(opts.clone());
@@ -363,6 +365,7 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
         failed += st.failed_literals;
         hbr += st.hbr + st.hbr_subsuming;
         subsumed += st.subsumed_in_search + st.strengthened;
+        transred += st.transred_removed;
         let proof = sink.bytes();
         check_text_proof(f, &proof).unwrap_or_else(|e| panic!("instance {k}: {e}"));
         if rate {
@@ -371,8 +374,9 @@ fn proofs_stay_valid_through_probing_hyper_binary_resolution_substitution_and_su
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
-        substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0,
-        "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened {subsumed}"
+        substituted > 0 && failed > 0 && hbr > 0 && subsumed > 0 && transred > 0,
+        "substituted {substituted}, failed {failed}, hbr {hbr}, subsumed/strengthened \
+         {subsumed}, transitive binaries removed {transred}"
     );
 }
 

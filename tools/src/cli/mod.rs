@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 47] = [
+    let rows: [(&str, u64); 50] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -231,6 +231,9 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("hyper binaries", stats.hbr),
         ("hyper subsuming", stats.hbr_subsuming),
         ("substituted", stats.substituted),
+        ("transred rounds", stats.transred_rounds),
+        ("transred removed", stats.transred_removed),
+        ("transred failed", stats.transred_failed),
         ("subsumed in search", stats.subsumed_in_search),
         ("strengthened", stats.strengthened),
         ("promoted", stats.promoted),
