@@ -27,19 +27,21 @@ for t in "$@"; do
     nice -n 19 "$bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" -max_total_time=10000000 \
         -print_final_stats=1 >> "$log" 2>&1 &
     pid=$!
+    used=0
     while kill -0 "$pid" 2> /dev/null; do
         sleep 15
         if [ -r "/proc/$pid/stat" ]; then
             # utime + stime, fields 14 and 15, in clock ticks.
             ticks=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-            if [ $((ticks / $(getconf CLK_TCK))) -ge "$cpu" ]; then
+            used=$((ticks / $(getconf CLK_TCK)))
+            if [ "$used" -ge "$cpu" ]; then
                 kill -INT "$pid"
             fi
         fi
     done
     wait "$pid"
     rc=$?
-    echo "== $t end $(date -u +%FT%TZ) rc=$rc wall=$(($(date +%s) - start))s cpu>=${cpu}s" >> "$log"
+    echo "== $t end $(date -u +%FT%TZ) rc=$rc wall=$(($(date +%s) - start))s cpu=${used}s (last reading, at most 15 s old; limit ${cpu}s)" >> "$log"
     # 72 is libFuzzer's exit code after SIGINT; anything else is a crash or an error.
     if [ "$rc" -ne 72 ]; then
         echo "$t: exit $rc, see $log and artifacts/$t/" >&2
