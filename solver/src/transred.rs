@@ -81,16 +81,16 @@ impl Solver {
             .copied()
             .filter(|&c| self.arena.len(c) == 2)
             .collect();
-        self.transred.schedule.props_mark = self.stats.propagations;
-        if candidates.is_empty() {
-            return;
-        }
-        self.stats.transred_rounds += 1;
         let budget = self
             .transred
             .schedule
             .budget(self.stats.propagations, self.opts.transred_effort)
             + candidates.len() as u64;
+        self.transred.schedule.props_mark = self.stats.propagations;
+        if candidates.is_empty() {
+            return;
+        }
+        self.stats.transred_rounds += 1;
         let codes = 2 * self.trail.num_vars();
         if self.transred.stamps.len() < codes {
             self.transred.stamps.resize(codes, 0);
