@@ -64,7 +64,8 @@ pub fn solve_bytes(
 /// clauses), or aggressive with no inprocessing at all (factoring and learned-clause shrinking
 /// off too; shrinking is on in the four with minimisation; EVSIDS in both modes, without
 /// reason-side bumping, where the aggressive schedule decides by VMTF in focused mode and
-/// bumps reasons). Factoring is on
+/// bumps reasons; no random decision sequences, where the aggressive schedule starts one every
+/// few conflicts; fixed tier limits instead of the ones computed from the uses). Factoring is on
 /// in the other five (its default), so every target that adds variables after a solve also
 /// undoes it (`factor.rs`); the one without minimisation also breaks factoring's ties by code
 /// order instead of the 3-hop heuristic (`factor_structured` off), so both re-encodings run.
@@ -101,6 +102,9 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             shrink: false,
             vmtf: false,
             bump_reasons: false,
+            randec: false,
+            reduce_tier1_relative: 0.0,
+            reduce_tier2_relative: 0.0,
             seed,
             ..aggressive
         },

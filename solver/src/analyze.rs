@@ -26,7 +26,7 @@
 #![forbid(unsafe_code)]
 
 use crate::bump::Bump;
-use crate::clause::{Arena, CRef, LAZY_REASON, NO_REASON};
+use crate::clause::{Arena, CRef, LAZY_REASON, NO_REASON, USED_MAX};
 use crate::solver::Solver;
 use crate::trail::Trail;
 use crate::types::{L_FALSE, Lit};
@@ -315,27 +315,24 @@ impl Solver {
     }
 
     /// A learned clause took part in a conflict: mark it used, raise its activity
-    /// (`reduce.rs`), and lower its LBD if the current assignment shows one smaller by at
-    /// least `lbd_update_drop`.
+    /// (`reduce.rs`), lower its LBD if the current assignment shows one smaller by at least
+    /// `lbd_update_drop`, and count the use at its LBD (the tier limits, `reduce.rs`).
     fn bump_clause(&mut self, c: CRef, merged: u32) {
-        let used = if self.arena.lbd(c) <= self.opts.reduce_tier2_glue as u32 {
-            2
-        } else {
-            1
-        };
-        self.arena.set_used(c, used);
+        self.arena.set_used(c, USED_MAX);
         self.reduce
             .bump_activity(&mut self.arena, &self.clauses.learnts, c);
-        let old = self.arena.lbd(c);
-        if old > self.opts.reduce_tier1_glue as u32 {
+        let mut lbd = self.arena.lbd(c);
+        if lbd > self.reduce.tier1() {
             let new = self
                 .analysis
                 .levels
                 .lbd(self.arena.lits(c), &self.trail, merged);
-            if new as u64 + self.opts.lbd_update_drop <= old as u64 {
+            if new as u64 + self.opts.lbd_update_drop <= lbd as u64 {
                 self.arena.set_lbd(c, new);
+                lbd = new;
             }
         }
+        self.reduce.note_use(lbd);
     }
 
     /// Decays every activity by growing the increments (the exponential half of EVSIDS and of

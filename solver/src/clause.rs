@@ -5,8 +5,9 @@
 //! ```text
 //! arena[c]     = number of literals
 //! arena[c + 1] = flags: bit 0 learned, bit 1 deleted, bit 2 moved (during collection),
-//!                bits 3-4 `used` (recently a reason or in a conflict), bit 5 vivified,
-//!                bit 6 hyper (a hyper-binary resolvent of probing), bits 8.. LBD
+//!                bit 5 vivified, bit 6 hyper (a hyper-binary resolvent of probing),
+//!                bits 7-11 `used` (reductions to go since it was learned or last took part
+//!                in a conflict, `USED_MAX` at that moment), bits 12.. LBD
 //! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
 //! arena[c + 3..] = literals (packed `Lit` codes)
 //! ```
@@ -56,11 +57,15 @@ const DELETED: u32 = 2;
 const MOVED: u32 = 4;
 const VIVIFIED: u32 = 1 << 5;
 const HYPER: u32 = 1 << 6;
-const USED_SHIFT: u32 = 3;
-const USED_MASK: u32 = 3 << USED_SHIFT;
-const LBD_SHIFT: u32 = 8;
-/// The LBD field has the 24 bits above `LBD_SHIFT`; larger LBDs are stored as this (no tier
-/// tells them apart: tiers end at `reduce_tier2_glue` ≤ 1000).
+const USED_SHIFT: u32 = 7;
+/// What a learned clause's `used` is set to when it is learned or takes part in a conflict;
+/// every reduction decrements it (`reduce.rs` reads how long ago that was from it).
+pub(crate) const USED_MAX: u32 = 31;
+const USED_MASK: u32 = USED_MAX << USED_SHIFT;
+const LBD_SHIFT: u32 = 12;
+/// The LBD field has the 20 bits above `LBD_SHIFT`; larger LBDs are stored as this (no tier
+/// tells them apart: tiers end at `reduce_tier2_glue` ≤ 1000, or at the histogram's last
+/// glue in `reduce.rs`).
 const MAX_LBD: u32 = (1 << (32 - LBD_SHIFT)) - 1;
 /// The arena stops at 2^31 words (8 GiB): watches use the top bit of an offset to tag binary
 /// clauses (`watch.rs`), and `NO_REASON` must stay out of range.
@@ -217,7 +222,7 @@ impl Arena {
 
     pub(crate) fn set_used(&mut self, c: CRef, used: u32) {
         let w = &mut self.words[c as usize + 1];
-        *w = (*w & !USED_MASK) | ((used.min(3)) << USED_SHIFT);
+        *w = (*w & !USED_MASK) | ((used.min(USED_MAX)) << USED_SHIFT);
     }
 
     /// Whether `vivify.rs` already tried this clause.

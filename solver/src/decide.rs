@@ -311,6 +311,9 @@ impl Solver {
     /// The next decision literal, or `None` when every variable is assigned or eliminated.
     pub(crate) fn pick_branch_lit(&mut self) -> Option<Lit> {
         let use_target = self.mode.is_stable() && self.opts.target_phases;
+        if let Some(v) = self.random_decision() {
+            return Some(Var::from_index(v).lit(self.phases.decision(v, use_target)));
+        }
         let Solver {
             scores,
             trail,

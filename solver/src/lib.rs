@@ -43,6 +43,7 @@
 //! | `minimize` | (in `Analysis`) | recursive learned-clause minimisation |
 //! | `shrink` | (in `Analysis`) | learned-clause shrinking: a level's literals replaced by their block UIP |
 //! | `decide`, `heap`, `queue` | `Scores`, `Vsids`, `Phases`, `VarHeap`, `Queue` | the decision orders: EVSIDS scores and heap (stable mode), the VMTF queue (focused mode); phase selection (user, target, saved) |
+//! | `randec` | `RandomDecisions` | random decision sequences: a few conflicts of random decisions in focused mode now and then |
 //! | `restart` | `Restart` | glucose EMA restarts (focused), Luby (stable) |
 //! | `mode` | `Mode` | switching between focused and stable mode |
 //! | `rephase` | `Rephase` | target/best phases and rephasing |
@@ -94,6 +95,7 @@ mod probe;
 mod proof;
 mod propagate;
 mod queue;
+mod randec;
 mod reduce;
 mod rephase;
 mod restart;

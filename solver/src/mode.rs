@@ -67,6 +67,8 @@ impl Solver {
         self.rephase.forget_target();
         self.start_restarts();
         self.choose_decision_order();
+        // Into focused mode: a random decision sequence first (`randec.rs`).
+        self.start_random_sequence();
     }
 
     /// The decision order of the current mode (`decide.rs`): VMTF in focused mode when `vmtf`

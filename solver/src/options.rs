@@ -309,6 +309,16 @@ options_table! {
     /// The most levels a backjump undoes before chronological backtracking takes over
     /// (Kissat's `chronolevels` 100); 0 = every conflict backtracks one level.
     chrono_levels: u64 = 100, [0, u32::MAX];
+    /// Random decision sequences in focused mode (`randec.rs`; Kissat's `randec`): now and then,
+    /// for a few conflicts after a restart, decisions take random variables instead of the
+    /// VMTF queue's front. Not yet measured beyond Urquhart-s4-b1 (module doc).
+    randec: bool = true, [0, 1];
+    /// Conflicts between the starts of two random decision sequences, times log10(k + 9)
+    /// after k sequences (Kissat's `randecint` 500).
+    randec_interval: u64 = 500, [1, u32::MAX];
+    /// Conflicts a random decision sequence lasts, times log10(k + 9) (Kissat's
+    /// `randeclength` 10).
+    randec_length: u64 = 10, [1, u32::MAX];
     /// Stable mode: conflicts per unit of the Luby/reluctant-doubling sequence.
     restart_luby_unit: u64 = 512, [1, u32::MAX];
     /// Conflicts between reductions, times √(reductions + 1) (Kissat's schedule). 500 with
@@ -319,10 +329,19 @@ options_table! {
     reduce_increment: u64 = 0, [0, u32::MAX];
     /// Fraction of the deletion candidates (local tier and unused tier 2) removed per reduction.
     reduce_fraction: f64 = 0.75, [0.0, 1.0];
-    /// Learned clauses with LBD at most this are kept forever (the core tier).
+    /// The tier-1 LBD limit while no learned clause has been used yet, or always when
+    /// `reduce_tier1_relative` is 0: tier-1 clauses survive 31 reductions after their last use.
     reduce_tier1_glue: u64 = 2, [0, 1000];
-    /// Learned clauses with LBD at most this survive two reductions after their last use.
+    /// The tier-2 LBD limit while no learned clause has been used yet, or always when
+    /// `reduce_tier2_relative` is 0: tier-2 clauses survive two reductions after their last use.
     reduce_tier2_glue: u64 = 6, [0, 1000];
+    /// The tier-1 limit is the smallest LBD at which the clauses of LBD at most it account for
+    /// this share of all uses of learned clauses in conflicts (`reduce.rs`; Kissat's
+    /// `tier1relative` 0.5); 0 = the fixed `reduce_tier1_glue`.
+    reduce_tier1_relative: f64 = 0.5, [0.0, 1.0];
+    /// The same share for the tier-2 limit (Kissat's `tier2relative` 0.9); 0 = the fixed
+    /// `reduce_tier2_glue`.
+    reduce_tier2_relative: f64 = 0.9, [0.0, 1.0];
     /// Clause activity decay per conflict (MiniSat's `clause_decay`): the tie-break within an
     /// LBD when reducing. 0.999 is MiniSat's default.
     reduce_activity_decay: f64 = 0.999, [0.5, 0.9999];
@@ -464,8 +483,9 @@ options_table! {
 }
 
 impl Options {
-    /// An option schedule that makes restarts, reductions, rephasing, mode switches, probing,
-    /// substitution, subsumption and elimination rounds fire every few conflicts, so tests on ten-variable instances reach those code paths.
+    /// An option schedule that makes restarts, reductions, rephasing, mode switches, random
+    /// decision sequences, probing, substitution, subsumption and elimination rounds fire every
+    /// few conflicts, so tests on ten-variable instances reach those code paths.
     /// Lucky is off in it: its all-false and all-true descents answer many ten-variable SAT
     /// instances before the first conflict, and none of those paths would run
     /// (`tests/lucky.rs` tests lucky on its own). Focused mode decides by the VMTF queue with
@@ -495,6 +515,8 @@ impl Options {
             bump_reasons: true,
             chrono: true,
             chrono_levels: 0,
+            randec_interval: 3,
+            randec_length: 2,
             ..Options::default()
         }
     }

@@ -13,7 +13,7 @@
 #![forbid(unsafe_code)]
 
 use crate::analyze::SEEN_IN_CLAUSE;
-use crate::clause::{CRef, NO_REASON};
+use crate::clause::{CRef, NO_REASON, USED_MAX};
 use crate::inprocess::Rounds;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
@@ -327,7 +327,7 @@ impl Solver {
             self.arena.set_hyper(c);
         }
         if learned {
-            self.arena.set_used(c, 1);
+            self.arena.set_used(c, USED_MAX);
         }
         self.clauses.push(c, learned);
         self.watches.attach(&self.arena, c);

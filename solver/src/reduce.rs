@@ -1,22 +1,39 @@
-//! Learned-clause database reduction, in three tiers by LBD.
+//! Learned-clause database reduction, in three tiers by LBD, with tier limits that follow the
+//! glues of the clauses the search actually uses.
 //!
-//! Tier 1 ("core", LBD ≤ `reduce_tier1_glue`) and binary clauses are kept forever, except
-//! probing's hyper-binary resolvents (`probe.rs`), which go once unused like local clauses. A clause
-//! that takes part in a conflict gets a `used` count (`analyze.rs`) — 2 in tier 2 (LBD ≤
-//! `reduce_tier2_glue`), 1 in the local tier — which every reduction decrements; only at 0,
-//! and when it is no reason, is a clause a deletion candidate. So a tier-2 clause survives two
-//! reductions after its last use, a local one one. Candidates are sorted by (LBD, activity)
-//! and the worse `reduce_fraction` deleted. The k-th reduction comes `reduce_interval` · √k
-//! conflicts after the previous one (Kissat's schedule), plus `reduce_increment` · (k − 1)
-//! (glucose's linear growth; 0 by default). Clause activities, the tie-break within an LBD,
-//! are MiniSat's: bumped in analysis, decayed by `reduce_activity_decay` per conflict.
+//! A learned clause's `used` (`clause.rs`) is set to `USED_MAX` when it is learned or takes
+//! part in a conflict (`analyze.rs`) and decremented by every reduction, so it says how many
+//! reductions ago that was. A reduction spares: binary clauses, always (except probing's
+//! hyper-binary resolvents, `probe.rs`, which go once unused like local clauses); tier 1 (LBD
+//! ≤ the tier-1 limit) until `USED_MAX` reductions pass without a use; tier 2 (LBD ≤ the
+//! tier-2 limit) for two reductions after its last use; the local tier for one; and every
+//! clause that is a reason. The rest are candidates, sorted by (LBD, activity), and the worse
+//! `reduce_fraction` is deleted. The k-th reduction comes `reduce_interval` · √k conflicts
+//! after the previous one (Kissat's schedule), plus `reduce_increment` · (k − 1) (glucose's
+//! linear growth; 0 by default). Clause activities, the tie-break within an LBD, are MiniSat's:
+//! bumped in analysis, decayed by `reduce_activity_decay` per conflict.
+//!
+//! **Tier limits.** Fixed limits (2 and 6, glucose's and Oh's) fit application formulas whose
+//! useful clauses have small LBDs, and starve formulas whose useful clauses all have LBD 8–15
+//! (XOR chains, clique colouring): there tier 1 is empty and the clauses the search keeps
+//! coming back to are deleted as local ones. So, as Kissat 4 and CaDiCaL 2 do, each use of a
+//! learned clause in a conflict is counted at its LBD (`note_use`; one histogram over both
+//! modes, LBDs above `GLUE_BUCKETS` − 1 counted there), and at every reduction the tier-1
+//! limit becomes the smallest LBD at which the uses of LBD ≤ it reach `reduce_tier1_relative`
+//! of all uses, and the tier-2 limit the same for `reduce_tier2_relative`; with no use yet (or
+//! a relative share of 0) the limits are `reduce_tier1_glue` and `reduce_tier2_glue`. Kissat
+//! 4.0.4 computes 6–9 and 12–14 on Urquhart-s4-b1 (own structured set); with the fixed 2 and
+//! 6, grim needed 4.5–7.2M conflicts there, with 6 and 12 1.9–2.1M (Kissat: 1.3M). Tier 1
+//! expires (Kissat's rule) because at such limits keeping it forever filled memory.
+//! Deviation: Kissat takes the tier-1 limit from focused mode's uses and the tier-2 limit from
+//! stable mode's; one histogram is simpler and we measured no reason for two.
 //!
 //! Audemard & Simon (IJCAI 2009) for LBD-based deletion; Oh, "Improving implementation of SAT
 //! competitions 2017–2019 winners" (SAT 2020 — the three-tier scheme of COMiniSatPS/MapleLCM).
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{Arena, CRef};
+use crate::clause::{Arena, CRef, USED_MAX};
 use crate::solver::Solver;
 use crate::types::L_TRUE;
 
@@ -25,6 +42,8 @@ use crate::types::L_TRUE;
 const RESCALE_LIMIT: f32 = 1e20;
 /// The rescaling factor: keeps the order of activities, which is all that matters.
 const RESCALE: f32 = 1e-20;
+/// Uses are counted per LBD up to this many buckets; larger LBDs share the last one.
+const GLUE_BUCKETS: usize = 128;
 
 /// The reduction schedule and the clause-activity increment: written only here (`analyze.rs`
 /// bumps and decays through `bump_activity` and `decay_activity`; `search.rs` reads
@@ -36,6 +55,11 @@ pub(crate) struct Reduce {
     count: u64,
     /// The current clause-activity bump; grows by `1 / reduce_activity_decay` per conflict.
     activity_inc: f32,
+    /// Uses of learned clauses in conflicts, by LBD (module doc; `note_use`).
+    glue_uses: [u64; GLUE_BUCKETS],
+    /// The tier limits in force: LBD ≤ `tier1` is tier 1, ≤ `tier2` tier 2 (module doc).
+    tier1: u32,
+    tier2: u32,
 }
 
 impl Default for Reduce {
@@ -44,11 +68,64 @@ impl Default for Reduce {
             limit: 0,
             count: 0,
             activity_inc: 1.0,
+            glue_uses: [0; GLUE_BUCKETS],
+            tier1: 2,
+            tier2: 6,
         }
     }
 }
 
 impl Reduce {
+    /// The tier-1 limit in force (module doc): learned clauses of LBD at most this are tier 1.
+    #[inline(always)]
+    pub(crate) fn tier1(&self) -> u32 {
+        self.tier1
+    }
+
+    /// The tier-2 limit in force (module doc): learned clauses of LBD at most this and above
+    /// the tier-1 limit are tier 2.
+    #[inline(always)]
+    pub(crate) fn tier2(&self) -> u32 {
+        self.tier2
+    }
+
+    /// Counts one use of a learned clause of LBD `lbd` in a conflict.
+    #[inline(always)]
+    pub(crate) fn note_use(&mut self, lbd: u32) {
+        self.glue_uses[(lbd as usize).min(GLUE_BUCKETS - 1)] += 1;
+    }
+
+    /// The smallest LBD at which the uses of clauses with LBD at most it reach `share` of all
+    /// uses, or `None` when there are no uses or `share` is 0 (the fixed limits then hold).
+    fn relative_limit(&self, share: f64) -> Option<u32> {
+        let total: u64 = self.glue_uses.iter().sum();
+        if total == 0 || share <= 0.0 {
+            return None;
+        }
+        let goal = (total as f64 * share).ceil() as u64;
+        let mut sum = 0;
+        for (lbd, &n) in self.glue_uses.iter().enumerate() {
+            sum += n;
+            if sum >= goal {
+                return Some(lbd as u32);
+            }
+        }
+        Some(GLUE_BUCKETS as u32 - 1)
+    }
+
+    /// Recomputes the tier limits from the uses (module doc); `fixed` are the option limits.
+    /// Returns whether a limit changed.
+    fn retier(&mut self, relative: (f64, f64), fixed: (u32, u32)) -> bool {
+        let tier1 = self.relative_limit(relative.0).unwrap_or(fixed.0);
+        let tier2 = self
+            .relative_limit(relative.1)
+            .unwrap_or(fixed.1)
+            .max(tier1);
+        let changed = (tier1, tier2) != (self.tier1, self.tier2);
+        (self.tier1, self.tier2) = (tier1, tier2);
+        changed
+    }
+
     /// The activity a new learned clause starts with: the current bump.
     #[inline]
     pub(crate) fn activity_inc(&self) -> f32 {
@@ -82,6 +159,23 @@ impl Solver {
     /// Schedules the first reduction (at the first `solve`).
     pub(crate) fn start_reductions(&mut self) {
         self.reduce.limit = self.stats.conflicts + self.opts.reduce_interval;
+        self.reduce.tier1 = self.opts.reduce_tier1_glue as u32;
+        self.reduce.tier2 = (self.opts.reduce_tier2_glue as u32).max(self.reduce.tier1);
+    }
+
+    /// Recomputes the tier limits (module doc), counting a change in `stats.retiered`.
+    fn update_tiers(&mut self) {
+        let relative = (
+            self.opts.reduce_tier1_relative,
+            self.opts.reduce_tier2_relative,
+        );
+        let fixed = (
+            self.opts.reduce_tier1_glue as u32,
+            self.opts.reduce_tier2_glue as u32,
+        );
+        if self.reduce.retier(relative, fixed) {
+            self.stats.retiered += 1;
+        }
     }
 
     /// Whether a reduction is due.
@@ -103,7 +197,8 @@ impl Solver {
     pub(crate) fn reduce(&mut self) {
         self.stats.reductions += 1;
         self.reduce.count += 1;
-        let tier1 = self.opts.reduce_tier1_glue as u32;
+        self.update_tiers();
+        let (tier1, tier2) = (self.reduce.tier1, self.reduce.tier2);
         let mut candidates: Vec<CRef> = Vec::new();
         for i in 0..self.clauses.learnts.len() {
             let c = self.clauses.learnts[i];
@@ -117,11 +212,19 @@ impl Solver {
             }
             // Hyper-binary resolvents of probing are the one exception to keeping binaries:
             // probing adds them by the thousand, and only the used ones earn their watches.
-            if (lbd <= tier1 || self.arena.len(c) == 2) && !self.arena.is_hyper(c) {
+            let hyper = self.arena.is_hyper(c);
+            if self.arena.len(c) == 2 && !hyper {
                 continue;
             }
-            // Used since the previous reduction: spared, in tier 2 and in the local tier alike.
-            if used > 0 {
+            // How many reductions a clause is spared after its last use, by tier.
+            let spared = if hyper || lbd > tier2 {
+                1
+            } else if lbd > tier1 {
+                2
+            } else {
+                USED_MAX
+            };
+            if used + spared > USED_MAX {
                 continue;
             }
             if self.locked(c) {
@@ -162,5 +265,46 @@ impl Solver {
         let k = self.reduce.count as f64 + 1.0;
         (self.opts.reduce_interval as f64 * k.sqrt()) as u64
             + self.opts.reduce_increment * self.reduce.count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reduce;
+
+    #[test]
+    fn tier_limits_follow_the_share_of_uses_and_fall_back_to_the_fixed_ones() {
+        let mut r = Reduce::default();
+        assert!(
+            !r.retier((0.5, 0.9), (2, 6)),
+            "no use yet: the fixed limits stay"
+        );
+        assert_eq!((r.tier1(), r.tier2()), (2, 6));
+        // 10 uses at LBD 3, 30 at LBD 7, 50 at LBD 9, 10 at LBD 200 (counted at the last bucket).
+        for (lbd, n) in [(3, 10), (7, 30), (9, 50), (200, 10)] {
+            for _ in 0..n {
+                r.note_use(lbd);
+            }
+        }
+        assert!(r.retier((0.5, 0.9), (2, 6)));
+        assert_eq!(
+            (r.tier1(), r.tier2()),
+            (9, 9),
+            "50% reached at LBD 9, 90% too"
+        );
+        r.retier((0.3, 0.95), (2, 6));
+        assert_eq!((r.tier1(), r.tier2()), (7, 127));
+        r.retier((0.0, 0.0), (2, 6));
+        assert_eq!(
+            (r.tier1(), r.tier2()),
+            (2, 6),
+            "a share of 0 keeps the fixed limits"
+        );
+        r.retier((0.95, 0.0), (2, 6));
+        assert_eq!(
+            (r.tier1(), r.tier2()),
+            (127, 127),
+            "tier 2 is never below tier 1"
+        );
     }
 }

@@ -5,13 +5,14 @@
 //!           → otherwise: budget? restart? simplify? reduce? eliminate? subsume? probe?
 //!             substitute? reduce transitively?
 //!             vivify?
-//!             rephase? switch mode?
-//!             then the next assumption, else a decision, else SAT.
+//!             rephase? switch mode? random decisions?
+//!             then the next assumption, else a decision (random during a random
+//!             sequence), else SAT.
 
 #![forbid(unsafe_code)]
 
 use crate::chrono::OutOfOrder;
-use crate::clause::NO_REASON;
+use crate::clause::{NO_REASON, USED_MAX};
 use crate::external::Round;
 use crate::solver::Solver;
 use crate::stats::Stats;
@@ -84,6 +85,7 @@ impl Solver {
             self.start_reductions();
             self.start_rephasing();
         }
+        self.start_random_decisions();
         self.choose_decision_order();
         self.rephase.forget_target();
     }
@@ -145,6 +147,7 @@ impl Solver {
                     self.debug_check_chrono();
                 }
                 self.update_restart_averages(lbd);
+                self.random_sequence_conflict();
                 self.decay_activities();
                 self.progress.tick(&self.stats);
                 // Budgets are checked at every conflict so that `Budget::conflicts(n)` stops
@@ -168,6 +171,7 @@ impl Solver {
             rung!(self, vivifying => vivify, or unsat);
             rung!(self, rephasing => rephase);
             rung!(self, switching_mode => switch_mode);
+            rung!(self, randomizing => start_random_sequence);
             // A backtrack that kept out-of-order literals propagates them again first.
             if self.trail.qhead < self.trail.len() {
                 continue;
@@ -240,7 +244,7 @@ impl Solver {
         }
         match self.arena.alloc(learnt, true, lbd) {
             Some(c) => {
-                self.arena.set_used(c, 1);
+                self.arena.set_used(c, USED_MAX);
                 self.arena.set_activity(c, self.reduce.activity_inc());
                 self.watches.attach(&self.arena, c);
                 self.clauses.learnts.push(c);

@@ -20,6 +20,7 @@ use crate::mode::Mode;
 use crate::options::Options;
 use crate::probe::Probing;
 use crate::proof::Proof;
+use crate::randec::RandomDecisions;
 use crate::reduce::Reduce;
 use crate::rephase::Rephase;
 use crate::restart::Restart;
@@ -68,6 +69,8 @@ pub struct Solver {
     pub(crate) phases: Phases,
     /// Focused/stable mode and its schedule (`mode.rs`).
     pub(crate) mode: Mode,
+    /// Random decision sequences: their schedule and stream (`randec.rs`).
+    pub(crate) randec: RandomDecisions,
     /// The restart schedule and LBD averages (`restart.rs`).
     pub(crate) restart: Restart,
     /// The reduction schedule and clause-activity increment (`reduce.rs`).
@@ -154,6 +157,7 @@ impl Solver {
             bump: Bump::default(),
             phases: Phases::default(),
             mode: Mode::default(),
+            randec: RandomDecisions::default(),
             restart: Restart::default(),
             reduce: Reduce::default(),
             rephase: Rephase::default(),

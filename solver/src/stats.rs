@@ -21,6 +21,10 @@ pub struct Stats {
     pub restarts: u64,
     /// Switches between focused and stable mode. Counted in `mode.rs`.
     pub mode_switches: u64,
+    /// Random decision sequences started. Counted in `randec.rs`.
+    pub random_sequences: u64,
+    /// Decisions on a randomly drawn variable. Counted in `randec.rs`.
+    pub random_decisions: u64,
     /// Rephasings. Counted in `rephase.rs`.
     pub rephases: u64,
     /// Learned-clause database reductions. Counted in `reduce.rs`.
@@ -45,6 +49,8 @@ pub struct Stats {
     /// Conflicts on an out-of-order trail with a single literal on their highest level: that
     /// literal assigned on the level below, nothing learned. Counted in `chrono.rs`.
     pub chrono_implied: u64,
+    /// Recomputations of the tier limits that changed one of them. Counted in `reduce.rs`.
+    pub retiered: u64,
     /// Learned clauses deleted by reduction. Counted in `reduce.rs`.
     pub deleted: u64,
     /// Clauses removed because satisfied at level 0. Counted in `simplify.rs`.

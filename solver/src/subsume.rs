@@ -24,7 +24,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{CRef, NO_REASON};
+use crate::clause::{CRef, NO_REASON, USED_MAX};
 use crate::inprocess::Rounds;
 use crate::solver::Solver;
 use crate::types::{L_UNDEF, Lit};
@@ -61,7 +61,7 @@ impl Solver {
             .schedule
             .budget(self.stats.propagations, self.opts.subsume_effort);
         let max_len = self.opts.subsume_clause_length as usize;
-        let tier2 = self.opts.reduce_tier2_glue as u32;
+        let tier2 = self.reduce.tier2();
         let trail = &self.trail;
         let arena = &self.arena;
         let mut candidates: Vec<CRef> = self
@@ -151,7 +151,7 @@ impl Solver {
                             return;
                         };
                         if learned {
-                            self.arena.set_used(new, 1);
+                            self.arena.set_used(new, USED_MAX);
                         }
                         self.clauses.push(new, learned);
                         self.watches.attach(&self.arena, new);

@@ -58,7 +58,7 @@ impl Solver {
         );
         let share = self.opts.vivify_irredundant_share;
         let learned_budget = (budget as f64 * (1.0 - share)) as u64;
-        let tier2 = self.opts.reduce_tier2_glue as u32;
+        let tier2 = self.reduce.tier2();
         let mut candidates = self.candidates(&self.clauses.learnts, |c| self.arena.lbd(c) <= tier2);
         candidates.sort_by_key(|&c| (self.arena.lbd(c), self.arena.len(c), c));
         self.vivify_clauses(&candidates, learned_budget);

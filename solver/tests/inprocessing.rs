@@ -7,6 +7,8 @@
 //! changed something (probing, hyper-binary resolution, substitution, transitive reduction,
 //! subsumption and
 //! strengthening, elimination rounds with gates, vivification of irredundant clauses).
+//! Random decision sequences and the tier limits need more conflicts than these instances
+//! make: `brute_force.rs` forces them on a pigeonhole.
 
 use grim_solver::{Budget, Lit, Options, Solver, Stats, Status, Var};
 use grim_testkit::{

@@ -193,13 +193,15 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 50] = [
+    let rows: [(&str, u64); 53] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
         ("conflicts", stats.conflicts),
         ("restarts", stats.restarts),
         ("mode switches", stats.mode_switches),
+        ("random sequences", stats.random_sequences),
+        ("random decisions", stats.random_decisions),
         ("rephases", stats.rephases),
         ("reductions", stats.reductions),
         ("learned", stats.learned),
@@ -210,6 +212,7 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("reason-side bumps", stats.reason_bumps),
         ("chronological backtracks", stats.chrono_backtracks),
         ("out-of-order implications", stats.chrono_implied),
+        ("retiered", stats.retiered),
         ("deleted", stats.deleted),
         ("simplified", stats.simplified),
         ("walks", stats.walks),
