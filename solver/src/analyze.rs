@@ -75,6 +75,19 @@ impl LevelStamps {
     /// Glucose for incremental SAT solving with assumptions", SAT 2013, leave the assumption
     /// literals out of the LBD for the same reason).
     pub(crate) fn lbd(&mut self, lits: &[Lit], trail: &Trail, merged: u32) -> u32 {
+        self.lbd_up_to(lits, trail, merged, u32::MAX)
+    }
+
+    /// `lbd`, but the count stops at `limit`: what `bump_clause` needs to know whether a used
+    /// clause's LBD went down (Kissat stops the same way), at a fraction of the cost on long
+    /// clauses.
+    pub(crate) fn lbd_up_to(
+        &mut self,
+        lits: &[Lit],
+        trail: &Trail,
+        merged: u32,
+        limit: u32,
+    ) -> u32 {
         self.stamp += 1;
         let stamp = self.stamp;
         let mut lbd = 0;
@@ -88,6 +101,9 @@ impl LevelStamps {
             if self.stamps[lv] != stamp {
                 self.stamps[lv] = stamp;
                 lbd += 1;
+                if lbd >= limit {
+                    break;
+                }
             }
         }
         lbd
@@ -316,23 +332,24 @@ impl Solver {
 
     /// A learned clause took part in a conflict: mark it used, raise its activity
     /// (`reduce.rs`), lower its LBD if the current assignment shows one smaller by at least
-    /// `lbd_update_drop`, and count the use at its LBD (the tier limits, `reduce.rs`).
+    /// `lbd_update_drop`, and count the use at its LBD (the tier limits, `reduce.rs`). The LBD
+    /// is recomputed whatever the clause's tier, as Kissat does: the tier limits are computed
+    /// from these LBDs, and a tier-1 clause whose LBD went stale would keep them high (before
+    /// the limits followed the uses, tier 1 was never recomputed).
     fn bump_clause(&mut self, c: CRef, merged: u32) {
         self.arena.set_used(c, USED_MAX);
         self.reduce
             .bump_activity(&mut self.arena, &self.clauses.learnts, c);
         let mut lbd = self.arena.lbd(c);
-        if lbd > self.reduce.tier1() {
-            let new = self
-                .analysis
-                .levels
-                .lbd(self.arena.lits(c), &self.trail, merged);
-            if new as u64 + self.opts.lbd_update_drop <= lbd as u64 {
-                self.arena.set_lbd(c, new);
-                lbd = new;
-            }
+        let new = self
+            .analysis
+            .levels
+            .lbd_up_to(self.arena.lits(c), &self.trail, merged, lbd);
+        if new as u64 + self.opts.lbd_update_drop <= lbd as u64 {
+            self.arena.set_lbd(c, new);
+            lbd = new;
         }
-        self.reduce.note_use(lbd);
+        self.reduce.note_use(lbd, self.mode.is_stable());
     }
 
     /// Decays every activity by growing the increments (the exponential half of EVSIDS and of

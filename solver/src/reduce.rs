@@ -17,16 +17,20 @@
 //! useful clauses have small LBDs, and starve formulas whose useful clauses all have LBD 8–15
 //! (XOR chains, clique colouring): there tier 1 is empty and the clauses the search keeps
 //! coming back to are deleted as local ones. So, as Kissat 4 and CaDiCaL 2 do, each use of a
-//! learned clause in a conflict is counted at its LBD (`note_use`; one histogram over both
-//! modes, LBDs above `GLUE_BUCKETS` − 1 counted there), and at every reduction the tier-1
-//! limit becomes the smallest LBD at which the uses of LBD ≤ it reach `reduce_tier1_relative`
-//! of all uses, and the tier-2 limit the same for `reduce_tier2_relative`; with no use yet (or
-//! a relative share of 0) the limits are `reduce_tier1_glue` and `reduce_tier2_glue`. Kissat
-//! 4.0.4 computes 6–9 and 12–14 on Urquhart-s4-b1 (own structured set); with the fixed 2 and
-//! 6, grim needed 4.5–7.2M conflicts there, with 6 and 12 1.9–2.1M (Kissat: 1.3M). Tier 1
-//! expires (Kissat's rule) because at such limits keeping it forever filled memory.
-//! Deviation: Kissat takes the tier-1 limit from focused mode's uses and the tier-2 limit from
-//! stable mode's; one histogram is simpler and we measured no reason for two.
+//! learned clause in a conflict is counted at its LBD (`note_use`; one histogram per mode,
+//! LBDs above `GLUE_BUCKETS` − 1 counted there), and at every reduction the tier-1 limit
+//! becomes the smallest LBD at which the uses of LBD ≤ it reach `reduce_tier1_relative` of
+//! all uses in focused mode, and the tier-2 limit the same for `reduce_tier2_relative` in
+//! stable mode (each from the other mode while its own has none); with no use yet (or a
+//! relative share of 0) the limits are `reduce_tier1_glue` and `reduce_tier2_glue`. Kissat
+//! 4.0.4 does the same (its `TIER1` is focused mode's limit, its `TIER2` stable mode's) and
+//! computes 6–9 and 12–14 on Urquhart-s4-b1 (own structured set); with the fixed 2 and 6, grim
+//! needed 4.5–7.2M conflicts there, with 6 and 12 1.9–2.1M (Kissat: 1.3M). Why the two modes:
+//! stable mode learns clauses of higher LBD, and one histogram over both put tier 1 at 8–9 on
+//! clique colouring 10-06-07, where Kissat's focused limit is 4; tier 1 lives long, and the
+//! database grew to 210k learned clauses (32k with the fixed limits) and propagation slowed
+//! 2.5×. Tier 1 expires (Kissat's rule) because even at such limits keeping it forever filled
+//! memory.
 //!
 //! Audemard & Simon (IJCAI 2009) for LBD-based deletion; Oh, "Improving implementation of SAT
 //! competitions 2017–2019 winners" (SAT 2020 — the three-tier scheme of COMiniSatPS/MapleLCM).
@@ -55,8 +59,9 @@ pub(crate) struct Reduce {
     count: u64,
     /// The current clause-activity bump; grows by `1 / reduce_activity_decay` per conflict.
     activity_inc: f32,
-    /// Uses of learned clauses in conflicts, by LBD (module doc; `note_use`).
-    glue_uses: [u64; GLUE_BUCKETS],
+    /// Uses of learned clauses in conflicts, by LBD, in focused (0) and stable (1) mode
+    /// (module doc; `note_use`).
+    glue_uses: [[u64; GLUE_BUCKETS]; 2],
     /// The tier limits in force: LBD ≤ `tier1` is tier 1, ≤ `tier2` tier 2 (module doc).
     tier1: u32,
     tier2: u32,
@@ -68,7 +73,7 @@ impl Default for Reduce {
             limit: 0,
             count: 0,
             activity_inc: 1.0,
-            glue_uses: [0; GLUE_BUCKETS],
+            glue_uses: [[0; GLUE_BUCKETS]; 2],
             tier1: 2,
             tier2: 6,
         }
@@ -76,12 +81,6 @@ impl Default for Reduce {
 }
 
 impl Reduce {
-    /// The tier-1 limit in force (module doc): learned clauses of LBD at most this are tier 1.
-    #[inline(always)]
-    pub(crate) fn tier1(&self) -> u32 {
-        self.tier1
-    }
-
     /// The tier-2 limit in force (module doc): learned clauses of LBD at most this and above
     /// the tier-1 limit are tier 2.
     #[inline(always)]
@@ -89,22 +88,29 @@ impl Reduce {
         self.tier2
     }
 
-    /// Counts one use of a learned clause of LBD `lbd` in a conflict.
+    /// Counts one use of a learned clause of LBD `lbd` in a conflict, in stable mode or not.
     #[inline(always)]
-    pub(crate) fn note_use(&mut self, lbd: u32) {
-        self.glue_uses[(lbd as usize).min(GLUE_BUCKETS - 1)] += 1;
+    pub(crate) fn note_use(&mut self, lbd: u32, stable: bool) {
+        self.glue_uses[stable as usize][(lbd as usize).min(GLUE_BUCKETS - 1)] += 1;
     }
 
     /// The smallest LBD at which the uses of clauses with LBD at most it reach `share` of all
-    /// uses, or `None` when there are no uses or `share` is 0 (the fixed limits then hold).
-    fn relative_limit(&self, share: f64) -> Option<u32> {
-        let total: u64 = self.glue_uses.iter().sum();
+    /// uses in mode `stable` (of the other mode if that one has none), or `None` when there are
+    /// no uses or `share` is 0 (the fixed limits then hold).
+    fn relative_limit(&self, share: f64, stable: bool) -> Option<u32> {
+        let total = |m: usize| self.glue_uses[m].iter().sum::<u64>();
+        let mode = if total(stable as usize) > 0 {
+            stable as usize
+        } else {
+            !stable as usize
+        };
+        let total = total(mode);
         if total == 0 || share <= 0.0 {
             return None;
         }
         let goal = (total as f64 * share).ceil() as u64;
         let mut sum = 0;
-        for (lbd, &n) in self.glue_uses.iter().enumerate() {
+        for (lbd, &n) in self.glue_uses[mode].iter().enumerate() {
             sum += n;
             if sum >= goal {
                 return Some(lbd as u32);
@@ -113,12 +119,13 @@ impl Reduce {
         Some(GLUE_BUCKETS as u32 - 1)
     }
 
-    /// Recomputes the tier limits from the uses (module doc); `fixed` are the option limits.
-    /// Returns whether a limit changed.
+    /// Recomputes the tier limits from the uses (module doc): tier 1 from focused mode's,
+    /// tier 2 from stable mode's; `fixed` are the option limits. Returns whether a limit
+    /// changed.
     fn retier(&mut self, relative: (f64, f64), fixed: (u32, u32)) -> bool {
-        let tier1 = self.relative_limit(relative.0).unwrap_or(fixed.0);
+        let tier1 = self.relative_limit(relative.0, false).unwrap_or(fixed.0);
         let tier2 = self
-            .relative_limit(relative.1)
+            .relative_limit(relative.1, true)
             .unwrap_or(fixed.1)
             .max(tier1);
         let changed = (tier1, tier2) != (self.tier1, self.tier2);
@@ -275,36 +282,42 @@ mod tests {
     #[test]
     fn tier_limits_follow_the_share_of_uses_and_fall_back_to_the_fixed_ones() {
         let mut r = Reduce::default();
+        let fixed = (2, 6);
         assert!(
-            !r.retier((0.5, 0.9), (2, 6)),
+            !r.retier((0.5, 0.9), fixed),
             "no use yet: the fixed limits stay"
         );
-        assert_eq!((r.tier1(), r.tier2()), (2, 6));
-        // 10 uses at LBD 3, 30 at LBD 7, 50 at LBD 9, 10 at LBD 200 (counted at the last bucket).
+        assert_eq!((r.tier1, r.tier2), (2, 6));
+        // Focused mode only: 10 uses at LBD 3, 30 at LBD 7, 50 at LBD 9, 10 at LBD 200
+        // (counted at the last bucket). Stable mode has none, so both limits come from these.
         for (lbd, n) in [(3, 10), (7, 30), (9, 50), (200, 10)] {
             for _ in 0..n {
-                r.note_use(lbd);
+                r.note_use(lbd, false);
             }
         }
-        assert!(r.retier((0.5, 0.9), (2, 6)));
+        assert!(r.retier((0.5, 0.9), fixed));
+        assert_eq!((r.tier1, r.tier2), (9, 9), "50% reached at LBD 9, 90% too");
+        r.retier((0.3, 0.95), fixed);
+        assert_eq!((r.tier1, r.tier2), (7, 127));
+        r.retier((0.0, 0.0), fixed);
         assert_eq!(
-            (r.tier1(), r.tier2()),
-            (9, 9),
-            "50% reached at LBD 9, 90% too"
-        );
-        r.retier((0.3, 0.95), (2, 6));
-        assert_eq!((r.tier1(), r.tier2()), (7, 127));
-        r.retier((0.0, 0.0), (2, 6));
-        assert_eq!(
-            (r.tier1(), r.tier2()),
-            (2, 6),
+            (r.tier1, r.tier2),
+            fixed,
             "a share of 0 keeps the fixed limits"
         );
-        r.retier((0.95, 0.0), (2, 6));
+        r.retier((0.95, 0.0), fixed);
         assert_eq!(
-            (r.tier1(), r.tier2()),
+            (r.tier1, r.tier2),
             (127, 127),
             "tier 2 is never below tier 1"
         );
+        // Stable mode's uses, at higher LBDs, set tier 2 and leave tier 1 to focused mode.
+        for (lbd, n) in [(12, 60), (20, 40)] {
+            for _ in 0..n {
+                r.note_use(lbd, true);
+            }
+        }
+        r.retier((0.5, 0.9), fixed);
+        assert_eq!((r.tier1, r.tier2), (9, 20));
     }
 }
