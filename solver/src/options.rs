@@ -311,7 +311,10 @@ options_table! {
     chrono_levels: u64 = 100, [0, u32::MAX];
     /// Random decision sequences in focused mode (`randec.rs`; Kissat's `randec`): now and then,
     /// for a few conflicts after a restart, decisions take random variables instead of the
-    /// VMTF queue's front. Not yet measured beyond Urquhart-s4-b1 (module doc).
+    /// VMTF queue's front. On the own structured set at 60 s, seeds 0–2, PAR-2 in the mean of
+    /// the seeds: 606 s with it against 675 s without (dynamic tiers on in both, one loaded run
+    /// side by side); the whole of 3939a9c against ec44d35 in a fair run: 576 s against 613 s
+    /// (`benches/results/sat-structured-2026-12-05-tiers.md`).
     randec: bool = true, [0, 1];
     /// Conflicts between the starts of two random decision sequences, times log10(k + 9)
     /// after k sequences (Kissat's `randecint` 500).
@@ -337,7 +340,9 @@ options_table! {
     reduce_tier2_glue: u64 = 6, [0, 1000];
     /// The tier-1 limit is the smallest LBD at which the clauses of LBD at most it account for
     /// this share of all uses of learned clauses in conflicts (`reduce.rs`; Kissat's
-    /// `tier1relative` 0.5); 0 = the fixed `reduce_tier1_glue`.
+    /// `tier1relative` 0.5); 0 = the fixed `reduce_tier1_glue`. On the own structured set at
+    /// 60 s, seeds 0–2, PAR-2 in the mean of the seeds: 606 s with both shares against 730 s
+    /// with the fixed 2 and 6 (random decisions on in both; one loaded run side by side).
     reduce_tier1_relative: f64 = 0.5, [0.0, 1.0];
     /// The same share for the tier-2 limit (Kissat's `tier2relative` 0.9); 0 = the fixed
     /// `reduce_tier2_glue`.
