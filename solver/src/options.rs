@@ -314,8 +314,13 @@ options_table! {
     /// VMTF queue's front. On the own structured set at 60 s, seeds 0–2, PAR-2 in the mean of
     /// the seeds: 606 s with it against 675 s without (dynamic tiers on in both, one loaded run
     /// side by side); the whole of 3939a9c against ec44d35 in a fair run: 576 s against 613 s
-    /// (`benches/results/sat-structured-2026-12-05-tiers.md`).
-    randec: bool = true, [0, 1];
+    /// (`benches/results/sat-structured-2026-12-05-tiers.md`). Off by default: on
+    /// `sat-industrial` the same build took 334.3 s against Kissat's 121.2 s (2 time-outs),
+    /// where the earlier default took 84.4 s; Q32inK10 (45 variables, 38k long clauses) went
+    /// from 9.5 s to 26.6 s with the random decisions alone, to 22.9 s with the dynamic tiers
+    /// alone and to time-outs with both, as conflicts per second fell by 4x (Kissat 4.0.4 also
+    /// takes 25 s there, CaDiCaL 1.5.3 10 s). Turning both on needs a guard for such formulas.
+    randec: bool = false, [0, 1];
     /// Conflicts between the starts of two random decision sequences, times log10(k + 9)
     /// after k sequences (Kissat's `randecint` 500).
     randec_interval: u64 = 500, [1, u32::MAX];
@@ -342,11 +347,14 @@ options_table! {
     /// this share of all uses of learned clauses in conflicts (`reduce.rs`; Kissat's
     /// `tier1relative` 0.5); 0 = the fixed `reduce_tier1_glue`. On the own structured set at
     /// 60 s, seeds 0–2, PAR-2 in the mean of the seeds: 606 s with both shares against 730 s
-    /// with the fixed 2 and 6 (random decisions on in both; one loaded run side by side).
-    reduce_tier1_relative: f64 = 0.5, [0.0, 1.0];
+    /// with the fixed 2 and 6 (random decisions on in both; one loaded run side by side). Off
+    /// (0) by default, for the cost on Q32inK10 given at `randec`: the limits rise and about a
+    /// third more learned clauses are kept (90.6k deleted in the first 150k conflicts against
+    /// 143.1k), so the conflict rate falls.
+    reduce_tier1_relative: f64 = 0.0, [0.0, 1.0];
     /// The same share for the tier-2 limit (Kissat's `tier2relative` 0.9); 0 = the fixed
     /// `reduce_tier2_glue`.
-    reduce_tier2_relative: f64 = 0.9, [0.0, 1.0];
+    reduce_tier2_relative: f64 = 0.0, [0.0, 1.0];
     /// Clause activity decay per conflict (MiniSat's `clause_decay`): the tie-break within an
     /// LBD when reducing. 0.999 is MiniSat's default.
     reduce_activity_decay: f64 = 0.999, [0.5, 0.9999];
@@ -520,8 +528,11 @@ impl Options {
             bump_reasons: true,
             chrono: true,
             chrono_levels: 0,
+            randec: true,
             randec_interval: 3,
             randec_length: 2,
+            reduce_tier1_relative: 0.5,
+            reduce_tier2_relative: 0.9,
             ..Options::default()
         }
     }
