@@ -2,7 +2,8 @@
 # Checks that DRAT proofs stay valid through every inprocessing technique (issue 16): runs
 # grim-sat (release) on each instance with inprocessing forced on (probing, substitution,
 # transitive reduction, subsumption and elimination rounds every few conflicts, ITE/XOR gates, irredundant
-# vivification, chronological backtracking on every backjump, factoring as by default), writes a
+# vivification, chronological backtracking on every backjump, random decision sequences and
+# dynamic tier limits, factoring as by default), writes a
 # binary DRAT proof, and has `rate` (strict: unit deletions are not skipped) verify every UNSAT
 # answer. SAT answers have their model checked by grim-check; a run that ends in UNKNOWN (the
 # time limit) is counted, not failed. Exit status 1 if any proof is rejected, any rate run does
@@ -35,7 +36,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 forced=(--opt probe_interval=4 --opt substitute_interval=4 --opt transred_interval=4 --opt subsume_interval=4
         --opt eliminate_interval=4 --opt eliminate_gates_ite_xor=1
         --opt vivify_irredundant_share=0.3 --opt chrono_levels=0 --opt rephase_interval=3
-        --opt reduce_interval=5 --opt reduce_increment=1)
+        --opt reduce_interval=5 --opt reduce_increment=1
+        --opt randec=true --opt reduce_tier1_relative=0.5 --opt reduce_tier2_relative=0.9)
 verified=0; sat_ok=0; unknown=0; fail=0
 for f in "$@"; do
   name=$(basename "$f")

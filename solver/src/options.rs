@@ -338,7 +338,8 @@ options_table! {
     /// Fraction of the deletion candidates (local tier and unused tier 2) removed per reduction.
     reduce_fraction: f64 = 0.75, [0.0, 1.0];
     /// The tier-1 LBD limit while no learned clause has been used yet, or always when
-    /// `reduce_tier1_relative` is 0: tier-1 clauses survive 31 reductions after their last use.
+    /// `reduce_tier1_relative` is 0. Under this fixed limit tier-1 clauses are kept forever;
+    /// under the dynamic one they go 31 reductions after their last use (`reduce.rs`).
     reduce_tier1_glue: u64 = 2, [0, 1000];
     /// The tier-2 LBD limit while no learned clause has been used yet, or always when
     /// `reduce_tier2_relative` is 0: tier-2 clauses survive two reductions after their last use.

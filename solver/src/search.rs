@@ -12,7 +12,7 @@
 #![forbid(unsafe_code)]
 
 use crate::chrono::OutOfOrder;
-use crate::clause::{NO_REASON, USED_MAX};
+use crate::clause::NO_REASON;
 use crate::external::Round;
 use crate::solver::Solver;
 use crate::stats::Stats;
@@ -244,7 +244,7 @@ impl Solver {
         }
         match self.arena.alloc(learnt, true, lbd) {
             Some(c) => {
-                self.arena.set_used(c, USED_MAX);
+                self.arena.set_used(c, self.reduce.fresh_used(lbd));
                 self.arena.set_activity(c, self.reduce.activity_inc());
                 self.watches.attach(&self.arena, c);
                 self.clauses.learnts.push(c);

@@ -24,7 +24,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{CRef, NO_REASON, USED_MAX};
+use crate::clause::{CRef, NO_REASON};
 use crate::inprocess::Rounds;
 use crate::solver::Solver;
 use crate::types::{L_UNDEF, Lit};
@@ -151,7 +151,7 @@ impl Solver {
                             return;
                         };
                         if learned {
-                            self.arena.set_used(new, USED_MAX);
+                            self.arena.set_used(new, self.reduce.fresh_used(lbd));
                         }
                         self.clauses.push(new, learned);
                         self.watches.attach(&self.arena, new);
