@@ -34,8 +34,9 @@
 //! 2.5×. Tier 1 expires under the dynamic limit (Kissat's rule) because even at such limits
 //! keeping it forever filled memory; under the fixed limit of 2 it is small, and it is kept
 //! forever, as before the dynamic limits came: expiring it there too (and sparing fresh tier-2
-//! clauses two reductions instead of one) took q_query_3_L60_coli (own set, seed 0) from 107k
-//! conflicts to 178k.
+//! clauses two reductions instead of one) took q_query_3_L60_coli (own set, seed 0) from 124k
+//! conflicts to 178k, and sat-industrial's PAR-2 at 60 s (mean of seeds 0–2) from 122.9 to
+//! 130.6 s.
 //!
 //! Audemard & Simon (IJCAI 2009) for LBD-based deletion; Oh, "Improving implementation of SAT
 //! competitions 2017–2019 winners" (SAT 2020 — the three-tier scheme of COMiniSatPS/MapleLCM).
