@@ -9,6 +9,10 @@
 # for a core is not fuzzing; "an hour per target" should mean an hour of fuzzing. The fuzzer runs
 # at nice 19, so it takes only the CPU nobody else wants. Run two campaigns side by side on two
 # cores. Build first: `cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz build -a`.
+# Do not pause a campaign with SIGSTOP (say, to benchmark): libFuzzer's -timeout alarm counts
+# wall time, and on SIGCONT it reports the input it was on as a timeout (it happened: 1405 s on
+# an api_sequence input that runs in 0.1 s). Let it run; nice 19 keeps it out of the way only
+# within one session, since the kernel's autogroups share the CPU between sessions first.
 set -u
 cd "$(dirname "$0")"
 cpu="${1:?usage: campaign.sh CPU_SECONDS TARGET...}"
