@@ -9,10 +9,10 @@
 //! until `USED_MAX` reductions pass without a use; tier 2 (LBD ≤ the tier-2 limit) for two
 //! reductions after its last use; the local tier for one; and every clause that is a reason.
 //! A clause learned since the previous reduction is spared by the next one whatever its tier
-//! (`fresh_used`), and is then judged by its uses. The rest are candidates, sorted by (LBD, activity), and the worse
-//! `reduce_fraction` is deleted. The k-th reduction comes `reduce_interval` · √k conflicts
-//! after the previous one (Kissat's schedule), plus `reduce_increment` · (k − 1) (glucose's
-//! linear growth; 0 by default). Clause activities, the tie-break within an LBD, are MiniSat's:
+//! (`fresh_used`), and is then judged by its uses. The rest are candidates, sorted by (LBD,
+//! activity), and the worse `reduce_fraction` is deleted. The k-th reduction comes
+//! `reduce_interval` · √k conflicts after the previous one (Kissat's schedule), plus
+//! `reduce_increment` · (k − 1) (glucose's linear growth; 0 by default). Clause activities, the tie-break within an LBD, are MiniSat's:
 //! bumped in analysis, decayed by `reduce_activity_decay` per conflict.
 //!
 //! **Tier limits.** Fixed limits (2 and 6, glucose's and Oh's) fit application formulas whose
@@ -94,14 +94,30 @@ impl Reduce {
         self.tier2
     }
 
+    /// How many reductions a learned clause of LBD `lbd` is spared after its last use, by tier
+    /// (module doc): 1 in the local tier (and for probing's hyper-binary resolvents), 2 in
+    /// tier 2, `USED_MAX` in tier 1, and more than any `used` can make up for (kept) in tier 1
+    /// when `keep_tier1` (the fixed limit).
+    fn spared(&self, lbd: u32, hyper: bool, keep_tier1: bool) -> u32 {
+        if hyper || lbd > self.tier2 {
+            1
+        } else if lbd > self.tier1 {
+            2
+        } else if keep_tier1 {
+            USED_MAX + 1
+        } else {
+            USED_MAX
+        }
+    }
+
     /// What a clause of LBD `lbd` learned (or derived from a learned one) now starts with as
     /// `used`: the value that makes the next reduction spare it and the one after judge it by
     /// its uses, in tier 2 and the local tier alike (module doc). Tier 1 starts as if just used.
     pub(crate) fn fresh_used(&self, lbd: u32) -> u32 {
-        if lbd > self.tier1 && lbd <= self.tier2 {
-            USED_MAX - 1
-        } else {
+        if lbd <= self.tier1 {
             USED_MAX
+        } else {
+            USED_MAX + 1 - self.spared(lbd, false, false)
         }
     }
 
@@ -222,7 +238,6 @@ impl Solver {
         self.stats.reductions += 1;
         self.reduce.count += 1;
         self.update_tiers();
-        let (tier1, tier2) = (self.reduce.tier1, self.reduce.tier2);
         let keep_tier1 = self.opts.reduce_tier1_relative <= 0.0;
         let mut candidates: Vec<CRef> = Vec::new();
         for i in 0..self.clauses.learnts.len() {
@@ -241,19 +256,7 @@ impl Solver {
             if self.arena.len(c) == 2 && !hyper {
                 continue;
             }
-            // Tier 1 under the fixed limit is kept (module doc).
-            if lbd <= tier1 && keep_tier1 && !hyper {
-                continue;
-            }
-            // How many reductions a clause is spared after its last use, by tier.
-            let spared = if hyper || lbd > tier2 {
-                1
-            } else if lbd > tier1 {
-                2
-            } else {
-                USED_MAX
-            };
-            if used + spared > USED_MAX {
+            if used + self.reduce.spared(lbd, hyper, keep_tier1) > USED_MAX {
                 continue;
             }
             if self.locked(c) {
