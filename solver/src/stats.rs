@@ -61,6 +61,9 @@ pub struct Stats {
     pub walks: u64,
     /// Falsified clauses in the best assignment of the latest walk. Counted in `walk.rs`.
     pub walk_best_broken: u64,
+    /// Walks whose effort was multiplied because the walks before them came close to a model
+    /// (`walk_near_miss`). Counted in `walk.rs`.
+    pub boosted_walks: u64,
     /// Vivification rounds. Counted in `vivify.rs`.
     pub vivify_rounds: u64,
     /// Clauses shortened by vivification. Counted in `vivify.rs`.

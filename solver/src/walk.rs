@@ -14,10 +14,34 @@
 //! (`walk_effort`) plus `walk_base_effort` per literal of the walk's clauses. Randomness comes
 //! from a splitmix64 stream (`rng.rs`) seeded by `seed` and the walk count: the same run walks
 //! the same way every time.
+//!
+//! **Break counts are kept, not recounted.** Every clause carries its number of true literals
+//! and the XOR of their variables (which names the one true literal when there is one), and
+//! every variable the number of clauses it alone satisfies; a flip updates these over the
+//! occurrences of the two literals it touches, and a pick reads one count per literal of the
+//! clause (ProbSAT's own implementation keeps break values the same way). Recounting scanned
+//! the occurrences of every literal of the picked clause: on 5-SAT at the threshold (about 53
+//! occurrences per literal) a flip cost about 320 visits, now about 110, so the same budget
+//! flips about three times as often.
+//!
+//! **Near misses earn walks more effort.** A fixed share is what Kissat and CaDiCaL give their
+//! walks (Kissat 4.0.4 spent 0.8% of its time walking on the SAT'09 5-SAT instance with 120
+//! variables of sat-main, and timed out at 60 s, as grim did), and it is far too little for
+//! uniform random formulas near the threshold, where CDCL flounders and ProbSAT finds the
+//! model if it walks long enough: on the 14 satisfiable SAT'09 instances of sat-main at 60 s,
+//! `walk_effort` 0.5 (a few tenths of a percent of the run) gave PAR-2 250–450 s by seed, 20
+//! gave 11 and 23 s (seeds 0 and 1). But 20 everywhere spends 10–40% of the run walking on
+//! structured formulas whose walks end far from a model (p01_lb_05, gss-13, gus-md5). So the
+//! share follows the walks: a walk that ends with at most `walk_near_miss` clauses falsified
+//! doubles the next walk's share, up to `walk_boost_max` times, and any other walk halves it.
+//! The price is paid on small unsatisfiable formulas whose walks also end one clause short of
+//! a model (pigeonhole, clique colouring, Urquhart, FPGA routing): there no walk can succeed,
+//! and walking takes about 0.35% of the run times the boost.
 
 #![forbid(unsafe_code)]
 
 use crate::inprocess::effort_since;
+use crate::options::Options;
 use crate::rng::SplitMix64;
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE, L_UNDEF, Lit};
@@ -29,10 +53,34 @@ const WALK_STREAM: u64 = 0x2545_F491_4F6C_DD1D;
 const BREAK_CAP: usize = 64;
 
 /// What the walk remembers between two walks: written only here.
-#[derive(Default)]
 pub(crate) struct Walk {
     /// Propagation count at the previous walk (the walk budget is relative to it).
     props_mark: u64,
+    /// What the next walk's `walk_effort` share is multiplied by: doubled after a near miss,
+    /// halved after a walk that ended far from a model (module doc).
+    boost: u64,
+}
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk {
+            props_mark: 0,
+            boost: 1,
+        }
+    }
+}
+
+impl Walk {
+    /// Doubles the boost (up to `walk_boost_max`) when the walk just done left at most
+    /// `walk_near_miss` clauses falsified, and halves it (down to 1) otherwise.
+    fn adapt(&mut self, best_broken: usize, opts: &Options) {
+        let max = opts.walk_boost_max.max(1);
+        self.boost = if best_broken as u64 <= opts.walk_near_miss {
+            (self.boost * 2).min(max)
+        } else {
+            (self.boost / 2).max(1)
+        };
+    }
 }
 
 /// ProbSAT's base for exponential break, by clause length (Balint & Schöning 2012, table 1);
@@ -104,18 +152,29 @@ impl Solver {
             })
             .collect();
         let is_true = |value: &[bool], l: Lit| value[l.var().index()] == l.is_positive();
+        // Per clause: how many literals are true, and the XOR of their variables (while one
+        // is true, that is its variable). Per variable: `breaks`, the clauses whose only true
+        // literal is the variable's, which flipping it would falsify. Kept up to date by each
+        // flip, so a pick reads one count per literal instead of scanning occurrence lists.
         let mut num_true = vec![0u32; m];
+        let mut true_xor = vec![0u32; m];
+        let mut breaks = vec![0u32; n];
         let mut broken: Vec<u32> = Vec::new();
         let mut broken_pos = vec![u32::MAX; m];
         for c in 0..m {
-            let t = lits[starts[c] as usize..starts[c + 1] as usize]
-                .iter()
-                .filter(|&&l| is_true(&value, l))
-                .count() as u32;
-            num_true[c] = t;
-            if t == 0 {
-                broken_pos[c] = broken.len() as u32;
-                broken.push(c as u32);
+            for &l in &lits[starts[c] as usize..starts[c + 1] as usize] {
+                if is_true(&value, l) {
+                    num_true[c] += 1;
+                    true_xor[c] ^= l.var().index() as u32;
+                }
+            }
+            match num_true[c] {
+                0 => {
+                    broken_pos[c] = broken.len() as u32;
+                    broken.push(c as u32);
+                }
+                1 => breaks[true_xor[c] as usize] += 1,
+                _ => {}
             }
         }
         let mut best = value.clone();
@@ -124,8 +183,13 @@ impl Solver {
             self.walk.props_mark,
             self.stats.propagations,
             self.opts.walk_effort,
-        ) + self.opts.walk_base_effort * lits.len() as u64;
+        )
+        .saturating_mul(self.walk.boost)
+            + self.opts.walk_base_effort * lits.len() as u64;
         self.walk.props_mark = self.stats.propagations;
+        if self.walk.boost > 1 {
+            self.stats.boosted_walks += 1;
+        }
         let mut ticks = 0u64;
         let mut rng = SplitMix64::new(self.opts.seed ^ self.stats.walks.wrapping_mul(WALK_STREAM));
         let mut probs: Vec<f64> = Vec::new();
@@ -133,22 +197,11 @@ impl Solver {
         while !broken.is_empty() && ticks < budget {
             let c = broken[rng.below_fast(broken.len())] as usize;
             let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
+            ticks += cl.len() as u64;
             probs.clear();
             let mut sum = 0.0;
             for &l in cl {
-                // Break: clauses where ¬l... l is false now; flipping makes ¬l false, breaking
-                // the clauses whose only true literal is ¬l.
-                let nl = !l;
-                let (a, b) = (
-                    occ_start[nl.code()] as usize,
-                    occ_start[nl.code() + 1] as usize,
-                );
-                ticks += (b - a) as u64 + 1;
-                let brk = occ[a..b]
-                    .iter()
-                    .filter(|&&d| num_true[d as usize] == 1)
-                    .count();
-                let p = pow[brk.min(BREAK_CAP - 1)];
+                let p = pow[(breaks[l.var().index()] as usize).min(BREAK_CAP - 1)];
                 probs.push(p);
                 sum += p;
             }
@@ -162,22 +215,32 @@ impl Solver {
                 r -= p;
             }
             let l = cl[pick];
+            let v = l.var().index();
             // Flip: l becomes true, ¬l false.
-            value[l.var().index()] = l.is_positive();
+            value[v] = l.is_positive();
             let (a, b) = (
                 occ_start[l.code()] as usize,
                 occ_start[l.code() + 1] as usize,
             );
+            ticks += (b - a) as u64;
             for &d in &occ[a..b] {
                 let d = d as usize;
                 num_true[d] += 1;
-                if num_true[d] == 1 {
-                    let pos = broken_pos[d] as usize;
-                    let last = broken.len() - 1;
-                    broken.swap(pos, last);
-                    broken_pos[broken[pos] as usize] = pos as u32;
-                    broken.pop();
-                    broken_pos[d] = u32::MAX;
+                true_xor[d] ^= v as u32;
+                match num_true[d] {
+                    1 => {
+                        // Was broken: now l alone satisfies it.
+                        breaks[v] += 1;
+                        let pos = broken_pos[d] as usize;
+                        let last = broken.len() - 1;
+                        broken.swap(pos, last);
+                        broken_pos[broken[pos] as usize] = pos as u32;
+                        broken.pop();
+                        broken_pos[d] = u32::MAX;
+                    }
+                    // The literal that alone satisfied it no longer does.
+                    2 => breaks[(true_xor[d] ^ v as u32) as usize] -= 1,
+                    _ => {}
                 }
             }
             let nl = !l;
@@ -189,9 +252,17 @@ impl Solver {
             for &d in &occ[a..b] {
                 let d = d as usize;
                 num_true[d] -= 1;
-                if num_true[d] == 0 {
-                    broken_pos[d] = broken.len() as u32;
-                    broken.push(d as u32);
+                true_xor[d] ^= v as u32;
+                match num_true[d] {
+                    0 => {
+                        // ¬l alone satisfied it: broken now.
+                        breaks[v] -= 1;
+                        broken_pos[d] = broken.len() as u32;
+                        broken.push(d as u32);
+                    }
+                    // The one true literal left satisfies it alone.
+                    1 => breaks[true_xor[d] as usize] += 1,
+                    _ => {}
                 }
             }
             if broken.len() < best_broken {
@@ -199,6 +270,22 @@ impl Solver {
                 best.copy_from_slice(&value);
             }
         }
+        // The counts kept up to date by the flips are the ones a fresh count gives.
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = vec![0u32; n];
+            for c in 0..m {
+                let cl = &lits[starts[c] as usize..starts[c + 1] as usize];
+                let t: Vec<Lit> = cl.iter().copied().filter(|&l| is_true(&value, l)).collect();
+                debug_assert_eq!(t.len() as u32, num_true[c]);
+                debug_assert_eq!(num_true[c] == 0, broken_pos[c] != u32::MAX);
+                if let [only] = t[..] {
+                    fresh[only.var().index()] += 1;
+                }
+            }
+            debug_assert_eq!(fresh, breaks);
+        }
+        self.walk.adapt(best_broken, &self.opts);
         self.stats.walk_best_broken = best_broken as u64;
         for (v, &b) in best.iter().enumerate() {
             if self.trail.var_value(v) == L_UNDEF {
@@ -206,5 +293,38 @@ impl Solver {
                 self.phases.target[v] = if b { L_TRUE } else { L_FALSE };
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Walk;
+    use crate::options::Options;
+
+    #[test]
+    fn near_misses_double_the_boost_up_to_the_cap_and_other_walks_halve_it() {
+        let opts = Options {
+            walk_near_miss: 2,
+            walk_boost_max: 8,
+            ..Options::default()
+        };
+        let mut w = Walk::default();
+        assert_eq!(w.boost, 1);
+        let mut seen = Vec::new();
+        for broken in [2, 0, 1, 2, 2, 3, 40, 1] {
+            w.adapt(broken, &opts);
+            seen.push(w.boost);
+        }
+        assert_eq!(seen, [2, 4, 8, 8, 8, 4, 2, 4]);
+        for _ in 0..10 {
+            w.adapt(3, &opts);
+        }
+        assert_eq!(w.boost, 1, "never below 1");
+        let fixed = Options {
+            walk_boost_max: 1,
+            ..opts
+        };
+        w.adapt(0, &fixed);
+        assert_eq!(w.boost, 1, "a cap of 1 is a fixed share");
     }
 }

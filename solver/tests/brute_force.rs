@@ -90,7 +90,7 @@ fn aggressive_schedule_fires_restarts_reductions_rephases_and_mode_switches() {
     assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
     let st = s.stats().clone();
     assert_above!(st => restarts > 10, reductions > 10, rephases > 10, mode_switches > 10,
-        deleted > 0, walks > 0, random_sequences > 10, random_decisions > 10, retiered > 0);
+        deleted > 0, walks > 0, boosted_walks > 0, random_sequences > 10, random_decisions > 10, retiered > 0);
 }
 
 #[test]

@@ -193,7 +193,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 53] = [
+    let rows: [(&str, u64); 54] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -217,6 +217,7 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("simplified", stats.simplified),
         ("walks", stats.walks),
         ("walk best broken", stats.walk_best_broken),
+        ("boosted walks", stats.boosted_walks),
         ("vivify rounds", stats.vivify_rounds),
         ("vivified clauses", stats.vivified),
         ("vivified irredundant", stats.vivified_irredundant),
