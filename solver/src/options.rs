@@ -383,9 +383,10 @@ options_table! {
     /// threshold end 1–4 clauses short; on most structured ones, tens to hundreds.
     walk_near_miss: u64 = 2, [0, u32::MAX];
     /// The most the near misses multiply `walk_effort` by; 1 = a fixed share. On the 14
-    /// satisfiable SAT'09 instances of sat-main at 60 s, seeds 0 and 1, PAR-2: 142 and 276 s
-    /// with 4, 65 and 64 s with 8, 36 and 34 s with 16 (ec44d35, with a fixed share: 314 s in
-    /// the mean of seeds 0–7). 8 because the boost is paid on small unsatisfiable formulas
+    /// satisfiable SAT'09 instances of sat-main at 60 s, seeds 0 and 1, PAR-2: 74 and 48 s
+    /// with 8 as `walk.rs` charges walks (ec44d35, with a fixed share: 314 s in the mean of
+    /// seeds 0–7); charging every walk its real visits, 142 and 276 s with 4, 65 and 64 s with
+    /// 8, 36 and 34 s with 16. 8 because the boost is paid on small unsatisfiable formulas
     /// whose walks end one clause short too (walking takes about 0.35% of the run there times
     /// the boost).
     walk_boost_max: u64 = 8, [1, 1 << 20];
