@@ -12,8 +12,9 @@
 //! (`fresh_used`), and is then judged by its uses. The rest are candidates, sorted by (LBD,
 //! activity), and the worse `reduce_fraction` is deleted. The k-th reduction comes
 //! `reduce_interval` · √k conflicts after the previous one (Kissat's schedule), plus
-//! `reduce_increment` · (k − 1) (glucose's linear growth; 0 by default). Clause activities, the tie-break within an LBD, are MiniSat's:
-//! bumped in analysis, decayed by `reduce_activity_decay` per conflict.
+//! `reduce_increment` · (k − 1) (glucose's linear growth; 0 by default). Clause activities,
+//! the tie-break within an LBD, are MiniSat's: bumped in analysis, decayed by
+//! `reduce_activity_decay` per conflict.
 //!
 //! **Tier limits.** Fixed limits (2 and 6, glucose's and Oh's) fit application formulas whose
 //! useful clauses have small LBDs, and starve formulas whose useful clauses all have LBD 8–15

@@ -143,6 +143,7 @@ impl Solver {
         for i in 0..2 * n {
             occ_start[i + 1] += occ_start[i];
         }
+        let occurrences = |l: Lit| occ_start[l.code()] as usize..occ_start[l.code() + 1] as usize;
         let mut fill = occ_start.clone();
         let mut occ = vec![0u32; lits.len()];
         for c in 0..m {
@@ -212,8 +213,7 @@ impl Solver {
                 // At the base share, charged as a recount would cost (the occurrences of
                 // ¬l); boosted, the one read (module doc).
                 ticks += if recount_charge {
-                    let nl = (!l).code();
-                    (occ_start[nl + 1] - occ_start[nl]) as u64 + 1
+                    occurrences(!l).len() as u64 + 1
                 } else {
                     1
                 };
@@ -234,14 +234,11 @@ impl Solver {
             let v = l.var().index();
             // Flip: l becomes true, ¬l false.
             value[v] = l.is_positive();
-            let (a, b) = (
-                occ_start[l.code()] as usize,
-                occ_start[l.code() + 1] as usize,
-            );
+            let on = occurrences(l);
             if !recount_charge {
-                ticks += (b - a) as u64;
+                ticks += on.len() as u64;
             }
-            for &d in &occ[a..b] {
+            for &d in &occ[on] {
                 let d = d as usize;
                 num_true[d] += 1;
                 true_xor[d] ^= v as u32;
@@ -261,13 +258,9 @@ impl Solver {
                     _ => {}
                 }
             }
-            let nl = !l;
-            let (a, b) = (
-                occ_start[nl.code()] as usize,
-                occ_start[nl.code() + 1] as usize,
-            );
-            ticks += (b - a) as u64;
-            for &d in &occ[a..b] {
+            let off = occurrences(!l);
+            ticks += off.len() as u64;
+            for &d in &occ[off] {
                 let d = d as usize;
                 num_true[d] -= 1;
                 true_xor[d] ^= v as u32;
