@@ -51,4 +51,5 @@ pub mod cli;
 pub use grim_formats as formats;
 pub mod generate;
 pub mod grid;
+pub mod output;
 pub mod run;

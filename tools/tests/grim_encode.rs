@@ -391,6 +391,86 @@ fn output_files_are_replaced_only_on_success() {
     );
 }
 
+/// `-o` and `--svg` write through what is not a regular file (issue 38: `-o /dev/null` as root
+/// replaced the system's `/dev/null` with a regular file): a symlink keeps pointing where it
+/// did and its target gets the bytes; a device stays a device.
+#[cfg(unix)]
+#[test]
+fn output_through_symlinks_and_devices_writes_through_and_replaces_nothing() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let (dir, json) = dungeon_8_in("write-through");
+    let target = dir.file("real.cnf", "previous contents\n");
+    let link = dir.0.join("link.cnf");
+    symlink("real.cnf", &link).unwrap();
+    encoded(&[p(&json), "--seed", "3", "-o", p(&link)]);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "-o replaced the link"
+    );
+    assert!(fs::read_to_string(&target).unwrap().contains("p cnf "));
+    let svg_target = dir.file("real.svg", "old picture");
+    let svg_link = dir.0.join("picture.svg");
+    symlink(&svg_target, &svg_link).unwrap();
+    encoded(&["solve", p(&json), "--seed", "3", "--svg", p(&svg_link)]);
+    assert!(
+        fs::symlink_metadata(&svg_link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::read_to_string(&svg_target).unwrap().contains("<svg"),
+        "the link's target got no picture"
+    );
+    // A link to /dev/null: written through, /dev/null stays the character device it was.
+    let null_link = dir.0.join("null.cnf");
+    symlink("/dev/null", &null_link).unwrap();
+    encoded(&[p(&json), "--seed", "3", "-o", p(&null_link)]);
+    assert!(
+        fs::symlink_metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    assert!(
+        fs::symlink_metadata(&null_link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A device node of our own (needs root for mknod; the link above covers other users).
+    let node = dir.0.join("mynull");
+    let made = Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&node)
+        .args(["c", "1", "3"])
+        .output();
+    if matches!(&made, Ok(o) if o.status.success()) {
+        encoded(&[p(&json), "--seed", "3", "-o", p(&node)]);
+        let kind = fs::symlink_metadata(&node).unwrap().file_type();
+        assert!(
+            kind.is_char_device(),
+            "-o turned the device node into {kind:?}"
+        );
+    } else {
+        common::skip(
+            "output_through_symlinks_and_devices",
+            "mknod failed (not root?)",
+        );
+    }
+    let names: Vec<_> = fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.contains("grim-tmp")),
+        "a temporary was left: {names:?}"
+    );
+}
+
 #[test]
 fn malformed_grid_json_is_reported_with_its_field_and_a_non_zero_exit() {
     let dir = Dir::new("grim-encode-test", "malformed");
@@ -705,7 +785,11 @@ fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_th
     let (_dir, json) = dungeon_8_in("hint-warning");
     let hinted = encoded(&[p(&json), "--seed", "3"]);
     let warning = stderr(&hinted);
-    assert_contains(&warning, &["warning", "--preferences soft"]);
+    assert_contains(&warning, &["warning", "`c phase`", "--preferences soft"]);
+    assert!(
+        !warning.contains("  "),
+        "a run of spaces inside the warning: {warning:?}"
+    );
     // The soft export carries the wishes as clauses every MaxSAT solver reads: no warning.
     let soft = encoded(&[p(&json), "--seed", "3", "--preferences", "soft"]);
     assert!(!stderr(&soft).contains("warning"), "{}", stderr(&soft));

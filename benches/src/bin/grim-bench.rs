@@ -250,7 +250,7 @@ fn real_main(cli: &Cli) -> Result<ExitCode, String> {
     let rows = run_campaign(cli, &solvers, &paths, &known, limits, &scratch, &layout);
     let _ = std::fs::remove_dir_all(&scratch);
     if let Some(file) = &cli.csv {
-        std::fs::write(file, csv(&rows)).map_err(|e| format!("{}: {e}", file.display()))?;
+        write_text(file, &csv(&rows)).map_err(|e| format!("{}: {e}", file.display()))?;
     }
     report(cli, &rows, &names)
 }
@@ -307,7 +307,7 @@ fn report(cli: &Cli, rows: &[Row], names: &[String]) -> Result<ExitCode, String>
             .clone()
             .unwrap_or_else(|| format!("{} instances, {} s CPU limit", rows.len(), cli.timeout));
         let svg = cactus_svg(&lines, rows.len(), cli.timeout, &title)?;
-        std::fs::write(file, svg).map_err(|e| format!("{}: {e}", file.display()))?;
+        write_text(file, &svg).map_err(|e| format!("{}: {e}", file.display()))?;
     }
     Ok(if broken > 0 {
         ExitCode::from(2)
@@ -385,7 +385,7 @@ fn run_campaign(
                     if let Some(file) = &cli.csv {
                         let mut sorted = rows.clone();
                         sorted.sort_by_key(|r| r.index);
-                        let _ = std::fs::write(file, csv(&sorted));
+                        let _ = write_text(file, &csv(&sorted));
                     }
                     if tty && !cli.quiet {
                         eprint!("{}", progress(rows.len(), &current));
@@ -531,7 +531,7 @@ fn export_campaign(
             .unwrap_or_else(|| Limits::default_wall_seconds(cli.timeout)),
     };
     let write = |file: &Path, text: String| {
-        std::fs::write(file, text).map_err(|e| format!("{}: {e}", file.display()))
+        write_text(file, &text).map_err(|e| format!("{}: {e}", file.display()))
     };
     match format {
         ExportFormat::Slurm => {
@@ -571,4 +571,11 @@ fn export_campaign(
         }
     }
     Ok(())
+}
+
+/// Writes a report or campaign file: atomically when it is a regular file (an interrupted
+/// campaign never leaves half a CSV), through to a device, FIFO or symlink's target
+/// (`grim_tools::output::write_file`).
+fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
+    grim_tools::output::write_file(path, |out| out.write_all(text.as_bytes()))
 }

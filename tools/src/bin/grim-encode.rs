@@ -13,8 +13,9 @@
 //! Errors go to standard error as `grim-encode: error: FILE:LINE:COLUMN: message` (JSON
 //! syntax, solver-output syntax) or `grim-encode: error: FILE: field.path: message` (a
 //! grid.json rule that is wrong); the exit codes are in `grim_tools::grid::exit` and in
-//! `--help`. Files given with `-o` / `--svg` are written atomically: on any failure the
-//! previous file is left as it was.
+//! `--help`. Files given with `-o` / `--svg` are written by `grim_tools::output::write_file`:
+//! a regular file atomically (on any failure the previous file is left as it was), a device,
+//! FIFO or symlink's target written through, never replaced.
 #![forbid(unsafe_code)]
 
 use std::fs;
@@ -35,7 +36,8 @@ use grim_tools::formats::open_input;
 use grim_tools::formats::wcnf::Dialect;
 use grim_tools::grid::decode::{Answer, OutputKind, read_answer};
 use grim_tools::grid::encode::{Written, write_encoding};
-use grim_tools::grid::{exit, svg, write_atomically};
+use grim_tools::grid::{exit, svg};
+use grim_tools::output::write_file;
 
 const AFTER_HELP: &str = "\
 Commands:
@@ -79,8 +81,8 @@ struct Args {
     #[command(flatten)]
     model: ModelArgs,
 
-    /// Write to FILE (atomically: a temporary file renamed into place) instead of standard
-    /// output.
+    /// Write to FILE instead of standard output: a regular file atomically (a temporary file
+    /// renamed into place), a device, FIFO or symlink's target written through.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -348,7 +350,7 @@ fn encode(
     let written = match output {
         Some(path) => {
             let mut written = None;
-            write_atomically(path, |out| {
+            write_file(path, |out| {
                 written = Some(write_encoding(&spec, &model, seed, dialect, out)?);
                 Ok(())
             })
@@ -375,7 +377,11 @@ fn encode(
         .unwrap_or(false);
     if written.is_some() && seed.is_some() && !soft_wishes {
         eprintln!(
-            "grim-encode: warning: the seeded preferences are only phase hints here, written as              `c hint` comments that other SAT solvers ignore: their level will not follow the              seed and may be degenerate (one tile wherever the rules allow). For a level that              follows the seed with any MaxSAT solver, export the wishes as soft clauses:              `--preferences soft` (WCNF); or let `grim-encode solve` apply the hints."
+            "grim-encode: warning: the seeded preferences are only phase hints here, written \
+             as `c phase` comments that other SAT solvers ignore: their level will not follow \
+             the seed and may be degenerate (one tile wherever the rules allow). For a level \
+             that follows the seed with any MaxSAT solver, export the wishes as soft clauses: \
+             `--preferences soft` (WCNF); or let `grim-encode solve` apply the hints."
         );
     }
     if let (Some(path), Some(written)) = (output, written) {
@@ -389,10 +395,10 @@ fn encode(
     Ok(exit::OK)
 }
 
-/// Writes the SVG of `level` to `path`, atomically.
+/// Writes the SVG of `level` to `path` (atomically when it is a regular file: [`write_file`]).
 fn write_svg(path: &Path, spec: &GridSpec, level: &Level) -> Result<(), Failure> {
     let text = svg::render(spec, level);
-    write_atomically(path, |out| out.write_all(text.as_bytes()))
+    write_file(path, |out| out.write_all(text.as_bytes()))
         .map_err(|e| Failure::io("write", path, &e))
 }
 

@@ -1,7 +1,7 @@
 //! What `grim-encode` adds around the grid model of `grim_encodings::grid`: the annotated
 //! CNF/WCNF it writes ([`encode`]), reading any solver's answer back into a level ([`decode`]),
-//! the SVG picture of a level ([`svg`]), and writing files so that nothing is ever left
-//! half-written ([`write_atomically`]).
+//! and the SVG picture of a level ([`svg`]). Files are written by
+//! [`crate::output::write_file`].
 //!
 //! The encoding itself (clauses, variables, phase hints) and the referee `check_level` live in
 //! `grim_encodings::grid`; this module only formats, parses and draws, so a game that embeds
@@ -10,10 +10,6 @@
 pub mod decode;
 pub mod encode;
 pub mod svg;
-
-use std::fs;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
 
 /// Exit codes of `grim-encode`. 0 is success for every command; the error codes follow
 /// `grim-sat`'s (2 usage, 3 malformed input, 4 I/O, 5 internal) so scripts treat the tools
@@ -41,43 +37,6 @@ pub mod exit {
     /// No level exists: the rules contradict each other (`solve`), or the solver output says
     /// UNSATISFIABLE (`decode`).
     pub const UNSATISFIABLE: u8 = sat_exit::UNSATISFIABLE;
-}
-
-/// Writes a file through `write`, atomically: the bytes go to a temporary file in the same
-/// directory, which is flushed, synced and renamed over `path` only when `write` succeeded.
-/// On any failure the temporary file is removed and `path` is left as it was — a designer's
-/// previous picture or CNF is never replaced by half of a new one.
-///
-/// The temporary name is `.NAME.grim-tmp.PID` next to `path` (same directory, so the rename
-/// cannot cross file systems).
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidInput, "the output path names no file")
-    })?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".grim-tmp.{}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| {
-        let file = fs::File::create(&tmp)?;
-        let mut out = BufWriter::new(file);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are
@@ -114,24 +73,5 @@ mod tests {
         ] {
             assert_eq!(comment_name(name), written, "the comment name of {name:?}");
         }
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("grim-atomic-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("out.txt");
-        fs::write(&path, "old").unwrap();
-        let err = write_atomically(&path, |w| {
-            w.write_all(b"half")?;
-            Err(io::Error::other("boom"))
-        });
-        assert!(err.is_err());
-        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
-        let left: Vec<_> = fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(left.len(), 1, "a temporary file was left behind: {left:?}");
-        write_atomically(&path, |w| w.write_all(b"new")).unwrap();
-        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
-        fs::remove_dir_all(&dir).unwrap();
     }
 }
