@@ -5,16 +5,23 @@
 //! Comments (`c …` lines) and blanks are skipped; then the first token decides:
 //! 1. `p` — the header: `p wcnf …` is WCNF (old dialect); any other `p` line (`p cnf …`, or a
 //!    malformed one, which the CNF reader then reports) is CNF.
-//! 2. `h` — a hard clause of the headerless WCNF dialect: WCNF.
-//! 3. anything else (a weight, junk) or nothing at all (an empty or comment-only file): WCNF
-//!    when the file name ends in `.wcnf`, or `.wcnf` and a compression suffix (`.gz`, `.xz`, `.bz2`, `.lzma`; any case), otherwise CNF.
+//! 2. `h` — a hard clause of the headerless WCNF dialect: WCNF. So is a headerless input with
+//!    a line starting with `h` anywhere in the first block read (64 KiB), whatever comes
+//!    first: a soft clause may open the file.
+//! 3. a non-negative integer — a weight, the opening of a headerless WCNF's soft clause: WCNF,
+//!    unless the name says CNF (`.cnf`, or `.cnf` and a compression suffix: the CNF reader then
+//!    reports the missing header, with a hint to pass `--format wcnf`).
+//! 4. anything else (a negative literal, junk) or nothing at all (an empty or comment-only
+//!    file): WCNF when the file name ends in `.wcnf` (or `.wcnf` and a compression suffix:
+//!    `.gz`, `.xz`, `.bz2`, `.lzma`; any case), otherwise CNF.
 //!
-//! Why the name only breaks the tie in case 3: a headerless file starting with a number is a
-//! headerless WCNF *or* a CNF that lost its header, and only the name says which was meant.
-//! The contents win everywhere else, so `x.cnf` holding `p wcnf` is read as WCNF and standard
-//! input works whenever the file has a header or starts with `h`. The tools' `--format` flag
-//! overrides the rule.
-//!
+//! Why a weight decides without the name's help: a headerless input is never a valid CNF (the
+//! DIMACS header is required), so a number first is a WCNF unless the name says otherwise — and
+//! standard input has no name (`grim-gen maxcut … | grim-sat -` was read as CNF and refused,
+//! issue 38). A `.cnf` name wins over it because reading a CNF that lost its header as a MaxSAT
+//! instance would answer a different question without a word. The contents win everywhere else,
+//! so `x.cnf` holding `p wcnf` is read as WCNF. The tools' `--format` flag overrides the rule.
+
 //! # How the input is replayed
 //! Detection reads the input up to and a little past its first token; the reader that is
 //! then chosen must see the input from its first byte, with the same line and column numbers
@@ -48,11 +55,15 @@ pub enum Reason {
     WcnfHeader,
     /// A `p` line that is not `p wcnf`.
     CnfHeader,
-    /// A first token `h`.
+    /// A first token `h`, or a line starting with `h` in the first block read.
     HardClause,
+    /// No header and no `h`; the first token is a weight and the name does not say CNF.
+    Weight,
     /// No header and no `h`; the file name ends in `.wcnf` (or `.wcnf.gz`).
     WcnfName,
-    /// No header and no `h`, and a name that does not say WCNF (or standard input).
+    /// No header and no `h`; the first token is a weight but the name ends in `.cnf`.
+    CnfName,
+    /// No header and no `h`, and neither a weight first nor a name that says WCNF.
     Default,
     /// The caller forced the format.
     Forced,
@@ -64,8 +75,10 @@ impl Reason {
         match self {
             Reason::WcnfHeader => "a `p wcnf` header",
             Reason::CnfHeader => "a `p cnf` header",
-            Reason::HardClause => "a first clause marked `h`",
+            Reason::HardClause => "a clause marked `h`",
+            Reason::Weight => "no header, and a weight opens the first clause",
             Reason::WcnfName => "no header, and the name ends in .wcnf",
+            Reason::CnfName => "no header, but the name ends in .cnf",
             Reason::Default => "no WCNF header, `h` clause or .wcnf name",
             Reason::Forced => "--format",
         }
@@ -139,13 +152,24 @@ impl Read for Detected {
 /// Whether `path` names a WCNF by its extension: `.wcnf`, or `.wcnf` followed by `.gz`, `.xz`,
 /// `.bz2` or `.lzma` (any case).
 pub fn has_wcnf_name(path: &Path) -> bool {
+    has_extension(path, "wcnf")
+}
+
+/// Whether `path` names a CNF by its extension: `.cnf`, or `.cnf` and a compression suffix.
+pub fn has_cnf_name(path: &Path) -> bool {
+    has_extension(path, "cnf")
+}
+
+/// Whether the file name of `path` ends in `.EXT`, optionally followed by `.gz`, `.xz`, `.bz2`
+/// or `.lzma` (any case).
+fn has_extension(path: &Path, ext: &str) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     ["", ".gz", ".xz", ".bz2", ".lzma"]
         .iter()
-        .any(|suffix| name.ends_with(&format!(".wcnf{suffix}")))
+        .any(|suffix| name.ends_with(&format!(".{ext}{suffix}")))
 }
 
 /// Decides the format of `input` (see the module documentation for the rule); `path` is the
@@ -197,9 +221,18 @@ pub fn detect(
         }
         head.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
     }
+    // A headerless input: read on to a block, so that an `h` line in it decides (rule 2).
+    let headerless = !matches!(head.first(), Some(b'p' | b'h'));
+    while found && forced.is_none() && headerless && head.len() < CHUNK {
+        let n = read_some(&mut input, &mut chunk, line, column)?;
+        if n == 0 {
+            break;
+        }
+        head.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+    }
     let (format, reason) = match forced {
         Some(format) => (format, Reason::Forced),
-        None => classify(found.then_some(head.as_slice()), has_wcnf_name(path)),
+        None => classify(found.then_some(head.as_slice()), path),
     };
     Ok(Detected {
         format,
@@ -213,9 +246,10 @@ pub fn detect(
     })
 }
 
-/// The rule, on the bytes from the first token on (`None`: there is no token).
-fn classify(head: Option<&[u8]>, wcnf_name: bool) -> (Format, Reason) {
-    let by_name = if wcnf_name {
+/// The rule, on the bytes from the first token on (`None`: there is no token), for the input
+/// named `path`.
+fn classify(head: Option<&[u8]>, path: &Path) -> (Format, Reason) {
+    let by_name = if has_wcnf_name(path) {
         (Format::Wcnf, Reason::WcnfName)
     } else {
         (Format::Cnf, Reason::Default)
@@ -223,19 +257,27 @@ fn classify(head: Option<&[u8]>, wcnf_name: bool) -> (Format, Reason) {
     let Some(head) = head else {
         return by_name;
     };
-    let mut tokens = head
-        .split(|&b| b == b'\n')
-        .next()
-        .unwrap_or(&[])
-        .split(|&b| is_blank(b))
-        .filter(|t| !t.is_empty());
-    match tokens.next() {
-        Some(b"p") => match tokens.next() {
+    let starts_hard =
+        |line: &[u8]| line.split(|&b| is_blank(b)).find(|t| !t.is_empty()) == Some(b"h".as_slice());
+    let mut lines = head.split(|&b| b == b'\n');
+    let first_line = lines.next().unwrap_or(&[]);
+    let mut tokens = first_line.split(|&b| is_blank(b)).filter(|t| !t.is_empty());
+    let first = tokens.next();
+    if first == Some(b"p") {
+        return match tokens.next() {
             Some(b"wcnf") => (Format::Wcnf, Reason::WcnfHeader),
             _ => (Format::Cnf, Reason::CnfHeader),
-        },
-        Some(b"h") => (Format::Wcnf, Reason::HardClause),
-        _ => by_name,
+        };
+    }
+    if first == Some(b"h") || lines.any(starts_hard) {
+        return (Format::Wcnf, Reason::HardClause);
+    }
+    let is_weight = first.is_some_and(|t| t.iter().all(u8::is_ascii_digit));
+    match (is_weight, by_name.1) {
+        (true, Reason::WcnfName) => by_name,
+        (true, _) if has_cnf_name(path) => (Format::Cnf, Reason::CnfName),
+        (true, _) => (Format::Wcnf, Reason::Weight),
+        (false, _) => by_name,
     }
 }
 

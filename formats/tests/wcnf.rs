@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use grim_formats::detect::{Format, Reason, detect, has_wcnf_name};
+use grim_formats::detect::{Format, Reason, detect, has_cnf_name, has_wcnf_name};
 use grim_formats::dimacs::{self, ParseOptions};
 use grim_formats::maxsat_output::{
     Answer, Model, Output, read_output, write_answer, write_bits, write_cost,
@@ -638,8 +638,15 @@ fn detection_follows_the_documented_rule() {
         ("h 1 0\n", "-", Wcnf, Reason::HardClause),
         ("3 1 0\n", "a.wcnf", Wcnf, Reason::WcnfName),
         ("3 1 0\n", "A.WCNF.GZ", Wcnf, Reason::WcnfName),
-        ("3 1 0\n", "a.cnf", Cnf, Reason::Default),
-        ("3 1 0\n", "-", Cnf, Reason::Default),
+        ("3 1 0\n", "a.cnf", Cnf, Reason::CnfName),
+        ("3 1 0\n", "a.cnf.gz", Cnf, Reason::CnfName),
+        ("3 1 0\n", "-", Wcnf, Reason::Weight),
+        ("c maxcut\n1 2 3 0\n1 -2 -3 0\n", "-", Wcnf, Reason::Weight),
+        ("3 1 0\n", "instance.txt", Wcnf, Reason::Weight),
+        ("3 1 0\n2 -1 0\nh 1 2 0\n", "a.cnf", Wcnf, Reason::HardClause),
+        ("3 1 0\nc h 1 0\n", "a.cnf", Cnf, Reason::CnfName),
+        ("-3 1 0\n", "-", Cnf, Reason::Default),
+        ("-3 1 0\n", "a.wcnf", Wcnf, Reason::WcnfName),
         ("", "empty.wcnf", Wcnf, Reason::WcnfName),
         ("c only comments\n", "x.wcnf", Wcnf, Reason::WcnfName),
         ("", "empty.cnf", Cnf, Reason::Default),
@@ -651,6 +658,8 @@ fn detection_follows_the_documented_rule() {
         assert_eq!((f, r), (format, reason), "{text:?} named {name}");
     }
     assert!(has_wcnf_name(Path::new("dir.cnf/x.wcnf")));
+    assert!(has_cnf_name(Path::new("dir.wcnf/x.CNF.xz")));
+    assert!(!has_cnf_name(Path::new("x.wcnf")));
     assert!(!has_wcnf_name(Path::new("x.wcnf/y.cnf")));
 }
 

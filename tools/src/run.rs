@@ -495,10 +495,11 @@ pub fn run_cnf(
     let compression = detected.compression();
     let reason = detected.reason;
     let input_error = |error: ParseError| {
-        // A headerless file that starts with a number may be a new-format WCNF with an
-        // unhelpful name: say how to read it as one.
-        let hint = (reason == Reason::Default && matches!(error, ParseError::MissingHeader { .. }))
-            .then_some("if this is a headerless WCNF, name it .wcnf or pass --format wcnf");
+        // A headerless file named .cnf that starts with a number may be a new-format WCNF
+        // with an unhelpful name: say how to read it as one.
+        let hint = (matches!(reason, Reason::Default | Reason::CnfName)
+            && matches!(error, ParseError::MissingHeader { .. }))
+        .then_some("if this is a headerless WCNF, name it .wcnf or pass --format wcnf");
         RunError::Input {
             path: path.clone(),
             error,

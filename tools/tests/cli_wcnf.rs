@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{CHECK, Dir, SAT, code, p, run, sat, stderr, stdout};
+use common::{CHECK, Dir, GEN, SAT, code, p, run, sat, stderr, stdout};
 use grim_testkit::{assert_contains, assert_starts_with};
 use std::path::Path;
 use std::process::Output;
@@ -425,7 +425,7 @@ fn quiet_prints_only_o_s_and_v_lines_and_no_model_drops_the_v_line() {
 
 #[test]
 fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
-    let (_dir, f) = Dir::new_wcnf("banner").with_file("b.wcnf", "3 1 0\nh 1 2 0\n");
+    let (_dir, f) = Dir::new_wcnf("banner").with_file("b.wcnf", "3 1 0\n2 -1 -2 0\n");
     let out = stdout(&sat(&[p(&f)]));
     assert_contains(
         &out,
@@ -433,7 +433,7 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
     );
     assert_contains(
         &out,
-        &["c parsed: 2 variables, 1 hard and 1 soft clauses, 3 literals, soft weight 3"],
+        &["c parsed: 2 variables, 0 hard and 2 soft clauses, 3 literals, soft weight 5"],
     );
     assert!(out.contains(", sat calls "), "{out}");
     // Every counter with --stats.
@@ -510,8 +510,17 @@ fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
     assert_eq!(answer_lines(&stdout(&o)), vec!["s SATISFIABLE", "v 1 0"]);
-    // A weight first and no .wcnf name: read as CNF, which lacks its header, with a hint.
+    // A weight first, any `h` later, or no name at all (standard input): WCNF (issue 38: a
+    // headerless WCNF without hard clauses on stdin was read as CNF and refused).
     let f = dir.file("noname.txt", "2 -1 0\nh 1 0\n");
+    assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
+    let o = run(SAT, &["-q", "-"], Some(b"c soft only\n2 -1 0\n3 1 0\n"));
+    assert_eq!(final_answer(&stdout(&o)), ["o 2", "s OPTIMUM FOUND", "v 1"]);
+    let f = dir.file("hard-later.cnf", "2 -1 0\nh 1 0\n");
+    assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
+    // A weight first in a file named .cnf, with no `h`: the name wins, so it is a CNF that
+    // lacks its header, refused with a hint.
+    let f = dir.file("lost-header.cnf", "2 -1 0\n3 1 0\n");
     let o = sat(&[p(&f)]);
     assert_eq!(code(&o), Some(3));
     assert!(stdout(&o).is_empty());
@@ -519,13 +528,70 @@ fn format_detection_reads_content_first_and_the_name_only_for_headerless_numbers
     assert!(err.contains(&format!("{}:1:1:", p(&f))), "{err}");
     assert!(err.contains("--format wcnf"), "{err}");
     let o = sat(&["-q", "--format", "wcnf", p(&f)]);
-    assert_eq!(
-        answer_lines(&stdout(&o)),
-        vec!["o 2", "s OPTIMUM FOUND", "v 1"]
-    );
+    assert_eq!(final_answer(&stdout(&o)), ["o 2", "s OPTIMUM FOUND", "v 1"]);
     // ... and the same file named .wcnf.gz, gzipped.
     let f = dir.file("named.wcnf.gz", compress::gzip(b"2 -1 0\nh 1 0\n", DEFAULT));
     assert_eq!(code(&sat(&["-q", p(&f)])), Some(30));
+}
+
+/// The last `o` line, the `s` line and the `v` line of an output (earlier `o` lines are the
+/// improvements on the way, which depend on the first model found).
+fn final_answer(out: &str) -> [String; 3] {
+    let lines = answer_lines(out);
+    let last = |prefix: &str| {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(prefix))
+            .cloned()
+            .unwrap_or_default()
+    };
+    [last("o "), last("s "), last("v ")]
+}
+
+/// Every WCNF dialect on standard input, where there is no name to help: the old header, `h`
+/// first, a soft clause first with `h` later, soft clauses only, and gzip of each; and the
+/// issue's pipe, `grim-gen maxcut … | grim-sat -`, whose output has no hard clause.
+#[test]
+fn standard_input_detects_every_wcnf_dialect() {
+    let instances: [&[u8]; 4] = [
+        b"p wcnf 1 2 10\n10 1 0\n2 -1 0\n",
+        b"h 1 0\n2 -1 0\n",
+        b"c first a wish\n2 -1 0\nh 1 0\n",
+        b"2 -1 0\n3 1 0\n",
+    ];
+    for text in instances {
+        for bytes in [text.to_vec(), compress::gzip(text, DEFAULT)] {
+            let o = run(SAT, &["-q", "-"], Some(&bytes));
+            assert_eq!(
+                final_answer(&stdout(&o)),
+                ["o 2", "s OPTIMUM FOUND", "v 1"],
+                "{:?} ({} bytes): {}",
+                String::from_utf8_lossy(text),
+                bytes.len(),
+                stderr(&o)
+            );
+        }
+    }
+    let generated = run(
+        GEN,
+        &["maxcut", "--vertices", "30", "--edge-probability", "0.3"],
+        None,
+    );
+    assert_eq!(code(&generated), Some(0), "{}", stderr(&generated));
+    assert!(
+        !generated
+            .stdout
+            .split(|&b| b == b'\n')
+            .any(|l| l.starts_with(b"h")),
+        "the maxcut instance has a hard clause: the case is not exercised"
+    );
+    let o = run(SAT, &["-"], Some(&generated.stdout));
+    assert_eq!(code(&o), Some(30), "{}", stderr(&o));
+    assert_contains(
+        &stdout(&o),
+        &["c format: WCNF", "a weight opens the first clause"],
+    );
 }
 
 #[test]

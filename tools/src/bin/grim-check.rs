@@ -42,8 +42,9 @@ Exit codes:
      the output contradicts itself (`o` lines under UNSATISFIABLE)
   2  malformed or unreadable instance or output, or a bad command line
 
-Format: `p cnf` is CNF; `p wcnf` or a first clause marked `h` is WCNF; otherwise (no header)
-a name ending in .wcnf or .wcnf.gz means WCNF and anything else CNF. --format overrides.";
+Format: `p cnf` is CNF; `p wcnf`, or a clause marked `h` in the first 64 KiB, is WCNF; with
+neither, a weight first is WCNF unless the name ends in .cnf, and otherwise a name ending in
+.wcnf means WCNF and anything else CNF (compression suffixes allowed). --format overrides.";
 
 /// Checks a SAT solver's output (s/v lines) against a DIMACS CNF instance, or a MaxSAT
 /// solver's output (o/s/v lines) against a WCNF instance.

@@ -1,6 +1,6 @@
 //! `grim-sat FILE|-`: the engine on a DIMACS CNF, or OLL MaxSAT on a WCNF, with
 //! competition-style output. The format is detected from the contents (and, for a headerless
-//! file starting with a weight, the `.wcnf` name); see `grim_tools::formats::detect`, and
+//! file, its `.cnf` or `.wcnf` name); see `grim_tools::formats::detect`, and
 //! `--format` to override.
 //!
 //! CNF output: `c` lines (banner, parse summary, `-v` progress, statistics), then
@@ -49,8 +49,9 @@ Exit codes:
    5  internal error (a model failed the check; no answer printed)
 A second SIGINT/SIGTERM exits at once with 130/143.
 
-Format: `p cnf` is CNF; `p wcnf` or a first clause marked `h` is WCNF; otherwise (no header)
-a name ending in .wcnf or .wcnf.gz means WCNF and anything else CNF. --format overrides.";
+Format: `p cnf` is CNF; `p wcnf`, or a clause marked `h` in the first 64 KiB, is WCNF; with
+neither, a weight first is WCNF unless the name ends in .cnf, and otherwise a name ending in
+.wcnf means WCNF and anything else CNF (compression suffixes allowed). --format overrides.";
 
 /// A CDCL SAT solver for DIMACS CNF and an OLL MaxSAT solver for WCNF (gzip, xz, bzip2 and
 /// lzma input recognised by their magic bytes).
