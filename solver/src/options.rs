@@ -33,8 +33,77 @@ pub struct OptionSpec {
     pub min: f64,
     /// Largest accepted value.
     pub max: f64,
-    /// One line: what it does and why the default.
+    /// What it does and why the default, with the measurements that set it. The first
+    /// sentence is the [summary](OptionSpec::summary) that `--help-options` prints.
     pub doc: &'static str,
+}
+
+/// The longest [`OptionSpec::summary`] a row may have, so that `grim-sat --help-options` prints
+/// every option in lines of at most 100 columns (a test of each table checks it).
+pub const SUMMARY_MAX: usize = 92;
+
+impl OptionSpec {
+    /// The doc's first sentence: what the option does, in one line of help. The rest of the doc
+    /// (the measurements behind the default) is for developers, in rustdoc.
+    ///
+    /// A sentence ends at a `.` followed by a blank and then an upper-case letter, a digit or
+    /// an opening bracket or backquote, or at the end of the doc; `e.g. x` and `0.95` do not
+    /// end one.
+    pub fn summary(&self) -> &'static str {
+        let doc = self.doc.trim();
+        let bytes = doc.as_bytes();
+        let end = (0..bytes.len())
+            .find(|&i| {
+                bytes[i] == b'.'
+                    && bytes.get(i + 1).is_some_and(|b| b.is_ascii_whitespace())
+                    && doc[i + 1..].trim_start().chars().next().is_some_and(|c| {
+                        c.is_uppercase() || c.is_ascii_digit() || matches!(c, '(' | '`' | '[')
+                    })
+            })
+            .map_or(doc.len(), |i| i + 1);
+        &doc[..end]
+    }
+}
+
+/// The name among `tables`' rows closest to the unknown `name`, if one is close enough to be
+/// a typo (an edit distance of at most a third of the name's length, and at least 1, counting
+/// a swap of two neighbours as one edit): `shrnk` → `shrink`.
+pub fn nearest_option(name: &str, tables: &[&[OptionSpec]]) -> Option<&'static str> {
+    let limit = (name.chars().count() / 3).max(1);
+    tables
+        .iter()
+        .flat_map(|t| t.iter())
+        .map(|spec| (edit_distance(name, spec.name), spec.name))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, n)| (d, n))
+        .map(|(_, n)| n)
+}
+
+/// The optimal-string-alignment distance of `a` and `b`: insertions, deletions, substitutions
+/// and swaps of two neighbouring characters, each costing 1.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // rows[i][j]: the distance of a[..i] and b[..j] (option names are short: the full table).
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// Why an option could not be set.
@@ -44,6 +113,9 @@ pub enum OptionError {
     UnknownOption {
         /// The name given.
         name: String,
+        /// The row whose name is closest, when it is close enough to be a typo
+        /// ([`nearest_option`]).
+        suggestion: Option<&'static str>,
     },
     /// The value did not parse as the option's kind.
     BadValue {
@@ -70,11 +142,12 @@ pub enum OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionError::UnknownOption { name } => {
-                write!(
-                    f,
-                    "unknown option `{name}` (see --help-options for the table)"
-                )
+            OptionError::UnknownOption { name, suggestion } => {
+                write!(f, "unknown option `{name}`")?;
+                if let Some(near) = suggestion {
+                    write!(f, "; did you mean `{near}`?")?;
+                }
+                write!(f, " (see --help-options for the table)")
             }
             OptionError::BadValue {
                 name,
@@ -218,7 +291,10 @@ macro_rules! options_table {
                         self.$name = parsed;
                         Ok(())
                     } )*
-                    _ => Err($crate::OptionError::UnknownOption { name: name.to_string() }),
+                    _ => Err($crate::OptionError::UnknownOption {
+                        name: name.to_string(),
+                        suggestion: $crate::options::nearest_option(name, &[Self::TABLE]),
+                    }),
                 }
             }
 
@@ -239,44 +315,44 @@ options_table! {
     pub struct Options {}
     /// Minimise learned clauses recursively (MiniSat's deep minimisation); off = local only.
     minimize: bool = true, [0, 1];
-    /// Shrink learned clauses after minimisation: a level's literals replaced by the one
-    /// literal of that level that implies them (`shrink.rs`; needs `minimize`). On against off
-    /// at 60 s (one run each, 2026-12-03): the own structured set, PAR-2 1083.7 s against
-    /// 1153.4 s (16 solved each; Kissat 4.0.4 838.4 s); the random part of sat-main 314.2 s
-    /// against 245.6 s (37 solved each; its 14 SAT instances, summed over seeds 0–2, 1011.7 s
-    /// against 983.8 s); sat-industrial 154.2 s against 166.9 s (with a restart change since
-    /// reverted). In the ablation of 2026-12-04 (`benches/results/sat-structured-2026-12-04-ablation.md`) it reads better off
-    /// on the own set (0.86x, 0.77x with seed 1: one or two near-limit instances), but pays 20%
-    /// on sat-industrial's 17 stable instances (39.4 s against 47.3 s off); kept on.
+    /// Shrink learned clauses after minimisation (`shrink.rs`; needs `minimize`). A level's
+    /// literals are replaced by the one literal of that level that implies them. On against off at
+    /// 60 s (one run each, 2026-12-03): the own structured set, PAR-2 1083.7 s against 1153.4 s (16
+    /// solved each; Kissat 4.0.4 838.4 s); the random part of sat-main 314.2 s against 245.6 s (37
+    /// solved each; its 14 SAT instances, summed over seeds 0–2, 1011.7 s against 983.8 s);
+    /// sat-industrial 154.2 s against 166.9 s (with a restart change since reverted). In the
+    /// ablation of 2026-12-04 (`benches/results/sat-structured-2026-12-04-ablation.md`) it reads
+    /// better off on the own set (0.86x, 0.77x with seed 1: one or two near-limit instances), but
+    /// pays 20% on sat-industrial's 17 stable instances (39.4 s against 47.3 s off); kept on.
     shrink: bool = true, [0, 1];
     /// Count the assumptions' decision levels as one level in LBDs (see `analyze.rs`).
     lbd_merge_assumptions: bool = true, [0, 1];
-    /// A learned clause's LBD is lowered in analysis only when the recomputed one is smaller by
-    /// at least this (glucose's rule: by 2, so that tiers do not churn on every conflict).
+    /// Lower a learned clause's LBD in analysis only when it drops by at least this. Glucose's rule
+    /// is 2, so that tiers do not churn on every conflict.
     lbd_update_drop: u64 = 2, [1, 1000];
-    /// Focused mode decides by the VMTF queue (`queue.rs`), stable mode by EVSIDS, as Kissat
-    /// and CaDiCaL do; off = EVSIDS in both modes (and on uniform formulas, `uniform_evsids`).
-    /// With `bump_reasons` it took the own structured set from PAR-2 1083.7 s to 683.8 s
-    /// (16 → 20 solved; Kissat 4.0.4 838.4 s); alone, to 783.9 s (19 solved) (60 s CPU,
-    /// 2026-12-03). Off in the ablation of 2026-12-04: 0.97x the own set's PAR-2, 1.19x slower
-    /// on the 20 instances both solve, even on sat-industrial (39.6 s against 39.4 s).
+    /// Focused mode decides by the VMTF queue (`queue.rs`), stable mode by EVSIDS. As Kissat and
+    /// CaDiCaL do; off = EVSIDS in both modes (and on uniform formulas, `uniform_evsids`). With
+    /// `bump_reasons` it took the own structured set from PAR-2 1083.7 s to 683.8 s (16 → 20
+    /// solved; Kissat 4.0.4 838.4 s); alone, to 783.9 s (19 solved) (60 s CPU, 2026-12-03). Off in
+    /// the ablation of 2026-12-04: 0.97x the own set's PAR-2, 1.19x slower on the 20 instances both
+    /// solve, even on sat-industrial (39.6 s against 39.4 s).
     vmtf: bool = true, [0, 1];
     /// Bump the variables in the reasons of the learned clause's literals too (`bump.rs`).
     /// Alone (EVSIDS in both modes) it took the own structured set to 860.5 s (18 solved); with
     /// `vmtf`, see there.
     bump_reasons: bool = true, [0, 1];
-    /// On a uniform formula (every added clause of one length k ≥ 3: random k-SAT in practice;
-    /// `decide::Shape`), decide by EVSIDS in both modes and bump no reasons, whatever `vmtf`
-    /// and `bump_reasons` say. Why: on the random part of sat-main (60 s CPU, seeds 0–2 summed,
-    /// 2026-12-03) EVSIDS with reason-side bumping took its 14 SAT instances from 1013.8 s to
-    /// 1372.9 s (109 → 105 solved of 114) while its uuf250 went from 88.3 s to 58.7 s, and
-    /// VMTF was slower on both (uuf250 1.5×, one seed).
+    /// On a uniform formula, decide by EVSIDS in both modes and bump no reasons. Uniform: every
+    /// added clause of one length k ≥ 3 (random k-SAT in practice; `decide::Shape`); this holds
+    /// whatever `vmtf` and `bump_reasons` say. Why: on the random part of sat-main (60 s CPU, seeds
+    /// 0–2 summed, 2026-12-03) EVSIDS with reason-side bumping took its 14 SAT instances from
+    /// 1013.8 s to 1372.9 s (109 → 105 solved of 114) while its uuf250 went from 88.3 s to 58.7 s,
+    /// and VMTF was slower on both (uuf250 1.5×, one seed).
     uniform_evsids: bool = true, [0, 1];
-    /// Reason-side bumping gives up on a conflict whose reason side would make the bumped set
-    /// more than this many times larger (Kissat's `bumpreasonslimit`).
+    /// Skip reason-side bumping that would grow the bumped set more than this many times. Kissat's
+    /// `bumpreasonslimit`.
     bump_reasons_limit: u64 = 10, [1, u32::MAX];
-    /// No reason-side bumping while the average decisions per conflict is at least this
-    /// (Kissat's `bumpreasonsrate`).
+    /// No reason-side bumping while decisions per conflict average at least this. Kissat's
+    /// `bumpreasonsrate`.
     bump_reasons_rate: u64 = 10, [1, u32::MAX];
     /// EVSIDS activity decay factor per conflict; 0.95 (MiniSat's) measured best on sat-main.
     vsids_decay: f64 = 0.95, [0.5, 0.9999];
@@ -298,31 +374,31 @@ options_table! {
     /// Off in the ablation of 2026-12-04: 1.05x the own set's PAR-2, 1.10x slower on the 21
     /// both solve.
     restart_reuse_trail: bool = true, [0, 1];
-    /// Chronological backtracking (`chrono.rs`): a learned clause whose backjump would undo
-    /// more than `chrono_levels` levels undoes one level only, its literal assigned out of
-    /// order on its own level (Nadel & Ryvchin, SAT 2018; Kissat's `chrono`). On by default:
-    /// on the own structured set at 60 s it took PAR-2 from 623.4 s to 581.2 s (0.93x) and
-    /// solved 21 instead of 20, but the gain is one instance solved at 59.3 s (dist4.c); on the
-    /// 20 both solve it costs 18 s more (281.8 s against 263.4 s), so it is close to even
+    /// Chronological backtracking (`chrono.rs`; Nadel & Ryvchin, SAT 2018; Kissat's `chrono`). A
+    /// learned clause whose backjump would undo more than `chrono_levels` levels undoes one level
+    /// only, its literal assigned out of order on its own level. On by default: on the own
+    /// structured set at 60 s it took PAR-2 from 623.4 s to 581.2 s (0.93x) and solved 21 instead
+    /// of 20, but the gain is one instance solved at 59.3 s (dist4.c); on the 20 both solve it
+    /// costs 18 s more (281.8 s against 263.4 s), so it is close to even
     /// (`benches/results/sat-structured-2026-12-04-chrono.md`).
     chrono: bool = true, [0, 1];
-    /// The most levels a backjump undoes before chronological backtracking takes over
-    /// (Kissat's `chronolevels` 100); 0 = every conflict backtracks one level.
+    /// The most levels a backjump undoes before chronological backtracking takes over. Kissat's
+    /// `chronolevels` is 100; 0 = every conflict backtracks one level.
     chrono_levels: u64 = 100, [0, u32::MAX];
-    /// Random decision sequences in focused mode (`randec.rs`; Kissat's `randec`): now and then,
-    /// for a few conflicts after a restart, decisions take random variables instead of the
-    /// VMTF queue's front. On the own structured set at 60 s, seeds 0–2, PAR-2 in the mean of
-    /// the seeds: 606 s with it against 675 s without (dynamic tiers on in both, one loaded run
-    /// side by side); the whole of 3939a9c against ec44d35 in a fair run: 576 s against 613 s
-    /// (`benches/results/sat-structured-2026-12-05-tiers.md`). Off by default: on
-    /// `sat-industrial` the same build took 334.3 s against Kissat's 121.2 s (2 time-outs),
-    /// where the earlier default took 84.4 s; Q32inK10 (45 variables, 38k long clauses) went
-    /// from 9.5 s to 26.6 s with the random decisions alone, to 22.9 s with the dynamic tiers
-    /// alone and to time-outs with both, as conflicts per second fell by 4x (Kissat 4.0.4 also
-    /// takes 25 s there, CaDiCaL 1.5.3 10 s). Turning both on needs a guard for such formulas.
+    /// Random decision sequences in focused mode (`randec.rs`; Kissat's `randec`). Now and then,
+    /// for a few conflicts after a restart, decisions take random variables instead of the VMTF
+    /// queue's front. On the own structured set at 60 s, seeds 0–2, PAR-2 in the mean of the seeds:
+    /// 606 s with it against 675 s without (dynamic tiers on in both, one loaded run side by side);
+    /// the whole of 3939a9c against ec44d35 in a fair run: 576 s against 613 s
+    /// (`benches/results/sat-structured-2026-12-05-tiers.md`). Off by default: on `sat-industrial`
+    /// the same build took 334.3 s against Kissat's 121.2 s (2 time-outs), where the earlier
+    /// default took 84.4 s; Q32inK10 (45 variables, 38k long clauses) went from 9.5 s to 26.6 s
+    /// with the random decisions alone, to 22.9 s with the dynamic tiers alone and to time-outs
+    /// with both, as conflicts per second fell by 4x (Kissat 4.0.4 also takes 25 s there, CaDiCaL
+    /// 1.5.3 10 s). Turning both on needs a guard for such formulas.
     randec: bool = false, [0, 1];
-    /// Conflicts between the starts of two random decision sequences, times log10(k + 9)
-    /// after k sequences (Kissat's `randecint` 500).
+    /// Conflicts between the starts of two random decision sequences, times log10(k + 9). Here k is
+    /// the number of sequences so far (Kissat's `randecint` 500).
     randec_interval: u64 = 500, [1, u32::MAX];
     /// Conflicts a random decision sequence lasts, times log10(k + 9) (Kissat's
     /// `randeclength` 10).
@@ -337,50 +413,49 @@ options_table! {
     reduce_increment: u64 = 0, [0, u32::MAX];
     /// Fraction of the deletion candidates (local tier and unused tier 2) removed per reduction.
     reduce_fraction: f64 = 0.75, [0.0, 1.0];
-    /// The tier-1 LBD limit while no learned clause has been used yet, or always when
-    /// `reduce_tier1_relative` is 0. Under this fixed limit tier-1 clauses are kept forever;
-    /// under the dynamic one they go 31 reductions after their last use (`reduce.rs`).
+    /// The tier-1 LBD limit until a learned clause has been used. Always, when
+    /// `reduce_tier1_relative` is 0. Under this fixed limit tier-1 clauses are kept forever; under
+    /// the dynamic one they go 31 reductions after their last use (`reduce.rs`).
     reduce_tier1_glue: u64 = 2, [0, 1000];
-    /// The tier-2 LBD limit while no learned clause has been used yet, or always when
+    /// The tier-2 LBD limit until a learned clause has been used. Always, when
     /// `reduce_tier2_relative` is 0: tier-2 clauses survive two reductions after their last use.
     reduce_tier2_glue: u64 = 6, [0, 1000];
-    /// The tier-1 limit is the smallest LBD at which the clauses of LBD at most it account for
-    /// this share of all uses of learned clauses in conflicts (`reduce.rs`; Kissat's
-    /// `tier1relative` 0.5); 0 = the fixed `reduce_tier1_glue`. On the own structured set at
-    /// 60 s, seeds 0–2, PAR-2 in the mean of the seeds: 606 s with both shares against 730 s
-    /// with the fixed 2 and 6 (random decisions on in both; one loaded run side by side). Off
-    /// (0) by default, for the cost on Q32inK10 given at `randec`: the limits rise and about a
-    /// third more learned clauses are kept (90.6k deleted in the first 150k conflicts against
-    /// 143.1k), so the conflict rate falls.
+    /// Share of learned-clause uses that sets the tier-1 limit; 0 = fixed `reduce_tier1_glue`. The
+    /// tier-1 limit is the smallest LBD at which the clauses of LBD at most it account for this
+    /// share of all uses of learned clauses in conflicts (`reduce.rs`; Kissat's `tier1relative`
+    /// 0.5). On the own structured set at 60 s, seeds 0–2, PAR-2 in the mean of the seeds: 606 s
+    /// with both shares against 730 s with the fixed 2 and 6 (random decisions on in both; one
+    /// loaded run side by side). Off (0) by default, for the cost on Q32inK10 given at `randec`:
+    /// the limits rise and about a third more learned clauses are kept (90.6k deleted in the first
+    /// 150k conflicts against 143.1k), so the conflict rate falls.
     reduce_tier1_relative: f64 = 0.0, [0.0, 1.0];
-    /// The same share for the tier-2 limit (Kissat's `tier2relative` 0.9); 0 = the fixed
-    /// `reduce_tier2_glue`.
+    /// The same share for the tier-2 limit; 0 = the fixed `reduce_tier2_glue`. Kissat's
+    /// `tier2relative` is 0.9.
     reduce_tier2_relative: f64 = 0.0, [0.0, 1.0];
-    /// Clause activity decay per conflict (MiniSat's `clause_decay`): the tie-break within an
-    /// LBD when reducing. 0.999 is MiniSat's default.
+    /// Clause activity decay per conflict (MiniSat's `clause_decay`). Activity is the tie-break
+    /// within an LBD when reducing. 0.999 is MiniSat's default.
     reduce_activity_decay: f64 = 0.999, [0.5, 0.9999];
-    /// Compact the clause arena when at least this percentage of it is wasted by deleted or
-    /// shortened clauses (otherwise only their watches are swept); 0 compacts at every
-    /// reduction.
+    /// Compact the clause arena when this percentage of it is wasted; 0 = at every reduction. Waste
+    /// is deleted or shortened clauses; below the threshold only their watches are swept.
     collect_waste_percent: u64 = 20, [0, 100];
     /// Use target phases (the longest conflict-free trail) in stable mode.
     target_phases: bool = true, [0, 1];
-    /// Conflicts between rephasings (reset saved phases to original/best/inverted…); grows
-    /// linearly with the rephase count.
+    /// Conflicts between rephasings, growing linearly with the rephase count. A rephase resets the
+    /// saved phases to original/best/inverted….
     rephase_interval: u64 = 1000, [1, u32::MAX];
-    /// Try the lucky phases once before the first conflict (`lucky.rs`): fixed all-false,
+    /// Try the lucky phases once before the first conflict (`lucky.rs`). These are fixed all-false,
     /// all-true and Horn-like descents that each stop at their first conflict.
     lucky: bool = true, [0, 1];
-    /// Local-search (ProbSAT) effort per rephase walk, in occurrence visits per propagation since
-    /// the previous walk; 0 disables walking.
+    /// Local-search (ProbSAT) effort per rephase walk; 0 disables walking. Counted in occurrence
+    /// visits per propagation since the previous walk.
     walk_effort: f64 = 0.5, [0.0, 100.0];
-    /// Occurrence visits per literal of the walk's clauses that every walk gets on top of
-    /// `walk_effort`, so that the first walk (few propagations yet) still moves.
+    /// Occurrence visits per literal that every walk gets on top of `walk_effort`. Per literal of
+    /// the walk's clauses, so that the first walk (few propagations yet) still moves.
     walk_base_effort: u64 = 10, [0, 10000];
-    /// A walk whose best assignment leaves at most this many clauses falsified is a near miss:
-    /// the next walk's `walk_effort` share is doubled, up to `walk_boost_max` times (`walk.rs`);
-    /// any other walk halves the factor again. Walks on uniform random formulas near the
-    /// threshold end 1–4 clauses short; on most structured ones, tens to hundreds.
+    /// A walk ending with at most this many clauses falsified boosts the next one (`walk.rs`). Such
+    /// a near miss doubles the next walk's `walk_effort` share, up to `walk_boost_max` times; any
+    /// other walk halves the factor again. Walks on uniform random formulas near the threshold end
+    /// 1–4 clauses short; on most structured ones, tens to hundreds.
     walk_near_miss: u64 = 2, [0, u32::MAX];
     /// The most the near misses multiply `walk_effort` by; 1 = a fixed share. On the 14
     /// satisfiable SAT'09 instances of sat-main at 60 s, seeds 0 and 1, PAR-2: 74 and 48 s
@@ -390,14 +465,14 @@ options_table! {
     /// whose walks end one clause short too (walking takes about 0.35% of the run there times
     /// the boost).
     walk_boost_max: u64 = 8, [1, 1 << 20];
-    /// Vivification effort after each reduction, in propagations per propagation of search
-    /// since the previous round; 0 disables it.
+    /// Vivification effort after each reduction; 0 disables it. Counted in propagations per
+    /// propagation of search since the previous round.
     vivify_effort: f64 = 0.1, [0.0, 10.0];
-    /// The share of each vivification round's effort spent on irredundant clauses (the rest
-    /// goes to tier-1/2 learned clauses); 0 vivifies learned clauses only. Off: at 0.3 it did
-    /// not measure better on sat-industrial (60 s, 19 instances without the two lottery ones:
-    /// 84.0 s on, 82.8 s off; all 21: 146.0 s on, 167.2 s off, the gap all in Urq3_5 and the
-    /// factoring instance, whose times swing 3× between runs).
+    /// The share of each vivification round spent on irredundant clauses. The rest goes to tier-1/2
+    /// learned clauses; 0 vivifies learned clauses only. Off: at 0.3 it did not measure better on
+    /// sat-industrial (60 s, 19 instances without the two lottery ones: 84.0 s on, 82.8 s off; all
+    /// 21: 146.0 s on, 167.2 s off, the gap all in Urq3_5 and the factoring instance, whose times
+    /// swing 3× between runs).
     vivify_irredundant_share: f64 = 0.0, [0.0, 1.0];
     /// Forward subsumption and self-subsuming strengthening during search (`subsume.rs`). On
     /// against off, sat-industrial at 60 s, 19 non-lottery instances: 83.3/84.0 s against
@@ -406,8 +481,7 @@ options_table! {
     subsume: bool = true, [0, 1];
     /// Conflicts between subsumption rounds, times √(rounds so far).
     subsume_interval: u64 = 3000, [1, u32::MAX];
-    /// Subsumption effort per round, in literal visits per search propagation since the
-    /// previous round.
+    /// Subsumption effort per round, in literal visits per search propagation since the last one.
     subsume_effort: f64 = 1.0, [0.0, 100.0];
     /// Subsumption skips clauses longer than this (as candidates and as subsumers).
     subsume_clause_length: u64 = 100, [2, u32::MAX];
@@ -415,21 +489,21 @@ options_table! {
     /// the ablation of 2026-12-04: own set 0.82x (one SAT instance, vmpc_29, found at 26.6 s),
     /// even on the rest; sat-industrial's 17 stable instances 1.25x slower (49.2 s against 39.4).
     probe: bool = true, [0, 1];
-    /// Conflicts between probing rounds, times √(rounds so far) (CaDiCaL probes every
-    /// 5000·log conflicts). Probing and substitution on against off, sat-industrial at 60 s,
-    /// the 19 instances that are not lotteries: 83.3/84.0 s against 86.0/90.7 s (two runs).
+    /// Conflicts between probing rounds, times √(rounds so far). CaDiCaL probes every 5000·log
+    /// conflicts. Probing and substitution on against off, sat-industrial at 60 s, the 19 instances
+    /// that are not lotteries: 83.3/84.0 s against 86.0/90.7 s (two runs).
     probe_interval: u64 = 2000, [1, u32::MAX];
-    /// Probing effort per round, in propagations per search propagation since the previous
-    /// round (plus one per variable), so probing stays a small share of the run.
+    /// Probing effort per round, in propagations per search propagation since the last one. Plus
+    /// one per variable, so probing stays a small share of the run.
     probe_effort: f64 = 0.05, [0.0, 10.0];
-    /// Equivalent-literal substitution (SCCs of the binary implication graph) during search
-    /// (`substitute.rs`).
+    /// Equivalent-literal substitution during search (`substitute.rs`). The equivalences are the
+    /// SCCs of the binary implication graph.
     substitute: bool = true, [0, 1];
-    /// Conflicts between substitution rounds, times √(rounds so far); probing's new binaries
-    /// bring the next round forward.
+    /// Conflicts between substitution rounds, times √(rounds so far). Probing's new binaries bring
+    /// the next round forward.
     substitute_interval: u64 = 2000, [1, u32::MAX];
-    /// Substitution effort per round, in graph edges per search propagation since the
-    /// previous round (plus two per binary clause: one full pass).
+    /// Substitution effort per round, in graph edges per search propagation since the last one.
+    /// Plus two per binary clause: one full pass.
     substitute_effort: f64 = 0.05, [0.0, 10.0];
     /// Transitive reduction of the binary implication graph during search (`transred.rs`). On
     /// against off at 60 s (2026-12-04, same run): the own structured set PAR-2 479.5 s
@@ -439,33 +513,33 @@ options_table! {
     transred: bool = true, [0, 1];
     /// Conflicts between transitive-reduction rounds, times √(rounds so far).
     transred_interval: u64 = 2000, [1, u32::MAX];
-    /// Transitive-reduction effort per round, in graph edges per search propagation since the
-    /// previous round, on top of one edge per binary clause. 0 by default: every figure in
-    /// `transred`'s doc was measured with the per-binary budget alone (the share of
-    /// propagations was, by a bug since fixed, never added); a share is not yet measured.
+    /// Transitive-reduction effort per round, in graph edges per search propagation. Counted since
+    /// the previous round, on top of one edge per binary clause. 0 by default: every figure in
+    /// `transred`'s doc was measured with the per-binary budget alone (the share of propagations
+    /// was, by a bug since fixed, never added); a share is not yet measured.
     transred_effort: f64 = 0.0, [0.0, 10.0];
     /// Bounded variable elimination before the first search (`eliminate.rs`). Off in the
     /// ablation of 2026-12-04: own set 1.28x the default's PAR-2 (3 instances fewer solved).
     eliminate: bool = true, [0, 1];
-    /// Elimination also looks for if-then-else and XOR gates (`eliminate.rs`), not only AND/OR
-    /// gates and equivalences. Off: it did not measure better on sat-industrial (60 s, the 19
-    /// instances without the two lottery ones, one run on 2026-12-02: 103.4 s on, 84.2 s off;
-    /// 86.7 against 83.0 without AProVE09-20, whose 16.7 s against 1.2 s is a SAT lottery).
+    /// Elimination also looks for if-then-else and XOR gates (`eliminate.rs`). Off: AND/OR gates
+    /// and equivalences only. Off: it did not measure better on sat-industrial (60 s, the 19
+    /// instances without the two lottery ones, one run on 2026-12-02: 103.4 s on, 84.2 s off; 86.7
+    /// against 83.0 without AProVE09-20, whose 16.7 s against 1.2 s is a SAT lottery).
     eliminate_gates_ite_xor: bool = false, [0, 1];
     /// Elimination skips variables with more occurrences than this of either sign.
     eliminate_occurrences: u64 = 16, [0, u32::MAX];
-    /// Elimination may add this many more clauses than it removes for one variable (the first
-    /// round; later rounds double it from 1 up to `eliminate_bound_max`).
+    /// How many more clauses than it removes elimination may add for one variable. This is the
+    /// first round's bound; later rounds double it from 1 up to `eliminate_bound_max`.
     eliminate_bound: u64 = 0, [0, 1000];
     /// The largest bound of elimination rounds during search (Kissat's `eliminatebound` 16).
     eliminate_bound_max: u64 = 16, [0, 1000];
-    /// Conflicts between elimination rounds during search, times the round number; 0 = only
-    /// the round before the first search. Rounds on against off, sat-industrial at 60 s, 19
-    /// non-lottery instances: 83.3/84.0 s against 83.9/88.4 s (two runs). At 0 in the ablation
-    /// of 2026-12-04: own set 1.18x, 1.12x slower on the 19 both solve.
+    /// Conflicts between elimination rounds during search, times the round number. 0 = only the
+    /// round before the first search. Rounds on against off, sat-industrial at 60 s, 19 non-lottery
+    /// instances: 83.3/84.0 s against 83.9/88.4 s (two runs). At 0 in the ablation of 2026-12-04:
+    /// own set 1.18x, 1.12x slower on the 19 both solve.
     eliminate_interval: u64 = 5000, [0, u32::MAX];
-    /// Effort of an elimination round during search: literal visits per search propagation
-    /// since the previous round (at most the first round's whole budget).
+    /// Effort of an elimination round during search, in literal visits per search propagation.
+    /// Counted since the previous round, and at most the first round's whole budget.
     eliminate_search_effort: f64 = 1.0, [0.0, 10000.0];
     /// Elimination gives up on a variable with a resolvent longer than this.
     eliminate_clause_length: u64 = 100, [2, u32::MAX];
@@ -473,30 +547,29 @@ options_table! {
     eliminate_effort: f64 = 20.0, [0.0, 10000.0];
     /// Share of the elimination effort that backward subsumption (run first) may spend.
     eliminate_subsume_fraction: f64 = 0.5, [0.0, 1.0];
-    /// Bounded variable addition once at the first solve (`factor.rs`): re-encode products of
-    /// clauses such as pairwise at-most-one constraints through extension variables. On
-    /// against off, the own structured set at 60 s (17 instances, one run on 2026-12-02):
-    /// PAR-2 1370.6 s against 1532.4 s, 7 solved against 5; sat-industrial 120.9 s against
-    /// 119.8 s (the base without it); it finds nothing on the random part of sat-main. Off in
-    /// the ablation of 2026-12-04 (23 instances): own set 2.33x the default's PAR-2, 17 solved
-    /// against 21.
+    /// Bounded variable addition once at the first solve (`factor.rs`). It re-encodes products of
+    /// clauses such as pairwise at-most-one constraints through extension variables. On against
+    /// off, the own structured set at 60 s (17 instances, one run on 2026-12-02): PAR-2 1370.6 s
+    /// against 1532.4 s, 7 solved against 5; sat-industrial 120.9 s against 119.8 s (the base
+    /// without it); it finds nothing on the random part of sat-main. Off in the ablation of
+    /// 2026-12-04 (23 instances): own set 2.33x the default's PAR-2, 17 solved against 21.
     factor: bool = true, [0, 1];
     /// Factoring effort: literal visits per literal of the clauses it considers.
     factor_effort: f64 = 10.0, [0.0, 10000.0];
-    /// The least literal-visit budget of factoring, whatever `factor_effort` gives (unless that
-    /// is 0). Why: the effort per literal alone stops a small crafted formula half re-encoded
-    /// (hole011: 30 of the 55 extension variables a complete run makes; clique colouring
-    /// 10-07-09: 3 against 117), while a floor costs a fraction of a second (queen11_11, 80,410
-    /// literals, re-encoded completely with 3,120 extension variables in 0.24 s at 20M).
+    /// The least literal-visit budget of factoring, whatever `factor_effort` gives. Unless that is
+    /// 0. Why: the effort per literal alone stops a small crafted formula half re-encoded (hole011:
+    /// 30 of the 55 extension variables a complete run makes; clique colouring 10-07-09: 3 against
+    /// 117), while a floor costs a fraction of a second (queen11_11, 80,410 literals, re-encoded
+    /// completely with 3,120 extension variables in 0.24 s at 20M).
     factor_budget_min: u64 = 20_000_000, [0, u64::MAX];
     /// Factoring considers clauses of at most this many literals (Kissat's `factorsize` 5).
     factor_clause_length: u64 = 5, [2, u32::MAX];
-    /// Factoring breaks ties between equally good literals by the structured "3-hop"
-    /// heuristic of Haberlandt, Green & Heule (SAT 2023) instead of the smaller literal code:
-    /// on shuffled formulas the code order is noise, and the re-encoding it picks has no
-    /// structure for the search to use (`factor.rs`). On against off, the own structured set
-    /// at 60 s (23 instances, one run on 2026-12-03): PAR-2 1137.3 s against 1787.9 s, 16
-    /// solved against 10 (Kissat 4.0.4 838.4 s, 21); shuffled PHP(11,10) 2.3 s (Kissat 49.9).
+    /// Factoring breaks ties between equally good literals by the structured 3-hop heuristic. That
+    /// is Haberlandt, Green & Heule's (SAT 2023), instead of the smaller literal code: on shuffled
+    /// formulas the code order is noise, and the re-encoding it picks has no structure for the
+    /// search to use (`factor.rs`). On against off, the own structured set at 60 s (23 instances,
+    /// one run on 2026-12-03): PAR-2 1137.3 s against 1787.9 s, 16 solved against 10 (Kissat 4.0.4
+    /// 838.4 s, 21); shuffled PHP(11,10) 2.3 s (Kissat 49.9).
     factor_structured: bool = true, [0, 1];
     /// Remove clauses satisfied at level 0 when new units were found (MiniSat's simplify).
     simplify: bool = true, [0, 1];

@@ -96,99 +96,97 @@ grim_solver::options_table! {
         /// Options of the SAT engine underneath (their own table, [`grim_solver::Options`]).
         solver: grim_solver::Options = grim_solver::Options::default(),
     }
-    /// Diversity-based stratification: assume the heaviest terms first and go down a level on
-    /// every SAT answer (Ansótegui, Bonet, Gabàs & Levy, SAT 2012; RC2's `div`). Only weights
-    /// matter: on unweighted instances there is one level whatever this says.
+    /// Diversity-based stratification: assume the heaviest terms first. Go down a level on every
+    /// SAT answer (Ansótegui, Bonet, Gabàs & Levy, SAT 2012; RC2's `div`). Only weights matter: on
+    /// unweighted instances there is one level whatever this says.
     stratify: bool = true, [0, 1];
-    /// Hardening: a term heavier than (best cost − lower bound) can never be violated by an
-    /// improving solution, so it becomes a hard unit clause.
+    /// Hardening: a term heavier than (best cost − lower bound) becomes a hard unit clause. No
+    /// improving solution can violate it.
     hardening: bool = true, [0, 1];
-    /// Core exhaustion (RC2's `exhaust`, "cover optimisation"): after a totalizer is built,
-    /// raise its bound while the engine proves the lower one impossible.
+    /// Core exhaustion (RC2's `exhaust`, "cover optimisation") of each new totalizer. After a
+    /// totalizer is built, raise its bound while the engine proves the lower one impossible.
     exhaust: bool = true, [0, 1];
-    /// Conflict budget of each exhaustion call (0 = none); an exhaustion call that runs out
-    /// keeps the bound reached so far. None, as RC2: a cap of 1000 turned 28.6 s into 48.2 s
-    /// (CPU) on 14 `maxsat-main` instances (wsc_220_120_4_50_1: 3.5 → 10.8 s) — the UNSAT
-    /// answers it cuts short are the expensive and valuable ones.
+    /// Conflict budget of each exhaustion call (0 = none). An exhaustion call that runs out keeps
+    /// the bound reached so far. None, as RC2: a cap of 1000 turned 28.6 s into 48.2 s (CPU) on 14
+    /// `maxsat-main` instances (wsc_220_120_4_50_1: 3.5 → 10.8 s) — the UNSAT answers it cuts short
+    /// are the expensive and valuable ones.
     exhaust_conflicts: u64 = 0, [0, u64::MAX];
-    /// Before every exhaustion call, seed the engine's saved phases with the best model found
-    /// so far ([`grim_solver::Solver::seed_phases`]): a model that violates few terms of the
-    /// core is often near that one, and a raise that fails ends with it found sooner. Over all
-    /// of `maxsat-main` with engine seeds 0, 1 and 2: 6.65M → 6.35M conflicts and 170.4 →
-    /// 163.2 s CPU in the mean (rmax2_42_420_1 with seeds 1 and 2: 45 → 39 and 35 s); with
-    /// seed 0, the default, no change beyond noise (148.5 → 150.2 s).
+    /// Seed the engine's saved phases with the best model before every exhaustion call. Through
+    /// [`grim_solver::Solver::seed_phases`]: a model that violates few terms of the core is often
+    /// near that one, and a raise that fails ends with it found sooner. Over all of `maxsat-main`
+    /// with engine seeds 0, 1 and 2: 6.65M → 6.35M conflicts and 170.4 → 163.2 s CPU in the mean
+    /// (rmax2_42_420_1 with seeds 1 and 2: 45 → 39 and 35 s); with seed 0, the default, no change
+    /// beyond noise (148.5 → 150.2 s).
     exhaust_phases: bool = true, [0, 1];
-    /// Deletion-based core minimisation: the conflict budget of each deletion probe; the first
+    /// Deletion-based core minimisation: the conflict budget of each deletion probe. The first
     /// probe that runs out ends the minimisation. 0 turns it off. RC2 uses 1000; on 14
-    /// `maxsat-main` instances 100 measured best (28.6 s CPU, against 36.0 for 50, 33.6 for
-    /// 300, 37.1 for 1000 and 57.9 with minimisation off).
+    /// `maxsat-main` instances 100 measured best (28.6 s CPU, against 36.0 for 50, 33.6 for 300,
+    /// 37.1 for 1000 and 57.9 with minimisation off).
     minimize_conflicts: u64 = 100, [0, u64::MAX];
-    /// Core trimming: re-solve under the core's own literals up to this many times while the
-    /// core keeps shrinking (RC2's `trim`). 0 turns it off.
+    /// Core trimming: re-solve under the core's own literals up to this many times (RC2's `trim`).
+    /// It stops when the core stops shrinking. 0 turns it off.
     trim: u32 = 0, [0, 1000];
-    /// Weight-aware core extraction (Berg & Järvisalo, CP 2017, doi:10.1007/978-3-319-66158-2_42):
-    /// delay building the totalizers of the cores found until the next SAT answer, so that
-    /// cheap disjoint cores are collected first. On by measurement: off, the same 14
-    /// instances took 156 s instead of 48 s (one timeout); the unweighted max-cut and Max-2-SAT
-    /// families gain most.
+    /// Weight-aware core extraction: delay new cores' totalizers until the next SAT answer. Berg &
+    /// Järvisalo, CP 2017, doi:10.1007/978-3-319-66158-2_42: cheap disjoint cores are collected
+    /// first. On by measurement: off, the same 14 instances took 156 s instead of 48 s (one
+    /// timeout); the unweighted max-cut and Max-2-SAT families gain most.
     wce: bool = true, [0, 1];
-    /// Detect groups of soft literals of which at most one can be true (RC2's `adapt`) and
-    /// replace each by one term before the search.
+    /// Replace groups of soft literals of which at most one can be true by one term each. RC2's
+    /// `adapt`; the groups are detected before the search.
     am1: bool = true, [0, 1];
-    /// Fix one variable when the instance is complement-symmetric (flipping every variable
-    /// maps it onto itself, as max-cut does); see `symmetry.rs`.
+    /// Fix one variable when the instance is complement-symmetric (`symmetry.rs`). That is when
+    /// flipping every variable maps it onto itself, as max-cut does.
     symmetry: bool = true, [0, 1];
-    /// Work limit of the at-most-one detection, in watch-list visits of its propagation probes
-    /// over the whole instance; past it the groups found so far are used.
+    /// Work limit of the at-most-one detection, in watch-list visits of its probes. Over the whole
+    /// instance; past it the groups found so far are used.
     am1_effort: u64 = 20_000_000, [0, u64::MAX];
-    /// Look for cores by unit propagation (failed literals) before asking the search, and
-    /// relax the smallest first (`upcore.rs`): small cores make a small reformulation. Over
+    /// Look for cores by unit propagation before asking the search (`upcore.rs`). Failed literals
+    /// give cores, and the smallest are relaxed first: small cores make a small reformulation. Over
     /// `maxsat-main` with engine seeds 0, 1 and 2: 163.2 → 124.9 s CPU in the mean, random
     /// Max-2-SAT and max-cut 10–35× faster (the figures per family are in `upcore.rs`).
     up_cores: bool = true, [0, 1];
-    /// The anytime phase (`anytime.rs`): flips of a local-search burst (scaled up with the
-    /// slice), run once after the first model and whenever a main call spends its conflict
-    /// slice. 0 turns the phase off. On for the runs that are cut off: on the six instances of
-    /// the real set that no solver here finishes in 60 s it is what leaves grim with a good
-    /// solution (figures in `anytime.rs`). Its price on `maxsat-main`, engine seed 0, all
-    /// proved: 105.7 s CPU without it, 116.4 s with it (the searches move, as under any
-    /// perturbation; `compare.py` timed 122.5 s both before and with the phase).
+    /// Flips of each local-search burst of the anytime phase (`anytime.rs`). Scaled up with the
+    /// slice, run once after the first model and whenever a main call spends its conflict slice. 0
+    /// turns the phase off. On for the runs that are cut off: on the six instances of the real set
+    /// that no solver here finishes in 60 s it is what leaves grim with a good solution (figures in
+    /// `anytime.rs`). Its price on `maxsat-main`, engine seed 0, all proved: 105.7 s CPU without
+    /// it, 116.4 s with it (the searches move, as under any perturbation; `compare.py` timed 122.5
+    /// s both before and with the phase).
     anytime_flips: u64 = 100_000, [0, u64::MAX];
-    /// The first conflict slice of a main engine call once a model exists; it doubles at every
+    /// The first conflict slice of a main engine call once a model exists. It doubles at every
     /// stall. 0 lets main calls run unsliced (and the phase run only after the first model).
     stall_conflicts: u64 = 20_000, [0, u64::MAX];
-    /// Before the first core-guided call, ask the engine for a model of the hard clauses alone
-    /// (within one `stall_conflicts` slice; `anytime.rs`): an upper bound from the start, for
-    /// hardening and for a run cut off early. The anytime phase and the branch and bound need it
-    /// and run it whatever this says; alone it pays on soft grids, whose propagator turns those
-    /// two off: showcase-12 `--preferences soft`, seeds 0–9, 76.9k engine conflicts in all
-    /// with it against 128.9k without (seed 2: 44k against 98k; the others within ±25%).
+    /// Find a model of the hard clauses before the first core-guided call (`anytime.rs`). Within
+    /// one `stall_conflicts` slice: an upper bound from the start, for hardening and for a run cut
+    /// off early. The anytime phase and the branch and bound need it and run it whatever this says;
+    /// alone it pays on soft grids, whose propagator turns those two off: showcase-12
+    /// `--preferences soft`, seeds 0–9, 76.9k engine conflicts in all with it against 128.9k
+    /// without (seed 2: 44k against 98k; the others within ±25%).
     first_model: bool = true, [0, 1];
-    /// Freeze the variable of every objective term against the engine's bounded variable
-    /// elimination, so that elimination works on the other variables only and never has to be
-    /// undone when a term is assumed for the first time (a lighter stratum, a totalizer
-    /// output). MaxPre's "BVE on non-objective variables" (Korhonen et al., SAT 2017).
-    /// Measured on `maxsat-main`, engine seed 0: 4.53M → 4.33M conflicts, 119.2 → 116.4 s CPU
-    /// (a small gain, at the noise level); the grid levels do not slow down (showcase-12 0.39
-    /// → 0.32 s, dungeon-32 1.87 → 1.76 s), unlike freezing every instance variable (stop 12).
+    /// Freeze every objective term's variable against bounded variable elimination. Elimination
+    /// then works on the other variables only and never has to be undone when a term is assumed for
+    /// the first time (a lighter stratum, a totalizer output). MaxPre's "BVE on non-objective
+    /// variables" (Korhonen et al., SAT 2017). Measured on `maxsat-main`, engine seed 0: 4.53M →
+    /// 4.33M conflicts, 119.2 → 116.4 s CPU (a small gain, at the noise level); the grid levels do
+    /// not slow down (showcase-12 0.39 → 0.32 s, dungeon-32 1.87 → 1.76 s), unlike freezing every
+    /// instance variable (stop 12).
     freeze_terms: bool = true, [0, 1];
     /// Subsumed label elimination before the search (`sle.rs`). Off: measured not to pay. It
     /// fires on 2 of the 42 real instances (spot5, 1 and 8 labels, both solved in under 0.1 s
     /// either way) and leaves `maxsat-main` as it was (seed 0: 4.33M conflicts with it, 4.35M
     /// without, 116.4 s both).
     sle: bool = false, [0, 1];
-    /// Merge the terms of soft literals that two hard binary clauses make equivalent or
-    /// opposite (`equiv.rs`). Off: measured not to pay. It merges one pair on the real set
-    /// (bwt3cc, solved in milliseconds either way) and none on `maxsat-main` (identical
-    /// conflicts with and without).
+    /// Merge soft terms that two hard binary clauses make equivalent or opposite (`equiv.rs`). Off:
+    /// measured not to pay. It merges one pair on the real set (bwt3cc, solved in milliseconds
+    /// either way) and none on `maxsat-main` (identical conflicts with and without).
     equiv: bool = false, [0, 1];
-    /// Work of the first branch-and-bound burst (`bnb.rs`), in clause visits; 0 turns the
-    /// branch and bound off. Once a model exists the two searches share the time: a burst is
-    /// due when the core-guided search has spent as many engine conflicts as the burst is
-    /// worth (4000 visits a conflict, about equal time), and every burst doubles.
+    /// Work of the first branch-and-bound burst (`bnb.rs`), in clause visits. 0 turns the branch
+    /// and bound off. Once a model exists the two searches share the time: a burst is due when the
+    /// core-guided search has spent as many engine conflicts as the burst is worth (4000 visits a
+    /// conflict, about equal time), and every burst doubles.
     bnb_ticks: u64 = 2_000_000, [0, u64::MAX];
-    /// The branch and bound runs only on instances of at most this many literals (hard and
-    /// soft clauses together): its every node costs time linear in the instance.
+    /// The branch and bound runs only on instances of at most this many literals. Hard and soft
+    /// clauses together: its every node costs time linear in the instance.
     bnb_max_literals: u64 = 20_000, [0, u64::MAX];
 }
 

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use grim_encodings::maxsat::OllOptions;
 use grim_formats::detect::Format;
+use grim_solver::options::nearest_option;
 use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
 
 /// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
@@ -85,6 +86,9 @@ pub fn options_help() -> String {
     out
 }
 
+/// One option per two lines: name, kind, default and range, then the doc's first sentence
+/// ([`OptionSpec::summary`]); the measurements behind each default stay in the rustdoc of the
+/// table, where a developer reads them.
 fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> Option<String>) {
     let width = table.iter().map(|s| s.name.len()).max().unwrap_or(0);
     for spec in table {
@@ -98,13 +102,13 @@ fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> 
             bound(spec.kind, spec.min),
             bound(spec.kind, spec.max),
         );
-        let _ = writeln!(out, "  {:<width$}  {}", "", spec.doc.trim());
+        let _ = writeln!(out, "      {}", spec.summary());
     }
 }
 
 /// Sets `NAME` to `VALUE` in whichever table has the row: the engine's first, then OLL's (the
-/// names are disjoint, a test in `grim-encodings` says so). The error of an unknown name is
-/// the engine's, which points at `--help-options`.
+/// names are disjoint, a test in `grim-encodings` says so). An unknown name is refused with
+/// the closest name of either table as a suggestion (`shrnk` → `shrink`).
 pub fn set_option(
     engine: &mut Options,
     oll: &mut OllOptions,
@@ -117,6 +121,10 @@ pub fn set_option(
         {
             oll.set(name, value)
         }
+        Err(OptionError::UnknownOption { name, .. }) => Err(OptionError::UnknownOption {
+            suggestion: nearest_option(&name, &[Options::TABLE, OllOptions::TABLE]),
+            name,
+        }),
         result => result,
     }
 }
@@ -344,6 +352,47 @@ mod tests {
             set_option(&mut engine, &mut oll, "trim", "x"),
             Err(OptionError::BadValue { .. })
         ));
+    }
+
+    #[test]
+    fn every_line_of_the_options_help_fits_in_100_columns() {
+        let help = options_help();
+        let long: Vec<&str> = help.lines().filter(|l| l.chars().count() > 100).collect();
+        assert!(
+            long.is_empty(),
+            "{} lines over 100 columns:\n{}",
+            long.len(),
+            long.join("\n")
+        );
+        for spec in Options::TABLE.iter().chain(OllOptions::TABLE) {
+            let summary = spec.summary();
+            assert!(
+                summary.ends_with('.')
+                    && summary.len() >= 20
+                    && summary.chars().count() <= grim_solver::options::SUMMARY_MAX,
+                "{}: the summary {summary:?} is not a whole sentence",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_misspelt_option_gets_the_nearest_name_of_either_table() {
+        let (mut engine, mut oll) = (Options::default(), OllOptions::default());
+        for (typo, meant) in [
+            ("shrnk", "shrink"),
+            ("stratfy", "stratify"),
+            ("seeed", "seed"),
+        ] {
+            let err = set_option(&mut engine, &mut oll, typo, "1").unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains(&format!("did you mean `{meant}`?")),
+                "{typo}: {err}"
+            );
+        }
+        let err = set_option(&mut engine, &mut oll, "completely_different", "1").unwrap_err();
+        assert!(!err.to_string().contains("did you mean"), "{err}");
     }
 
     #[test]
