@@ -11,6 +11,7 @@
 //! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
 //! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
+//! | [`reference`] | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
 //! the solver's tests, the encodings' tests, the C ABI's tests, the CLI's tests and
@@ -29,6 +30,7 @@ pub mod grid;
 pub mod oracle;
 pub mod propagator;
 pub mod referee;
+pub mod reference;
 
 pub use grim_encodings::rng::SplitMix64;
 pub use oracle::{maxsat_optimum, satisfiable, unit_propagate, vars_of};

@@ -4,9 +4,9 @@
 //! references' status, and every grim model (and every CaDiCaL model) is checked here against
 //! the generated clauses.
 //!
-//! When a reference is not on `PATH` the test reports `skipped: NAME not installed` (on the
-//! terminal, past cargo's output capture: `common::skip`) and passes,
-//! unless `GRIM_REQUIRE_REFERENCES=1`, in which case it fails (set it in CI, so a missing install
+//! When a reference is not on `PATH` the test reports `note: differential: skipped: NAME is not
+//! installed` (on standard error, past the harness's capture: `grim_testkit::reference`) and
+//! passes, unless `GRIM_REQUIRE_REFERENCES=1`, in which case it fails (set it in CI, so a missing install
 //! step cannot turn the test green by skipping). Install with
 //! `apt-get install -y minisat cadical`.
 
@@ -19,43 +19,19 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use grim_solver::{Budget, Lit, Options, Solver, Status};
+use grim_testkit::reference;
 use grim_tools::generate::{self, GenCnf, SplitMix64};
 
 /// Conflict budget for grim: far above what these instances need (a few thousand at most),
 /// so a regression fails with a message instead of hanging the run.
 const CONFLICT_BUDGET: u64 = 2_000_000;
 
-/// Where `program` is on `PATH`, if anywhere.
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
-}
-
-/// The reference solvers, or `None` when the test should be skipped (after printing why).
-/// Panics when a reference is missing and `GRIM_REQUIRE_REFERENCES=1`.
+/// The reference solvers, or `None` when the test should be skipped (after saying why, past
+/// the harness's capture). Panics when a reference is missing and `GRIM_REQUIRE_REFERENCES=1`.
 fn references() -> Option<(PathBuf, PathBuf)> {
-    let required = env::var("GRIM_REQUIRE_REFERENCES").is_ok_and(|v| v == "1");
-    let mut found = Vec::new();
-    for name in ["minisat", "cadical"] {
-        match find_on_path(name) {
-            Some(path) => found.push(path),
-            None if required => panic!(
-                "{name} is not on PATH and GRIM_REQUIRE_REFERENCES=1 \
-                 (install it: apt-get install -y minisat cadical)"
-            ),
-            None => {
-                common::skip(
-                    "differential",
-                    &format!("{name} not installed (apt-get install minisat cadical)"),
-                );
-                return None;
-            }
-        }
-    }
-    let cadical = found.pop()?;
-    let minisat = found.pop()?;
+    let install = "apt-get install minisat cadical";
+    let minisat = reference::tool("differential", "minisat", install)?;
+    let cadical = reference::tool("differential", "cadical", install)?;
     Some((minisat, cadical))
 }
 

@@ -63,27 +63,10 @@ fn code(o: &Output) -> i32 {
     c
 }
 
-/// Where `program` is on `PATH`, if anywhere.
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
-}
-
-/// CaDiCaL, or `None` after printing a skip; fails with `GRIM_REQUIRE_REFERENCES=1`.
-fn cadical() -> Option<PathBuf> {
-    let required = env::var("GRIM_REQUIRE_REFERENCES").is_ok_and(|v| v == "1");
-    match find_on_path("cadical") {
-        Some(path) => Some(path),
-        None if required => panic!(
-            "cadical is not on PATH and GRIM_REQUIRE_REFERENCES=1 (apt-get install -y cadical)"
-        ),
-        None => {
-            println!("skipped: cadical not installed");
-            None
-        }
-    }
+/// CaDiCaL, or `None` after saying the test is skipped; fails with
+/// `GRIM_REQUIRE_REFERENCES=1`.
+fn cadical(test: &str) -> Option<PathBuf> {
+    grim_testkit::reference::tool(test, "cadical", "apt-get install cadical")
 }
 
 /// The level the library's `solve` gives for `text` (default options).
@@ -98,7 +81,9 @@ fn library_level(text: &str) -> (GridSpec, grid::Level) {
 
 #[test]
 fn encode_then_cadical_then_decode_gives_a_valid_level_that_agrees_with_solve() {
-    let Some(cadical) = cadical() else { return };
+    let Some(cadical) = cadical("encode_then_cadical_then_decode") else {
+        return;
+    };
     let dir = Dir::new("grim-encode-test", "roundtrip");
     let cases: Vec<(String, PathBuf)> = vec![
         (
@@ -456,9 +441,9 @@ fn output_through_symlinks_and_devices_writes_through_and_replaces_nothing() {
             "-o turned the device node into {kind:?}"
         );
     } else {
-        common::skip(
+        grim_testkit::reference::note(
             "output_through_symlinks_and_devices",
-            "mknod failed (not root?)",
+            "the device node of its own: mknod failed (not root?)",
         );
     }
     let names: Vec<_> = fs::read_dir(&dir.0)
@@ -663,7 +648,9 @@ fn no_town_faces_water_to_the_north_through_solve_or_through_cadical() {
         assert!(text.contains('T'), "seed {seed}: no town:\n{text}");
         assert_eq!(towns_facing_water_north(&text), 0, "seed {seed}:\n{text}");
     }
-    let Some(cadical) = cadical() else { return };
+    let Some(cadical) = cadical("no_town_faces_water_to_the_north") else {
+        return;
+    };
     let dir = Dir::new("grim-encode-test", "islands");
     let cnf = dir.path("islands.cnf");
     encoded(&[p(&json), "-o", p(&cnf)]);

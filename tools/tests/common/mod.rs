@@ -15,17 +15,9 @@ pub const CHECK: &str = env!("CARGO_BIN_EXE_grim-check");
 pub const GEN: &str = env!("CARGO_BIN_EXE_grim-gen");
 pub const ENCODE: &str = env!("CARGO_BIN_EXE_grim-encode");
 
-/// Reports that a test skipped its check because a reference tool is missing, where a user
-/// running `cargo test` sees it: cargo captures a passing test's stdout and stderr, so a
-/// `println!` there never shows. The message goes to the terminal (`/dev/tty`) when there is
-/// one, to stderr always (shown by `cargo test -- --nocapture`), and it names the test.
-pub fn skip(test: &str, message: &str) {
-    let line = format!("note: {test}: skipped: {message}");
-    eprintln!("{line}");
-    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        let _ = writeln!(tty, "{line}");
-    }
-}
+/// A skipped check, said past the harness's capture (`grim_testkit::reference::skip`).
+#[allow(unused_imports)]
+pub use grim_testkit::reference::skip;
 
 /// A per-test temp directory, removed on drop. The name carries the test binary's `prefix`,
 /// the process id and a counter, so parallel tests never share one.
