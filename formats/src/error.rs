@@ -436,7 +436,8 @@ impl ParseError {
                 } else {
                     write!(
                         f,
-                        "{found} clauses but the header declares {declared} (strict mode)"
+                        "{} but the header declares {declared} (strict mode)",
+                        crate::plural(*found, "clause")
                     )
                 }
             }
@@ -444,9 +445,10 @@ impl ParseError {
                 declared, found, ..
             } => write!(
                 f,
-                "the input ends after {found} of the {declared} clauses the header declares: \
+                "the input ends after {found} of the {} the header declares: \
                  the file looks truncated (an interrupted download or copy?); expected {} more \
                  clause{} (--relaxed reads it anyway, with a warning)",
+                crate::plural(*declared, "clause"),
                 declared - found,
                 if declared - found == 1 { "" } else { "s" }
             ),
@@ -660,12 +662,14 @@ impl Message for Warning {
             ),
             Warning::ClauseCountMismatch { declared, found } if found < declared => write!(
                 f,
-                "the input ends after {found} of the {declared} clauses the header declares \
-                 (truncated?); reading it as it is (--relaxed)"
+                "the input ends after {found} of the {} the header declares \
+                 (truncated?); reading it as it is (--relaxed)",
+                crate::plural(*declared, "clause")
             ),
             Warning::ClauseCountMismatch { declared, found } => write!(
                 f,
-                "the header declares {declared} clauses but the input has {found}"
+                "the header declares {} but the input has {found}",
+                crate::plural(*declared, "clause")
             ),
         }
     }

@@ -73,6 +73,14 @@ pub use error::{ParseError, Warning};
 pub use grim_encodings::sink::Wcnf;
 pub use grim_solver::Lit;
 
+/// `n` and `noun`, with the noun's plural `s` unless `n` is 1: `1 clause`, `3 clauses`. For
+/// the messages of the readers and the tools (the nouns there are regular).
+pub fn plural(n: impl std::fmt::Display, noun: &str) -> String {
+    let n = n.to_string();
+    let s = if n == "1" { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
 /// An opened input: plain or decompressed bytes, ready for a reader.
 pub struct Input {
     reader: Box<dyn Read>,

@@ -34,7 +34,7 @@ use crate::formats::dimacs::{ParseOptions, Parser};
 use crate::formats::maxsat_output::{self, write_bits, write_cost};
 use crate::formats::solution::{Answer, write_answer, write_model};
 use crate::formats::wcnf::{self, Dialect, Weight};
-use crate::formats::{Compression, ParseError, Wcnf, open_input};
+use crate::formats::{Compression, ParseError, Wcnf, open_input, plural};
 
 /// What a run is asked to do: `grim-sat`'s flags, without the command line.
 #[derive(Clone, Debug)]
@@ -544,10 +544,10 @@ pub fn run_cnf(
         return finish(&mut out, Answer::Unknown);
     }
     out.comment(&format!(
-        "parsed: {} variables, {} clauses, {} literals in {:.2} s",
-        num_vars,
-        own.ends.len(),
-        own.lits.len(),
+        "parsed: {}, {}, {} in {:.2} s",
+        plural(num_vars, "variable"),
+        plural(own.ends.len(), "clause"),
+        plural(own.lits.len(), "literal"),
         parse_seconds
     ))?;
     ctx.settings(&mut out)?;
@@ -706,12 +706,12 @@ pub fn run_wcnf(
         return finish_maxsat(&mut out, maxsat_output::Answer::Unknown);
     }
     out.comment(&format!(
-        "parsed: {} variables, {} hard and {} soft clauses, {} literals, soft weight {} in \
-         {:.2} s",
-        instance.num_vars,
+        "parsed: {}, {} hard and {} soft clause{}, {}, soft weight {} in {:.2} s",
+        plural(instance.num_vars, "variable"),
         instance.hard.len(),
         instance.soft.len(),
-        literals,
+        if instance.soft.len() == 1 { "" } else { "s" },
+        plural(literals, "literal"),
         parser.soft_total(),
         parse_seconds
     ))?;

@@ -401,8 +401,8 @@ fn help_options_prints_every_row_of_the_engine_and_oll_options_tables() {
     for spec in Options::TABLE.iter().chain(OllOptions::TABLE) {
         assert!(out.contains(spec.name), "{} missing:\n{out}", spec.name);
         assert!(
-            out.contains(spec.doc.trim()),
-            "doc of {} missing",
+            out.contains(spec.summary()),
+            "the summary of {} is missing",
             spec.name
         );
     }
@@ -639,7 +639,7 @@ fn surplus_clauses_are_a_warning_normally_and_an_error_with_strict() {
     let (_dir, f) = Dir::new_cli("surplus").with_file("a.cnf", "p cnf 2 1\n1 0\n-2 0\n");
     let o = sat(&["-q", p(&f)]);
     assert_eq!(code(&o), Some(10));
-    assert_contains(&stderr(&o), &["declares 1 clauses but the input has 2"]);
+    assert_contains(&stderr(&o), &["declares 1 clause but the input has 2"]);
     let o = sat(&["--strict", p(&f)]);
     assert_eq!(code(&o), Some(3));
     assert_contains(&stderr(&o), &[":3:1: more clauses than the 1 declared"]);

@@ -32,7 +32,7 @@ use grim_tools::formats::dimacs::{ParseOptions, Parser};
 use grim_tools::formats::maxsat_output::{self, read_output};
 use grim_tools::formats::solution::{Answer, Solution, read_solution};
 use grim_tools::formats::wcnf::{self, Weight};
-use grim_tools::formats::{Input, ParseError, Warning, open_input};
+use grim_tools::formats::{Input, ParseError, Warning, open_input, plural};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -210,18 +210,20 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
             match first {
                 None => {
                     println!(
-                        "OK: SATISFIABLE, and the model satisfies all {clauses} clauses of \
-                         {instance_path}"
+                        "OK: SATISFIABLE, and the model satisfies all {} of \
+                         {instance_path}",
+                        plural(clauses, "clause")
                     );
                     check_exit::OK
                 }
                 Some(v) => {
                     println!(
                         "WRONG: the model does not satisfy clause {} (line {} of {instance_path}): \
-                         {} ({violated} of {clauses} clauses unsatisfied)",
+                         {} ({violated} of {} unsatisfied)",
                         v.index,
                         v.line,
-                        describe(&v.clause, |l| solution.value(l))
+                        describe(&v.clause, |l| solution.value(l)),
+                        plural(clauses, "clause")
                     );
                     check_exit::WRONG
                 }
@@ -229,13 +231,16 @@ fn run_cnf(args: &Args, input: Detected) -> u8 {
         }
         Answer::Unsatisfiable => {
             println!(
-                "UNCHECKED: UNSATISFIABLE cannot be checked without a proof ({clauses} clauses \
-                 read)"
+                "UNCHECKED: UNSATISFIABLE cannot be checked without a proof ({} read)",
+                plural(clauses, "clause")
             );
             check_exit::OK
         }
         Answer::Unknown => {
-            println!("UNCHECKED: UNKNOWN makes no claim ({clauses} clauses read)");
+            println!(
+                "UNCHECKED: UNKNOWN makes no claim ({} read)",
+                plural(clauses, "clause")
+            );
             check_exit::OK
         }
     }

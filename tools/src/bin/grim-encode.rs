@@ -32,8 +32,8 @@ use grim_encodings::grid::{
 };
 use grim_solver::{Budget, Lit, Terminator, Var};
 use grim_tools::cli::parse_seconds;
-use grim_tools::formats::open_input;
 use grim_tools::formats::wcnf::Dialect;
+use grim_tools::formats::{open_input, plural};
 use grim_tools::grid::decode::{Answer, OutputKind, read_answer};
 use grim_tools::grid::encode::{Written, write_encoding};
 use grim_tools::grid::{exit, svg};
@@ -665,13 +665,12 @@ fn solve(
     let (outcome, stats) = outcome;
     if print_stats {
         eprintln!(
-            "grim-encode: solve: {} rounds, {} connectivity cuts, {} conflicts; model {} \
-             variables, {} hard clauses; {:.3} s wall-clock in all",
-            stats.rounds,
-            stats.cuts,
-            stats.conflicts,
-            stats.vars,
-            stats.clauses,
+            "grim-encode: solve: {}, {}, {}; model {}, {}; {:.3} s wall-clock in all",
+            plural(stats.rounds, "round"),
+            plural(stats.cuts, "connectivity cut"),
+            plural(stats.conflicts, "conflict"),
+            plural(stats.vars, "variable"),
+            plural(stats.clauses, "hard clause"),
             start.elapsed().as_secs_f64()
         );
     }

@@ -257,8 +257,10 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("factor added", stats.factor_added),
         ("factor undone", stats.factor_undone),
     ];
+    // One column for every name, the longest included ("out-of-order implications").
+    let w = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
     let mut lines = vec!["c ---- statistics ----".to_string()];
-    lines.push(format!("c {:<20} {:>14.2} s", "time", seconds));
+    lines.push(format!("c {:<w$} {:>14.2} s", "time", seconds));
     for (name, value) in rows {
         let rate = match name {
             "decisions" | "propagations" | "conflicts" => {
@@ -266,9 +268,9 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
             }
             _ => String::new(),
         };
-        lines.push(format!("c {name:<20} {value:>14}{rate}"));
+        lines.push(format!("c {name:<w$} {value:>14}{rate}"));
     }
-    lines.push(format!("c {:<20} {:>14}", "collections", stats.collections));
+    lines.push(format!("c {:<w$} {:>14}", "collections", stats.collections));
     lines
 }
 
