@@ -795,6 +795,16 @@ pub fn run_wcnf(
             Event::LowerBound(lb) => {
                 lower = lb;
                 shared.0.store(lb, Ordering::Relaxed);
+                // The MaxSAT Evaluation's optional lower-bound line, flushed at once like an
+                // `o` line so that a harness that kills the run still sees the last one.
+                let lb_line = out
+                    .comment(&format!("LB {lb}"))
+                    .and_then(|()| out.w.flush());
+                if let Err(e) = lb_line {
+                    failure = Some(RunError::Output(e));
+                    term.terminate();
+                    return;
+                }
                 if verbose {
                     let upper = printed.map_or("none".to_string(), |c| c.to_string());
                     writeln!(

@@ -1,7 +1,8 @@
 //! The WCNF corpus (`instances/OPTIMA`): every listed instance, run through `grim-sat` as a
 //! user runs it (format detection, old and new dialects, xz and bzip2 copies read by content),
 //! must print `s OPTIMUM FOUND` with the optimum RC2 computed (or `s UNSATISFIABLE`), an `o`
-//! line equal to it, and a model whose cost this test recomputes with its own reader.
+//! line equal to it, `c LB` lines rising to it, and a model whose cost this test recomputes
+//! with its own reader.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -119,6 +120,12 @@ fn every_wcnf_corpus_instance_gets_its_optimum_with_a_model_that_costs_it() {
                     .lines()
                     .filter_map(|l| l.strip_prefix("o ")?.parse().ok())
                     .collect();
+                // The MaxSAT Evaluation's `c LB` lines: the proven bound, rising, never past
+                // the optimum, and at the optimum once it is proven.
+                let lb: Vec<u64> = stdout
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("c LB ")?.parse().ok())
+                    .collect();
                 let bits: Vec<bool> = stdout
                     .lines()
                     .find_map(|l| l.strip_prefix("v "))
@@ -141,6 +148,11 @@ fn every_wcnf_corpus_instance_gets_its_optimum_with_a_model_that_costs_it() {
                     ))
                 } else if o.last() != Some(expected) {
                     Some(format!("last o line {:?}, expected {expected}", o.last()))
+                } else if lb.windows(2).any(|w| w[0] >= w[1])
+                    || lb.iter().any(|b| b > expected)
+                    || (*expected > 0 && lb.last() != Some(expected))
+                {
+                    Some(format!("c LB lines {lb:?} for the optimum {expected}"))
                 } else if !hard_ok || cost != *expected {
                     Some(format!(
                         "the model (hard clauses kept: {hard_ok}) costs {cost}"

@@ -7,8 +7,9 @@
 //! `s SATISFIABLE` with `v` lines (exit 10), `s UNSATISFIABLE` (exit 20) or `s UNKNOWN`
 //! (exit 0, a limit or a signal stopped the search).
 //!
-//! WCNF output, the MaxSAT Evaluation way: `o COST` at every improvement (flushed at once, so
-//! a harness that kills grim-sat still sees it), then `s OPTIMUM FOUND` (exit 30),
+//! WCNF output, the MaxSAT Evaluation way: `o COST` at every improvement and `c LB BOUND` each
+//! time the proven lower bound rises (both flushed at once, so a harness that kills grim-sat
+//! still sees them), then `s OPTIMUM FOUND` (exit 30),
 //! `s SATISFIABLE` (exit 10: a solution, optimality not proven because a limit or a signal
 //! stopped the search), `s UNSATISFIABLE` (exit 20: the hard clauses alone) or `s UNKNOWN`
 //! (exit 0), and the model as one `v` line of 0/1 characters, variable 1 first.
