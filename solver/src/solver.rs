@@ -38,6 +38,30 @@ use crate::watch::Watches;
 
 /// The CDCL engine. See the crate documentation for its life cycle.
 ///
+/// Incremental, the IPASIR way: clauses are added before and between solves, a solve takes
+/// assumptions, and learned clauses carry over from one solve to the next.
+///
+/// ```
+/// use grim_solver::{Budget, Solver, Status};
+///
+/// let mut s = Solver::new();
+/// let (a, b, c) = (s.new_var(), s.new_var(), s.new_var());
+/// s.add_clause(&[a.pos(), b.pos()]); // a or b
+/// s.add_clause(&[!a.pos(), c.pos()]); // a implies c
+/// assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+/// assert!(s.value(a.pos()) != Some(true) || s.value(c.pos()) == Some(true));
+///
+/// // Under assumptions: with b and c both false there is no model, and the core says why.
+/// assert_eq!(s.solve(&[!b.pos(), !c.pos()], Budget::UNLIMITED), Status::Unsat);
+/// let core = s.failed_assumptions();
+/// assert!(!core.is_empty() && core.iter().all(|l| [!b.pos(), !c.pos()].contains(l)));
+///
+/// // Without them it is satisfiable again; a clause added now holds from here on.
+/// s.add_clause(&[!b.pos()]);
+/// assert_eq!(s.solve(&[], Budget::conflicts(1_000)), Status::Sat);
+/// assert_eq!(s.value(a.pos()), Some(true));
+/// ```
+///
 /// One field per part; each part's struct lives in the file named after its technique, which
 /// states the part's invariants and who may write it (`ARCHITECTURE.md` has the table).
 pub struct Solver {
