@@ -2,4 +2,4 @@
 //! `grim-encodings` (it is also the in-memory clause sink encodings write to); this module
 //! re-exports it so the formats read and write the very type the encodings produce.
 
-pub use grim_encodings::sink::Cnf;
+pub use grim_formula::sink::Cnf;

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use grim_encodings::maxsat::OllOptions;
 use grim_formats::detect::Format;
+use grim_maxsat::OllOptions;
 use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
 
 /// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
