@@ -64,7 +64,7 @@ pub fn clauses_of<C: AsRef<[i64]>>(cs: &[C]) -> Vec<Vec<Lit>> {
 
 /// The text of every `.rs` file directly in `manifest_dir/folder` but `except`, concatenated:
 /// what the style rule "a test fails when an option is never read" searches for `opts.NAME`
-/// (the engine's table in `solver/src`, OLL's in `encodings/src/maxsat`; `except` is the file
+/// (the engine's table in `solver/src`, OLL's in `encodings/maxsat/src`; `except` is the file
 /// that declares the table, where every name appears anyway).
 ///
 /// Panics when the folder or a file cannot be read (a test bug).

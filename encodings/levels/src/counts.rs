@@ -11,7 +11,7 @@
 //! (under `n` full adders of 14 clauses), multiplied by its constant with shifted additions,
 //! and compared by a chain of 3 clauses per bit. The alternatives measured on the 32×32 dungeon
 //! (floor 30–60% of 1,024 cells, enemies 5–20% of the floor; `solve` with lazy connectivity,
-//! seeds 1–6, CPU seconds, `encodings/tests/grid_perf.rs`):
+//! seeds 1–6, CPU seconds, `tests/grid_perf.rs`):
 //!
 //! | encoding of the floor count and the ratio | vars | clauses | CPU s (6 seeds) |
 //! |---|---|---|---|

@@ -1,7 +1,7 @@
 //! Timing runs for `FORMAT.md`, ignored by default (speed is measured, never asserted):
 //!
 //! ```text
-//! cargo test --release -p grim-encodings --test grid_perf --no-run
+//! cargo test --release -p grim-levels --test grid_perf --no-run
 //! GRID_FILE=instances/grid/dungeon-32.json GRID_STRATEGY=lazy \
 //!   /usr/bin/time -f %U+%S <test binary> --ignored --nocapture
 //! ```

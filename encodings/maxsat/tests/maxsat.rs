@@ -1009,7 +1009,7 @@ fn the_maxsat_evaluation_regression_suite_matches_its_csvs() {
 }
 
 /// Not a test: a harness for measuring. `OLL_FILES="a.wcnf b.wcnf" OLL_OPTS="wce=0,trim=5"
-/// cargo test --release -p grim-encodings --test maxsat -- --ignored --nocapture bench`
+/// cargo test --release -p grim-maxsat --test maxsat -- --ignored --nocapture bench`
 /// prints per file the status, cost, seconds and counters (gzip files must be unpacked).
 #[test]
 #[ignore]

@@ -103,7 +103,7 @@ fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> 
 }
 
 /// Sets `NAME` to `VALUE` in whichever table has the row: the engine's first, then OLL's (the
-/// names are disjoint, a test in `grim-encodings` says so). The error of an unknown name is
+/// names are disjoint, a test in `grim-maxsat` says so). The error of an unknown name is
 /// the engine's, which points at `--help-options`.
 pub fn set_option(
     engine: &mut Options,
