@@ -2,7 +2,7 @@
 //! n ∈ {10, 100, 1000}, k ∈ {1, n/10, n/2}, written to a counting sink.
 //!
 //! `cargo run -p grim-encodings --example card_sizes` prints the table quoted in
-//! `encodings/src/card/mod.rs`. Counts include the clauses that assert the bound.
+//! `encodings/card/src/card/mod.rs`. Counts include the clauses that assert the bound.
 
 use grim_encodings::card::{self, SeqCounter, Totalizer, cardnet, pairwise, seqcounter, totalizer};
 use grim_encodings::sink::Counting;
