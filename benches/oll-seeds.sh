@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the OLL optimiser over a set of WCNF instances under several engine seeds, through the
-# `encodings/tests/maxsat.rs` harness (one process per instance and seed, CPU seconds and exact
+# `encodings/maxsat/tests/maxsat.rs` harness (one process per instance and seed, CPU seconds and exact
 # conflict counts).
 #
 # Why seeds: on maxsat-main a change of the engine's initial variable order alone (`seed`) moves
@@ -35,7 +35,7 @@ mkdir -p "$out"
 set_file=$(realpath "$set_file")
 base=$(dirname "$(dirname "$set_file")")
 cd "$(dirname "$0")/.."
-harness=$(cargo test --release -p grim-encodings --test maxsat --no-run 2>&1 |
+harness=$(cargo test --release -p grim-maxsat --test maxsat --no-run 2>&1 |
   grep -o 'target/release/deps/maxsat-[0-9a-f]*' | head -1)
 [[ -x $harness ]] || { echo "oll-seeds.sh: could not build the harness" >&2; exit 1; }
 harness=$(realpath "$harness")

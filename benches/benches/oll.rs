@@ -1,4 +1,4 @@
-//! OLL (core-guided MaxSAT, `grim_encodings::maxsat::Oll`) on small instances of each
+//! OLL (core-guided MaxSAT, `grim_maxsat::Oll`) on small instances of each
 //! weighted generator family, from a fresh instance to the proven optimum, default options.
 //!
 //! Like `solve`, these are regression canaries for the whole optimiser — core extraction,
@@ -11,8 +11,8 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use grim_benches::{MEASUREMENT, SAMPLE_SIZE, WARM_UP};
-use grim_encodings::Wcnf;
-use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
+use grim_maxsat::Wcnf;
+use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit};
 use grim_tools::generate::{self, GenWcnf};
 

@@ -52,7 +52,7 @@ FLOW_MODE = "enforced"
 
 
 class SplitMix64:
-    """splitmix64 (Steele, Lea & Flood, OOPSLA 2014), as in encodings/src/grid/prefs.rs."""
+    """splitmix64 (Steele, Lea & Flood, OOPSLA 2014), as in encodings/levels/src/prefs.rs."""
 
     def __init__(self, seed):
         self.state = seed & MASK64
@@ -66,7 +66,7 @@ class SplitMix64:
 
 
 def wished_tiles(spec, seed):
-    """One wished tile per cell, row-major, exactly as grim draws it (encodings/src/grid/
+    """One wished tile per cell, row-major, exactly as grim draws it (encodings/levels/src/
     prefs.rs): every cell takes one 64-bit number; r = number % (sum of the weights of the
     tiles the cell allows); the first tile whose cumulative weight exceeds r. (The benchmark
     grids have no mask, pins or `allowed`, so every cell allows every tile.)"""

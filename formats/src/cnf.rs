@@ -1,5 +1,5 @@
 //! `Cnf`: a formula in memory, as read from or written to DIMACS. The type lives in
-//! `grim-encodings` (it is also the in-memory clause sink encodings write to); this module
+//! `grim-formula` (it is also the in-memory clause sink encodings write to); this module
 //! re-exports it so the formats read and write the very type the encodings produce.
 
-pub use grim_encodings::sink::Cnf;
+pub use grim_formula::sink::Cnf;

@@ -23,7 +23,7 @@
 //! # Why a crate of its own
 //! The readers used to live in `grim-tools`, beside the command-line tools, so a program that
 //! only reads a CNF pulled in clap and signal-hook. Here they depend on the engine's [`Lit`]
-//! (`grim-solver`), the in-memory [`Cnf`]/[`Wcnf`] that the encodings write (`grim-encodings`)
+//! (`grim-solver`), the in-memory [`Cnf`]/[`Wcnf`] that the encodings write (`grim-formula`)
 //! and the decompressors, nothing else; `grim-tools` re-exports this crate as
 //! `grim_tools::formats`. Putting them inside `grim-encodings` instead was rejected: every
 //! user of the encodings would then build three decompressors, one of them in C.
@@ -70,7 +70,7 @@ pub mod wcnf;
 pub use cnf::Cnf;
 pub use compress::Compression;
 pub use error::{ParseError, Warning};
-pub use grim_encodings::sink::Wcnf;
+pub use grim_formula::sink::Wcnf;
 pub use grim_solver::Lit;
 
 /// `n` and `noun`, with the noun's plural `s` unless `n` is 1: `1 clause`, `3 clauses`. For

@@ -44,7 +44,7 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use grim_encodings::sink::Wcnf;
+use grim_formula::sink::Wcnf;
 use grim_solver::Lit;
 
 use crate::dimacs::{ParseOptions, RESERVE_CAP};

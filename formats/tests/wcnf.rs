@@ -529,7 +529,7 @@ fn arb_wcnf() -> impl Strategy<Value = Wcnf> {
         .prop_map(|(extra, hard_clauses, soft_clauses)| {
             let mut wcnf = Wcnf::new(extra);
             for c in hard_clauses {
-                grim_encodings::ClauseSink::add_clause(&mut wcnf, &lits_of(&c));
+                grim_formula::ClauseSink::add_clause(&mut wcnf, &lits_of(&c));
             }
             for (w, c) in soft_clauses {
                 wcnf.add_soft(w, &lits_of(&c));

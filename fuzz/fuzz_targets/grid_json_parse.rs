@@ -9,8 +9,8 @@
 //! faster than it invents JSON.
 #![no_main]
 
-use grim_encodings::grid::{
-    self, GridError, GridModel, GridOptions, GridOutcome, GridSpec, JsonProblem, Level,
+use grim_levels::{
+    self as grid, GridError, GridModel, GridOptions, GridOutcome, GridSpec, JsonProblem, Level,
 };
 use grim_solver::Budget;
 use libfuzzer_sys::fuzz_target;

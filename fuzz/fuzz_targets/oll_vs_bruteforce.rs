@@ -8,8 +8,8 @@
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
-use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
-use grim_encodings::{Lit, Wcnf};
+use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
+use grim_maxsat::{Lit, Wcnf};
 use grim_solver::Budget;
 use libfuzzer_sys::fuzz_target;
 

@@ -6,7 +6,7 @@
 //!   `ipasir_solve` (10 / 20 / 0), `ipasir_val`, `ipasir_failed`, `ipasir_set_terminate`,
 //!   `ipasir_set_learn`; declared in `include/ipasir.h` with the 2015 prototypes.
 //! - **IPAMIR** ([`maxsat`]), the MaxSAT Evaluation's incremental interface, over
-//!   [`grim_encodings::maxsat::Oll`]: `ipamir_add_hard`, `ipamir_add_soft_lit`,
+//!   [`grim_maxsat::Oll`]: `ipamir_add_hard`, `ipamir_add_soft_lit`,
 //!   `ipamir_assume`, `ipamir_solve` (30 / 10 / 20 / 0 / 40), `ipamir_val_obj`,
 //!   `ipamir_val_lit`, `ipamir_set_terminate`; `include/ipamir.h`.
 //! - **Extras** under the `grim_` prefix (`include/grim_ipasir.h`): phases, conflict and

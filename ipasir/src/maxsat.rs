@@ -1,6 +1,6 @@
 //! IPAMIR, the incremental MaxSAT interface of the MaxSAT Evaluation's incremental track
 //! (Niskanen, Berg & Järvisalo, "Incremental Maximum Satisfiability", SAT 2022,
-//! doi:10.4230/LIPIcs.SAT.2022.14), over [`grim_encodings::maxsat::Oll`].
+//! doi:10.4230/LIPIcs.SAT.2022.14), over [`grim_maxsat::Oll`].
 //!
 //! The declarations are `include/ipamir.h`.
 //!
@@ -33,8 +33,8 @@
 use std::collections::HashMap;
 use std::ffi::{CString, c_char, c_int, c_void};
 
-use grim_encodings::Wcnf;
-use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
+use grim_maxsat::Wcnf;
+use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Terminator};
 
 use crate::handle::{self, Kind, MAXSAT_MAGIC, impl_kind};

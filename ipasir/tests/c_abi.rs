@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use grim_encodings::Wcnf;
-use grim_encodings::maxsat::{MaxSatStatus, Oll, OllOptions};
+use grim_maxsat::Wcnf;
+use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Solver, Status, Var};
 use grim_testkit::{SplitMix64 as Rng, maxsat_optimum};
 

@@ -170,7 +170,7 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 /// A type an option row may have: how it parses and how its range is checked. Public only so
-/// that [`options_table!`] works in other crates (OLL's options in `grim-encodings`).
+/// that [`options_table!`] works in other crates (OLL's options in `grim-maxsat`).
 #[doc(hidden)]
 pub trait OptionValue: Sized + Copy {
     /// The kind shown in the help text.
@@ -228,7 +228,7 @@ impl OptionValue for f64 {
 /// Generates an options struct from its table: the struct with one documented field per row,
 /// its `Default`, the `TABLE` of [`OptionSpec`]s, and `set`/`get` by name with kind and range
 /// checks. One macro serves every table (the engine's [`Options`] here, OLL's `OllOptions` in
-/// `grim-encodings`), so that a row's name, default, range and doc cannot drift apart anywhere.
+/// `grim-maxsat`), so that a row's name, default, range and doc cannot drift apart anywhere.
 ///
 /// The struct header may carry fields that are not rows (OLL's `solver`, the engine options
 /// underneath it), given with their defaults inside the braces; `set` and `get` do not see them.

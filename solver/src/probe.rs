@@ -7,8 +7,8 @@
 //! whose negation does too, yields a core without any search: the union of the two
 //! assumption sets (resolution on `x`). Branch-and-bound MaxSAT solvers find their lower
 //! bounds this way (failed literals; Li, Manyà & Planes, "New inference rules for Max-SAT",
-//! JAIR 30, 2007); OLL uses it to pick small cores first (`grim-encodings`,
-//! `maxsat/upcore.rs`).
+//! JAIR 30, 2007); OLL uses it to pick small cores first (`grim-maxsat`,
+//! `upcore.rs`).
 
 #![forbid(unsafe_code)]
 

@@ -5,7 +5,7 @@
 //! options give the same run (DESIGN.md, determinism). Two engine users: the seeded tie-break
 //! of the initial variable order (`decide.rs`, one `mix` per variable) and local search
 //! (`walk.rs`, a `SplitMix64` per walk, drawing with the fast [`SplitMix64::below_fast`]). The
-//! layers above use the same type (`grim_encodings::rng` re-exports it: seeded grid
+//! layers above use the same type (`grim_formula::rng` re-exports it: seeded grid
 //! preferences, the instance generators of `grim-gen`, OLL's local search, and every test
 //! through `grim-testkit`), with the unbiased [`SplitMix64::below`].
 //!

@@ -2,7 +2,7 @@
 //! that builds several instances from one seed gets the same sequence on every run and every
 //! platform.
 
-use grim_encodings::Wcnf;
+use grim_formula::Wcnf;
 use grim_solver::Lit;
 
 use crate::{SplitMix64, lit};

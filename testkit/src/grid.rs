@@ -2,7 +2,7 @@
 //! sample) — the brute force that the grid referee and solver are checked against — and the
 //! assumptions that fix a level's cell and layer variables in a model.
 
-use grim_encodings::grid::{GridModel, GridOptions, GridOutcome, GridSpec, Level};
+use grim_levels::{GridModel, GridOptions, GridOutcome, GridSpec, Level};
 
 use crate::SplitMix64;
 use grim_solver::Lit;
@@ -100,10 +100,10 @@ pub fn seeded(seed: u64) -> GridOptions {
     }
 }
 
-/// [`grim_encodings::grid::solve`] without a budget, for a spec that has levels: the level,
+/// [`grim_levels::solve`] without a budget, for a spec that has levels: the level,
 /// or a panic naming the outcome or the error.
 pub fn solve_level(spec: &GridSpec, options: &GridOptions) -> Level {
-    match grim_encodings::grid::solve(spec, options, grim_solver::Budget::UNLIMITED) {
+    match grim_levels::solve(spec, options, grim_solver::Budget::UNLIMITED) {
         Ok(GridOutcome::Level(level)) => level,
         other => panic!("expected a level, got {other:?}"),
     }

@@ -3,12 +3,12 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`SplitMix64`] | the one seeded stream (re-exported from `grim_encodings::rng`) |
+//! | [`SplitMix64`] | the one seeded stream (re-exported from `grim_formula::rng`) |
 //! | [`compress`] | gzip, xz, bzip2 and lzma bytes from the reference encoders |
 //! | [`generate`] | seeded generators: random CNF, random k-SAT, pigeonhole, random WCNF |
 //! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum; naive unit propagation |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
-//! | [`grid`] | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
+//! | `grid` (feature `grid`) | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
 //! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
 //! | [`reference`] | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
@@ -17,8 +17,9 @@
 //! the solver's tests, the encodings' tests, the C ABI's tests, the CLI's tests and
 //! `fuzz/`, and the copies had started to differ (three spellings of `below`). A dev-only
 //! crate (`publish = false`) is the one place all of them can reach: it depends on
-//! `grim-solver` and `grim-encodings` (and the reference compressors, for inputs only), so
-//! every crate's integration tests and `fuzz/` link the same library the tests exercise.
+//! `grim-solver` and `grim-formula` (and the reference compressors, for inputs only; with the
+//! `grid` feature, on `grim-levels`), so every crate's integration tests and `fuzz/` link the
+//! same library the tests exercise.
 //!
 //! Everything here is for tests: the oracles enumerate every assignment and panic when asked
 //! for more variables than they enumerate (a test bug, not an engine one).
@@ -26,13 +27,14 @@
 
 pub mod compress;
 pub mod generate;
+#[cfg(feature = "grid")]
 pub mod grid;
 pub mod oracle;
 pub mod propagator;
 pub mod referee;
 pub mod reference;
 
-pub use grim_encodings::rng::SplitMix64;
+pub use grim_formula::rng::SplitMix64;
 pub use oracle::{maxsat_optimum, satisfiable, unit_propagate, vars_of};
 pub use referee::{Answer, check_answer, falsified, satisfies};
 
@@ -64,7 +66,7 @@ pub fn clauses_of<C: AsRef<[i64]>>(cs: &[C]) -> Vec<Vec<Lit>> {
 
 /// The text of every `.rs` file directly in `manifest_dir/folder` but `except`, concatenated:
 /// what the style rule "a test fails when an option is never read" searches for `opts.NAME`
-/// (the engine's table in `solver/src`, OLL's in `encodings/src/maxsat`; `except` is the file
+/// (the engine's table in `solver/src`, OLL's in `encodings/maxsat/src`; `except` is the file
 /// that declares the table, where every name appears anyway).
 ///
 /// Panics when the folder or a file cannot be read (a test bug).

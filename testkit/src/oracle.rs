@@ -3,7 +3,7 @@
 //! turned into two masks, which keeps 4096 assignments of 80 clauses at a few microseconds —
 //! fast enough for the fuzz targets' thousands of executions per second.
 
-use grim_encodings::Wcnf;
+use grim_formula::Wcnf;
 use grim_solver::Lit;
 
 /// The most variables [`satisfiable`] enumerates (2^20 assignments).

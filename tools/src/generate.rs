@@ -3,7 +3,7 @@
 //!
 //! Every generator is a pure function of its parameters (and its `seed`, where it has one): the
 //! same call gives the same clauses, in the same order, on every machine. The randomness is
-//! the SplitMix64 stream of `grim_encodings::rng` (Steele, Lea & Flood, "Fast splittable
+//! the SplitMix64 stream of `grim_formula::rng` (Steele, Lea & Flood, "Fast splittable
 //! pseudorandom number generators", OOPSLA 2014, DOI 10.1145/2660193.2660195) rather than the
 //! `rand` crate, because a corpus regenerated next year must be byte-identical and `rand`'s
 //! streams are not a stable promise across its major versions.
@@ -39,8 +39,8 @@
 use std::fmt;
 use std::io::{self, Write};
 
-/// The generators' stream, shared with the grid preferences (see `grim_encodings::rng`).
-pub use grim_encodings::rng::SplitMix64;
+/// The generators' stream, shared with the grid preferences (see `grim_formula::rng`).
+pub use grim_formula::rng::SplitMix64;
 
 /// The most variables a generated formula may have: the engine's limit (`Var::MAX_INDEX + 1`).
 pub const MAX_VARS: u64 = (1 << 31) - 1;

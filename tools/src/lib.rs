@@ -1,15 +1,16 @@
 //! grim-tools: the command-line tools `grim-sat` (CDCL on CNF, OLL MaxSAT on WCNF),
 //! `grim-check`, `grim-gen` and `grim-encode` (grid.json levels to CNF/WCNF, solver answers
-//! back to levels and pictures: [`grid`]). The binaries are thin: `grim-sat`'s two runs are
-//! the library functions of [`run`] (tested there, through `tests/run.rs`), its help and
-//! option handling [`cli`]; the binary parses arguments, installs signal handlers, calls, and
-//! prints.
+//! back to levels and pictures: the `grim-levels` crate; its exit codes: [`grid`]). The
+//! binaries are thin: `grim-sat`'s two runs are the library functions of [`run`] (tested
+//! there, through `tests/run.rs`), its help and option handling [`cli`]; the binary parses
+//! arguments, installs signal handlers, calls, and prints.
 //!
 //! The file formats (DIMACS CNF, WCNF in both dialects, solver outputs) are the `grim-formats`
 //! crate, re-exported here as [`formats`]; a program that only reads and writes those files
 //! should depend on `grim-formats` alone, which has no command-line dependency. Reading a
 //! DIMACS file (plain, gzip, xz, bzip2 or lzma) and solving it needs only this crate: the
-//! engine ([`Solver`], [`Budget`], [`Status`], ...) and the encodings layer are re-exported.
+//! engine ([`Solver`], [`Budget`], [`Status`], ...) and the layers above it (the formula,
+//! encodings, MaxSAT and levels crates) are re-exported.
 //!
 //! ```
 //! use grim_tools::formats::dimacs::{ParseOptions, read_cnf};
@@ -41,9 +42,12 @@
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
-/// The engine and the encodings layer, for everything not re-exported below.
+/// The engine and the layers above it, for everything not re-exported below.
 pub use grim_encodings;
-pub use grim_encodings::{Budget, Lit, Options, Solver, Status, Terminator, Var, Wcnf};
+pub use grim_formula;
+pub use grim_formula::{Budget, Lit, Options, Solver, Status, Terminator, Var, Wcnf};
+pub use grim_levels;
+pub use grim_maxsat;
 pub use grim_solver;
 
 pub mod cli;

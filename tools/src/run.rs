@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use grim_encodings::maxsat::{Event, MaxSatError, MaxSatStatus, Oll, OllOptions};
+use grim_maxsat::{Event, MaxSatError, MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Terminator, Var};
 
 use crate::cli::{per_second, sat_exit, stats_lines, stats_summary};

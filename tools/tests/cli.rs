@@ -11,7 +11,7 @@ use grim_testkit::{assert_contains, assert_starts_with};
 
 use std::process::{Command, Output};
 
-use grim_encodings::maxsat::OllOptions;
+use grim_maxsat::OllOptions;
 use grim_solver::Options;
 use grim_testkit::compress::{self, DEFAULT};
 

@@ -15,9 +15,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use grim_encodings::grid::{self, GridModel, GridOptions, GridSpec};
+use grim_levels::decode::{Answer, read_answer};
+use grim_levels::{self as grid, GridModel, GridOptions, GridSpec};
 use grim_solver::Budget;
-use grim_tools::grid::decode::{Answer, read_answer};
 
 /// The instances of `instances/grid/`, relative to this crate.
 fn instance(name: &str) -> PathBuf {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use grim_encodings::maxsat::OllOptions;
+use grim_maxsat::OllOptions;
 use grim_solver::{Lit, Options, Terminator};
 use grim_testkit::generate::{dimacs_text as dimacs, pigeonhole, random_ksat, random_wcnf};
 use grim_testkit::{SplitMix64, clauses_of, maxsat_optimum, satisfies};

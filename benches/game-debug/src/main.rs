@@ -1,8 +1,7 @@
 //! Five levels of a grid.json (the README's game loop), timed: `measure.sh` builds this in the
 //! dev profile, with the dependencies at opt-level 1 and 3, and in release, and prints the CPU
 //! seconds of each (the README's "Debug builds" paragraph).
-use grim_encodings::Budget;
-use grim_encodings::grid::{self, GridOptions, GridSpec};
+use grim_levels::{self as grid, Budget, GridOptions, GridSpec};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).expect("grid.json");

@@ -102,7 +102,7 @@ pub fn slurm(c: &Campaign<'_>, results_dir: &Path) -> String {
 }
 
 /// Escapes text for XML character data and attribute values (the SVG writer's escape).
-pub use grim_tools::grid::svg::escape as xml_escape;
+pub use grim_levels::svg::escape as xml_escape;
 
 /// Escapes the glob characters BenchExec's `<include>` would expand (`[x]` matches `x`).
 fn glob_escape(path: &str) -> String {

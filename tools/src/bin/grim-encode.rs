@@ -2,7 +2,7 @@
 //!
 //! - `grim-encode GRID.json [-o OUT]` writes the model as DIMACS CNF (or WCNF when something
 //!   is soft), with comment lines mapping variables to cells and carrying the seeded phase
-//!   hints (see `grim_tools::grid::encode`), so any external solver can be used.
+//!   hints (see `grim_levels::encode`), so any external solver can be used.
 //! - `grim-encode decode GRID.json SOLVER-OUTPUT [--svg OUT.svg]` reads a SAT or MaxSAT
 //!   solver's answer back into the level, checks it against the clauses and with the
 //!   independent referee `check_level`, and prints its text form (tile rows, then each layer's
@@ -26,17 +26,18 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Parser as _;
-use grim_encodings::grid::{
-    self, ConnectivityStrategy, GridError, GridModel, GridOptions, GridOutcome, GridSpec, Level,
-    StopReason,
+use grim_levels::decode::{Answer, OutputKind, read_answer};
+use grim_levels::encode::{Written, write_encoding};
+use grim_levels::svg;
+use grim_levels::{
+    self as grid, ConnectivityStrategy, GridError, GridModel, GridOptions, GridOutcome, GridSpec,
+    Level, StopReason,
 };
 use grim_solver::{Budget, Lit, Terminator, Var};
 use grim_tools::cli::parse_seconds;
 use grim_tools::formats::wcnf::Dialect;
 use grim_tools::formats::{open_input, plural};
-use grim_tools::grid::decode::{Answer, OutputKind, read_answer};
-use grim_tools::grid::encode::{Written, write_encoding};
-use grim_tools::grid::{exit, svg};
+use grim_tools::grid::exit;
 use grim_tools::output::write_file;
 
 const AFTER_HELP: &str = "\

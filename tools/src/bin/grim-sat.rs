@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser as _;
-use grim_encodings::maxsat::OllOptions;
+use grim_maxsat::OllOptions;
 use grim_solver::{Options, Terminator};
 use grim_tools::cli::{
     FormatArg, changed_options, options_help, parse_seconds, sat_exit, set_option, split_option,

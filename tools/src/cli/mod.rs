@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use grim_encodings::maxsat::OllOptions;
 use grim_formats::detect::Format;
+use grim_maxsat::OllOptions;
 use grim_solver::options::nearest_option;
 use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
 
@@ -107,7 +107,7 @@ fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> 
 }
 
 /// Sets `NAME` to `VALUE` in whichever table has the row: the engine's first, then OLL's (the
-/// names are disjoint, a test in `grim-encodings` says so). An unknown name is refused with
+/// names are disjoint, a test in `grim-maxsat` says so). An unknown name is refused with
 /// the closest name of either table as a suggestion (`shrnk` → `shrink`).
 pub fn set_option(
     engine: &mut Options,

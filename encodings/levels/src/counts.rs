@@ -1,0 +1,412 @@
+//! Counts: absolute, as a ratio of a region, or as a ratio of another selection's count.
+//!
+//! Bounds are fixed once a ratio of a region is rounded (`min` up, `max` down, in exact integer
+//! arithmetic on the 6-decimal fraction). Small ones — at most [`SMALL`] on either side, like
+//! "exactly one key", or any count over at most [`SMALL_LIST`] cells — go to
+//! [`Problem::count`], whose front end picks pairwise, counter, totalizer or network by
+//! measured size and propagates completely.
+//!
+//! Large counts and ratios between selections (`per`: enemies on 5–20% of the floor, i.e.
+//! `20·|E| ≥ |F|` and `5·|E| ≤ |F|`) are **binary**: each side is summed by an adder tree
+//! (under `n` full adders of 14 clauses), multiplied by its constant with shifted additions,
+//! and compared by a chain of 3 clauses per bit. The alternatives measured on the 32×32 dungeon
+//! (floor 30–60% of 1,024 cells, enemies 5–20% of the floor; `solve` with lazy connectivity,
+//! seeds 1–6, CPU seconds, `tests/grid_perf.rs`):
+//!
+//! | encoding of the floor count and the ratio | vars | clauses | CPU s (6 seeds) |
+//! |---|---|---|---|
+//! | cardinality network (front end) + two odd–even sorting networks | 138,622 | 416,065 | 3.9–5.7 (1 seed) |
+//! | one shared sorting network for the floor + one for the enemies | 102,270 | 316,497 | 2.2–3.7 |
+//! | binary adders (this) | 27,659 | 118,919 | 0.45–1.9 |
+//!
+//! Sorting networks propagate better (unit propagation completes the bounds), but `solve`
+//! re-propagates the whole model after every round of connectivity cuts, and the networks were
+//! three quarters of it. Wished values of the adder outputs are hinted like the cells', which
+//! keeps the weak propagation from costing conflicts (the sorter version went from 6,392 to 4
+//! conflicts on one seed once its nodes were hinted).
+//!
+//! Soft counts: the clauses that assert the bound carry a relaxation literal `r` and the soft
+//! unit `¬r` carries the weight; the counters themselves stay hard (they only define sums).
+//!
+//! **In the search.** The adders are the export's encoding (and the cut loop's). The model
+//! the propagated solve uses (`ConnMode::Propagate`, the default of `solve`) leaves the large
+//! counts and every ratio to the grid propagator instead (`countprop.rs`: one counter per rule,
+//! no auxiliary variable), a soft one with its relaxation literal as a term heavy enough to
+//! satisfy it alone. Measured on 64×64 maps (CPU s, seed 1): the cave with only "open 35–65 %"
+//! and "water ≤ 10 %" beside its tiles and adjacency went from no level in 20 s (32,298
+//! conflicts) to 0.07 s (0 conflicts); dungeon-64 seeds 1–5 from 0.49–1.28 s to 0.18–0.24 s.
+//!
+//! **Confinement** (all modes but the lazy one): a selection whose hard maximum over a region
+//! is used up by hard minimums over disjoint regions inside it is excluded from the rest of
+//! that region by unit clauses (see `confine`).
+
+use super::GridModel;
+use super::model::ConnMode;
+use super::model::{RuleTag, set_wished, wished_value};
+use super::spec::CountRule;
+use grim_maxsat::problem::Problem;
+use grim_solver::Lit;
+
+/// Bounds within this distance of 0 or of `n` use the front end's unary encodings.
+pub const SMALL: usize = 8;
+/// Counts over at most this many literals use the front end's unary encodings.
+pub const SMALL_LIST: usize = 64;
+
+/// Emits every count rule; with `ConnMode::Propagate` the large ones go to the propagator
+/// (`countprop.rs`) instead.
+pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
+    let rules = m.spec.counts.clone();
+    for (i, rule) in rules.iter().enumerate() {
+        m.tag(Some(RuleTag::Count(i)));
+        if mode != ConnMode::Propagate || !checked(m, rule) {
+            encode_rule(m, rule);
+        }
+    }
+    m.tag(None);
+    // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
+    // every clause to come from one rule, and a confinement comes from several.
+    if mode != ConnMode::Lazy {
+        confine(m);
+    }
+}
+
+/// Cells a selection cannot hold because the hard counts confine it elsewhere: when a region
+/// allows at most `M` cells of a selection and disjoint regions inside it each need some,
+/// together at least `M`, the rest of the region holds none. "One exit, in the east quarter"
+/// is the common case: the exit literal of every western cell becomes a unit.
+///
+/// The clauses are implied by the counts, so no level is lost; they are added because unit
+/// propagation cannot derive them from the counts' encodings (an at-most-one and a clause over
+/// the east quarter say nothing about a western cell until an exit is placed), and a search
+/// that does not know them places the exit of a bounded path (`paths.rs`, `pathprop.rs`) at the
+/// nearest cell first and learns its way east one cell per conflict. On the 64×64 cave
+/// (`instances/grid/cave-64.json`) it is the difference between a level in a fraction of a
+/// second and none in 60 s.
+fn confine(m: &mut GridModel) {
+    let rules = m.spec.counts.clone();
+    let hard = |r: &CountRule| r.weight.is_none() && r.per.is_none();
+    for (i, cap) in rules.iter().enumerate() {
+        let Some(max) = cap.max.filter(|_| hard(cap)) else {
+            continue;
+        };
+        let limit = max.upper(cap.region.cells() as u64);
+        // Disjoint regions inside `cap`'s that need cells of the same selection, greedily by
+        // need.
+        let mut needs: Vec<(u64, &CountRule)> = rules
+            .iter()
+            .filter(|r| hard(r) && r.of == cap.of && inside(&r.region, &cap.region))
+            .filter_map(|r| {
+                let need = r.min?.lower(r.region.cells() as u64);
+                (need > 0 && r.region != cap.region).then_some((need, r))
+            })
+            .collect();
+        needs.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r.region.x, r.region.y));
+        let mut chosen: Vec<&super::spec::Region> = Vec::new();
+        let mut total = 0u64;
+        for (need, r) in needs {
+            if chosen.iter().all(|c| disjoint(c, &r.region)) {
+                chosen.push(&r.region);
+                total += need;
+            }
+        }
+        if chosen.is_empty() || total < limit {
+            continue;
+        }
+        m.tag(Some(RuleTag::Count(i)));
+        let reg = &cap.region;
+        for y in reg.y..reg.y + reg.h {
+            for x in reg.x..reg.x + reg.w {
+                if chosen.iter().any(|c| c.contains(x, y)) {
+                    continue;
+                }
+                let one = super::spec::Region { x, y, w: 1, h: 1 };
+                for l in m.count_lits(&cap.of, &one) {
+                    m.problem.add_clause(&[!l], None);
+                }
+            }
+        }
+        m.tag(None);
+    }
+}
+
+/// Whether region `a` lies inside region `b`.
+fn inside(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+    a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h
+}
+
+/// Whether regions `a` and `b` share no cell.
+fn disjoint(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y
+}
+
+/// Leaves `rule` to the propagator when it is large (as [`encode_rule`] would use adders) and
+/// some assignment satisfies it; returns whether it did. A soft rule's terms get its guard,
+/// heavy enough to satisfy the bound alone.
+fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
+    let a = m.count_lits(&rule.of, &rule.region);
+    let mut rows: Vec<(Vec<(u64, Lit)>, u64)> = Vec::new();
+    match &rule.per {
+        None => {
+            let Some((lo, hi)) = large_bounds(rule, a.len()) else {
+                return false;
+            };
+            if lo > 0 {
+                rows.push((a.iter().map(|&l| (1, l)).collect(), lo as u64));
+            }
+            if hi < a.len() {
+                rows.push((a.iter().map(|&l| (1, !l)).collect(), (a.len() - hi) as u64));
+            }
+        }
+        Some(per) => {
+            let b = m.count_lits(per, &rule.region);
+            // min·|B| ≤ |A|: den·Σa + num·Σ¬b ≥ num·|B|; |A| ≤ max·|B|: the same with the
+            // roles exchanged.
+            let mut side = |bound: Option<super::spec::Bound>, x: &[Lit], y: &[Lit], flip| {
+                if let Some(bound) = bound {
+                    let (num, den) = bound.fraction();
+                    let (kx, ky) = if flip { (num, den) } else { (den, num) };
+                    let terms: Vec<(u64, Lit)> = x
+                        .iter()
+                        .map(|&l| (kx, l))
+                        .chain(y.iter().map(|&l| (ky, !l)))
+                        .collect();
+                    let total = ky.checked_mul(y.len() as u64);
+                    rows.push((terms, total.unwrap_or(u64::MAX)));
+                }
+            };
+            side(rule.min, &a, &b, false);
+            side(rule.max, &b, &a, true);
+        }
+    }
+    let guard = rule.weight.map(|_| m.problem.new_var().pos());
+    if let Some(g) = guard {
+        for (terms, bound) in &mut rows {
+            terms.push((*bound, g));
+        }
+    }
+    let mut probe = super::countprop::Counts::default();
+    if rows
+        .iter()
+        .any(|(t, b)| *b == u64::MAX || !probe.add(t, *b))
+    {
+        return false; // the encoding states the contradiction (an unused guard is harmless)
+    }
+    m.count_rows.extend(rows);
+    if let (Some(g), Some(w)) = (guard, rule.weight) {
+        m.problem.add_clause(&[!g], Some(w));
+    }
+    true
+}
+
+/// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
+/// rounded inwards; `hi` at most `n`).
+fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
+    let base = rule.region.cells() as u64;
+    let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+    let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
+    (lo, hi)
+}
+
+/// [`bounds`] when the count is large (neither bound within [`SMALL`] of its end, over more
+/// than [`SMALL_LIST`] literals) and not contradictory; `None` sends it to the front end.
+fn large_bounds(rule: &CountRule, n: usize) -> Option<(usize, usize)> {
+    let (lo, hi) = bounds(rule, n);
+    let small = n <= SMALL_LIST || hi <= SMALL || n.saturating_sub(lo) <= SMALL;
+    (!small && lo <= hi && lo <= n).then_some((lo, hi))
+}
+
+fn encode_rule(m: &mut GridModel, rule: &CountRule) {
+    let a = m.count_lits(&rule.of, &rule.region);
+    let guard;
+    match &rule.per {
+        None => {
+            let Some((lo, hi)) = large_bounds(rule, a.len()) else {
+                let (lo, hi) = bounds(rule, a.len());
+                m.problem.count(&a, lo, hi, rule.weight);
+                return;
+            };
+            guard = rule.weight.map(|_| m.problem.new_var().pos());
+            let sa = binary_count(&mut m.problem, &mut m.wished, &a);
+            if lo > 0 {
+                let k = binary_const(&m.problem, lo as u64);
+                binary_at_least(&mut m.problem, &sa, &k, guard);
+            }
+            if hi < a.len() {
+                let k = binary_const(&m.problem, hi as u64);
+                binary_at_least(&mut m.problem, &k, &sa, guard);
+            }
+        }
+        Some(per) => {
+            let b = m.count_lits(per, &rule.region);
+            guard = rule.weight.map(|_| m.problem.new_var().pos());
+            ratio(
+                &mut m.problem,
+                &mut m.wished,
+                &a,
+                &b,
+                rule.min,
+                rule.max,
+                guard,
+            );
+        }
+    }
+    if let (Some(g), Some(w)) = (guard, rule.weight) {
+        m.problem.add_clause(&[!g], Some(w));
+    }
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// `min·|B| ≤ |A| ≤ max·|B|` (each side optional; bounds read as fractions, an absolute `n`
+/// being `n/1`), every asserting clause guarded by `guard` when given.
+pub(crate) fn ratio(
+    p: &mut Problem,
+    wished: &mut Vec<Option<bool>>,
+    a: &[Lit],
+    b: &[Lit],
+    min: Option<super::spec::Bound>,
+    max: Option<super::spec::Bound>,
+    guard: Option<Lit>,
+) {
+    let sa = binary_count(p, wished, a);
+    let sb = binary_count(p, wished, b);
+    if let Some((num, den)) = min.map(|x| x.fraction()) {
+        let x = binary_times(p, wished, &sa, den);
+        let y = binary_times(p, wished, &sb, num);
+        binary_at_least(p, &x, &y, guard);
+    }
+    if let Some((num, den)) = max.map(|x| x.fraction()) {
+        let x = binary_times(p, wished, &sb, num);
+        let y = binary_times(p, wished, &sa, den);
+        binary_at_least(p, &x, &y, guard);
+    }
+}
+
+/// The number of true `lits` in binary (least significant bit first), by an adder tree: one
+/// full or half adder per input beyond the first, so `n` inputs cost under `n` adders.
+pub(crate) fn binary_count(
+    p: &mut Problem,
+    wished: &mut Vec<Option<bool>>,
+    lits: &[Lit],
+) -> Vec<Lit> {
+    match lits.len() {
+        0 => Vec::new(),
+        1 => vec![lits[0]],
+        n => {
+            let (lo, hi) = lits.split_at(n / 2);
+            let x = binary_count(p, wished, lo);
+            let y = binary_count(p, wished, hi);
+            binary_add(p, wished, &x, &y)
+        }
+    }
+}
+
+/// `x + y` by a ripple-carry adder (outputs defined both ways).
+fn binary_add(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], y: &[Lit]) -> Vec<Lit> {
+    let ff = p.always_false();
+    let n = x.len().max(y.len());
+    let mut out = Vec::with_capacity(n + 1);
+    let mut carry = ff;
+    for i in 0..n {
+        let a = x.get(i).copied().unwrap_or(ff);
+        let b = y.get(i).copied().unwrap_or(ff);
+        let (s, c) = full_adder(p, wished, [a, b, carry]);
+        out.push(s);
+        carry = c;
+    }
+    if carry != ff {
+        out.push(carry);
+    }
+    out
+}
+
+/// `(a ⊕ b ⊕ c, at least two of a, b, c)` with constant-false inputs folded away.
+fn full_adder(p: &mut Problem, wished: &mut Vec<Option<bool>>, ins: [Lit; 3]) -> (Lit, Lit) {
+    let ff = p.always_false();
+    let ins: Vec<Lit> = ins.into_iter().filter(|&l| l != ff).collect();
+    if ins.len() <= 1 {
+        return (ins.first().copied().unwrap_or(ff), ff);
+    }
+    let s = p.new_var().pos();
+    let k = p.new_var().pos();
+    let vals: Option<Vec<bool>> = ins.iter().map(|&l| wished_value(wished, l)).collect();
+    if let Some(v) = vals {
+        let ones = v.iter().filter(|&&b| b).count();
+        set_wished(wished, s, Some(ones % 2 == 1));
+        set_wished(wished, k, Some(ones >= 2));
+    }
+    let m = ins.len();
+    // s ↔ parity: exclude every input pattern with the wrong output.
+    for mask in 0u32..(1 << m) {
+        let mut clause: Vec<Lit> = (0..m)
+            .map(|i| if mask >> i & 1 == 1 { !ins[i] } else { ins[i] })
+            .collect();
+        clause.push(if mask.count_ones() % 2 == 1 { s } else { !s });
+        p.add_clause(&clause, None);
+    }
+    // k ↔ at least two.
+    for i in 0..m {
+        for j in i + 1..m {
+            p.add_clause(&[!ins[i], !ins[j], k], None);
+        }
+    }
+    if m == 2 {
+        p.add_clause(&[ins[0], !k], None);
+        p.add_clause(&[ins[1], !k], None);
+    } else {
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            p.add_clause(&[ins[i], ins[j], !k], None);
+        }
+    }
+    (s, k)
+}
+
+/// `k · x` by shifted additions.
+fn binary_times(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], k: u64) -> Vec<Lit> {
+    let ff = p.always_false();
+    let mut acc: Vec<Lit> = Vec::new();
+    for bit in 0..64 {
+        if k >> bit & 1 == 1 {
+            let mut shifted = vec![ff; bit];
+            shifted.extend_from_slice(x);
+            acc = if acc.is_empty() {
+                shifted
+            } else {
+                binary_add(p, wished, &acc, &shifted)
+            };
+        }
+    }
+    acc
+}
+
+/// The constant `k` in binary.
+fn binary_const(p: &Problem, k: u64) -> Vec<Lit> {
+    (0..64 - k.leading_zeros())
+        .map(|i| {
+            if k >> i & 1 == 1 {
+                p.always_true()
+            } else {
+                p.always_false()
+            }
+        })
+        .collect()
+}
+
+/// Asserts `x ≥ y` (binary), every clause guarded.
+fn binary_at_least(p: &mut Problem, x: &[Lit], y: &[Lit], guard: Option<Lit>) {
+    let (tt, ff) = (p.always_true(), p.always_false());
+    let n = x.len().max(y.len());
+    // ge_i: "x[i..0] ≥ y[i..0]", asserted at the top; ge_{-1} is true.
+    let mut ge = guard.map_or(tt, |g| !g);
+    for i in (0..n).rev() {
+        let xi = x.get(i).copied().unwrap_or(ff);
+        let yi = y.get(i).copied().unwrap_or(ff);
+        let below = if i == 0 { tt } else { p.new_var().pos() };
+        p.add_clause(&[!ge, xi, !yi], None);
+        p.add_clause(&[!ge, xi, below], None);
+        p.add_clause(&[!ge, !yi, below], None);
+        ge = below;
+    }
+}

@@ -1,0 +1,176 @@
+//! The CNF / WCNF that `grim-encode grid.json` writes: the model's clauses, preceded by comment
+//! lines that let any external solver's answer be read back and that carry the seeded phase
+//! hints.
+//!
+//! ```text
+//! c grim-encode grid 12 12 seed 7 preferences hint
+//! c tile 0 wall # 3b3b46                 index, name, glyph (then the colour, if any)
+//! c layer items 0 none                    layer, value index, value name
+//! c cell 0 0 wall 1                       x y tile variable: "cell (x, y) holds tile" is var 1
+//! c layer items 0 0 enemy 61              layer x y value variable
+//! c phase 2 -1 -3 -4 -5 …                 preferred polarities (DIMACS literals), any order
+//! p cnf 1234 5678                         then the clauses (or a WCNF in the chosen dialect)
+//! ```
+//! Coordinates are x = column from the west, y = row from the north; variables are DIMACS
+//! numbers (1-based). Names are written by [`super::comment_name`] (blanks percent-encoded),
+//! so every line splits on white space into fixed fields. `c phase` lines hold at most 16
+//! literals each; a solver that reads phases (CaDiCaL's `--phase` does not take a file, but
+//! a wrapper can turn these into `phase` calls) gets the same hints our engine applies, and one
+//! that does not simply ignores comments.
+//!
+//! All-hard models are written as DIMACS CNF; a model with anything soft (a weighted count or
+//! enclosure, or preferences in "soft" mode) as WCNF in the dialect asked for.
+
+use std::io::{self, Write};
+
+use crate::{GridModel, GridSpec};
+use grim_solver::Lit;
+
+use super::comment_name;
+use grim_formats::dimacs::write_dimacs;
+use grim_formats::wcnf::{Dialect, write_wcnf};
+
+/// Literals per `c phase` line: short lines stay well inside the competitions' 4096-byte
+/// limit whatever the variable numbers.
+pub const PHASES_PER_LINE: usize = 16;
+
+/// Writes the comment block described in the module documentation (everything before the
+/// `p` line). `seed` is the seed the model was built with, if any.
+pub fn write_comments(
+    spec: &GridSpec,
+    model: &GridModel,
+    seed: Option<u64>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mode = if model.is_soft() { "soft" } else { "hard" };
+    match seed {
+        Some(seed) => writeln!(
+            out,
+            "c grim-encode grid {} {} seed {seed} model {mode}",
+            spec.width, spec.height
+        )?,
+        None => writeln!(
+            out,
+            "c grim-encode grid {} {} seed none model {mode}",
+            spec.width, spec.height
+        )?,
+    }
+    writeln!(
+        out,
+        "c decode a solver's answer with: grim-encode decode GRID.json SOLVER-OUTPUT"
+    )?;
+    for (t, tile) in spec.tiles.iter().enumerate() {
+        let glyph = comment_name(&tile.glyph.to_string());
+        match &tile.color {
+            Some(colour) => writeln!(
+                out,
+                "c tile {t} {} {glyph} {}",
+                comment_name(&tile.name),
+                comment_name(colour)
+            )?,
+            None => writeln!(out, "c tile {t} {} {glyph}", comment_name(&tile.name))?,
+        }
+    }
+    for layer in &spec.layers {
+        for (v, value) in layer.values.iter().enumerate() {
+            writeln!(
+                out,
+                "c layer {} {v} {}",
+                comment_name(&layer.name),
+                comment_name(&value.name)
+            )?;
+        }
+    }
+    let tile_names: Vec<String> = spec.tiles.iter().map(|t| comment_name(&t.name)).collect();
+    let mut line = String::new();
+    for y in 0..spec.height {
+        for x in 0..spec.width {
+            for (t, name) in tile_names.iter().enumerate() {
+                let var = model.cell_var(x, y, t);
+                line.clear();
+                use std::fmt::Write as _;
+                let _ = writeln!(line, "c cell {x} {y} {name} {}", var.to_dimacs());
+                out.write_all(line.as_bytes())?;
+            }
+        }
+    }
+    for (l, layer) in spec.layers.iter().enumerate() {
+        let layer_name = comment_name(&layer.name);
+        let value_names: Vec<String> = layer.values.iter().map(|v| comment_name(&v.name)).collect();
+        for y in 0..spec.height {
+            for x in 0..spec.width {
+                for (v, name) in value_names.iter().enumerate() {
+                    let var = model.layer_var(l, x, y, v);
+                    writeln!(
+                        out,
+                        "c layer {layer_name} {x} {y} {name} {}",
+                        var.to_dimacs()
+                    )?;
+                }
+            }
+        }
+    }
+    write_phases(&model.phase_hints(), out)
+}
+
+/// `c phase` lines, [`PHASES_PER_LINE`] literals each.
+pub fn write_phases(phases: &[Lit], out: &mut dyn Write) -> io::Result<()> {
+    for chunk in phases.chunks(PHASES_PER_LINE) {
+        let mut line = String::from("c phase");
+        for lit in chunk {
+            use std::fmt::Write as _;
+            let _ = write!(line, " {lit}");
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// What [`write_encoding`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// DIMACS CNF (everything hard).
+    Cnf,
+    /// WCNF in this dialect (something soft).
+    Wcnf(Dialect),
+}
+
+/// Writes the whole file: comments, then the CNF when nothing is soft, else the WCNF in
+/// `dialect`. Fails only on an I/O error (or a WCNF whose soft weights overflow the old
+/// dialect's TOP, reported by the writer before anything of the clauses is written).
+pub fn write_encoding(
+    spec: &GridSpec,
+    model: &GridModel,
+    seed: Option<u64>,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> io::Result<Written> {
+    match model.to_cnf() {
+        Some(cnf) => {
+            write_comments(spec, model, seed, out)?;
+            write_dimacs(&cnf, &mut *out)?;
+            Ok(Written::Cnf)
+        }
+        None => {
+            let wcnf = model.to_wcnf();
+            // The old dialect's TOP must exceed the soft weights' sum: find out before the
+            // first byte goes out, so a failure writes nothing.
+            if dialect == Dialect::Old
+                && wcnf
+                    .total_soft_weight()
+                    .and_then(|sum| sum.checked_add(1))
+                    .is_none()
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "the soft weights sum to 2^64 - 1 or more, which the old WCNF format \
+                     cannot express; use --wcnf new",
+                ));
+            }
+            write_comments(spec, model, seed, out)?;
+            write_wcnf(&wcnf, dialect, &mut *out)?;
+            Ok(Written::Wcnf(dialect))
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Seeded preferences: one wished-for tile per cell, drawn from the tile weights.
+//!
+//! The generator is splitmix64 (`grim_formula::rng`, shared with `grim-gen`), so that the same
+//! seed gives the same level on every platform and every version of every dependency.
+//! Cells are visited in row-major order and each draws exactly one 64-bit number, whether or not
+//! its domain leaves a choice, so a pin in one cell does not shift the wishes of the others. The
+//! wish is drawn among the tiles the cell's domain allows, with probability proportional to
+//! their weights (`draw % total`; uniform when every allowed weight is 0 — the modulo bias is
+//! below 2^-40 for any realistic total). Every tile variable of the cell is hinted: the wish
+//! true, the others false. Layers are hinted to their first value ("nothing"), so items appear
+//! where the rules need them. As hints (default) the wishes steer which of the equally good
+//! levels is found; as soft unit clauses (mode "soft") each unmet wish costs `weight`.
+
+use super::model::set_wished;
+use super::spec::Preferences;
+use super::{GridModel, GridOptions, GridSpec};
+use grim_formula::SplitMix64;
+use grim_solver::Var;
+
+/// The effective preferences: the file's, overridden by the options.
+pub(crate) fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferences> {
+    let mut p = match (&spec.preferences, options.seed) {
+        (Some(p), _) => p.clone(),
+        (None, Some(_)) => Preferences {
+            seed: 0,
+            soft: false,
+            weight: 1,
+        },
+        (None, None) => return None,
+    };
+    if let Some(seed) = options.seed {
+        p.seed = seed;
+    }
+    if let Some(soft) = options.soft_preferences {
+        p.soft = soft;
+    }
+    Some(p)
+}
+
+/// The wished-for tile of every cell (row-major), as drawn from `seed`.
+pub fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
+    let mut rng = SplitMix64::new(seed);
+    let t = spec.tiles.len();
+    (0..spec.cells())
+        .map(|c| {
+            let draw = rng.next_u64();
+            let allowed: Vec<usize> = (0..t).filter(|&a| spec.domains[c][a]).collect();
+            let total: u128 = allowed.iter().map(|&a| spec.tiles[a].weight as u128).sum();
+            if total == 0 {
+                return allowed
+                    [(draw % allowed.len().max(1) as u64) as usize % allowed.len().max(1)];
+            }
+            let mut r = draw as u128 % total;
+            for &a in &allowed {
+                let w = spec.tiles[a].weight as u128;
+                if r < w {
+                    return a;
+                }
+                r -= w;
+            }
+            allowed[allowed.len() - 1]
+        })
+        .collect()
+}
+
+/// Records the wished level's value of every cell and layer variable (before the rules are
+/// encoded, so that encodings can derive the values of their auxiliary variables).
+pub(crate) fn wish(m: &mut GridModel, p: &Preferences) {
+    let tiles = wishes(&m.spec, p.seed);
+    let layers = layer_wishes(&m.spec, p.seed, &tiles);
+    let t = m.spec.tiles.len();
+    for (c, &w) in tiles.iter().enumerate() {
+        for a in 0..t {
+            let lit = m.tile_lit(c, a);
+            set_wished(&mut m.wished, lit, Some(a == w));
+        }
+    }
+    for (l, wish) in layers.iter().enumerate() {
+        for (c, &w) in wish.iter().enumerate() {
+            for v in 0..m.spec.layers[l].values.len() {
+                let lit = m.value_lit(l, c, v);
+                set_wished(&mut m.wished, lit, Some(v == w));
+            }
+        }
+    }
+}
+
+/// Emits the hints — every variable whose wished value is known, in variable order (cells and
+/// layers first) — and, in soft mode, one soft unit clause per cell for its wished tile.
+pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
+    for i in 0..m.wished.len() {
+        if let (Some(v), Some(var)) = (m.wished[i], Var::new(i as u32)) {
+            m.hints.push(var.lit(v));
+            m.problem.prefer(var, v);
+        }
+    }
+    if p.soft {
+        let t = m.spec.tiles.len();
+        for c in 0..m.spec.cells() {
+            for a in 0..t {
+                let lit = m.tile_lit(c, a);
+                if m.wished(lit) == Some(true) {
+                    m.problem.add_clause(&[lit], Some(p.weight));
+                }
+            }
+        }
+    }
+}
+
+/// The wished-for value of every layer cell. Layer values have no weights; what a designer
+/// wants of them is in the count rules ("one key", "enemies on 5–20% of the floor"). So each
+/// count rule on a layer value, in file order, wishes the value onto a seeded choice of cells
+/// whose wished tile it may sit on: as many as the middle of the rule's bounds (for a ratio
+/// `per` a selection, the middle of the bounds applied to the wished tiles' count). Every other
+/// cell wishes the first value ("nothing"). Why: hinting every item to "nothing" made the
+/// engine discover each needed enemy through a conflict — on the 32×32 dungeon, thousands of
+/// conflicts per solve (measurements in `FORMAT.md`).
+pub fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usize>> {
+    use super::spec::Selection;
+    let cells = spec.cells();
+    let mut out: Vec<Vec<usize>> = spec.layers.iter().map(|_| vec![0; cells]).collect();
+    let mut rng = SplitMix64::new(seed ^ 0x6c61_7965_7273_2121);
+    let holds = |sel: &Selection, c: usize, out: &[Vec<usize>]| match sel {
+        Selection::Tiles(set) => set[tiles[c]],
+        Selection::LayerValue { layer, value } => out[*layer][c] == *value,
+    };
+    for rule in &spec.counts {
+        let Selection::LayerValue { layer, value } = rule.of else {
+            continue;
+        };
+        if value == 0 {
+            continue;
+        }
+        let region = rule.region;
+        let in_region: Vec<usize> = (0..cells)
+            .filter(|&c| region.contains(c % spec.width, c / spec.width))
+            .collect();
+        let base = match &rule.per {
+            Some(per) => in_region.iter().filter(|&&c| holds(per, c, &out)).count() as u64,
+            None => region.cells() as u64,
+        };
+        let lo = rule.min.map_or(0, |b| b.lower(base));
+        let hi = rule.max.map_or(lo, |b| b.upper(base)).max(lo);
+        let target = usize::try_from(lo + (hi - lo) / 2).unwrap_or(usize::MAX);
+        let requires = &spec.layers[layer].values[value].requires;
+        let mut candidates: Vec<usize> = in_region
+            .into_iter()
+            .filter(|&c| out[layer][c] == 0 && requires.as_ref().is_none_or(|r| r[tiles[c]]))
+            .collect();
+        // A seeded partial Fisher–Yates shuffle picks `target` of the candidates.
+        let take = target.min(candidates.len());
+        for i in 0..take {
+            let j = i + (rng.next_u64() % (candidates.len() - i) as u64) as usize;
+            candidates.swap(i, j);
+            out[layer][candidates[i]] = value;
+        }
+    }
+    out
+}

@@ -1,0 +1,656 @@
+//! Reachability on the cell graph under a partial assignment: what a connectivity rule forces
+//! while the search is still running, and the small cuts that explain it.
+//!
+//! Each cell's class literal is `In` (true), `Out` (false) or `Free`. The rule: every `In`
+//! cell is reachable from the *anchor* — the root, or with `"root": "any"` an `In` cell —
+//! through cells that are not `Out`. On a partial assignment that gives (MonoSAT's approach to
+//! reachability in CDCL, Bayless, Bayless, Hoos & Hu, AAAI 2015, restricted to the one monotone
+//! predicate a level needs):
+//!
+//! - `R`, the cells reachable from the anchor through non-`Out` cells. Every cell outside `R`
+//!   must be `Out`: a `Free` one is forced out, an `In` one is a conflict. The explanation is
+//!   a separator: the `Out` cells on the border of `R` (or, if smaller, on the border of the
+//!   other cell's own non-`Out` component) — every walk from the anchor to the cell crosses
+//!   one of them, so `¬x ∨ ⋁ border` holds in every connected level.
+//! - The *articulation points* of `R` (Tarjan's lowlink DFS, iterative): a cell `d` whose
+//!   removal cuts a DFS subtree holding an `In` cell `c` off from the anchor must be `In`
+//!   itself — every way from the anchor to `c` runs through `d`. The explanation is
+//!   `d ∨ ¬c ∨ ⋁ border`, the border of the region reachable from the anchor avoiding `d`.
+//!
+//! Both passes are linear in the cells (one BFS, one DFS). With `"any"`, every clause also
+//! carries `¬anchor` (the anchor is only an anchor while it is `In`).
+//!
+//! Explanations are computed from a predicate "was `Out` at the time of the inference", so the
+//! caller can compute them lazily — when conflict analysis asks — from timestamps, and the
+//! clause only names cells assigned before the inferred one.
+
+use std::collections::VecDeque;
+
+/// A cell's class literal under the current partial assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    /// True: the cell holds the class.
+    In,
+    /// False.
+    Out,
+    /// Unassigned.
+    Free,
+}
+
+/// What the rule infers on a partial assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inference {
+    /// `cell` is `In` but cannot reach the anchor: no completion is connected.
+    Conflict {
+        /// The stranded cell.
+        cell: usize,
+    },
+    /// `cell` (free) cannot reach the anchor: it must be `Out`.
+    Out {
+        /// The cell forced out.
+        cell: usize,
+    },
+    /// `cell` (free) separates the `In` cell `witness` from the anchor: it must be `In`.
+    In {
+        /// The cell forced in.
+        cell: usize,
+        /// An `In` cell that reaches the anchor only through `cell`.
+        witness: usize,
+    },
+}
+
+/// The cell graph: four neighbours per cell (`NONE` where the grid ends).
+#[derive(Clone, Debug)]
+pub(crate) struct Graph {
+    nbrs: Vec<[u32; 4]>,
+    width: usize,
+    height: usize,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Graph {
+    /// The 4-neighbour grid of `width × height` cells, row-major.
+    pub(crate) fn grid(width: usize, height: usize) -> Graph {
+        let mut nbrs = Vec::with_capacity(width * height);
+        for y in 0..height {
+            for x in 0..width {
+                let c = y * width + x;
+                let n = |ok: bool, v: usize| if ok { v as u32 } else { NONE };
+                nbrs.push([
+                    n(y > 0, c.wrapping_sub(width)),
+                    n(x + 1 < width, c + 1),
+                    n(y + 1 < height, c + width),
+                    n(x > 0, c.wrapping_sub(1)),
+                ]);
+            }
+        }
+        Graph {
+            nbrs,
+            width,
+            height,
+        }
+    }
+
+    /// Whether taking cell `c` out cannot disconnect anything: its open 4-neighbours (those
+    /// `open` says are not out) all lie on one run of open cells of the ring of 8 cells around
+    /// it, so every walk through `c` can go around it instead (a *simple point* of digital
+    /// topology, for 4-connectivity). Cells beyond the grid count as closed. O(1).
+    pub(crate) fn locally_simple(&self, c: usize, open: &dyn Fn(usize) -> bool) -> bool {
+        let (w, h) = (self.width as isize, self.height as isize);
+        let (x, y) = ((c % self.width) as isize, (c / self.width) as isize);
+        // The ring, clockwise from north; even positions are the 4-neighbours.
+        const RING: [(isize, isize); 8] = [
+            (0, -1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+        ];
+        let mut is_open = [false; 8];
+        for (k, (dx, dy)) in RING.iter().enumerate() {
+            let (nx, ny) = (x + dx, y + dy);
+            is_open[k] = nx >= 0 && ny >= 0 && nx < w && ny < h && open((ny * w + nx) as usize);
+        }
+        // Count the runs of open ring cells that hold a 4-neighbour.
+        let Some(start) = (0..8).find(|&k| !is_open[k]) else {
+            return true; // the whole ring is open
+        };
+        let mut runs_with_side = 0;
+        let mut in_run_side = false;
+        for step in 1..=8 {
+            let k = (start + step) % 8;
+            if is_open[k] {
+                in_run_side |= k % 2 == 0;
+            } else {
+                runs_with_side += in_run_side as u32;
+                in_run_side = false;
+            }
+        }
+        runs_with_side <= 1
+    }
+
+    /// Columns.
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub(crate) fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub(crate) fn len(&self) -> usize {
+        self.nbrs.len()
+    }
+
+    /// The neighbours of `c`.
+    #[inline]
+    pub(crate) fn around(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.nbrs[c]
+            .iter()
+            .filter(|&&n| n != NONE)
+            .map(|&n| n as usize)
+    }
+}
+
+/// Scratch space reused across calls (no allocation per propagation round).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: VecDeque<usize>,
+    disc: Vec<u32>,
+    low: Vec<u32>,
+    witness: Vec<u32>,
+    parent: Vec<u32>,
+    forced: Vec<(usize, usize)>,
+    stack: Vec<(usize, u8)>,
+}
+
+impl Scratch {
+    fn start(&mut self, n: usize) {
+        if self.seen.len() != n {
+            self.seen = vec![0; n];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+    }
+    #[inline]
+    fn mark(&mut self, c: usize) -> bool {
+        if self.seen[c] == self.stamp {
+            false
+        } else {
+            self.seen[c] = self.stamp;
+            true
+        }
+    }
+    #[inline]
+    fn marked(&self, c: usize) -> bool {
+        self.seen[c] == self.stamp
+    }
+}
+
+/// Every inference of the rule on `state` with the given anchor (an `In` cell), into `out`
+/// in a deterministic order: conflicts and forced-out cells by cell index, then forced-in cells
+/// in DFS order. A conflict ends the pass early (the caller backtracks anyway).
+pub(crate) fn infer(
+    graph: &Graph,
+    state: &[State],
+    anchor: usize,
+    cut_vertices: bool,
+    scratch: &mut Scratch,
+    out: &mut Vec<Inference>,
+) {
+    debug_assert_eq!(state[anchor], State::In);
+    let n = graph.len();
+    // R: non-Out cells reachable from the anchor.
+    scratch.start(n);
+    scratch.queue.clear();
+    scratch.mark(anchor);
+    scratch.queue.push_back(anchor);
+    while let Some(c) = scratch.queue.pop_front() {
+        for d in graph.around(c) {
+            if state[d] != State::Out && scratch.mark(d) {
+                scratch.queue.push_back(d);
+            }
+        }
+    }
+    for c in 0..n {
+        if scratch.marked(c) {
+            continue;
+        }
+        match state[c] {
+            State::In => {
+                out.push(Inference::Conflict { cell: c });
+                return;
+            }
+            State::Free => out.push(Inference::Out { cell: c }),
+            State::Out => {}
+        }
+    }
+    if cut_vertices {
+        articulation(graph, state, anchor, scratch, out);
+    }
+}
+
+/// Tarjan's lowlink DFS from the anchor over non-`Out` cells (iterative: a 256×256 grid is
+/// 65,536 deep in the worst case). Every free articulation point whose cut-off subtree holds an
+/// `In` cell is forced in.
+fn articulation(
+    graph: &Graph,
+    state: &[State],
+    anchor: usize,
+    scratch: &mut Scratch,
+    out: &mut Vec<Inference>,
+) {
+    const UNSEEN: u32 = 0;
+    const NO_WITNESS: u32 = u32::MAX;
+    let n = graph.len();
+    scratch.disc.clear();
+    scratch.disc.resize(n, UNSEEN);
+    scratch.low.clear();
+    scratch.low.resize(n, 0);
+    scratch.witness.clear();
+    scratch.witness.resize(n, NO_WITNESS);
+    let mut time = 1u32;
+    scratch.disc[anchor] = time;
+    scratch.low[anchor] = time;
+    scratch.stack.clear();
+    scratch.stack.push((anchor, 0));
+    // Parents, to skip the tree edge back (the grid has no parallel edges).
+    let mut parent = std::mem::take(&mut scratch.parent);
+    parent.clear();
+    parent.resize(n, u32::MAX);
+    let mut forced = std::mem::take(&mut scratch.forced);
+    forced.clear();
+    while let Some(&mut (c, ref mut next)) = scratch.stack.last_mut() {
+        let nb = graph.nbrs[c];
+        if (*next as usize) < 4 {
+            let d = nb[*next as usize];
+            *next += 1;
+            if d == NONE || state[d as usize] == State::Out {
+                continue;
+            }
+            let d = d as usize;
+            if scratch.disc[d] == UNSEEN {
+                time += 1;
+                scratch.disc[d] = time;
+                scratch.low[d] = time;
+                parent[d] = c as u32;
+                scratch.stack.push((d, 0));
+            } else if parent[c] != d as u32 {
+                scratch.low[c] = scratch.low[c].min(scratch.disc[d]);
+            }
+            continue;
+        }
+        // `c` is finished: its witness is itself when In, else one of its subtrees'.
+        scratch.stack.pop();
+        if state[c] == State::In && scratch.witness[c] == NO_WITNESS {
+            scratch.witness[c] = c as u32;
+        }
+        let p = parent[c];
+        if p == u32::MAX {
+            continue;
+        }
+        let p = p as usize;
+        scratch.low[p] = scratch.low[p].min(scratch.low[c]);
+        if scratch.witness[p] == NO_WITNESS {
+            scratch.witness[p] = scratch.witness[c];
+        }
+        // `p` cuts `c`'s subtree off from the anchor.
+        if p != anchor
+            && scratch.low[c] >= scratch.disc[p]
+            && state[p] == State::Free
+            && scratch.witness[c] != NO_WITNESS
+        {
+            forced.push((p, scratch.witness[c] as usize));
+        }
+    }
+    // One inference per forced cell (a cell may cut off several subtrees).
+    forced.sort_unstable_by_key(|&(p, _)| p);
+    forced.dedup_by_key(|&mut (p, _)| p);
+    out.extend(
+        forced
+            .iter()
+            .map(|&(cell, witness)| Inference::In { cell, witness }),
+    );
+    scratch.parent = parent;
+    scratch.forced = forced;
+}
+
+/// Whether cell `c` was reached by the last search on `scratch` ([`border`], [`infer`]).
+pub(crate) fn marked(scratch: &Scratch, c: usize) -> bool {
+    scratch.marked(c)
+}
+
+/// What [`split_after`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// The open neighbours of the cell still reach each other: nothing is cut off.
+    Joined,
+    /// These cells (none of them the anchor) are cut off from the rest.
+    Off(Vec<usize>),
+    /// The side that stopped growing holds the anchor: the rest (perhaps most of the grid) is
+    /// cut off; the caller runs a full pass instead.
+    AnchorSide,
+}
+
+/// After cell `x` went out: do its open neighbours still reach each other through open cells?
+/// One breadth-first search from each, interleaved a cell at a time; searches that meet merge.
+/// The first group to run out of cells while another still grows is a component the removal
+/// of `x` cut off — found at the cost of its own size, not the grid's (the usual case on a map
+/// is a small pocket, or no split at all).
+pub(crate) fn split_after(
+    graph: &Graph,
+    state: &[State],
+    x: usize,
+    anchor: usize,
+    scratch: &mut Scratch,
+) -> Split {
+    let starts: Vec<usize> = graph
+        .around(x)
+        .filter(|&d| state[d] != State::Out)
+        .collect();
+    if starts.len() <= 1 {
+        return Split::Joined;
+    }
+    let n = graph.len();
+    let k = starts.len();
+    scratch.start(n);
+    // Owner of each cell visited (search index), valid where `marked`.
+    if scratch.witness.len() != n {
+        scratch.witness.resize(n, 0);
+    }
+    let mut group: [usize; 4] = [0, 1, 2, 3];
+    fn find(group: &mut [usize; 4], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    let mut queues: [VecDeque<usize>; 4] = Default::default();
+    let mut visited: [Vec<usize>; 4] = Default::default();
+    scratch.mark(x); // `x` is out: no search passes it
+    for (i, &s) in starts.iter().enumerate() {
+        if scratch.mark(s) {
+            scratch.witness[s] = i as u32;
+            queues[i].push_back(s);
+            visited[i].push(s);
+        } else {
+            // Two neighbours cannot be the same cell; defensive.
+            let j = scratch.witness[s] as usize;
+            let (a, b) = (find(&mut group, i), find(&mut group, j));
+            group[a] = b;
+        }
+    }
+    loop {
+        let mut roots: Vec<usize> = (0..k).map(|i| find(&mut group, i)).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        if roots.len() <= 1 {
+            return Split::Joined;
+        }
+        // A group with nothing left to expand is cut off.
+        for &r in &roots {
+            let members: Vec<usize> = (0..k).filter(|&i| find(&mut group, i) == r).collect();
+            if members.iter().all(|&i| queues[i].is_empty()) {
+                let cells: Vec<usize> = members
+                    .iter()
+                    .flat_map(|&i| visited[i].iter().copied())
+                    .collect();
+                if cells.contains(&anchor) {
+                    return Split::AnchorSide;
+                }
+                let mut cells = cells;
+                cells.sort_unstable();
+                return Split::Off(cells);
+            }
+        }
+        // One step of every search.
+        for i in 0..k {
+            let Some(c) = queues[i].pop_front() else {
+                continue;
+            };
+            for d in graph.around(c) {
+                if state[d] == State::Out {
+                    continue;
+                }
+                if scratch.mark(d) {
+                    scratch.witness[d] = i as u32;
+                    queues[i].push_back(d);
+                    visited[i].push(d);
+                } else if d != x {
+                    let j = scratch.witness[d] as usize;
+                    let (a, b) = (find(&mut group, i), find(&mut group, j));
+                    if a != b {
+                        group[a] = b;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether cell `c` was in the anchor's region at the last [`infer`] on `scratch` (stale after
+/// later changes; callers use it only to skip notifications that cannot matter).
+pub(crate) fn was_reached(scratch: &Scratch, c: usize) -> bool {
+    scratch.seen.get(c).is_some_and(|&s| s == scratch.stamp)
+}
+
+/// The cells of the border of the region reachable from `from` through cells that are not
+/// `out` (and not `avoid`): the `out` cells adjacent to it (and `avoid`, when adjacent), sorted.
+/// Every walk from `from` to a cell outside the region crosses one of them.
+pub(crate) fn border(
+    graph: &Graph,
+    from: usize,
+    out: &dyn Fn(usize) -> bool,
+    avoid: Option<usize>,
+    scratch: &mut Scratch,
+) -> (Vec<usize>, usize) {
+    let n = graph.len();
+    scratch.start(n);
+    scratch.queue.clear();
+    scratch.mark(from);
+    scratch.queue.push_back(from);
+    let mut cut = Vec::new();
+    let mut region = 1;
+    while let Some(c) = scratch.queue.pop_front() {
+        for d in graph.around(c) {
+            if !scratch.mark(d) {
+                continue;
+            }
+            if out(d) || Some(d) == avoid {
+                cut.push(d);
+            } else {
+                region += 1;
+                scratch.queue.push_back(d);
+            }
+        }
+    }
+    cut.sort_unstable();
+    (cut, region)
+}
+
+/// The smaller of the two separators between `anchor` and `cell`: the border of the anchor's
+/// region and the border of the cell's (both avoiding `avoid`). Either holds in every level in
+/// which the two are connected through cells not `out` at that time.
+pub(crate) fn separator(
+    graph: &Graph,
+    anchor: usize,
+    cell: usize,
+    out: &dyn Fn(usize) -> bool,
+    avoid: Option<usize>,
+    scratch: &mut Scratch,
+) -> Vec<usize> {
+    let (a, _) = border(graph, anchor, out, avoid, scratch);
+    let (b, _) = border(graph, cell, out, avoid, scratch);
+    if b.len() < a.len() { b } else { a }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grim_formula::SplitMix64;
+
+    /// Whether the `In` cells of a full assignment are connected and contain `root`.
+    fn connected(graph: &Graph, full: &[bool], root: Option<usize>) -> bool {
+        let members: Vec<usize> = (0..full.len()).filter(|&c| full[c]).collect();
+        let start = match root {
+            Some(r) if !full[r] => return false,
+            Some(r) => r,
+            None => match members.first() {
+                Some(&c) => c,
+                None => return true,
+            },
+        };
+        let mut seen = vec![false; full.len()];
+        seen[start] = true;
+        let mut todo = vec![start];
+        while let Some(c) = todo.pop() {
+            for d in graph.around(c) {
+                if full[d] && !seen[d] {
+                    seen[d] = true;
+                    todo.push(d);
+                }
+            }
+        }
+        members.iter().all(|&c| seen[c])
+    }
+
+    /// The connected completions of a partial state.
+    fn completions(graph: &Graph, state: &[State], root: Option<usize>) -> Vec<Vec<bool>> {
+        let free: Vec<usize> = (0..state.len())
+            .filter(|&c| state[c] == State::Free)
+            .collect();
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << free.len()) {
+            let mut full: Vec<bool> = state.iter().map(|&s| s == State::In).collect();
+            for (i, &c) in free.iter().enumerate() {
+                full[c] = mask >> i & 1 == 1;
+            }
+            if connected(graph, &full, root) {
+                out.push(full);
+            }
+        }
+        out
+    }
+
+    /// On random partial states of small grids: every inference holds in every connected
+    /// completion, a conflict means there is none, every explanation is falsified by the state
+    /// and holds in every connected *level* (not only the completions), and on full
+    /// assignments a conflict is found exactly when the level is disconnected.
+    #[test]
+    fn inferences_and_explanations_are_sound_and_full_assignments_are_judged_exactly() {
+        let mut rng = SplitMix64::new(15);
+        let mut scratch = Scratch::default();
+        let (mut conflicts, mut outs, mut ins) = (0, 0, 0);
+        for (w, h) in [(3, 3), (4, 3), (4, 4)] {
+            let graph = Graph::grid(w, h);
+            let n = w * h;
+            // Every connected level (any root), as a bit mask of its In cells.
+            let connected_levels: Vec<u32> = (0u32..(1 << n))
+                .filter(|&m| {
+                    let full: Vec<bool> = (0..n).map(|c| m >> c & 1 == 1).collect();
+                    connected(&graph, &full, None)
+                })
+                .collect();
+            for _ in 0..400 {
+                let free_share = rng.next_u64() % 4;
+                let state: Vec<State> = (0..n)
+                    .map(|_| match rng.next_u64() % 4 {
+                        x if x < free_share => State::Free,
+                        x if x % 2 == 0 => State::In,
+                        _ => State::Out,
+                    })
+                    .collect();
+                let rooted = rng.next_u64().is_multiple_of(2);
+                let Some(anchor) = (0..n).find(|&c| state[c] == State::In) else {
+                    continue;
+                };
+                let root = rooted.then_some(anchor);
+                let mut found = Vec::new();
+                infer(&graph, &state, anchor, true, &mut scratch, &mut found);
+                let comps = completions(&graph, &state, root);
+                let is_out = |c: usize| state[c] == State::Out;
+                let levels_ok = |clause: &[(usize, bool)]| {
+                    connected_levels
+                        .iter()
+                        .filter(|&&m| root.is_none_or(|r| m >> r & 1 == 1))
+                        .all(|&m| clause.iter().any(|&(c, pos)| (m >> c & 1 == 1) == pos))
+                };
+                let anchor_lit = if rooted { None } else { Some((anchor, false)) };
+                for inf in &found {
+                    let mut clause: Vec<(usize, bool)> = anchor_lit.into_iter().collect();
+                    match *inf {
+                        Inference::Conflict { cell } => {
+                            conflicts += 1;
+                            assert!(comps.is_empty(), "{state:?}: conflict at {cell}");
+                            clause.push((cell, false));
+                            let sep = separator(&graph, anchor, cell, &is_out, None, &mut scratch);
+                            clause.extend(sep.iter().map(|&c| (c, true)));
+                        }
+                        Inference::Out { cell } => {
+                            outs += 1;
+                            assert!(comps.iter().all(|f| !f[cell]), "{state:?}: out {cell}");
+                            clause.push((cell, false));
+                            let sep = separator(&graph, anchor, cell, &is_out, None, &mut scratch);
+                            clause.extend(sep.iter().map(|&c| (c, true)));
+                        }
+                        Inference::In { cell, witness } => {
+                            ins += 1;
+                            assert!(comps.iter().all(|f| f[cell]), "{state:?}: in {cell}");
+                            assert_eq!(state[witness], State::In);
+                            clause.push((cell, true));
+                            clause.push((witness, false));
+                            let sep = separator(
+                                &graph,
+                                anchor,
+                                witness,
+                                &is_out,
+                                Some(cell),
+                                &mut scratch,
+                            );
+                            clause.extend(sep.iter().filter(|&&c| c != cell).map(|&c| (c, true)));
+                        }
+                    }
+                    // Falsified by the state, apart from the inferred literal.
+                    for &(c, pos) in &clause {
+                        let inferred = matches!(*inf, Inference::Out { cell } | Inference::In { cell, .. } if cell == c);
+                        if !inferred {
+                            assert_eq!(
+                                state[c],
+                                if pos { State::Out } else { State::In },
+                                "{state:?}: {inf:?} explained by {clause:?}"
+                            );
+                        }
+                    }
+                    assert!(
+                        levels_ok(&clause),
+                        "{state:?}: {inf:?}: {clause:?} cuts a level"
+                    );
+                }
+                if state.iter().all(|&s| s != State::Free) {
+                    let full: Vec<bool> = state.iter().map(|&s| s == State::In).collect();
+                    let conflict = found
+                        .iter()
+                        .any(|i| matches!(i, Inference::Conflict { .. }));
+                    assert_eq!(conflict, !connected(&graph, &full, root), "{state:?}");
+                }
+            }
+        }
+        assert!(
+            conflicts > 100 && outs > 100 && ins > 50,
+            "{conflicts} {outs} {ins}"
+        );
+    }
+}

@@ -1,0 +1,665 @@
+//! [`solve`]: the engine on a [`GridModel`], every answer checked by the referee.
+//!
+//! By default ([`ConnectivityStrategy::Propagator`]) connectivity and paths are enforced inside
+//! the search by the grid propagator (`propagator.rs`, `pathprop.rs`): one engine call for a
+//! hard level, one OLL run for a soft one. The rest of this doc is the cut loop
+//! ([`ConnectivityStrategy::Lazy`]), kept as an option and as a cross-check in the tests.
+//!
+//! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
+//! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
+//! not the main one, hint the cells bridging them to the main one, solve again; learned clauses
+//! and saved phases carry over, so each round is a small repair. Models with soft rules
+//! re-optimise with OLL after each round of cuts (added as hard clauses): the cuts hold in every
+//! connected level, so the optimum of the relaxation, once connected, is the optimum of the
+//! full model.
+//!
+//! What made the loop converge, on the 32×32 dungeon (seed 7, CPU s, counts as sorting
+//! networks at the time): boundary cuts alone, 119 rounds / 5.7 s (each round grows a stray
+//! component by one cell); with the bridge hints and every ring, 21 rounds / 3.6 s; with the
+//! small-fragment cuts too, 24 rounds / 2.1 s. The eager founded encoding instead took 0.95 s
+//! at 12×12 (65,182 conflicts) where the loop takes 0.01–0.03 s.
+
+use super::model::ConnMode;
+use super::{
+    GridError, GridModel, GridOptions, GridSpec, Level, Rejection, RuleRef, check_level, clash,
+    connectivity, level_cost,
+};
+use grim_maxsat::problem::{Effort, Outcome};
+use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
+use grim_solver::{Budget, Lit, Solver, Status, Terminator};
+use std::fmt;
+
+/// How [`solve_with`] handles connectivity rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConnectivityStrategy {
+    /// Reachability reasoned about inside the search by an external propagator
+    /// (`propagator.rs`): conflicts as soon as a class cell is cut off, cells forced in and
+    /// out, small separators as explanations (the default: measured fastest, see `FORMAT.md`).
+    #[default]
+    Propagator,
+    /// Separator cuts added after each solve until the model is connected.
+    Lazy,
+    /// The eager founded encoding that [`GridModel::to_cnf`] exports.
+    Eager,
+}
+
+/// What [`solve_with`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Engine (or optimiser) calls.
+    pub rounds: usize,
+    /// Separator cuts added.
+    pub cuts: usize,
+    /// Variables of the model solved.
+    pub vars: usize,
+    /// Hard clauses of the model solved (cuts not included).
+    pub clauses: usize,
+    /// Engine conflicts, over all rounds.
+    pub conflicts: u64,
+}
+
+impl SolveStats {
+    /// The statistics of a solve of `wcnf` before it starts: its size, nothing done yet.
+    fn of(wcnf: &grim_formula::Wcnf) -> SolveStats {
+        SolveStats {
+            vars: wcnf.num_vars,
+            clauses: wcnf.hard.len(),
+            ..SolveStats::default()
+        }
+    }
+}
+
+/// What stopped a [`solve`] before its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The conflict or propagation budget ran out.
+    Budget,
+    /// The stop handle given to [`solve_within`] was set.
+    Interrupted,
+}
+
+/// How a [`solve`] ended: an answer, never an error. "No level" is proven; "stopped" is not a
+/// statement that no level exists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridOutcome {
+    /// A level: any level satisfying the hard rules, or, when something is soft, one of least
+    /// cost (proven). It has passed [`check_level`] (and its cost, when soft, the optimiser's
+    /// claim).
+    Level(Level),
+    /// The hard rules admit no level (proven). `clash` names rules that together admit none,
+    /// in file order — a small set, shrunk until dropping any one of them leaves a level (best
+    /// effort within the diagnosis's budget; empty when the diagnosis could not finish).
+    NoLevel {
+        /// The rules that cannot all hold.
+        clash: Vec<RuleRef>,
+    },
+    /// Stopped before a level (or, with soft rules, a proven optimum) was found.
+    Stopped {
+        /// What stopped it.
+        reason: StopReason,
+        /// With soft rules: the best level found so far that passes every rule (connectivity
+        /// included) and the referee, if any; its [`level_cost`] bounds the optimum from above.
+        best: Option<Level>,
+        /// A proven lower bound on the optimal cost (0 for hard-only specs).
+        lower_bound: u64,
+    },
+}
+
+impl GridOutcome {
+    /// The level, if the solve found one ([`GridOutcome::Level`]).
+    pub fn level(&self) -> Option<&Level> {
+        match self {
+            GridOutcome::Level(level) => Some(level),
+            _ => None,
+        }
+    }
+
+    /// [`GridOutcome::level`], by value.
+    pub fn into_level(self) -> Option<Level> {
+        match self {
+            GridOutcome::Level(level) => Some(level),
+            _ => None,
+        }
+    }
+}
+
+/// What the outcome says, for a person: the level's dimensions, the rules that clash, or what
+/// stopped the search and what it leaves.
+impl fmt::Display for GridOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridOutcome::Level(level) => write!(f, "a {}x{} level", level.width, level.height),
+            GridOutcome::NoLevel { clash } => match clash.as_slice() {
+                [] => write!(
+                    f,
+                    "no level satisfies the hard rules (proven); the rules that clash could \
+                     not be narrowed down within the diagnosis budget"
+                ),
+                [one] => write!(f, "no level: {one} cannot hold"),
+                [rest @ .., last] => {
+                    let rest: Vec<String> = rest.iter().map(ToString::to_string).collect();
+                    let all = if clash.len() == 2 { "both" } else { "all" };
+                    write!(
+                        f,
+                        "no level: {} and {last} cannot {all} hold",
+                        rest.join(", ")
+                    )
+                }
+            },
+            GridOutcome::Stopped {
+                reason: StopReason::Budget,
+                ..
+            } => write!(
+                f,
+                "the budget ran out before a level was found; this is not a proof that none \
+                 exists — give it more budget"
+            ),
+            GridOutcome::Stopped {
+                reason: StopReason::Interrupted,
+                ..
+            } => write!(
+                f,
+                "stopped before a level was found; this is not a proof that none exists"
+            ),
+        }
+    }
+}
+
+/// A level for `spec`: any level satisfying the hard rules (steered by the seeded hints), or,
+/// when something is soft, one of least cost (proven); or the proof that there is none, or
+/// what was found before `budget` ran out ([`GridOutcome`]). `budget` bounds the engine's
+/// conflicts and propagations over all rounds (connectivity cuts make several). Errors are for
+/// specs the encoder cannot represent and for answers the referee rejects (internal errors).
+/// Deterministic: the same spec and options give the same outcome.
+pub fn solve(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+) -> Result<GridOutcome, GridError> {
+    solve_with(spec, options, budget, ConnectivityStrategy::default()).map(|(outcome, _)| outcome)
+}
+
+/// [`solve`] with the connectivity strategy chosen, and statistics.
+pub fn solve_with(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+    strategy: ConnectivityStrategy,
+) -> Result<(GridOutcome, SolveStats), GridError> {
+    solve_within(spec, options, budget, strategy, None, None)
+}
+
+/// A progress report of a long solve, for [`solve_within`]'s `progress`: what the search has
+/// done so far and, for soft levels, the bounds on the optimum.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Seconds (wall-clock) since the search began.
+    pub seconds: f64,
+    /// Engine conflicts so far.
+    pub conflicts: u64,
+    /// Of which the grid propagator found (a cut-off class cell, a missing path).
+    pub propagator_conflicts: u64,
+    /// Soft levels: the proven lower bound on the cost (0 before the first core).
+    pub lower: Option<u64>,
+    /// Soft levels: the cost of the best level found, once there is one.
+    pub upper: Option<u64>,
+}
+
+/// Where progress goes, and how often: `report` is called about every `every` while the
+/// search runs (checked every 64 conflicts; never when the search ends sooner). Reports only
+/// observe: the search takes the same path with and without them.
+pub struct ProgressReport {
+    /// The interval between two reports.
+    pub every: std::time::Duration,
+    /// The receiver.
+    pub report: Box<dyn FnMut(&Progress) + Send>,
+}
+
+/// The bounds a soft solve shares with its progress report (`u64::MAX`: none yet).
+#[derive(Default)]
+struct SharedBounds {
+    lower: std::sync::atomic::AtomicU64,
+    upper: std::sync::atomic::AtomicU64,
+}
+
+/// The engine's progress callback for `progress`, reading `bounds` when given.
+fn engine_progress(
+    progress: ProgressReport,
+    bounds: Option<std::sync::Arc<SharedBounds>>,
+) -> grim_solver::ProgressFn {
+    use std::sync::atomic::Ordering;
+    let began = std::time::Instant::now();
+    let mut last = began;
+    let ProgressReport { every, mut report } = progress;
+    Box::new(move |stats: &grim_solver::Stats| {
+        let now = std::time::Instant::now();
+        if now.duration_since(last) < every {
+            return;
+        }
+        last = now;
+        let read = |a: &std::sync::atomic::AtomicU64| {
+            Some(a.load(Ordering::Relaxed)).filter(|&v| v != u64::MAX)
+        };
+        report(&Progress {
+            seconds: now.duration_since(began).as_secs_f64(),
+            conflicts: stats.conflicts,
+            propagator_conflicts: stats.external_conflicts,
+            lower: bounds.as_ref().map(|b| read(&b.lower).unwrap_or(0)),
+            upper: bounds.as_ref().and_then(|b| read(&b.upper)),
+        });
+    })
+}
+
+/// Conflicts between two looks at the clock of a progress report.
+const PROGRESS_CONFLICTS: u64 = 64;
+
+/// [`solve_with`] that also stops, answering [`StopReason::Interrupted`], once `stop` is set —
+/// from another thread or a timer: a wall-clock limit such as a frame-time budget, which
+/// conflicts cannot express. The engine checks the flag at every conflict and decision, so it
+/// stops within microseconds and leaves nothing half-done; the handle stays set until its
+/// owner resets it.
+pub fn solve_within(
+    spec: &GridSpec,
+    options: &GridOptions,
+    budget: Budget,
+    strategy: ConnectivityStrategy,
+    stop: Option<&Terminator>,
+    progress: Option<ProgressReport>,
+) -> Result<(GridOutcome, SolveStats), GridError> {
+    let mode = match strategy {
+        ConnectivityStrategy::Propagator => ConnMode::Propagate,
+        ConnectivityStrategy::Lazy => ConnMode::Lazy,
+        ConnectivityStrategy::Eager => ConnMode::Eager,
+    };
+    let model = GridModel::build_with(spec, options, mode)?;
+    if mode == ConnMode::Propagate {
+        let wcnf = model.problem.to_wcnf();
+        let stats = SolveStats::of(&wcnf);
+        let job = Job(spec, &model, wcnf, stats, budget, stop, progress);
+        return if model.is_soft() {
+            solve_soft_propagated(job, options)
+        } else {
+            solve_propagated(job)
+        };
+    }
+    let wcnf = model.problem.to_wcnf();
+    let mut stats = SolveStats::of(&wcnf);
+    let class: Vec<(Vec<Lit>, Option<usize>)> = if mode == ConnMode::Lazy {
+        spec.connectivity
+            .iter()
+            .map(|r| {
+                let lits = model.class_lits.get(&r.class).cloned().unwrap_or_default();
+                (lits, r.root.map(|(x, y)| spec.index(x, y)))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let cuts_for = |level: &Level| -> Vec<Vec<Lit>> {
+        let mut out = Vec::new();
+        for (rule, (lits, root)) in spec.connectivity.iter().zip(&class) {
+            let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+            out.extend(connectivity::cuts(spec, lits, &holds, *root));
+        }
+        out
+    };
+    let level = if !model.is_soft() {
+        let mut s = Solver::new();
+        if let Some(stop) = stop {
+            s.set_terminator(stop);
+        }
+        if let Some(p) = progress {
+            s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
+        }
+        s.reserve_vars(wcnf.num_vars);
+        for (lits, _) in &class {
+            for l in lits {
+                s.freeze(l.var());
+            }
+        }
+        for c in &wcnf.hard {
+            s.add_clause(c);
+        }
+        for l in model.problem.phases() {
+            s.set_phase(l);
+        }
+        let mut assume: Vec<Lit> = Vec::new();
+        loop {
+            let used = s.stats();
+            let left = budget.left_after(used.conflicts, used.propagations);
+            stats.rounds += 1;
+            let mut status = s.solve(&assume, left);
+            if status == Status::Unsat && !assume.is_empty() {
+                // The bridges were only a guess: drop them and solve again.
+                assume.clear();
+                stats.rounds += 1;
+                status = s.solve(&[], left);
+            }
+            stats.conflicts = s.stats().conflicts;
+            if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+                return Ok((outcome, stats));
+            }
+            let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
+            let level = model.decode(&values)?;
+            let cuts = cuts_for(&level);
+            if cuts.is_empty() {
+                break level;
+            }
+            stats.cuts += cuts.len();
+            for c in &cuts {
+                s.add_clause(c);
+            }
+            for l in bridge_phases(&model, &level) {
+                s.set_phase(l);
+            }
+            // Also assume the bridges for the next round (dropped if that is unsatisfiable):
+            // on the 32x32 dungeon, seeds 1, 3, 5: 1.07, 2.21, 1.13 s CPU against 2.05, 2.63,
+            // 1.39 s with the hints alone.
+            assume = bridge_lits(&model, &level, &class);
+        }
+    } else {
+        let mut problem = model.problem.clone();
+        // Every round re-solves from scratch; the budget holds for all of them together.
+        let mut effort = Effort::default();
+        loop {
+            stats.rounds += 1;
+            let outcome = problem.solve_within(effort.left_of(budget), stop, &mut effort)?;
+            stats.conflicts = effort.conflicts;
+            let solution = match outcome {
+                Outcome::Optimum(solution) => solution,
+                Outcome::Unsatisfiable => {
+                    let clash = clash::explain(spec, stats.conflicts, stop)?;
+                    return Ok((GridOutcome::NoLevel { clash }, stats));
+                }
+                Outcome::Stopped { best, lower_bound } => {
+                    // The best model of the relaxation counts only if it is a whole level:
+                    // connected, and accepted by the referee.
+                    let best = match best {
+                        Some(b) => Some(model.decode(b.model())?),
+                        None => None,
+                    }
+                    .filter(|level| cuts_for(level).is_empty() && check_level(spec, level).is_ok());
+                    let stopped = GridOutcome::Stopped {
+                        reason: stop_reason(stop),
+                        best,
+                        lower_bound,
+                    };
+                    return Ok((stopped, stats));
+                }
+            };
+            let level = model.decode(solution.model())?;
+            let cuts = cuts_for(&level);
+            if cuts.is_empty() {
+                let cost = level_cost(spec, options, &level);
+                if cost != solution.cost() {
+                    return Err(GridError::Rejected(Rejection::CostMismatch {
+                        optimiser: solution.cost(),
+                        referee: cost,
+                    }));
+                }
+                break level;
+            }
+            stats.cuts += cuts.len();
+            for c in &cuts {
+                problem.add_clause(c, None);
+            }
+            for l in bridge_phases(&model, &level) {
+                problem.prefer(l.var(), l.is_positive());
+            }
+        }
+    };
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    Ok((GridOutcome::Level(level), stats))
+}
+
+/// A propagated solve's inputs: the spec, its model, the model's clauses, the statistics so
+/// far, the budget, the stop handle and the progress report.
+struct Job<'a>(
+    &'a GridSpec,
+    &'a GridModel,
+    grim_formula::Wcnf,
+    SolveStats,
+    Budget,
+    Option<&'a Terminator>,
+    Option<ProgressReport>,
+);
+
+/// What a solve path returns.
+type Solved = Result<(GridOutcome, SolveStats), GridError>;
+
+/// A soft grid: one OLL run to a proven optimum, its engine with the grid propagator connected
+/// (`Oll::with_propagator`), so connectivity holds in every model it considers — no rounds.
+fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
+    stats.rounds = 1;
+    let mut oll_options = OllOptions::default();
+    oll_options.solver.restart_min = GRID_RESTART_MIN;
+    // No unit-propagation cores: on grids their cores are large (a cell's wish fails only
+    // through long chains of counts and adjacency) and the later calls pay for them.
+    // showcase-12 `--preferences soft`, seeds 0-9, engine conflicts with / without them:
+    // 15149/2183, 1470/1102, 44447/8336, 428/385, 12963/12088, 419/306, 582/1119, 175/228,
+    // 739/703, 525/513 (77k against 27k in all); enclosure-soft-12 933 against 949.
+    oll_options.up_cores = false;
+    // Longer deletion probes in core minimisation (300 conflicts each, OLL's default 100): the
+    // same ten seeds, 27.0k -> 19.5k conflicts in all, the slowest 12.1k -> 6.4k (seed 4:
+    // 12088 -> 2943); enclosure-soft-12 unchanged (949).
+    oll_options.minimize_conflicts = 300;
+    let built = match model.propagator() {
+        Some(p) => Oll::with_propagator(&wcnf, oll_options, p),
+        None => Oll::new(&wcnf, oll_options),
+    };
+    let mut oll = built.map_err(|e| match e {
+        grim_maxsat::MaxSatError::WeightOverflow { .. } => GridError::WeightOverflow,
+        grim_maxsat::MaxSatError::TooManyVariables { num_vars } => {
+            GridError::TooManyVariables { num_vars }
+        }
+    })?;
+    oll.set_phases(&model.problem.phases());
+    if let Some(stop) = stop {
+        oll.set_terminator(stop);
+    }
+    let bounds = std::sync::Arc::new(SharedBounds::default());
+    bounds
+        .upper
+        .store(u64::MAX, std::sync::atomic::Ordering::Relaxed);
+    if let Some(p) = progress {
+        oll.set_progress(
+            PROGRESS_CONFLICTS,
+            Some(engine_progress(p, Some(bounds.clone()))),
+        );
+    }
+    let status = oll.solve(budget, &mut |event| {
+        use std::sync::atomic::Ordering;
+        match event {
+            grim_maxsat::Event::Improved { cost, .. } => {
+                bounds.upper.store(cost, Ordering::Relaxed)
+            }
+            grim_maxsat::Event::LowerBound(lb) => bounds.lower.store(lb, Ordering::Relaxed),
+        }
+    });
+    oll.set_progress(0, None);
+    stats.conflicts = oll.stats().conflicts;
+    if let Some(e) = oll.propagator_error() {
+        return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
+    }
+    match status {
+        MaxSatStatus::Unsatisfiable => {
+            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            return Ok((GridOutcome::NoLevel { clash }, stats));
+        }
+        MaxSatStatus::Optimum => {}
+        _ => {
+            // The best model so far counts only if it is a whole level the referee accepts
+            // (the propagator keeps every model connected, so no cuts are needed).
+            let best = match oll.best_model() {
+                Some(values) if model.problem.check(values).is_ok() => Some(model.decode(values)?),
+                _ => None,
+            }
+            .filter(|level| check_level(spec, level).is_ok());
+            let stopped = GridOutcome::Stopped {
+                reason: stop_reason(stop),
+                best,
+                lower_bound: oll.lower_bound(),
+            };
+            return Ok((stopped, stats));
+        }
+    }
+    let values = oll
+        .best_model()
+        .ok_or(GridError::Rejected(Rejection::NoModel))?;
+    // The problem's own referee on the constraints as stated and on the clauses built.
+    let problem = &model.problem;
+    if let Err(v) = problem.check(values) {
+        return Err(GridError::Rejected(Rejection::Problem(
+            grim_maxsat::problem::Rejection::HardViolated(v),
+        )));
+    }
+    if let Err(clause) = problem.check_clauses(values) {
+        return Err(GridError::Rejected(Rejection::Problem(
+            grim_maxsat::problem::Rejection::ClauseFalsified { clause },
+        )));
+    }
+    let level = model.decode(values)?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    let cost = level_cost(spec, options, &level);
+    if Some(cost) != oll.best_cost() || cost != problem.unmet(values) {
+        return Err(GridError::Rejected(Rejection::CostMismatch {
+            optimiser: oll.best_cost().unwrap_or(u64::MAX),
+            referee: cost,
+        }));
+    }
+    Ok((GridOutcome::Level(level), stats))
+}
+
+/// The engine's `restart_min` for propagator solves (measured in `solve_propagated`).
+const GRID_RESTART_MIN: u64 = 100;
+
+/// A hard grid solved in one engine call with the grid propagator connected.
+fn solve_propagated(job: Job<'_>) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
+    // Restarts at least 100 conflicts apart: the propagator's growth decisions make a
+    // restart rebuild the whole level (trail reuse keeps only VSIDS-ordered prefixes).
+    // dungeon-64 seeds 1-5, CPU s: 1.33-2.64 with the default minimum of 2 (200-415
+    // restarts), 0.33-0.53 with 100 (4-14 restarts); 20: 0.31-0.84, 1000: 0.30-0.61.
+    let opts = grim_solver::Options {
+        restart_min: GRID_RESTART_MIN,
+        ..grim_solver::Options::default()
+    };
+    let mut s = Solver::with_options(opts);
+    if let Some(stop) = stop {
+        s.set_terminator(stop);
+    }
+    s.reserve_vars(wcnf.num_vars);
+    for c in &wcnf.hard {
+        s.add_clause(c);
+    }
+    for l in model.problem.phases() {
+        s.set_phase(l);
+    }
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    if let Some(p) = progress {
+        s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
+    }
+    stats.rounds = 1;
+    let status = s.solve(&[], budget);
+    s.set_progress(0, None);
+    stats.conflicts = s.stats().conflicts;
+    if let Some(e) = s.propagator_error() {
+        return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
+    }
+    if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+        return Ok((outcome, stats));
+    }
+    let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
+    let level = model.decode(&values)?;
+    check_level(spec, &level).map_err(|found| GridError::Rejected(Rejection::Violations(found)))?;
+    Ok((GridOutcome::Level(level), stats))
+}
+
+/// What stopped a search that ended without an answer: the stop handle when it is set, else
+/// the budget.
+fn stop_reason(stop: Option<&Terminator>) -> StopReason {
+    if stop.is_some_and(Terminator::is_set) {
+        StopReason::Interrupted
+    } else {
+        StopReason::Budget
+    }
+}
+
+/// The outcome of a hard engine call that did not answer `Sat` (`None` when it did): the rules
+/// that clash when no level exists, or what stopped it (a hard solve has no best level and no
+/// bound to report).
+fn unanswered(
+    spec: &GridSpec,
+    status: Status,
+    conflicts: u64,
+    stop: Option<&Terminator>,
+) -> Result<Option<GridOutcome>, GridError> {
+    Ok(match status {
+        Status::Sat => None,
+        Status::Unsat => Some(GridOutcome::NoLevel {
+            clash: clash::explain(spec, conflicts, stop)?,
+        }),
+        Status::Unknown => Some(GridOutcome::Stopped {
+            reason: stop_reason(stop),
+            best: None,
+            lower_bound: 0,
+        }),
+    })
+}
+
+/// The least number of cells of `class` every level has by the hard whole-grid counts of a
+/// subset of it (0 when none bounds it).
+pub(crate) fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+    spec.counts
+        .iter()
+        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
+        .filter_map(|c| match &c.of {
+            super::spec::Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
+                c.min.map(|m| m.lower(spec.cells() as u64))
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+}
+
+/// Phase hints that steer the next round towards joining the stray components: on the cells
+/// of [`connectivity::bridges`], the heaviest tile of the rule's class that the cell allows
+/// true and the cell's other tiles false.
+fn bridge_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
+    let spec = model.spec();
+    let mut out = Vec::new();
+    for rule in &spec.connectivity {
+        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+        let root = rule.root.map(|(x, y)| spec.index(x, y));
+        for c in connectivity::bridges(spec, &holds, root) {
+            let best = (0..spec.tiles.len())
+                .filter(|&a| rule.class[a] && spec.domains[c][a])
+                .max_by_key(|&a| (spec.tiles[a].weight, std::cmp::Reverse(a)));
+            let Some(best) = best else { continue };
+            for a in 0..spec.tiles.len() {
+                let lit = model.tile_lit(c, a);
+                out.push(if a == best { lit } else { !lit });
+            }
+        }
+    }
+    out
+}
+
+/// The class literals of the bridge cells (see [`bridge_phases`]), to assume for one round.
+fn bridge_lits(model: &GridModel, level: &Level, class: &[(Vec<Lit>, Option<usize>)]) -> Vec<Lit> {
+    let spec = model.spec();
+    let mut out = Vec::new();
+    for (rule, (lits, root)) in spec.connectivity.iter().zip(class) {
+        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
+        for c in connectivity::bridges(spec, &holds, *root) {
+            out.push(lits[c]);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}

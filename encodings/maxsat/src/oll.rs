@@ -1,0 +1,640 @@
+//! The [`Oll`] optimiser: its state, the translation of a [`Wcnf`] into objective terms, and
+//! the main loop (a ladder over the techniques of the sibling files).
+//!
+//! **Invariant (the reformulation is exact).** For every assignment τ of the instance's
+//! variables that satisfies the hard clauses, `cost(τ) = lower_bound + Σ weight(t)` over the
+//! live terms `t` violated by the canonical extension of τ (each selector true exactly when its
+//! clause is, each totalizer output true exactly when its count is reached). Every step below —
+//! a core, an exhausted bound, an at-most-one group, a hardened term — preserves it; that is
+//! why a SAT answer under *all* live terms proves the optimum, and why hardening a term heavier
+//! than `best − lower_bound` loses no improving solution. Models are nevertheless priced on the
+//! original instance by [`Wcnf::cost`], never by this bookkeeping.
+
+use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
+
+use grim_encodings::card::totalizer::Totalizer;
+use grim_formula::Wcnf;
+
+use super::satlike::LocalSearch;
+use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
+
+/// What a term's literal stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A soft clause's literal or selector (also the selector of an at-most-one group).
+    Soft,
+    /// `¬outputs()[bound]` of totalizer `sum`: "at most `bound` of its inputs are violated".
+    Output { sum: usize, bound: usize },
+}
+
+/// An objective term: a literal the optimiser wants true, and what violating it still costs.
+#[derive(Clone, Debug)]
+pub(super) struct Term {
+    pub(super) lit: Lit,
+    /// The remaining weight (after the reductions of the cores it was in).
+    pub(super) weight: u64,
+    pub(super) kind: Kind,
+    /// False once the weight reached 0 or the term was hardened; dead terms keep their index so
+    /// that `term_of` stays valid, and are never assumed again.
+    pub(super) live: bool,
+}
+
+/// A totalizer over the violation literals of a core.
+#[derive(Debug)]
+pub(super) struct Sum {
+    pub(super) tot: Totalizer,
+    /// The weight of the core that created it: every "at most k" output it activates gets it.
+    pub(super) weight: u64,
+    /// The largest bound whose output has been made a term (bounds only grow, one at a time).
+    pub(super) activated: usize,
+}
+
+/// Weighted core-guided MaxSAT (OLL with RC2's techniques) over one [`Wcnf`].
+///
+/// Build with [`Oll::new`], then call [`Oll::solve`]; it may be called again after it returned
+/// `Satisfiable` or `Unknown` (budget or terminate flag) and resumes where it stopped.
+pub struct Oll {
+    /// The original instance, the referee of every model's cost.
+    pub(super) wcnf: Wcnf,
+    /// Variables of the instance (at least `wcnf.num_vars`; see [`Oll::new`]).
+    pub(super) num_vars: usize,
+    pub(super) opts: OllOptions,
+    pub(super) solver: Solver,
+    pub(super) terms: Vec<Term>,
+    /// `term_of[lit.code()]` is the index + 1 of the term with that literal, 0 for none.
+    pub(super) term_of: Vec<u32>,
+    pub(super) sums: Vec<Sum>,
+    /// Cores whose totalizer weight-aware core extraction delayed: violation literals, weight.
+    pub(super) pending: Vec<(Vec<Lit>, u64)>,
+    pub(super) lb: u64,
+    reported_lb: u64,
+    pub(super) best: Option<(u64, Vec<bool>)>,
+    /// Terms of at least this weight are assumed (the current stratum).
+    pub(super) threshold: u64,
+    /// RC2's diversity parameter: half the number of distinct initial weights.
+    pub(super) sdiv: f64,
+    started: bool,
+    /// Set once the answer is final (`Optimum` or `Unsatisfiable`).
+    done: Option<MaxSatStatus>,
+    pub(super) stats: OllStats,
+    /// The at-most-one detector (with `am1` on).
+    pub(super) am1: Option<am1::Am1>,
+    /// The budget of the running `solve` call and the engine counters at its start.
+    budget: Budget,
+    start_conflicts: u64,
+    start_propagations: u64,
+    pub(super) up_due: bool,
+    /// The anytime phase's local search (built on first use) and the conflict slice of the
+    /// main calls (`anytime.rs`).
+    pub(super) ls: Option<LocalSearch>,
+    pub(super) slice: u64,
+    /// The local search still has to run once after the first model.
+    pub(super) ls_first_due: bool,
+    /// The branch and bound (`bnb.rs`), built on first use; `bnb_off` once the instance was
+    /// found too large for it.
+    pub(super) bnb: Option<super::bnb::BranchAndBound>,
+    pub(super) bnb_off: bool,
+    /// The work of the next burst (clause visits), and the engine's conflict count after the
+    /// last one.
+    pub(super) bnb_next: u64,
+    pub(super) bnb_mark: u64,
+    /// The unit added by `symmetry` (the branch and bound adds it too).
+    pub(super) symmetry_fact: Option<Lit>,
+}
+
+impl Oll {
+    /// Translates `wcnf` for the engine.
+    ///
+    /// Degenerate cases, all total: a hard empty clause makes the instance `Unsatisfiable`; an
+    /// empty soft clause costs its weight in every model (it starts the lower bound); a
+    /// tautological soft clause and a soft clause of weight 0 cost nothing and are dropped;
+    /// identical soft clauses (as literal sets) are merged, their weights summed; two unit
+    /// softs `l` and `¬l` cancel down to their weight difference (the smaller weight is paid
+    /// by every model). Clauses may name variables at or beyond `wcnf.num_vars`: the model then
+    /// covers them too (its length is one more than the largest variable used).
+    ///
+    /// Errors: [`MaxSatError::WeightOverflow`] when the soft weights add up past `u64::MAX`,
+    /// [`MaxSatError::TooManyVariables`] past the engine's variable limit.
+    pub fn new(wcnf: &Wcnf, options: OllOptions) -> Result<Oll, MaxSatError> {
+        let num_vars = wcnf.vars_spanned();
+        if num_vars > Var::MAX_INDEX as usize {
+            return Err(MaxSatError::TooManyVariables { num_vars });
+        }
+        let mut total = 0u64;
+        for (i, (w, _)) in wcnf.soft.iter().enumerate() {
+            total = total
+                .checked_add(*w)
+                .ok_or(MaxSatError::WeightOverflow { soft_index: i })?;
+        }
+
+        let options_bnb_ticks = options.bnb_ticks;
+        let mut solver = Solver::with_options(options.solver.clone());
+        solver.reserve_vars(num_vars);
+        for clause in &wcnf.hard {
+            solver.add_clause(clause);
+        }
+        let mut oll = Oll {
+            wcnf: wcnf.clone(),
+            num_vars,
+            opts: options,
+            solver,
+            terms: Vec::new(),
+            term_of: vec![0; 2 * num_vars],
+            sums: Vec::new(),
+            pending: Vec::new(),
+            lb: 0,
+            reported_lb: 0,
+            best: None,
+            threshold: 1,
+            sdiv: 0.0,
+            started: false,
+            done: None,
+            stats: OllStats::default(),
+            am1: None,
+            budget: Budget::UNLIMITED,
+            start_conflicts: 0,
+            start_propagations: 0,
+            up_due: true,
+            ls: None,
+            slice: 0,
+            ls_first_due: true,
+            bnb: None,
+            bnb_off: false,
+            bnb_next: options_bnb_ticks,
+            bnb_mark: 0,
+            symmetry_fact: None,
+        };
+        oll.slice = oll.opts.stall_conflicts;
+        let definitions = oll.add_softs(wcnf);
+        if oll.opts.equiv {
+            oll.merge_equivalent_terms(&wcnf.hard);
+        }
+        if oll.opts.am1 {
+            let clauses = wcnf.hard.iter().chain(definitions.iter());
+            oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
+        }
+        let mut symmetry_fact = Vec::new();
+        if oll.opts.symmetry
+            && let Some(v) = symmetry::complement_symmetry(wcnf)
+        {
+            oll.stats.symmetry_units += 1;
+            oll.add_fact(v.pos());
+            symmetry_fact.push(v.pos());
+            oll.symmetry_fact = Some(v.pos());
+        }
+        if oll.opts.sle {
+            let clauses = wcnf
+                .hard
+                .iter()
+                .chain(definitions.iter())
+                .map(Vec::as_slice);
+            oll.eliminate_subsumed_labels(clauses.chain(std::iter::once(&symmetry_fact[..])));
+        }
+        let mut weights: Vec<u64> = oll.live_weights().collect();
+        weights.sort_unstable();
+        weights.dedup();
+        oll.sdiv = weights.len() as f64 / 2.0;
+        Ok(oll)
+    }
+
+    /// Turns the soft clauses into terms; returns the selector definitions `C ∨ ¬s` (for the
+    /// at-most-one detection, which propagates over them).
+    fn add_softs(&mut self, wcnf: &Wcnf) -> Vec<Vec<Lit>> {
+        let mut definitions = Vec::new();
+        // Non-unit soft clauses by their sorted literal set, for merging duplicates. A sorted
+        // Vec searched by binary search, not a hash map: determinism, and no new dependency.
+        let mut seen: Vec<(Vec<Lit>, usize)> = Vec::new();
+        for (w, clause) in &wcnf.soft {
+            if *w == 0 {
+                continue;
+            }
+            let mut c = clause.clone();
+            c.sort_unstable();
+            c.dedup();
+            if c.windows(2).any(|p| p[0] == !p[1]) {
+                continue; // a tautology is never violated
+            }
+            match c.as_slice() {
+                [] => self.lb = self.lb.saturating_add(*w),
+                [l] => match self.term_index(*l) {
+                    Some(t) => {
+                        self.stats.merged_softs += 1;
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                    }
+                    None => {
+                        self.add_term(*l, *w, Kind::Soft);
+                    }
+                },
+                _ => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(&c)) {
+                    Ok(pos) => {
+                        self.stats.merged_softs += 1;
+                        let t = seen[pos].1;
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                    }
+                    Err(pos) => {
+                        let s = self.solver.new_var().pos();
+                        let mut def = c.clone();
+                        def.push(!s);
+                        self.solver.add_clause(&def);
+                        definitions.push(def);
+                        let t = self.add_term(s, *w, Kind::Soft);
+                        seen.insert(pos, (c, t));
+                    }
+                },
+            }
+        }
+        // Complementary unit softs: w1·[¬l] + w2·[l] = min + (w1 − min)·[¬l] + (w2 − min)·[l].
+        for t in 0..self.terms.len() {
+            let lit = self.terms[t].lit;
+            if let Some(u) = self.term_index(!lit)
+                && u > t
+                && self.terms[t].live
+                && self.terms[u].live
+            {
+                let m = self.terms[t].weight.min(self.terms[u].weight);
+                self.lb = self.lb.saturating_add(m);
+                self.stats.merged_softs += 1;
+                self.reduce(t, m);
+                self.reduce(u, m);
+            }
+        }
+        definitions
+    }
+
+    /// Adds a live term and indexes its literal; returns its index.
+    pub(super) fn add_term(&mut self, lit: Lit, weight: u64, kind: Kind) -> usize {
+        let t = self.terms.len();
+        if self.opts.freeze_terms {
+            self.solver.freeze(lit.var());
+        }
+        self.terms.push(Term {
+            lit,
+            weight,
+            kind,
+            live: weight > 0,
+        });
+        let code = lit.code();
+        if code >= self.term_of.len() {
+            self.term_of.resize(code + 2, 0);
+        }
+        self.term_of[code] = t as u32 + 1;
+        t
+    }
+
+    /// The term whose literal is `lit`, if any (live or dead).
+    pub(super) fn term_index(&self, lit: Lit) -> Option<usize> {
+        match self.term_of.get(lit.code()) {
+            Some(&i) if i > 0 => Some(i as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// Takes `m` (at most its weight) off term `t`; the term dies at weight 0.
+    pub(super) fn reduce(&mut self, t: usize, m: u64) {
+        if let Some(term) = self.terms.get_mut(t) {
+            term.weight = term.weight.saturating_sub(m);
+            if term.weight == 0 {
+                term.live = false;
+            }
+        }
+    }
+
+    /// Adds the hard unit clause `lit` (a proven fact or a hardened term) to the engine and to
+    /// the at-most-one detector.
+    pub(super) fn add_fact(&mut self, lit: Lit) {
+        self.solver.add_clause(&[lit]);
+        if let Some(am1) = &mut self.am1 {
+            am1.add_clause(&[lit]);
+        }
+    }
+
+    /// Raises the lower bound by `w`. It never passes the optimum (≤ the total soft weight,
+    /// checked in `new`), so saturation is only a guard.
+    pub(super) fn raise_lb(&mut self, w: u64) {
+        debug_assert!(self.lb.checked_add(w).is_some(), "lower bound overflow");
+        self.lb = self.lb.saturating_add(w);
+    }
+
+    pub(super) fn live_weights(&self) -> impl Iterator<Item = u64> + '_ {
+        self.terms.iter().filter(|t| t.live).map(|t| t.weight)
+    }
+
+    /// An optimiser whose engine has `propagator` connected (`grim_solver::Propagator`), so that
+    /// the propagator's rules hold in every model it reports — a grid's connectivity inside the
+    /// search. Three techniques that reason from the clauses alone are off: the complement
+    /// symmetry break (the propagator's rules need not be symmetric), the anytime phase's
+    /// local search and the branch and bound (their models would not see the propagator).
+    /// Everything else — cores,
+    /// stratification, hardening, exhaustion, unit-propagation cores — stays sound: it reasons
+    /// from implied clauses and the engine's answers.
+    pub fn with_propagator(
+        wcnf: &Wcnf,
+        mut options: OllOptions,
+        propagator: Box<dyn grim_solver::Propagator>,
+    ) -> Result<Oll, MaxSatError> {
+        options.symmetry = false;
+        options.anytime_flips = 0;
+        options.bnb_ticks = 0;
+        let mut oll = Oll::new(wcnf, options)?;
+        oll.solver.connect_propagator(propagator);
+        Ok(oll)
+    }
+
+    /// Reports the engine's progress every `every_conflicts` conflicts over all of its calls
+    /// (`Solver::set_progress`; 0 or `None` turns it off): a long optimisation whose bounds do
+    /// not move still shows that it searches. The report only observes.
+    pub fn set_progress(&mut self, every_conflicts: u64, report: Option<grim_solver::ProgressFn>) {
+        self.solver.set_progress(every_conflicts, report);
+    }
+
+    /// The engine's propagator error, if the connected propagator misbehaved (the solve then
+    /// stopped with `Unknown` or `Satisfiable`).
+    pub fn propagator_error(&self) -> Option<&grim_solver::PropagatorError> {
+        self.solver.propagator_error()
+    }
+
+    /// Forwards phase hints to the engine: each decision on the variable of `lit` tries `lit`
+    /// true first. Hints change which models are found first, never the optimum's cost.
+    pub fn set_phases(&mut self, lits: &[Lit]) {
+        for &l in lits {
+            self.solver.set_phase(l);
+        }
+    }
+
+    /// The engine's terminate handle: setting it stops [`Oll::solve`] at the engine's next
+    /// check, which then answers `Satisfiable` (with the best model) or `Unknown`.
+    pub fn terminator(&self) -> Terminator {
+        self.solver.terminator()
+    }
+
+    /// Makes `stop` the engine's terminate handle (see [`Solver::set_terminator`]).
+    pub fn set_terminator(&mut self, stop: &Terminator) {
+        self.solver.set_terminator(stop);
+    }
+
+    /// The cost of the best model found so far.
+    pub fn best_cost(&self) -> Option<u64> {
+        self.best.as_ref().map(|(c, _)| *c)
+    }
+
+    /// The best model found so far: one value per variable of the instance; its cost is
+    /// [`Oll::best_cost`] as [`Wcnf::cost`] computes it.
+    pub fn best_model(&self) -> Option<&[bool]> {
+        self.best.as_ref().map(|(_, m)| m.as_slice())
+    }
+
+    /// The proven lower bound on the optimum (equal to the best cost once it is proven).
+    pub fn lower_bound(&self) -> u64 {
+        self.lb
+    }
+
+    /// Counters of the run so far.
+    pub fn stats(&self) -> &OllStats {
+        &self.stats
+    }
+
+    /// Runs the optimisation within `budget` (conflicts and propagations over *all* engine
+    /// calls of this `solve` call), reporting every improving model and every rise of the lower
+    /// bound to `on_event`.
+    ///
+    /// `Optimum` and `Unsatisfiable` are final (later calls return them at once);
+    /// `Satisfiable` and `Unknown` mean the budget or the terminate flag stopped the search,
+    /// and a later call resumes.
+    pub fn solve(&mut self, budget: Budget, on_event: &mut dyn FnMut(Event<'_>)) -> MaxSatStatus {
+        if let Some(status) = self.done {
+            return status;
+        }
+        self.budget = budget;
+        self.start_conflicts = self.solver.stats().conflicts;
+        self.start_propagations = self.solver.stats().propagations;
+        let status = self.run(on_event);
+        let engine = self.solver.stats();
+        self.stats.conflicts = engine.conflicts;
+        self.stats.propagations = engine.propagations;
+        self.stats.decisions = engine.decisions;
+        if matches!(status, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) {
+            self.done = Some(status);
+        }
+        status
+    }
+
+    /// The main loop: solve the stratum; SAT → price the model, relax delayed cores or go down
+    /// a stratum; UNSAT → shrink the core and relax it; either way, harden.
+    fn run(&mut self, on_event: &mut dyn FnMut(Event<'_>)) -> MaxSatStatus {
+        if !self.started {
+            self.started = true;
+            self.threshold = self.first_threshold();
+            self.stats.strata += 1;
+            self.adapt();
+            if self.opts.first_model || self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0 {
+                self.first_model(on_event);
+            }
+        }
+        loop {
+            self.report_lb(on_event);
+            if self.best_cost().is_some_and(|ub| ub <= self.lb) {
+                return MaxSatStatus::Optimum;
+            }
+            if self.bnb_due() {
+                self.bnb_burst(on_event);
+                self.harden();
+                continue;
+            }
+            if self.up_due && self.opts.up_cores {
+                self.up_due = false;
+                self.up_cores(on_event);
+                continue;
+            }
+            let assumptions = self.stratum();
+            self.stats.sat_calls += 1;
+            let stall_cap = self.main_cap();
+            let cap = match (stall_cap, self.bnb_cap()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let before = self.solver.stats().conflicts;
+            match self.call(&assumptions, cap) {
+                Status::Sat => {
+                    self.up_due = true;
+                    self.stats.sat_answers += 1;
+                    self.record_model(on_event);
+                    // The anytime phase's first burst (no earlier model to start from). It
+                    // runs after `everything_assumed` is read: a term it lets `harden` remove
+                    // must not make this model, found without that term, look final.
+                    let first_ls = self.ls_first_due && self.opts.anytime_flips > 0;
+                    self.ls_first_due &= !first_ls;
+                    if !self.pending.is_empty() {
+                        if first_ls {
+                            self.anytime(on_event);
+                        }
+                        self.relax_pending(on_event);
+                        self.harden();
+                        continue;
+                    }
+                    let everything_assumed =
+                        self.terms.iter().all(|t| !t.live || self.in_stratum(t));
+                    if first_ls {
+                        self.anytime(on_event);
+                    }
+                    self.harden();
+                    if everything_assumed {
+                        // The model satisfies every live term, so its cost is the lower bound
+                        // (the invariant at the top of this file); `record_model` priced it.
+                        debug_assert_eq!(self.best_cost(), Some(self.lb), "exactness broken");
+                        return if self.best_cost() == Some(self.lb) {
+                            MaxSatStatus::Optimum
+                        } else {
+                            MaxSatStatus::Satisfiable
+                        };
+                    }
+                    self.next_stratum();
+                    self.adapt();
+                }
+                Status::Unsat => {
+                    let core = self.solver.failed_assumptions().to_vec();
+                    if core.is_empty() {
+                        // The hard clauses (with the facts and hardened terms added since) are
+                        // unsatisfiable. Facts are implied and hardening keeps the best model's
+                        // extension, so with a model in hand this cannot happen.
+                        debug_assert!(self.best.is_none(), "hardening lost the best model");
+                        return match self.best {
+                            Some(_) => MaxSatStatus::Satisfiable,
+                            None => MaxSatStatus::Unsatisfiable,
+                        };
+                    }
+                    let core = self.shrink(core);
+                    self.process_core(&core, on_event);
+                    self.harden();
+                }
+                Status::Unknown => {
+                    let used = self.solver.stats().conflicts - before;
+                    if cap.is_some_and(|c| used >= c) && !self.solver.terminator().is_set() {
+                        // The slice ran out, not the budget: the lower bound has stalled (or
+                        // a branch-and-bound burst is due, at the top of the loop).
+                        if stall_cap.is_some_and(|c| used >= c) {
+                            self.stalled(on_event);
+                        }
+                        continue;
+                    }
+                    return self.interrupted();
+                }
+            }
+        }
+    }
+
+    fn interrupted(&self) -> MaxSatStatus {
+        if self.best.is_some() {
+            MaxSatStatus::Satisfiable
+        } else {
+            MaxSatStatus::Unknown
+        }
+    }
+
+    pub(super) fn report_lb(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        if self.lb > self.reported_lb {
+            self.reported_lb = self.lb;
+            on_event(Event::LowerBound(self.lb));
+        }
+    }
+
+    /// The assumptions of the current stratum: live terms of weight ≥ threshold, heaviest first
+    /// (ties in term order).
+    ///
+    /// Why heaviest first: the engine decides assumptions in the order given, so the first
+    /// conflicts, and the cores they yield, involve the heavy terms; a core's minimum weight is
+    /// what the lower bound gains. RC2 gets this order by accident of its bookkeeping (it
+    /// activates the selectors level by level, heaviest weight first). Measured on
+    /// `maxsat-main`: term order 385 s CPU, heaviest first 240 s (wsc_250_150_4_50_3: over 60 s
+    /// → 5.4 s; wsc_220_120_4_50_1: 3.4 → 0.4 s).
+    pub(super) fn stratum(&self) -> Vec<Lit> {
+        let mut terms: Vec<(u64, usize)> = self
+            .terms
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| self.in_stratum(t))
+            .map(|(i, t)| (t.weight, i))
+            .collect();
+        terms.sort_unstable_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
+        terms.into_iter().map(|(_, i)| self.terms[i].lit).collect()
+    }
+
+    /// Whether the current stratum assumes term `t` (live, and at least the threshold).
+    pub(super) fn in_stratum(&self, t: &Term) -> bool {
+        t.live && t.weight >= self.threshold
+    }
+
+    /// One engine call within what is left of the budget (and within `cap` conflicts, for
+    /// probes). Answers `Unknown` without calling when the budget is spent.
+    pub(super) fn call(&mut self, assumptions: &[Lit], cap: Option<u64>) -> Status {
+        let st = self.solver.stats();
+        let Budget {
+            conflicts,
+            propagations,
+        } = self.budget.left_after(
+            st.conflicts.saturating_sub(self.start_conflicts),
+            st.propagations.saturating_sub(self.start_propagations),
+        );
+        if conflicts == Some(0) || propagations == Some(0) {
+            return Status::Unknown;
+        }
+        let conflicts = match (conflicts, cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.solver.solve(
+            assumptions,
+            Budget {
+                conflicts,
+                propagations,
+            },
+        )
+    }
+
+    /// Prices the engine's model on the original instance; stores and reports it when it is
+    /// the best so far.
+    pub(super) fn record_model(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        // A first pass over the soft clauses with the engine's values, cheap enough for every
+        // SAT answer; the stored model is then checked by the referee, `Wcnf::cost`.
+        let mut cost = 0u64;
+        for (w, clause) in &self.wcnf.soft {
+            if *w > 0 && !clause.iter().any(|&l| self.solver.value(l) == Some(true)) {
+                cost = cost.saturating_add(*w);
+            }
+        }
+        if matches!(&self.best, Some((ub, _)) if cost >= *ub) {
+            return;
+        }
+        let Some(mut model) = self.solver.model() else {
+            return;
+        };
+        model.truncate(self.num_vars);
+        model.resize(self.num_vars, false);
+        if self.wcnf.cost(&model) != Some(cost) {
+            debug_assert!(false, "the engine's model fails the referee");
+            return;
+        }
+        self.stats.improvements += 1;
+        let (c, m) = self.best.insert((cost, model));
+        on_event(Event::Improved { cost: *c, model: m });
+    }
+
+    /// Stores and reports `model` (one value per instance variable, from outside the engine)
+    /// when the referee prices it below the best so far; returns whether it did.
+    pub(super) fn offer_model(
+        &mut self,
+        mut model: Vec<bool>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> bool {
+        model.resize(self.num_vars, false);
+        let Some(cost) = self.wcnf.cost(&model) else {
+            return false;
+        };
+        if matches!(&self.best, Some((ub, _)) if cost >= *ub) {
+            return false;
+        }
+        self.stats.improvements += 1;
+        let (c, m) = self.best.insert((cost, model));
+        on_event(Event::Improved { cost: *c, model: m });
+        true
+    }
+}

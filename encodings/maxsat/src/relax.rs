@@ -1,0 +1,123 @@
+//! Relaxing a core: weight reduction, totalizers over cores, the lazily activated bounds, and
+//! weight-aware core extraction (delayed relaxation).
+//!
+//! **Technique (OLL).** A core `K` of terms with minimum weight `w` proves that every solution
+//! violates at least one of them: the lower bound rises by `w` and each term loses `w` (those
+//! at 0 leave the objective). What is left of the cost of the core is `w·max(0, v − 1)` for `v`
+//! violated terms of `K`; a totalizer over the violation literals `¬t` counts `v`, and its
+//! outputs `o_k` ("at least k + 1 violated") carry that cost: `¬o_1`, "at most one", becomes a
+//! term of weight `w`. Only `¬o_1` is assumed at first; when `¬o_k` turns up in a core, `¬o_{k+1}`
+//! is activated with the totalizer's weight `w` (its full weight: nothing of it was paid yet).
+//! A core of one term is a fact: its negation becomes a hard unit clause.
+//!
+//! **Papers.** Andres, Kaufmann, Matheis & Schaub, "Unsatisfiability-based optimization in
+//! clasp", ICLP 2012 (OLL); Morgado, Dodaro & Marques-Silva, "Core-guided MaxSAT with soft
+//! cardinality constraints", CP 2014 (the totalizer form, ¬o_{k+1} on demand); RC2 (JSAT 2019).
+//! Weight-aware core extraction: Berg & Järvisalo, CP 2017, doi:10.1007/978-3-319-66158-2_42.
+//!
+//! **WCE.** With `wce`, the totalizer of a core is not built at once: the core's terms are
+//! reduced (the ones at weight 0 stop being assumed, so the same core cannot recur), and the
+//! search goes on for further cores among the remaining terms; the totalizers are built at the
+//! next SAT answer, which is then not a stratum's end. The lower bound stays valid (each core is
+//! a core of the fully relaxed instance too) and the final reformulation is the same as without
+//! delay, only the cores found are more often disjoint and cheaper to relax.
+
+use grim_solver::Lit;
+
+use grim_encodings::card::totalizer::Totalizer;
+
+use super::Event;
+use super::oll::{Kind, Oll, Sum};
+
+impl Oll {
+    /// Processes a core (term literals, as returned by `shrink`).
+    pub(super) fn process_core(&mut self, core: &[Lit], on_event: &mut dyn FnMut(Event<'_>)) {
+        let terms: Vec<usize> = core.iter().filter_map(|&l| self.term_index(l)).collect();
+        let Some(w) = terms.iter().map(|&t| self.terms[t].weight).min() else {
+            return;
+        };
+        self.raise_lb(w);
+        self.stats.cores += 1;
+        self.stats.core_literals += terms.len() as u64;
+        self.stats.max_core = self.stats.max_core.max(terms.len() as u64);
+        let mut violations = Vec::with_capacity(terms.len());
+        for &t in &terms {
+            self.reduce(t, w);
+            let term = &self.terms[t];
+            violations.push(!term.lit);
+            if let Kind::Output { sum, bound } = term.kind {
+                self.activate(sum, bound + 1);
+            }
+        }
+        if let [v] = violations.as_slice() {
+            self.stats.unit_cores += 1;
+            self.add_fact(*v);
+        } else if self.opts.wce {
+            self.stats.delayed += 1;
+            self.pending.push((violations, w));
+        } else {
+            self.relax(violations, w, on_event);
+        }
+    }
+
+    /// Builds the totalizers of the cores delayed by weight-aware core extraction.
+    pub(super) fn relax_pending(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        for (violations, w) in std::mem::take(&mut self.pending) {
+            self.relax(violations, w, on_event);
+        }
+    }
+
+    /// Builds a totalizer over `violations` (at least two) with the term "at most one" of
+    /// weight `w` (or higher bounds, after exhaustion).
+    fn relax(&mut self, violations: Vec<Lit>, w: u64, on_event: &mut dyn FnMut(Event<'_>)) {
+        let mut tot = Totalizer::new(&mut self.solver, &violations, 2);
+        let Some(lit) = tot.at_most(&mut self.solver, 1) else {
+            return; // fewer than two inputs: nothing to count
+        };
+        self.stats.totalizers += 1;
+        let exhausted = if self.opts.exhaust {
+            self.exhaust(&mut tot, lit, w, on_event)
+        } else {
+            Some((1, lit))
+        };
+        let sum = self.sums.len();
+        match exhausted {
+            Some((bound, lit)) => {
+                self.sums.push(Sum {
+                    tot,
+                    weight: w,
+                    activated: bound,
+                });
+                self.add_term(lit, w, Kind::Output { sum, bound });
+            }
+            None => {
+                // Every input is violated in every solution: they are facts.
+                for v in violations {
+                    self.add_fact(v);
+                }
+                self.sums.push(Sum {
+                    tot,
+                    weight: w,
+                    activated: usize::MAX,
+                });
+            }
+        }
+    }
+
+    /// Makes "at most `bound`" of totalizer `sum` a term, once (bounds are activated in
+    /// increasing order, each when the previous one was in a core).
+    pub(super) fn activate(&mut self, sum: usize, bound: usize) {
+        let Some(s) = self.sums.get_mut(sum) else {
+            return;
+        };
+        if bound <= s.activated {
+            return;
+        }
+        s.activated = bound;
+        let w = s.weight;
+        if let Some(lit) = s.tot.at_most(&mut self.solver, bound) {
+            self.stats.outputs_activated += 1;
+            self.add_term(lit, w, Kind::Output { sum, bound });
+        }
+    }
+}
