@@ -23,14 +23,19 @@ use crate::watch::{Watch, Watches};
 
 impl Solver {
     /// Propagates every trail literal from `qhead` on (the free function `propagate` below).
+    /// With an LRAT proof, what it fixed on level 0 gets its unit clauses (`lrat.rs`).
     #[inline]
     pub(crate) fn propagate(&mut self) -> CRef {
-        propagate(
+        let conflict = propagate(
             &mut self.trail,
             &mut self.watches,
             &mut self.arena,
             &mut self.stats,
-        )
+        );
+        if self.proof.is_lrat() && self.trail.decision_level() == 0 {
+            self.root_units();
+        }
+        conflict
     }
 }
 

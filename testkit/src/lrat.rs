@@ -459,6 +459,23 @@ pub fn parse_cnf(text: &str) -> Result<Vec<Vec<i64>>, String> {
     Ok(clauses)
 }
 
+/// The clauses of the DIMACS CNF file at `path`, gzip-compressed or not (told by its magic
+/// bytes). For the `lrat-check` binary and the tests that read `instances/`.
+pub fn read_cnf(path: &std::path::Path) -> Result<Vec<Vec<i64>>, String> {
+    use std::io::Read;
+    let name = path.display();
+    let mut bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .map_err(|e| format!("{name}: {e}"))?;
+        bytes = out;
+    }
+    let text = String::from_utf8(bytes).map_err(|e| format!("{name}: {e}"))?;
+    parse_cnf(&text).map_err(|e| format!("{name}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

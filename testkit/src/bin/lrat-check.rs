@@ -6,20 +6,8 @@
 //!
 //! The formula may be gzip-compressed (recognised by its magic bytes).
 
-use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
-
-fn read(path: &str) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{path}: {e}"))?;
-        return Ok(out);
-    }
-    Ok(bytes)
-}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
@@ -27,10 +15,11 @@ fn main() -> ExitCode {
         eprintln!("usage: lrat-check FORMULA.cnf PROOF");
         return ExitCode::from(2);
     };
-    let inputs = read(cnf).and_then(|c| {
-        let text = String::from_utf8(c).map_err(|e| format!("{cnf}: {e}"))?;
-        let formula = grim_testkit::lrat::parse_cnf(&text).map_err(|e| format!("{cnf}: {e}"))?;
-        Ok((formula, read(proof)?))
+    let inputs = grim_testkit::lrat::read_cnf(Path::new(cnf)).and_then(|f| {
+        Ok((
+            f,
+            std::fs::read(proof).map_err(|e| format!("{proof}: {e}"))?,
+        ))
     });
     let (formula, proof) = match inputs {
         Ok(x) => x,
