@@ -327,14 +327,15 @@ impl Solver {
                     GateKind::Xor => self.stats.gates_xor += 1,
                 }
             }
+            let mut hints = Vec::new();
             for (r, [a, b]) in std::mem::take(&mut resolvents) {
-                let mut hints = Vec::new();
                 if self.proof.is_lrat() {
                     // The units of the literals the resolvent lost on level 0, then the clause
                     // with `v` (unit on it) and the clause with `¬v` (falsified). Both stay in
                     // the proof: eliminated clauses are never deleted there.
                     self.resolvent_hints(&r, a, b, v);
-                    hints = std::mem::take(&mut self.lrat.hints);
+                    hints.clear();
+                    hints.extend_from_slice(&self.lrat.hints);
                 }
                 self.add_derived_indexed(&r, &hints, &mut occ);
                 if !self.ok {

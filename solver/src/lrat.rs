@@ -41,8 +41,11 @@ use crate::types::{L_UNDEF, Lit};
 
 /// A variable of the derived clause: the walk stops there.
 const STOP: u8 = 1;
-/// A variable the walk has reached.
+/// A variable the walk has expanded (or, on level 0, given its unit hint).
 const SEEN: u8 = 2;
+/// On the walk's stack: emit the reason of the variable in the low bits (variables are below
+/// 2^31, `Var::MAX_INDEX`).
+const EMIT: u32 = 1 << 31;
 
 /// The walk's scratch and the level-0 cursor. Written only here.
 #[derive(Default)]
@@ -51,8 +54,8 @@ pub(crate) struct Lrat {
     marks: Vec<u8>,
     /// The variables marked by the current walk.
     touched: Vec<usize>,
-    /// The walk's stack: a variable and the position reached in its reason.
-    stack: Vec<(usize, usize)>,
+    /// The walk's stack: variables to expand, and `EMIT`-tagged ones whose reason is due.
+    stack: Vec<u32>,
     /// The hints of the last walk (`chain`), for the caller to hand to `Proof::add`.
     pub(crate) hints: Vec<i64>,
     /// Level-0 trail literals before this position have their unit clause.
@@ -69,6 +72,13 @@ impl Lrat {
 impl Solver {
     /// The hints of a clause whose literals' variables are `stops`, refuted by `root`: fills
     /// `self.lrat.hints` (module doc). `root`'s literals are false, or on a stop.
+    ///
+    /// The walk: a variable is expanded when popped (marked, its reason's unexpanded
+    /// variables pushed above an `EMIT` entry of its own), and its reason is emitted when the
+    /// `EMIT` entry comes back, after everything pushed above it — a post-order. A variable
+    /// may sit on the stack twice; the second pop finds it marked and skips it. (Marking when
+    /// pushed instead would let a reason be emitted before a reason below it in the graph that
+    /// another branch pushed first.) Each reason is read once, in one slice.
     pub(crate) fn chain(&mut self, stops: &[Lit], root: CRef) {
         let Solver {
             lrat,
@@ -90,51 +100,65 @@ impl Solver {
             }
         }
         let mut broken = false;
-        // Reaches variable `v`: a unit hint at level 0, a reason to expand above it.
-        let discover = |lrat: &mut Lrat, v: usize, broken: &mut bool| {
-            if lrat.marks[v] != 0 {
-                return;
-            }
-            lrat.marks[v] = SEEN;
-            lrat.touched.push(v);
-            if trail.var_value(v) == L_UNDEF {
-                *broken = true;
-            } else if trail.level[v] == 0 {
-                let unit = proof.unit(v);
-                *broken |= unit == 0;
-                lrat.hints.push(unit as i64);
-            } else if is_clause(trail.reason[v]) {
-                lrat.stack.push((v, 0));
-            } else {
-                // A decision outside the clause: the clause is not implied this way.
-                *broken = true;
-            }
-        };
-        for k in 0..arena.len(root) {
-            let v = arena.lits(root)[k].var().index();
-            discover(lrat, v, &mut broken);
-            while let Some(&(u, pos)) = lrat.stack.last() {
-                let r = trail.reason[u];
-                let lits = arena.lits(r);
-                if pos < lits.len() {
-                    if let Some(top) = lrat.stack.last_mut() {
-                        top.1 += 1;
+        let Lrat {
+            marks,
+            touched,
+            stack,
+            hints,
+            ..
+        } = lrat;
+        // Reaches `w` from a clause: a unit hint on level 0, a variable to expand above it.
+        // (A macro, not a closure: the closure would hold the borrows the loop needs.)
+        macro_rules! reach {
+            ($w:expr) => {{
+                let w = $w;
+                if marks[w] == 0 {
+                    if trail.level[w] == 0 && trail.var_value(w) != L_UNDEF {
+                        marks[w] = SEEN;
+                        touched.push(w);
+                        let unit = proof.unit(w);
+                        broken |= unit == 0;
+                        hints.push(unit as i64);
+                    } else {
+                        stack.push(w as u32);
                     }
-                    let w = lits[pos].var().index();
-                    if w != u {
-                        discover(lrat, w, &mut broken);
-                    }
-                } else {
-                    lrat.stack.pop();
-                    lrat.hints.push(arena.id(r) as i64);
+                }
+            }};
+        }
+        for &q in arena.lits(root) {
+            reach!(q.var().index());
+        }
+        while let Some(e) = stack.pop() {
+            if e & EMIT != 0 {
+                let v = (e & !EMIT) as usize;
+                hints.push(arena.id(trail.reason[v]) as i64);
+                continue;
+            }
+            let v = e as usize;
+            if marks[v] != 0 {
+                continue;
+            }
+            marks[v] = SEEN;
+            touched.push(v);
+            let r = trail.reason[v];
+            if trail.var_value(v) == L_UNDEF || !is_clause(r) {
+                // Unassigned, or a decision outside the clause: not implied this way.
+                broken = true;
+                continue;
+            }
+            stack.push(e | EMIT);
+            for &q in arena.lits(r) {
+                let w = q.var().index();
+                if w != v {
+                    reach!(w);
                 }
             }
         }
-        lrat.hints.push(arena.id(root) as i64);
-        for &v in &lrat.touched {
-            lrat.marks[v] = 0;
+        hints.push(arena.id(root) as i64);
+        for &v in touched.iter() {
+            marks[v] = 0;
         }
-        lrat.touched.clear();
+        touched.clear();
         if broken {
             debug_assert!(false, "lrat.rs: a clause the trail does not justify");
             proof.fail("internal error: a derived clause without a justification on the trail");
@@ -168,9 +192,19 @@ impl Solver {
         self.lrat.touched.clear();
     }
 
+    /// `root_units` when the propagation that just ended was on level 0: called after every
+    /// propagation with an LRAT proof (`Solver::propagate`), out of line so that the check
+    /// costs the search nothing without one.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn root_units_after_propagation(&mut self) {
+        if self.trail.decision_level() == 0 {
+            self.root_units();
+        }
+    }
+
     /// Derives the unit clause of every level-0 literal that has none yet, from its reason
-    /// and the units of the reason's other literals (module doc). Called after every
-    /// propagation on level 0 (`Solver::propagate`).
+    /// and the units of the reason's other literals (module doc).
     pub(crate) fn root_units(&mut self) {
         let end = self.trail.lim.first().copied().unwrap_or(self.trail.len());
         let mut i = self.lrat.root_done.min(end);

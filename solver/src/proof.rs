@@ -97,8 +97,17 @@ pub(crate) struct Proof {
 impl Proof {
     /// Logs the addition of `lits`, a clause the engine derived, and returns its identifier
     /// (0 unless LRAT). `hints` are its LRAT hints (ignored by DRAT, whose callers pass none).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add(&mut self, lits: &[Lit], hints: &[i64]) -> u64 {
+        if self.writer.is_none() {
+            return 0;
+        }
+        self.write_add(lits, hints)
+    }
+
+    /// `add` with a writer: out of line, so that `add` without one is a test and a return.
+    #[inline(never)]
+    fn write_add(&mut self, lits: &[Lit], hints: &[i64]) -> u64 {
         match &mut self.writer {
             None => 0,
             Some(w) if !self.lrat => {
@@ -115,8 +124,15 @@ impl Proof {
 
     /// Logs the deletion of clause `lits` with identifier `id`; with DRAT, not when one of
     /// the literals is assigned at level 0 (module doc).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn delete(&mut self, lits: &[Lit], id: u64, trail: &Trail) {
+        if self.writer.is_some() {
+            self.write_delete(lits, id, trail);
+        }
+    }
+
+    #[inline(never)]
+    fn write_delete(&mut self, lits: &[Lit], id: u64, trail: &Trail) {
         let lrat = self.lrat;
         if let Some(w) = &mut self.writer {
             if lrat {

@@ -84,7 +84,9 @@ impl Solver {
             let lits = arena.lits_mut(c);
             let len = lits.len();
             let mut j = 0;
-            lrat.hints.clear();
+            if lrat_on {
+                lrat.hints.clear();
+            }
             for k in 0..len {
                 let l = lits[k];
                 if trail.value(l) != L_FALSE {
@@ -103,7 +105,9 @@ impl Solver {
                 // Positions 0 and 1 are unchanged (watched literals are not false).
                 // The old clause has level-0 literals, so with DRAT its deletion is not
                 // logged; LRAT deletes it by its identifier.
-                lrat.hints.push(old as i64);
+                if lrat_on {
+                    lrat.hints.push(old as i64);
+                }
                 let id = proof.add(&lits[..j], &lrat.hints);
                 arena.shrink(c, j);
                 arena.set_id(c, id);
