@@ -216,7 +216,7 @@ impl Solver {
     /// least one at the current level, and no mark is set (module doc).
     /// Post: `learnt[0]` is the asserting literal (the negation of the 1UIP); `learnt[1]`, if
     /// any, has the highest level among the rest, which is the returned backtrack level; no
-    /// mark is set.
+    /// mark is set; with an LRAT proof, `self.lrat.hints` are the clause's hints.
     pub(crate) fn analyze(&mut self, conflict: CRef) -> Option<(u32, u32)> {
         debug_assert!(self.trail.decision_level() > 0);
         let current = self.trail.decision_level();
@@ -312,6 +312,13 @@ impl Solver {
             bt = level(learnt[1]);
         }
         let lbd = analysis.levels.lbd(&analysis.learnt, trail, merged);
+        if self.proof.is_lrat() {
+            // The learned clause's hints, while the trail still implies it (`lrat.rs`): the
+            // walk from the conflict crosses whatever minimisation and shrinking removed.
+            let learnt = std::mem::take(&mut self.analysis.learnt);
+            self.chain(&learnt, conflict);
+            self.analysis.learnt = learnt;
+        }
         Some((bt, lbd))
     }
 

@@ -10,7 +10,13 @@
 //!                in a conflict, `USED_MAX` at that moment), bits 12.. LBD
 //! arena[c + 2] = activity (f32 bits) for learned clauses; during collection, the new offset
 //! arena[c + 3..] = literals (packed `Lit` codes)
+//! arena[c - 2], arena[c - 1] = the clause's LRAT identifier (low, high 32 bits), only when
+//!                the arena was made for an LRAT proof (`Arena::with_ids`)
 //! ```
+//! Why the identifier sits before the header, and only under LRAT: propagation and analysis
+//! index from `c` and never see it, so an arena without identifiers has exactly the layout it
+//! had before LRAT existed (the same instructions and cache lines with no proof or a DRAT
+//! one); with them, `alloc`, `relocate` and `delete`'s waste count step over two more words.
 //! Why one arena instead of `Vec<Vec<Lit>>`: one allocation, clause headers next to their
 //! literals, and 32-bit references that halve the size of a watch (MiniSat's `RegionAllocator`
 //! design). Deletion is lazy: a clause is flagged deleted and stays in place until the next
@@ -117,22 +123,72 @@ pub(crate) struct Arena {
     words: Vec<u32>,
     /// Words held by clauses flagged deleted: the collection trigger.
     wasted: usize,
+    /// Each clause carries its LRAT identifier in the two words before its header (module
+    /// doc); set once, before the first clause, by `Solver::set_proof`.
+    ids: bool,
+    /// Words held by identifiers. `size` and `wasted` leave them out, so that collections
+    /// happen at the same moments with an LRAT proof as without (a collection reorders the
+    /// clauses, and the order breaks ties in reduction and inprocessing: the proof must not
+    /// change the search).
+    id_words: usize,
 }
+
+/// Words before a clause's header when the arena carries identifiers.
+const ID_WORDS: usize = 2;
 
 impl Arena {
     /// Allocates a clause; `None` when the arena would outgrow 32-bit offsets (the caller turns
     /// that into `Unknown`, never a panic).
-    pub(crate) fn alloc(&mut self, lits: &[Lit], learned: bool, lbd: u32) -> Option<CRef> {
-        let offset = self.words.len();
-        if offset + HEADER + lits.len() > MAX_WORDS {
+    /// `id` is the clause's LRAT identifier (ignored unless the arena carries identifiers).
+    pub(crate) fn alloc(&mut self, lits: &[Lit], learned: bool, lbd: u32, id: u64) -> Option<CRef> {
+        let extra = self.extra();
+        if self.words.len() + extra + HEADER + lits.len() > MAX_WORDS {
             return None;
         }
+        if self.ids {
+            self.words.push(id as u32);
+            self.words.push((id >> 32) as u32);
+            self.id_words += ID_WORDS;
+        }
+        let offset = self.words.len();
         self.words.push(lits.len() as u32);
         self.words
             .push((learned as u32) | (lbd.min(MAX_LBD) << LBD_SHIFT));
         self.words.push(0f32.to_bits());
         self.words.extend(lits.iter().map(|l| l.code() as u32));
         Some(offset as CRef)
+    }
+
+    /// Words before each header: the identifier's, or none (module doc).
+    #[inline(always)]
+    fn extra(&self) -> usize {
+        if self.ids { ID_WORDS } else { 0 }
+    }
+
+    /// Makes every clause allocated from now on carry an LRAT identifier. Pre: no clause yet.
+    pub(crate) fn carry_ids(&mut self) {
+        debug_assert!(self.words.is_empty());
+        self.ids = true;
+    }
+
+    /// The LRAT identifier of clause `c`; 0 when the arena carries none.
+    #[inline]
+    pub(crate) fn id(&self, c: CRef) -> u64 {
+        if !self.ids {
+            return 0;
+        }
+        let c = c as usize;
+        u64::from(self.words[c - 2]) | (u64::from(self.words[c - 1]) << 32)
+    }
+
+    /// Gives clause `c` a new identifier: it was changed in place (shortened by
+    /// simplification or vivification), and the proof knows the new clause by a new number.
+    pub(crate) fn set_id(&mut self, c: CRef, id: u64) {
+        if self.ids {
+            let c = c as usize;
+            self.words[c - 2] = id as u32;
+            self.words[c - 1] = (id >> 32) as u32;
+        }
     }
 
     #[inline(always)]
@@ -253,8 +309,13 @@ impl Arena {
         self.words[c as usize + 2] = a.to_bits();
     }
 
-    /// Words allocated in total.
+    /// Words allocated in total, identifiers left out (see `id_words`).
     pub(crate) fn size(&self) -> usize {
+        self.words.len() - self.id_words
+    }
+
+    /// One past the largest offset a clause can have (for tables indexed by `CRef`).
+    pub(crate) fn end(&self) -> usize {
         self.words.len()
     }
 
@@ -272,19 +333,24 @@ impl Arena {
         }
         debug_assert!(!self.is_deleted(c));
         let len = self.words[ci] as usize;
-        let new = to.words.len() as CRef;
+        let extra = self.extra();
+        let new = (to.words.len() + extra) as CRef;
         to.words
-            .extend_from_slice(&self.words[ci..ci + HEADER + len]);
+            .extend_from_slice(&self.words[ci - extra..ci + HEADER + len]);
+        to.id_words += extra;
         self.words[ci + 1] |= MOVED;
         self.words[ci + 2] = new;
         new
     }
 
-    /// Capacity hint for the collection target.
-    pub(crate) fn with_capacity(words: usize) -> Arena {
+    /// An empty arena like this one (identifiers or not), with room for `words`: the
+    /// collection target.
+    pub(crate) fn empty_like(&self, words: usize) -> Arena {
         Arena {
-            words: Vec::with_capacity(words),
+            words: Vec::with_capacity(words + self.id_words),
             wasted: 0,
+            ids: self.ids,
+            id_words: 0,
         }
     }
 }

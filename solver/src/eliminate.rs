@@ -33,8 +33,10 @@
 //! Incremental use: a later clause or assumption that mentions an eliminated variable makes the
 //! engine re-add every eliminated clause (`restore_eliminated`) — always correct, and the
 //! resolvents stay (they are implied). Proofs: resolvents are logged as additions (they are
-//! RUP); the deletions of eliminated clauses are *not* logged, so a restoration re-adds clauses
-//! the proof still holds.
+//! RUP; their LRAT hints are the two clauses resolved, after the units of the literals the
+//! resolvent lost on level 0); the deletions of eliminated clauses are *not* logged, so a
+//! restoration re-adds clauses the proof still holds — with LRAT under their old identifiers,
+//! which the reconstruction stack keeps.
 //!
 //! Model reconstruction: eliminated clauses are kept on a stack with their witness literal
 //! (the eliminated variable's literal) first. Going through the stack backwards, a clause the
@@ -77,9 +79,12 @@ pub(crate) struct Elimination {
     /// Frozen variables are never eliminated (`Solver::freeze`).
     frozen: Vec<bool>,
     /// Clauses removed by elimination, for model reconstruction: flattened, each with its
-    /// witness literal first; `ends[i]` is the end of clause `i`.
+    /// witness literal first; `ends[i]` is the end of clause `i`, `ids[i]` its LRAT identifier
+    /// (0 without an LRAT proof): the proof never deletes these clauses, so a restoration
+    /// brings each back under its old identifier.
     stack: Vec<Lit>,
     ends: Vec<u32>,
+    ids: Vec<u64>,
     /// The first round (before the first search) ran.
     done: bool,
     /// Rounds during search so far (the interval grows with them, the bound doubles).
@@ -118,9 +123,10 @@ impl Elimination {
     /// `r` (`x ≡ r`): the two binary clauses of the equivalence go on the reconstruction stack
     /// (witness `x`, then `¬x`), so `extend_model` gives `x` the value of `r`, and a
     /// restoration re-adds them, which brings `x` back with its meaning.
-    pub(crate) fn substitute(&mut self, x: Lit, r: Lit) {
-        self.push_clause(x, &[x, !r]);
-        self.push_clause(!x, &[!x, r]);
+    /// `x_or_neg_r` and `neg_x_or_r` are the two binaries' identifiers in an LRAT proof.
+    pub(crate) fn substitute(&mut self, x: Lit, r: Lit, x_or_neg_r: u64, neg_x_or_r: u64) {
+        self.push_clause(x, &[x, !r], x_or_neg_r);
+        self.push_clause(!x, &[!x, r], neg_x_or_r);
         self.eliminated[x.var().index()] = true;
     }
 
@@ -136,12 +142,14 @@ impl Elimination {
         lits.iter().any(|l| self.eliminated[l.var().index()])
     }
 
-    /// Saves clause `lits` with its `witness` first, for reconstruction.
-    fn push_clause(&mut self, witness: Lit, lits: &[Lit]) {
+    /// Saves clause `lits` (LRAT identifier `id`) with its `witness` first, for
+    /// reconstruction.
+    fn push_clause(&mut self, witness: Lit, lits: &[Lit], id: u64) {
         self.stack.push(witness);
         self.stack
             .extend(lits.iter().copied().filter(|&l| l != witness));
         self.ends.push(self.stack.len() as u32);
+        self.ids.push(id);
     }
 
     /// Gives the eliminated variables of `model` the values that satisfy the eliminated
@@ -255,7 +263,8 @@ impl Solver {
             })
             .collect();
         candidates.sort_by_key(|&v| (occ[2 * v].len() * occ[2 * v + 1].len(), v));
-        let mut resolvents: Vec<Vec<Lit>> = Vec::new();
+        // Each resolvent with the identifiers of the two clauses it resolves (LRAT).
+        let mut resolvents: Vec<(Vec<Lit>, [u64; 2])> = Vec::new();
         for v in candidates {
             if ticks > budget || !self.ok {
                 break;
@@ -293,7 +302,7 @@ impl Solver {
                             feasible = false;
                             break 'pairs;
                         }
-                        resolvents.push(r);
+                        resolvents.push((r, [self.arena.id(a), self.arena.id(b)]));
                     }
                 }
             }
@@ -304,7 +313,7 @@ impl Solver {
             for &c in ps.iter().chain(ns.iter()) {
                 let lits = self.arena.lits(c);
                 let witness = if lits.contains(&pos) { pos } else { neg };
-                self.elim.push_clause(witness, lits);
+                self.elim.push_clause(witness, lits, self.arena.id(c));
                 self.watches.detach(&self.arena, c);
                 self.arena.delete(c);
             }
@@ -318,8 +327,17 @@ impl Solver {
                     GateKind::Xor => self.stats.gates_xor += 1,
                 }
             }
-            for r in std::mem::take(&mut resolvents) {
-                self.add_derived_indexed(&r, &mut occ);
+            let mut hints = Vec::new();
+            for (r, [a, b]) in std::mem::take(&mut resolvents) {
+                if self.proof.is_lrat() {
+                    // The units of the literals the resolvent lost on level 0, then the clause
+                    // with `v` (unit on it) and the clause with `¬v` (falsified). Both stay in
+                    // the proof: eliminated clauses are never deleted there.
+                    self.resolvent_hints(&r, a, b, v);
+                    hints.clear();
+                    hints.extend_from_slice(&self.lrat.hints);
+                }
+                self.add_derived_indexed(&r, &hints, &mut occ);
                 if !self.ok {
                     break;
                 }
@@ -585,7 +603,8 @@ impl Solver {
                     .filter(|l| marks[l.code()] != 0)
                     .count();
                 if inside == len {
-                    self.proof.delete(self.arena.lits(d), &self.trail);
+                    self.proof
+                        .delete(self.arena.lits(d), self.arena.id(d), &self.trail);
                     self.watches.detach(&self.arena, d);
                     self.arena.delete(d);
                     self.stats.subsumed += 1;
@@ -608,10 +627,42 @@ impl Solver {
         collect_root_clause(&self.trail, lits, marks, &mut out).then_some(out)
     }
 
+    /// The LRAT hints of the resolvent `r` on `v` of the clauses with identifiers `a`
+    /// (holding `v`) and `b` (holding `¬v`) into `self.lrat.hints`: the units of the literals
+    /// of the two that `r` lost for being false on level 0, `a`, `b`. The two clauses are read
+    /// from the reconstruction stack's copy, since the arena's are deleted by now.
+    fn resolvent_hints(&mut self, r: &[Lit], a: u64, b: u64, v: usize) {
+        let mut lits: Vec<Lit> = Vec::new();
+        let mut start = 0usize;
+        for (i, &end) in self.elim.ends.iter().enumerate().rev() {
+            let id = self.elim.ids[i];
+            let begin = if i == 0 {
+                0
+            } else {
+                self.elim.ends[i - 1] as usize
+            };
+            if id == a || id == b {
+                lits.extend_from_slice(&self.elim.stack[begin..end as usize]);
+                start += 1;
+                if start == 2 {
+                    break;
+                }
+            }
+        }
+        self.lrat.hints.clear();
+        self.root_hints(
+            lits.into_iter()
+                .filter(|l| l.var().index() != v && !r.contains(l)),
+        );
+        self.lrat.hints.push(a as i64);
+        self.lrat.hints.push(b as i64);
+    }
+
     /// Re-adds every eliminated clause and makes the variables ordinary again.
     pub(crate) fn restore_eliminated(&mut self) {
         let stack = std::mem::take(&mut self.elim.stack);
         let ends = std::mem::take(&mut self.elim.ends);
+        let ids = std::mem::take(&mut self.elim.ids);
         for v in 0..self.trail.num_vars() {
             if self.elim.eliminated[v] {
                 self.elim.eliminated[v] = false;
@@ -620,8 +671,9 @@ impl Solver {
         }
         self.stats.restored += 1;
         let mut start = 0usize;
-        for &end in &ends {
-            self.add_irredundant(&stack[start..end as usize]);
+        for (&end, &id) in ends.iter().zip(&ids) {
+            // Under its old identifier: the proof never deleted it (`Elimination::ids`).
+            self.add_irredundant(&stack[start..end as usize], id);
             start = end as usize;
         }
     }

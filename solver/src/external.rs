@@ -54,7 +54,9 @@
 //! clauses). A proof that `rate` verifies against the input formula **plus the external-clause
 //! log** certifies that the formula together with the clauses the propagator asserted is
 //! unsatisfiable: the engine's reasoning is checked, the propagator's clauses are trusted. It
-//! does not certify the propagator's clauses themselves (that its rule implies each).
+//! does not certify the propagator's clauses themselves (that its rule implies each). LRAT has
+//! no step for a clause taken on trust, so an LRAT proof fails at the propagator's first clause
+//! (`Solver::flush_proof` reports it; a propagator that only observes and decides is fine).
 
 #![forbid(unsafe_code)]
 
@@ -654,7 +656,7 @@ impl Solver {
             }
         }
         self.log_external(&buf);
-        self.proof.add(&buf);
+        let id = self.proof_external(&buf);
         if self.elim.touches(&buf) {
             // Restoring eliminated clauses mid-search would leave them unwatched under the
             // current assignment: go to level 0 first.
@@ -678,7 +680,7 @@ impl Solver {
         match buf.len() {
             0 => {
                 self.ok = false;
-                self.proof.empty();
+                self.proof.add(&[], &[]);
                 return Round::Unsat;
             }
             1 => {
@@ -690,11 +692,12 @@ impl Solver {
                         self.backtrack(0);
                         if self.trail.value(l) == L_FALSE {
                             self.ok = false;
-                            self.proof.empty();
+                            self.proof.add(&[], &[]);
                             return Round::Unsat;
                         }
                         if self.trail.value(l) == L_UNDEF {
                             self.trail.assign(l, NO_REASON);
+                            self.proof.set_unit(l.var().index(), id);
                         }
                         Round::Again
                     }
@@ -704,7 +707,7 @@ impl Solver {
         }
         let learned = kind == ClauseKind::Learned;
         let lbd = buf.len().min(u32::MAX as usize) as u32;
-        let Some(c) = self.arena.alloc(&buf, learned, lbd) else {
+        let Some(c) = self.arena.alloc(&buf, learned, lbd, id) else {
             self.out_of_memory = true;
             return Round::Stop;
         };
@@ -725,7 +728,7 @@ impl Solver {
                 let second = self.trail.level[b.var().index()];
                 if top == 0 {
                     self.ok = false;
-                    self.proof.empty();
+                    self.proof.add(&[], &[]);
                     return Round::Unsat;
                 }
                 if second < top {
@@ -799,9 +802,9 @@ impl Solver {
             }
         });
         self.log_external(&buf);
-        self.proof.add(&buf);
+        let id = self.proof_external(&buf);
         let lbd = self.analysis.levels.lbd(&buf, &self.trail, 0);
-        let c = match self.arena.alloc(&buf, true, lbd) {
+        let c = match self.arena.alloc(&buf, true, lbd, id) {
             Some(c) => c,
             None => {
                 self.out_of_memory = true;
@@ -832,6 +835,20 @@ impl Solver {
     /// Whether the connected propagator misbehaved during this solve.
     pub(crate) fn propagator_failed(&self) -> bool {
         self.external.as_ref().is_some_and(|e| e.error.is_some())
+    }
+
+    /// Writes a clause of the propagator to the proof: with DRAT as an addition (checked
+    /// against the formula plus the external-clause log, module doc); with LRAT it cannot be
+    /// written — a clause taken on trust is not a step LRAT has — so the proof fails, saying
+    /// so (`proof.rs`). Returns the clause's identifier.
+    fn proof_external(&mut self, lits: &[Lit]) -> u64 {
+        if self.proof.is_lrat() {
+            self.proof.fail(
+                "an external propagator added a clause, and LRAT has no step for a clause \
+                 taken on trust (use a DRAT proof with the external-clause log)",
+            );
+        }
+        self.proof.add(lits, &[])
     }
 
     fn log_external(&mut self, lits: &[Lit]) {

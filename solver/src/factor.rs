@@ -64,12 +64,15 @@
 //!
 //! Proofs: each `x ∨ C'ⱼ` is logged first (a RAT clause on `x`, which no other clause has), then
 //! each `¬x ∨ lᵢ` (RAT on `¬x`: every resolvent with an `x ∨ C'ⱼ` is a replaced clause still
-//! present), then the deletions of the replaced clauses. The variable's DRAT number is one more
+//! present), then the deletions of the replaced clauses. In LRAT these are RAT steps: `x ∨ C'ⱼ`
+//! with no hints (no clause holds `¬x`), `¬x ∨ lᵢ` with the group `-id(x ∨ C'ⱼ)
+//! id(lᵢ ∨ C'ⱼ)` for every row `j`. The variable's DRAT number is one more
 //! than its index, like any other's; it is above every variable of the input, so a checker
 //! sees a fresh variable. When an undo happens with a proof on, the copy's clauses are logged
 //! as additions; a checker accepts them only if they are RUP at that point, which holds for
-//! the replaced clauses but is not guaranteed for others, so a proof across an undo may not
-//! check (a one-shot run such as `grim-sat` never undoes).
+//! the replaced clauses but is not guaranteed for others, so a DRAT proof across an undo may
+//! not check, and an LRAT proof fails outright (`Solver::flush_proof` says so); a one-shot run
+//! such as `grim-sat` never undoes.
 
 #![forbid(unsafe_code)]
 
@@ -594,19 +597,33 @@ impl Solver {
         found.resize(2 * (v + 1), Vec::new());
         let x = var.pos();
         let mut clause: Vec<Lit> = Vec::new();
-        let add = |s: &mut Solver, clause: &[Lit], occ: &mut Vec<Vec<CRef>>| {
-            s.add_derived_indexed(clause, occ);
+        let add = |s: &mut Solver, clause: &[Lit], hints: &[i64], occ: &mut Vec<Vec<CRef>>| {
+            s.add_derived_indexed(clause, hints, occ);
             s.stats.factor_added += 1;
         };
+        // LRAT: the identifiers of the `x ∨ C'ⱼ`, row by row (they increase).
+        let mut row_ids: Vec<u64> = Vec::with_capacity(rows.len());
         for row in rows {
             clause.clear();
             clause.push(x);
             let c = row.partners[0];
             clause.extend(self.arena.lits(c).iter().copied().filter(|&k| k != l));
-            add(self, &clause, occ);
+            // RAT on x with no hints: no clause holds ¬x yet.
+            add(self, &clause, &[], occ);
+            row_ids.push(self.proof.last_id());
         }
-        for &li in lits {
-            add(self, &[!x, li], occ);
+        let mut hints: Vec<i64> = Vec::new();
+        for (i, &li) in lits.iter().enumerate() {
+            hints.clear();
+            if self.proof.is_lrat() {
+                // RAT on ¬x: the clauses with x are the `x ∨ C'ⱼ`, and each resolvent
+                // `lᵢ ∨ C'ⱼ` is row j's partner for lᵢ, still present (falsified at once).
+                for (row, &id) in rows.iter().zip(&row_ids) {
+                    hints.push(-(id as i64));
+                    hints.push(self.arena.id(row.partners[i]) as i64);
+                }
+            }
+            add(self, &[!x, li], &hints, occ);
         }
         for row in rows {
             for &d in &row.partners {
@@ -615,7 +632,8 @@ impl Solver {
                 }
                 // The watches go in one sweep at the end of the round: detaching one by one
                 // scans the lists, quadratic on a large at-most-one.
-                self.proof.delete(self.arena.lits(d), &self.trail);
+                self.proof
+                    .delete(self.arena.lits(d), self.arena.id(d), &self.trail);
                 self.arena.delete(d);
                 self.stats.factor_removed += 1;
             }
@@ -636,6 +654,11 @@ impl Solver {
         if !self.ok {
             return;
         }
+        // The copy's clauses come back without hints a checker could follow (module doc).
+        self.proof.fail(
+            "factoring was undone (a variable or propagator claimed an extension variable's \
+             index), and LRAT cannot state the restored clauses",
+        );
         self.backtrack(0);
         if self.elim.mentions_from(first) || self.elim.touches(&copy) {
             self.restore_eliminated();
@@ -646,8 +669,8 @@ impl Solver {
         for &end in &ends {
             let clause = &copy[start..end as usize];
             start = end as usize;
-            self.proof.add(clause);
-            self.add_irredundant(clause);
+            let id = self.proof.add(clause, &[]);
+            self.add_irredundant(clause, id);
         }
         let ext = |l: &Lit| l.var().index() >= first;
         let Solver {
@@ -660,7 +683,7 @@ impl Solver {
         } = self;
         for &c in clauses.originals.iter().chain(&clauses.learnts) {
             if !arena.is_deleted(c) && arena.lits(c).iter().any(ext) {
-                proof.delete(arena.lits(c), trail);
+                proof.delete(arena.lits(c), arena.id(c), trail);
                 arena.delete(c);
             }
         }
@@ -669,6 +692,10 @@ impl Solver {
         // Forget the extension variables' level-0 values; the other level-0 reasons may name
         // deleted clauses now (`trail.rs` invariant 6 lets them go).
         let freed = trail.forget_root(|l| ext(&l));
+        for l in &freed {
+            proof.set_unit(l.var().index(), 0);
+        }
+        self.lrat.forget_root();
         // Simplification may have stripped a false extension literal from a clause and left
         // it as a blocker: it is unassigned now.
         watches.reset_blockers(arena, |l| ext(&l));

@@ -96,10 +96,16 @@ impl Solver {
     /// a clause of the arena (not a unit, not satisfied), lists it in the occurrence lists
     /// `occ` (indexed by literal code). The resolvents of `eliminate.rs` and the extension
     /// clauses of `factor.rs`.
-    pub(crate) fn add_derived_indexed(&mut self, lits: &[Lit], occ: &mut [Vec<CRef>]) {
-        self.proof.add(lits);
+    /// `hints` are its LRAT hints.
+    pub(crate) fn add_derived_indexed(
+        &mut self,
+        lits: &[Lit],
+        hints: &[i64],
+        occ: &mut [Vec<CRef>],
+    ) {
+        let id = self.proof.add(lits, hints);
         let before = self.clauses.originals.len();
-        self.add_irredundant(lits);
+        self.add_irredundant(lits, id);
         if self.clauses.originals.len() > before
             && let Some(&c) = self.clauses.originals.last()
         {
@@ -109,17 +115,12 @@ impl Solver {
         }
     }
 
-    /// The formula is refuted: `ok` off, and the empty clause ends the proof.
-    pub(crate) fn refute(&mut self) {
-        self.ok = false;
-        self.proof.empty();
-    }
-
-    /// Propagates at level 0; a conflict there refutes the formula ([`Solver::refute`]) and
-    /// answers false. Pre: level 0.
+    /// Propagates at level 0; a conflict there refutes the formula
+    /// ([`Solver::refute_with`]) and answers false. Pre: level 0.
     pub(crate) fn propagate_root(&mut self) -> bool {
-        if self.propagate() != NO_REASON {
-            self.refute();
+        let conflict = self.propagate();
+        if conflict != NO_REASON {
+            self.refute_with(conflict);
             return false;
         }
         true
@@ -153,18 +154,21 @@ impl Solver {
         self.propagate_root()
     }
 
-    /// Assigns the level-0 `units` a round derived, skipping those already true; one already
-    /// false refutes the formula and answers false (nothing is propagated: the caller
-    /// propagates after).
-    pub(crate) fn fix_units(&mut self, units: &[Lit]) -> bool {
-        for &u in units {
+    /// Assigns the level-0 `units` a round derived (each with the identifier of its unit
+    /// clause in the proof), skipping those already true; one already false refutes the
+    /// formula and answers false (nothing is propagated: the caller propagates after).
+    pub(crate) fn fix_units(&mut self, units: &[(Lit, u64)]) -> bool {
+        for &(u, id) in units {
             match self.trail.value(u) {
                 L_TRUE => {}
                 L_FALSE => {
-                    self.refute();
+                    self.refute_units(u, id);
                     return false;
                 }
-                _ => self.trail.assign(u, NO_REASON),
+                _ => {
+                    self.trail.assign(u, NO_REASON);
+                    self.proof.set_unit(u.var().index(), id);
+                }
             }
         }
         true

@@ -60,7 +60,8 @@
 //! | `external` | `External` | the external-propagator interface ([`Propagator`]): notifications, lazy reasons, added clauses, model checks |
 //! | `simplify` | `Simplify` | level-0 simplification and garbage collection |
 //! | `check` | `ModelCheck` | the copy of the clauses and the model check |
-//! | `proof` | `Proof` | DRAT proof output (text and binary) |
+//! | `proof` | `Proof` | DRAT and LRAT proof output (text and binary); the clause identifiers |
+//! | `lrat` | `Lrat` | LRAT hints: the unit-propagation chain that justifies each derived clause; level-0 unit clauses |
 //! | `budget` | `Limits`, `Terminator` | budgets and the terminate flag |
 //! | `inprocess` | `Rounds` | what inprocessing rounds share: the √-schedule, the effort budget, starting at the root |
 //! | `search` | `Progress` | the CDCL loop, a ladder of the above; progress reports |
@@ -87,6 +88,7 @@ pub mod external;
 mod factor;
 mod heap;
 mod inprocess;
+mod lrat;
 mod lucky;
 mod minimize;
 mod mode;

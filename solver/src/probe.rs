@@ -55,9 +55,9 @@ impl Solver {
             return Probes::AssumptionsFail(Vec::new());
         }
         self.undo_to(0, false);
-        if self.propagate() != NO_REASON {
-            self.ok = false;
-            self.proof.empty();
+        let conflict = self.propagate();
+        if conflict != NO_REASON {
+            self.refute_with(conflict);
             return Probes::AssumptionsFail(Vec::new());
         }
         for &a in assumptions {
@@ -111,6 +111,15 @@ impl Solver {
             .collect_marked_decisions(&self.arena, &self.trail, &mut failed);
         failed
     }
+}
+
+/// A hyper-binary resolvent `¬d ∨ u` found by a probe: `u`'s reason, and the range of its
+/// LRAT hints in the round's hint buffer.
+struct Hyper {
+    d: Lit,
+    u: Lit,
+    reason: CRef,
+    hints: (usize, usize),
 }
 
 /// The schedule of failed-literal probing during search (`probing`/`probe_round`): written
@@ -190,7 +199,12 @@ impl Solver {
         self.probing.probed.resize(2 * n, usize::MAX);
         self.probing.parent.resize(n, Lit::from_code(0));
         self.probing.depth.resize(n, 0);
-        let mut hbr: Vec<(Lit, Lit, CRef)> = Vec::new();
+        let mut hbr: Vec<Hyper> = Vec::new();
+        // LRAT: the hints of the failed literal and of each resolvent, taken on the probe's
+        // trail (`lrat.rs`), and the reasons the resolvents replaced, whose deletions wait
+        // until every resolvent of the probe is added (a later one's hints may name them).
+        let mut hints: Vec<i64> = Vec::new();
+        let mut replaced: Vec<CRef> = Vec::new();
         let mut found_binaries = false;
         let mut visited = 0usize;
         let mut code = self.probing.cursor % (2 * n).max(1);
@@ -215,17 +229,24 @@ impl Solver {
             }
             self.probing.probed[p.code()] = self.trail.len();
             self.stats.probed += 1;
-            let failed = self.probe_tree(p, &mut hbr, &mut steps);
+            hints.clear();
+            let failed = self.probe_tree(p, &mut hbr, &mut hints, &mut steps);
             self.undo_to(0, false);
             if let Some(f) = failed {
                 self.stats.failed_literals += 1;
-                self.proof.add(&[f]);
+                let id = self.proof.add(&[f], &hints);
                 self.trail.assign(f, NO_REASON);
+                self.proof.set_unit(f.var().index(), id);
                 self.propagate_root();
                 continue;
             }
-            for (d, u, r) in hbr.drain(..) {
-                found_binaries |= self.add_hyper_binary(d, u, r);
+            for h in hbr.drain(..) {
+                let chain = &hints[h.hints.0..h.hints.1];
+                found_binaries |= self.add_hyper_binary(h.d, h.u, h.reason, chain, &mut replaced);
+            }
+            for r in replaced.drain(..) {
+                self.proof
+                    .delete(self.arena.lits(r), self.arena.id(r), &self.trail);
             }
         }
         self.probing.cursor = code;
@@ -242,12 +263,14 @@ impl Solver {
     }
 
     /// Propagates probe `p` on level 1 and builds its tree (`probe_round`); the failed
-    /// literal's negation when it conflicts, else `None` with the hyper-binary resolvents
-    /// `(d, u, reason)` in `hbr`. Leaves the level-1 assignment in place.
+    /// literal's negation when it conflicts, else `None` with the hyper-binary resolvents in
+    /// `hbr`. With an LRAT proof, `hints` gets the failed literal's hints, or each resolvent's
+    /// (at the range its entry names). Leaves the level-1 assignment in place.
     fn probe_tree(
         &mut self,
         p: Lit,
-        hbr: &mut Vec<(Lit, Lit, CRef)>,
+        hbr: &mut Vec<Hyper>,
+        hints: &mut Vec<i64>,
         steps: &mut u64,
     ) -> Option<Lit> {
         self.trail.new_decision_level();
@@ -280,13 +303,25 @@ impl Solver {
             self.probing.parent[u.var().index()] = d;
             self.probing.depth[u.var().index()] = self.probing.depth[d.var().index()] + 1;
             if lits.len() > 2 && conflict == NO_REASON {
-                hbr.push((d, u, r));
+                let start = hints.len();
+                if self.proof.is_lrat() {
+                    // ¬d ∨ u: from d, the probe's propagation reaches r's other literals.
+                    self.chain(&[d, u], r);
+                    hints.extend_from_slice(&self.lrat.hints);
+                }
+                hbr.push(Hyper {
+                    d,
+                    u,
+                    reason: r,
+                    hints: (start, hints.len()),
+                });
             }
         }
         if conflict == NO_REASON {
             return None;
         }
         hbr.clear();
+        hints.clear();
         let mut dom: Option<Lit> = None;
         for &l in self.arena.lits(conflict) {
             if self.trail.level[l.var().index()] == 0 {
@@ -297,12 +332,27 @@ impl Solver {
                 Some(d) => self.probing.meet(d, !l, steps),
             });
         }
-        Some(!dom.unwrap_or(p))
+        let dom = dom.unwrap_or(p);
+        if self.proof.is_lrat() {
+            // Every literal of the conflict's cone lies below `dom` in the tree, so the walk
+            // from the conflict stops at `dom` without reaching the probe.
+            self.chain(&[dom], conflict);
+            hints.extend_from_slice(&self.lrat.hints);
+        }
+        Some(!dom)
     }
 
-    /// Adds the hyper-binary resolvent `¬d ∨ u` of reason `r` (at level 0, after the probe).
-    /// It replaces `r` when it subsumes it. Returns whether a clause was added.
-    fn add_hyper_binary(&mut self, d: Lit, u: Lit, r: CRef) -> bool {
+    /// Adds the hyper-binary resolvent `¬d ∨ u` of reason `r` (at level 0, after the probe),
+    /// with its LRAT `hints`. It replaces `r` when it subsumes it; `r` then joins `replaced`,
+    /// whose deletions the caller logs. Returns whether a clause was added.
+    fn add_hyper_binary(
+        &mut self,
+        d: Lit,
+        u: Lit,
+        r: CRef,
+        hints: &[i64],
+        replaced: &mut Vec<CRef>,
+    ) -> bool {
         if self.arena.is_deleted(r)
             || self.trail.value(u) != L_UNDEF
             || self.trail.value(d) != L_UNDEF
@@ -312,14 +362,14 @@ impl Solver {
         let bin = [u, !d];
         let subsumes = self.arena.lits(r).contains(&!d);
         let learned = !subsumes || self.arena.is_learned(r);
-        self.proof.add(&bin);
-        let Some(c) = self.arena.alloc(&bin, learned, 1) else {
+        let id = self.proof.add(&bin, hints);
+        let Some(c) = self.arena.alloc(&bin, learned, 1, id) else {
             self.out_of_memory = true;
             return false;
         };
         if subsumes {
             self.stats.hbr_subsuming += 1;
-            self.proof.delete(self.arena.lits(r), &self.trail);
+            replaced.push(r);
             self.watches.detach(&self.arena, r);
             self.arena.delete(r);
         } else {

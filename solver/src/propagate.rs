@@ -23,14 +23,19 @@ use crate::watch::{Watch, Watches};
 
 impl Solver {
     /// Propagates every trail literal from `qhead` on (the free function `propagate` below).
+    /// With an LRAT proof, what it fixed on level 0 gets its unit clauses (`lrat.rs`).
     #[inline]
     pub(crate) fn propagate(&mut self) -> CRef {
-        propagate(
+        let conflict = propagate(
             &mut self.trail,
             &mut self.watches,
             &mut self.arena,
             &mut self.stats,
-        )
+        );
+        if self.proof.is_lrat() {
+            self.root_units_after_propagation();
+        }
+        conflict
     }
 }
 
@@ -40,7 +45,11 @@ impl Solver {
 /// Pre: the invariants of `trail.rs`, `watch.rs` and `clause.rs` hold.
 /// Post on conflict: every literal of the returned clause is false, and `qhead` is at the end
 /// of the trail (the caller analyses and backtracks). Post otherwise: `qhead == trail.len()`.
+///
+/// Never inlined: the loop compiles best as a function of its own (inlined into the method
+/// above, it took 2% more instructions on php-10p-9h, callgrind, the search unchanged).
 #[allow(unsafe_code)]
+#[inline(never)]
 pub(crate) fn propagate(
     trail: &mut Trail,
     watches: &mut Watches,

@@ -280,7 +280,8 @@ impl Solver {
         });
         let remove = (candidates.len() as f64 * self.opts.reduce_fraction) as usize;
         for &c in &candidates[..remove] {
-            self.proof.delete(self.arena.lits(c), &self.trail);
+            self.proof
+                .delete(self.arena.lits(c), self.arena.id(c), &self.trail);
             self.arena.delete(c);
             self.stats.deleted += 1;
         }
@@ -321,7 +322,7 @@ mod tests {
         s.start_reductions();
         for (i, lbd) in [2, 5, 9].into_iter().enumerate() {
             let lits: Vec<Lit> = vars[3 * i..3 * i + 3].iter().map(|v| v.pos()).collect();
-            let c = s.arena.alloc(&lits, true, lbd).expect("a tiny arena");
+            let c = s.arena.alloc(&lits, true, lbd, 0).expect("a tiny arena");
             s.arena.set_used(c, s.reduce.fresh_used(lbd));
             s.watches.attach(&s.arena, c);
             s.clauses.push(c, true);

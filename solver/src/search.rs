@@ -113,8 +113,7 @@ impl Solver {
             if conflict != NO_REASON {
                 self.stats.conflicts += 1;
                 if self.trail.decision_level() == 0 {
-                    self.ok = false;
-                    self.proof.empty();
+                    self.refute_with(conflict);
                     return Status::Unsat;
                 }
                 // Chronological backtracking's conflicts below the current level (`chrono.rs`).
@@ -130,8 +129,7 @@ impl Solver {
                             continue;
                         }
                         OutOfOrder::Refuted => {
-                            self.ok = false;
-                            self.proof.empty();
+                            self.refute_with(conflict);
                             return Status::Unsat;
                         }
                     }
@@ -233,16 +231,17 @@ impl Solver {
     fn learn(&mut self, lbd: u32, jump: u32) {
         self.stats.learned += 1;
         let learnt = &self.analysis.learnt;
-        self.proof.add(learnt);
+        let id = self.proof.add(learnt, &self.lrat.hints);
         let first = learnt[0];
         if learnt.len() == 1 {
             self.stats.learned_units += 1;
             // A unit holds at level 0: propagate it there (above the assumptions too).
             debug_assert_eq!(self.trail.decision_level(), 0);
             self.trail.assign(first, NO_REASON);
+            self.proof.set_unit(first.var().index(), id);
             return;
         }
-        match self.arena.alloc(learnt, true, lbd) {
+        match self.arena.alloc(learnt, true, lbd, id) {
             Some(c) => {
                 self.arena.set_used(c, self.reduce.fresh_used(lbd));
                 self.arena.set_activity(c, self.reduce.activity_inc());

@@ -7,7 +7,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::clause::{Arena, NO_REASON, is_clause};
+use crate::clause::{NO_REASON, is_clause};
 use crate::solver::Solver;
 use crate::types::{L_FALSE, L_TRUE};
 
@@ -75,17 +75,26 @@ impl Solver {
             clauses,
             trail,
             proof,
+            lrat,
             ..
         } = self;
+        let lrat_on = proof.is_lrat();
         for &c in clauses.originals.iter().chain(&clauses.learnts) {
+            let old = arena.id(c);
             let lits = arena.lits_mut(c);
             let len = lits.len();
             let mut j = 0;
+            if lrat_on {
+                lrat.hints.clear();
+            }
             for k in 0..len {
                 let l = lits[k];
                 if trail.value(l) != L_FALSE {
                     lits[j] = l;
                     j += 1;
+                } else if lrat_on {
+                    // Its unit clause makes the literal false for the checker (`lrat.rs`).
+                    lrat.hints.push(proof.unit(l.var().index()) as i64);
                 }
             }
             debug_assert!(
@@ -94,9 +103,17 @@ impl Solver {
             );
             if j < len {
                 // Positions 0 and 1 are unchanged (watched literals are not false).
-                // The old clause has level-0 literals, so its deletion is not logged.
-                proof.add(&lits[..j]);
+                // The old clause has level-0 literals, so with DRAT its deletion is not
+                // logged; LRAT deletes it by its identifier.
+                if lrat_on {
+                    lrat.hints.push(old as i64);
+                }
+                let id = proof.add(&lits[..j], &lrat.hints);
                 arena.shrink(c, j);
+                arena.set_id(c, id);
+                if lrat_on {
+                    proof.delete(&[], old, trail);
+                }
             }
         }
         self.debug_check();
@@ -121,7 +138,9 @@ impl Solver {
     /// locality.
     pub(crate) fn collect_garbage_forced(&mut self) {
         self.stats.collections += 1;
-        let mut to = Arena::with_capacity(self.arena.size() - self.arena.wasted());
+        let mut to = self
+            .arena
+            .empty_like(self.arena.size() - self.arena.wasted());
         self.watches.relocate(&mut self.arena, &mut to);
         let trail = &mut self.trail;
         for &l in &trail.lits {

@@ -15,6 +15,7 @@ use crate::decide::{Phases, Scores};
 use crate::eliminate::Elimination;
 use crate::external::External;
 use crate::factor::Factor;
+use crate::lrat::Lrat;
 use crate::lucky::Lucky;
 use crate::mode::Mode;
 use crate::options::Options;
@@ -124,8 +125,10 @@ pub struct Solver {
     pub(crate) factor: Factor,
     /// The copy of the clauses as added, for the model check (`check.rs`).
     pub(crate) check: ModelCheck,
-    /// DRAT proof output (`proof.rs`).
+    /// DRAT or LRAT proof output (`proof.rs`).
     pub(crate) proof: Proof,
+    /// LRAT hints: the walk's scratch, the level-0 units' cursor (`lrat.rs`).
+    pub(crate) lrat: Lrat,
     /// The budget of the current call and the terminate flag (`budget.rs`).
     pub(crate) limits: Limits,
     /// The progress callback (`search.rs`).
@@ -197,6 +200,7 @@ impl Solver {
             factor: Factor::default(),
             check,
             proof: Proof::default(),
+            lrat: Lrat::default(),
             limits: Limits::default(),
             progress: Progress::default(),
             user_vars: 0,
@@ -313,12 +317,15 @@ impl Solver {
         }
         self.factor.record(lits);
         self.scores.shape.note(lits.len());
-        self.add_irredundant(lits);
+        let id = self.proof.original();
+        self.add_irredundant(lits, id);
     }
 
     /// Adds an irredundant clause at level 0 (simplified against level-0 values); shared by
-    /// `add_clause` and the restoration of eliminated clauses.
-    pub(crate) fn add_irredundant(&mut self, lits: &[Lit]) {
+    /// `add_clause`, the restoration of eliminated clauses and the clauses inprocessing
+    /// derives. `id` is the clause's LRAT identifier: it is already known to the proof (an
+    /// original clause, a restored one the proof never deleted, or one just logged).
+    pub(crate) fn add_irredundant(&mut self, lits: &[Lit], id: u64) {
         if !self.ok {
             return;
         }
@@ -340,21 +347,35 @@ impl Solver {
             return;
         }
         let distinct = buf.len();
+        let mut id = id;
+        if self.proof.is_lrat() {
+            let trail = &self.trail;
+            let falses: Vec<Lit> = buf
+                .iter()
+                .copied()
+                .filter(|&l| trail.value(l) == L_FALSE)
+                .collect();
+            self.lrat.hints.clear();
+            self.root_hints(falses);
+            self.lrat.hints.push(id as i64);
+        }
         buf.retain(|&l| self.trail.value(l) != L_FALSE);
-        if buf.len() < distinct {
-            // Level-0 false literals removed: the shorter clause is derived (RUP).
-            self.proof.add(&buf);
+        if buf.len() < distinct || buf.is_empty() {
+            // Level-0 false literals removed: the shorter clause is derived (RUP). An empty
+            // clause as given is logged too, so that the proof ends in one.
+            id = self.proof.add(&buf, &self.lrat.hints);
         }
         match buf.len() {
             0 => self.ok = false,
             1 => {
                 self.trail.assign(buf[0], NO_REASON);
-                if self.propagate() != NO_REASON {
-                    self.ok = false;
-                    self.proof.empty();
+                self.proof.set_unit(buf[0].var().index(), id);
+                let conflict = self.propagate();
+                if conflict != NO_REASON {
+                    self.refute_with(conflict);
                 }
             }
-            _ => match self.arena.alloc(&buf, false, 0) {
+            _ => match self.arena.alloc(&buf, false, 0, id) {
                 Some(c) => {
                     self.watches.attach(&self.arena, c);
                     self.clauses.originals.push(c);

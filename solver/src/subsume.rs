@@ -20,7 +20,8 @@
 //! level-0 literal are left to `simplify.rs`.
 //!
 //! Proofs: a strengthened clause is added (RUP: with `d`, its negation propagates `¬k`, and
-//! then `c` is falsified) before the old one is deleted; subsumed clauses are deleted.
+//! then `c` is falsified — its LRAT hints are `d`, `c`) before the old one is deleted;
+//! subsumed clauses are deleted.
 
 #![forbid(unsafe_code)]
 
@@ -85,7 +86,7 @@ impl Solver {
         let mut occs: Vec<Vec<CRef>> = vec![Vec::new(); 2 * n];
         let mut marks = vec![false; 2 * n];
         let mut ticks = 0u64;
-        let mut units: Vec<Lit> = Vec::new();
+        let mut units: Vec<(Lit, u64)> = Vec::new();
         let mut buf: Vec<Lit> = Vec::new();
         for c in candidates {
             if ticks > budget {
@@ -129,24 +130,29 @@ impl Solver {
                             self.clauses.originals.push(d);
                             self.stats.promoted += 1;
                         }
-                        self.proof.delete(self.arena.lits(c), &self.trail);
+                        self.proof
+                            .delete(self.arena.lits(c), self.arena.id(c), &self.trail);
                         self.arena.delete(c);
                         break 'again;
                     }
-                    (Verdict::Strengthens(k), _) => {
+                    (Verdict::Strengthens(k), d) => {
                         self.stats.strengthened += 1;
                         buf.clear();
                         buf.extend(self.arena.lits(c).iter().copied().filter(|&l| l != k));
-                        self.proof.add(&buf);
-                        self.proof.delete(self.arena.lits(c), &self.trail);
+                        // LRAT: `d` is unit on ¬k under the negation of `buf`, then `c` is
+                        // falsified.
+                        let hints = [self.arena.id(d) as i64, self.arena.id(c) as i64];
+                        let id = self.proof.add(&buf, &hints);
+                        self.proof
+                            .delete(self.arena.lits(c), self.arena.id(c), &self.trail);
                         let learned = self.arena.is_learned(c);
                         let lbd = self.arena.lbd(c).min(buf.len() as u32);
                         self.arena.delete(c);
                         if buf.len() == 1 {
-                            units.push(buf[0]);
+                            units.push((buf[0], id));
                             break 'again;
                         }
-                        let Some(new) = self.arena.alloc(&buf, learned, lbd) else {
+                        let Some(new) = self.arena.alloc(&buf, learned, lbd, id) else {
                             self.out_of_memory = true;
                             return;
                         };

@@ -17,8 +17,9 @@
 //! (CaDiCaL's `transred.cpp` budgets it as a share of search propagations for the same
 //! reason: a search per clause over a dense graph is quadratic).
 //!
-//! Proofs: a deletion is always valid in DRAT; the failed literal's unit is RUP (propagating
-//! `¬a` along the path reaches `a`). Model reconstruction needs nothing: the irredundant
+//! Proofs: a deletion is always valid in DRAT and LRAT; the failed literal's unit is RUP
+//! (propagating `¬a` along the path reaches `a`; the path's binary clauses are its LRAT hints,
+//! read back from the search's parent links). Model reconstruction needs nothing: the irredundant
 //! formula is equivalent before and after, and eliminated variables have no clauses here.
 //!
 //! Aho, Garey & Ullman, "The transitive reduction of a directed graph" (SIAM J. Comput.
@@ -47,6 +48,9 @@ pub(crate) struct TransRed {
     stamp: u32,
     /// The breadth-first queue, kept between clauses for its allocation.
     queue: Vec<Lit>,
+    /// LRAT only: per literal code, the literal and binary clause the search reached it
+    /// from, for the path behind a failed literal's unit.
+    parent: Vec<(Lit, CRef)>,
 }
 
 /// What one clause's search found.
@@ -55,8 +59,8 @@ enum Found {
     Nothing,
     /// The clause is implied by other binaries.
     Transitive,
-    /// The search from `¬a` reached `a`: `a` holds at level 0.
-    Failed,
+    /// The search from `¬a` reached `a` (through this binary clause): `a` holds at level 0.
+    Failed(CRef),
 }
 
 impl Solver {
@@ -95,9 +99,12 @@ impl Solver {
         if self.transred.stamps.len() < codes {
             self.transred.stamps.resize(codes, 0);
         }
+        if self.proof.is_lrat() && self.transred.parent.len() < codes {
+            self.transred.parent.resize(codes, (Lit::from_code(0), 0));
+        }
         let start = self.transred.cursor % candidates.len();
         let mut ticks = 0u64;
-        let mut units: Vec<Lit> = Vec::new();
+        let mut units: Vec<(Lit, u64)> = Vec::new();
         let mut removed = 0u64;
         let mut visited = 0usize;
         while visited < candidates.len() && ticks < budget {
@@ -117,15 +124,17 @@ impl Solver {
             match self.implied_elsewhere(c, a, b, learned, &mut ticks) {
                 Found::Nothing => {}
                 Found::Transitive => {
-                    self.proof.delete(&[a, b], &self.trail);
+                    self.proof.delete(&[a, b], self.arena.id(c), &self.trail);
                     self.arena.delete(c);
                     removed += 1;
                 }
-                Found::Failed => {
-                    if !units.contains(&a) {
-                        // RUP now: propagating ¬a along the path just found reaches a.
-                        self.proof.add(&[a]);
-                        units.push(a);
+                Found::Failed(last) => {
+                    if !units.iter().any(|&(u, _)| u == a) {
+                        // RUP now: propagating ¬a along the path just found reaches a; the
+                        // path's binary clauses are the LRAT hints.
+                        let hints = self.failed_path(a, last);
+                        let id = self.proof.add(&[a], &hints);
+                        units.push((a, id));
                     }
                 }
             }
@@ -163,6 +172,7 @@ impl Solver {
             tr.stamp = 1;
         }
         let stamp = tr.stamp;
+        let lrat = self.proof.is_lrat();
         tr.queue.clear();
         tr.queue.push(!a);
         tr.stamps[(!a).code()] = stamp;
@@ -187,12 +197,35 @@ impl Solver {
                     return Found::Transitive;
                 }
                 if y == a {
-                    return Found::Failed;
+                    return Found::Failed(d);
                 }
                 tr.stamps[y.code()] = stamp;
+                if lrat {
+                    tr.parent[y.code()] = (x, d);
+                }
                 tr.queue.push(y);
             }
         }
         Found::Nothing
+    }
+
+    /// The hints of the failed literal `a` (LRAT; empty otherwise): the binary clauses of the
+    /// path `¬a →* a` the last search found, which reached `a` through `last`.
+    fn failed_path(&self, a: Lit, last: CRef) -> Vec<i64> {
+        if !self.proof.is_lrat() {
+            return Vec::new();
+        }
+        let tr = &self.transred;
+        let mut hints = vec![self.arena.id(last) as i64];
+        // The literal `last` left from: the one whose watch list held it.
+        let lits = self.arena.lits(last);
+        let mut x = if lits[0] == a { !lits[1] } else { !lits[0] };
+        while x != !a {
+            let (from, clause) = tr.parent[x.code()];
+            hints.push(self.arena.id(clause) as i64);
+            x = from;
+        }
+        hints.reverse();
+        hints
     }
 }

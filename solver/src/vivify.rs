@@ -4,7 +4,10 @@
 //! For a clause `l1 ∨ … ∨ lk`, assign `¬l1`, propagate, `¬l2`, propagate, … (with the clause
 //! itself detached). If some `li` becomes true, `l1 ∨ … ∨ l(i-1) ∨ li` is implied; if some `li`
 //! becomes false it is dropped; if propagation conflicts after `¬li`, `l1 ∨ … ∨ li` is implied.
-//! Each result is a reverse-unit-propagation consequence, so DRAT-valid.
+//! Each result is a reverse-unit-propagation consequence, so DRAT-valid; its LRAT hints are
+//! the walk of `lrat.rs` from the clause that ended the loop (the conflict, the reason of the
+//! literal found true, or the old clause when only false literals were dropped), taken before
+//! the decisions are undone.
 //!
 //! Piette, Hamadi & Saïs, "Vivifying propositional clausal formulae" (ECAI 2008); applied to
 //! learned clauses by Luo, Li, Xiao, Manyà & Lü (IJCAI 2017) and in CaDiCaL/Kissat. Ours runs
@@ -104,12 +107,17 @@ impl Solver {
             self.watches.detach(&self.arena, c);
             kept.clear();
             let mut shortened = false;
+            // The clause the negation of `kept` falsifies (LRAT's hints start from it): the
+            // reason of a literal found true, the conflict, or else `c` itself, whose dropped
+            // literals propagation made false.
+            let mut root = c;
             for &l in &lits {
                 match self.trail.value(l) {
                     L_TRUE => {
                         // ¬(kept) implies l: kept ∨ l is the clause.
                         kept.push(l);
                         shortened = true;
+                        root = self.trail.reason[l.var().index()];
                         break;
                     }
                     L_FALSE => {
@@ -121,10 +129,15 @@ impl Solver {
                 kept.push(l);
                 self.trail.new_decision_level();
                 self.trail.assign(!l, NO_REASON);
-                if self.propagate() != NO_REASON {
+                let conflict = self.propagate();
+                if conflict != NO_REASON {
                     shortened = kept.len() < lits.len();
+                    root = conflict;
                     break;
                 }
+            }
+            if shortened && kept.len() < lits.len() && self.proof.is_lrat() {
+                self.chain(&kept, root);
             }
             self.backtrack(0);
             if !shortened || kept.len() >= lits.len() {
@@ -139,8 +152,8 @@ impl Solver {
             // Level-0 false literals may remain in `kept` only if they were decided, which
             // cannot happen (they were skipped as false). So `kept` has no false literal.
             // The shortened clause first, then the deletion of the old one (proof.rs).
-            self.proof.add(&kept);
-            self.proof.delete(&lits, &self.trail);
+            let id = self.proof.add(&kept, &self.lrat.hints);
+            self.proof.delete(&lits, self.arena.id(c), &self.trail);
             match kept.len() {
                 0 => {
                     self.ok = false;
@@ -149,11 +162,13 @@ impl Solver {
                 1 => {
                     self.arena.delete(c);
                     self.trail.assign(kept[0], NO_REASON);
+                    self.proof.set_unit(kept[0].var().index(), id);
                     self.propagate_root();
                 }
                 n => {
                     self.arena.lits_mut(c)[..n].copy_from_slice(&kept);
                     self.arena.shrink(c, n);
+                    self.arena.set_id(c, id);
                     let lbd = self.arena.lbd(c).min(n as u32 - 1);
                     self.arena.set_lbd(c, lbd);
                     self.watches.attach(&self.arena, c);

@@ -153,7 +153,7 @@ impl Watches {
         }
         // Per arena offset: bit 0 set by a watch of the clause's first literal, bit 1 by one of
         // its second, bit 2 by any further watch (one too many).
-        let mut seen = vec![0u8; arena.size()];
+        let mut seen = vec![0u8; arena.end()];
         for (code, ws) in self.lists.iter().enumerate() {
             let own = !Lit::from_code(code); // the literal the clauses of this list watch
             for w in ws.iter().filter(|w| !arena.is_deleted(w.cref())) {

@@ -9,6 +9,7 @@
 //! | [`oracle`] | brute force: satisfiability under assumptions, the MaxSAT optimum; naive unit propagation |
 //! | [`referee`] | judges one answer: a model against clauses, a `solve` answer against brute force |
 //! | `grid` (feature `grid`) | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
+//! | [`lrat`] | an LRAT proof checker (text and binary, RUP and RAT steps) written from the format's definition, and the `lrat-check` binary over it |
 //! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
 //! | [`reference`] | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
@@ -29,6 +30,7 @@ pub mod compress;
 pub mod generate;
 #[cfg(feature = "grid")]
 pub mod grid;
+pub mod lrat;
 pub mod oracle;
 pub mod propagator;
 pub mod referee;

@@ -59,10 +59,12 @@ pub struct RunConfig {
     pub stats: bool,
     /// No `v` lines (`-n`).
     pub no_model: bool,
-    /// Where the DRAT proof goes (`--proof`; CNF only).
+    /// Where the proof goes (`--proof`; CNF only).
     pub proof: Option<PathBuf>,
-    /// Binary DRAT (`--binary-proof`).
+    /// The binary form of the proof (`--binary-proof`).
     pub binary_proof: bool,
+    /// LRAT instead of DRAT (`--lrat`).
+    pub lrat: bool,
     /// Options that differ from the defaults, as `name=value`, for the `c options:` line.
     pub changed: Vec<String>,
 }
@@ -92,6 +94,7 @@ impl Default for RunConfig {
             no_model: false,
             proof: None,
             binary_proof: false,
+            lrat: false,
             changed: Vec::new(),
         }
     }
@@ -132,7 +135,8 @@ pub enum RunError {
 /// a proof that could not be completed. Each is a bug to report with the input.
 #[derive(Debug)]
 pub enum Internal {
-    /// Writing the DRAT proof failed: an UNSAT claim without its proof is not made.
+    /// The proof could not be written (an I/O error, or a proof the engine could not
+    /// complete, `Solver::flush_proof`): an UNSAT claim without its proof is not made.
     ProofWrite(io::Error),
     /// The engine answered SAT without a model.
     NoModel,
@@ -211,7 +215,10 @@ impl fmt::Display for ModelCheck {
 impl fmt::Display for Internal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Internal::ProofWrite(e) => write!(f, "writing the proof failed: {e}"),
+            Internal::ProofWrite(e) => write!(
+                f,
+                "the proof could not be written ({e}); no answer is claimed without it"
+            ),
             Internal::NoModel => write!(f, "the engine answered SAT but returned no model"),
             Internal::FalsifiedClause {
                 path,
@@ -334,6 +341,15 @@ impl Clauses {
     pub fn push(&mut self, clause: &[Lit]) {
         self.lits.extend_from_slice(clause);
         self.ends.push(self.lits.len());
+    }
+
+    /// Calls `f` with every clause, in order.
+    pub fn each(&self, mut f: impl FnMut(&[Lit])) {
+        let mut begin = 0;
+        for &end in &self.ends {
+            f(self.lits.get(begin..end).unwrap_or(&[]));
+            begin = end;
+        }
     }
 
     /// The first clause with no true literal under `model`, with its index.
@@ -481,10 +497,11 @@ pub fn run_cnf(
             path: proof_path.clone(),
             source,
         })?;
-        let format = if args.binary_proof {
-            ProofFormat::Binary
-        } else {
-            ProofFormat::Text
+        let format = match (args.lrat, args.binary_proof) {
+            (false, false) => ProofFormat::Text,
+            (false, true) => ProofFormat::Binary,
+            (true, false) => ProofFormat::LratText,
+            (true, true) => ProofFormat::LratBinary,
         };
         solver.set_proof(Box::new(BufWriter::with_capacity(1 << 20, file)), format);
     }
@@ -510,17 +527,28 @@ pub fn run_cnf(
     let mut own = Clauses::default();
     let mut clause = Vec::new();
     let mut interrupted = false;
+    // LRAT numbers the input's clauses 1, 2, … and the derived ones after them: the engine
+    // must know how many there are before the first is added (it derives clauses while they
+    // are added), so with LRAT the whole input is read first — the header's count may be
+    // wrong — then handed over.
+    let lrat = args.lrat && args.proof.is_some();
     while parser
         .next_clause(&mut clause)
         .map_err(input_error)?
         .is_some()
     {
         own.push(&clause);
-        solver.add_clause(&clause);
+        if !lrat {
+            solver.add_clause(&clause);
+        }
         if own.ends.len() % 4096 == 0 && term.is_set() {
             interrupted = true;
             break;
         }
+    }
+    if lrat && !interrupted {
+        solver.reserve_clause_ids(own.ends.len() as u64);
+        own.each(|c| solver.add_clause(c));
     }
     for warning in parser.warnings() {
         (ctx.warn)(&warning.with_path(path).to_string());

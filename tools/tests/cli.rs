@@ -798,6 +798,41 @@ fn proof_writes_a_drat_proof_ending_in_the_empty_clause_that_rate_verifies_when_
 }
 
 #[test]
+fn lrat_writes_a_proof_the_lrat_checker_accepts_with_units_and_a_wrong_header_count() {
+    // A unit clause first (it propagates and shortens later clauses while the input is still
+    // being added) and one clause more than the header declares (a warning): the identifiers
+    // of the original clauses still follow the file, and the derived ones come after all of
+    // them.
+    let mut text = pigeonhole(6).replacen("p cnf 42 ", "p cnf 43 ", 1);
+    text = text.replacen('\n', "\n43 0\n", 1);
+    text.push_str("-43 1 2 0\n");
+    let (dir, cnf) = Dir::new_cli("lrat").with_file("php6u.cnf", &text);
+    let formula = grim_testkit::lrat::parse_cnf(&text).expect("the test's CNF");
+    for binary in [false, true] {
+        let proof = dir.0.join(if binary { "p.bin.lrat" } else { "p.lrat" });
+        let mut args = vec!["-q", "--lrat", "--proof", p(&proof), p(&cnf)];
+        if binary {
+            args.insert(0, "--binary-proof");
+        }
+        let out = sat(&args);
+        assert_eq!(code(&out), Some(20), "{}", stderr(&out));
+        let bytes = std::fs::read(&proof).expect("the proof file exists");
+        assert_eq!(bytes.first() == Some(&b'a'), binary, "binary={binary}");
+        let summary = grim_testkit::lrat::check_lrat(&formula, &bytes)
+            .unwrap_or_else(|e| panic!("binary={binary}: {e}"));
+        assert!(summary.added > 10, "{summary:?}");
+    }
+}
+
+#[test]
+fn lrat_without_proof_is_a_usage_error() {
+    let (_dir, cnf) = Dir::new_cli("lrat-alone").with_file("f.cnf", pigeonhole(3));
+    let out = sat(&["--lrat", p(&cnf)]);
+    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+}
+
+#[test]
 fn binary_proof_without_proof_is_a_usage_error() {
     let (_dir, cnf) = Dir::new_cli("binary-proof-alone").with_file("f.cnf", pigeonhole(3));
     let out = sat(&["--binary-proof", p(&cnf)]);

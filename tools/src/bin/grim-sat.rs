@@ -113,13 +113,21 @@ struct Args {
     relaxed: bool,
 
     /// Write a DRAT proof of UNSAT to FILE (text; CNF only). Check it with an independent
-    /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`.
+    /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`. If the proof cannot be
+    /// written, grim-sat says so and claims no answer (exit 5).
     #[arg(long, value_name = "FILE")]
     proof: Option<std::path::PathBuf>,
 
-    /// Write the DRAT proof in the binary format (smaller; both checkers read it).
+    /// Write the proof in the binary format (smaller; the checkers read both).
     #[arg(long, requires = "proof")]
     binary_proof: bool,
+
+    /// Write the proof as LRAT instead of DRAT: every clause with the identifiers of the
+    /// clauses that justify it, so a checker follows hints instead of searching (cake_lpr,
+    /// lrat-check). Every technique is certified, factoring's extension variables by RAT
+    /// steps; the input is read whole before solving (the clause identifiers need its count).
+    #[arg(long, requires = "proof")]
+    lrat: bool,
 
     /// Print every statistics counter (by default a three-line summary; -v prints them all too).
     #[arg(long)]
@@ -279,6 +287,7 @@ fn run(args: &Args, start: Instant) -> Result<u8, Failure> {
         no_model: args.no_model,
         proof: args.proof.clone(),
         binary_proof: args.binary_proof,
+        lrat: args.lrat,
         changed: changed_options(&options, &oll),
     };
     let arm = |term: &Terminator| register_terminator(term, &signalled);
