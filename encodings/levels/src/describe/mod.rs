@@ -483,6 +483,16 @@ impl Description {
         out
     }
 
+    /// The description as pretty-printed JSON (serde), ending in a newline: every field of
+    /// [`Description`], histograms as objects keyed by run length, undefined values as `null`.
+    pub fn to_json(&self) -> String {
+        // Serialising these types cannot fail: every map key is an integer (written as a
+        // string) and every value a number, string, list or struct.
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
     /// The short text table `grim-encode describe` prints: one row per measure, one column
     /// per tile and class, then the tiles' symmetry and the layer counts. Counts print whole,
     /// shares and means with three decimals, undefined values as `-`.
