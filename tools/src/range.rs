@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use grim_levels::range::{Label, Range, RowInfo, RowStatus};
 use grim_levels::{
-    Budget, ConnectivityStrategy, GridError, GridOptions, GridOutcome, GridSpec, Level,
-    Terminator, check_level, level_cost, solve_within,
+    Budget, ConnectivityStrategy, GridError, GridOptions, GridOutcome, GridSpec, Level, Terminator,
+    check_level, level_cost, solve_within,
 };
 
 /// Parses `--seeds`: `A..B` (A up to B, B excluded, as a Rust range: `0..100` is 100 seeds),
@@ -101,7 +101,10 @@ impl Solved {
 /// beside this one; the solve is the calling thread's.
 pub fn thread_cpu_seconds() -> Option<f64> {
     if let Ok(text) = fs::read_to_string("/proc/thread-self/schedstat")
-        && let Some(ns) = text.split_whitespace().next().and_then(|f| f.parse::<u64>().ok())
+        && let Some(ns) = text
+            .split_whitespace()
+            .next()
+            .and_then(|f| f.parse::<u64>().ok())
     {
         return Some(ns as f64 / 1e9);
     }

@@ -76,11 +76,13 @@ pub fn main_set(spec: &GridSpec) -> String {
         }
         seen
     };
-    let first_tile = spec.tiles.first().map(|t| t.name.clone()).unwrap_or_default();
+    let first_tile = spec
+        .tiles
+        .first()
+        .map(|t| t.name.clone())
+        .unwrap_or_default();
     let Some(wanted) = wanted else {
-        return classes
-            .first()
-            .map_or(first_tile, |c| (*c).to_string());
+        return classes.first().map_or(first_tile, |c| (*c).to_string());
     };
     if let Some(t) = (0..spec.tiles.len()).find(|&t| tile_set(t) == wanted) {
         return spec.tiles[t].name.clone();
@@ -325,7 +327,7 @@ const BINS: usize = 10;
 /// The plot's side and its top-left corner.
 const PLOT: f64 = 400.0;
 const LEFT: f64 = 80.0;
-const TOP: f64 = 60.0;
+const TOP: f64 = 80.0;
 /// Thumbnail side and where the thumbnails start.
 const THUMB: f64 = 200.0;
 const THUMBS_LEFT: f64 = 540.0;
@@ -353,8 +355,33 @@ fn number(v: f64) -> String {
     }
 }
 
-/// The axis's span over the plotted values, widened by half a unit each way when all are
-/// equal (so the single value sits in the middle).
+/// Tick values between `lo` and `hi`: multiples of a round step (1, 2, 2.5 or 5 times a power
+/// of ten; 2.5 and fractions left out when every value is whole), about four to eight.
+fn ticks(lo: f64, hi: f64, integral: bool) -> Vec<f64> {
+    let raw = (hi - lo) / 5.0;
+    if !(raw > 0.0 && raw.is_finite()) {
+        return vec![lo];
+    }
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let mut step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .filter(|m| !(integral && *m == 2.5))
+        .map(|m| m * magnitude)
+        .find(|&step| step >= raw)
+        .unwrap_or(10.0 * magnitude);
+    if integral {
+        step = step.max(1.0);
+    }
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last.min(first + 20))
+        .map(|k| k as f64 * step)
+        .collect()
+}
+
+/// The axis's span over the plotted values, widened by 4% each way so the dots at the
+/// extremes sit inside the frame, or by half a unit each way when all are equal (so the single
+/// value sits in the middle).
 fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
@@ -367,7 +394,8 @@ fn span(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if hi - lo <= 0.0 {
         (lo - 0.5, hi + 0.5)
     } else {
-        (lo, hi)
+        let pad = (hi - lo) * 0.04;
+        (lo - pad, hi + pad)
     }
 }
 
@@ -379,14 +407,19 @@ fn picture(range: &Range<'_>, title: &str) -> String {
         .enumerate()
         .filter_map(|(i, r)| {
             let v = r.values.as_ref()?;
-            Some((i, v.get(xi).copied().flatten()?, v.get(yi).copied().flatten()?))
+            Some((
+                i,
+                v.get(xi).copied().flatten()?,
+                v.get(yi).copied().flatten()?,
+            ))
         })
         .collect();
     let (x_lo, x_hi) = span(points.iter().map(|p| p.1));
     let (y_lo, y_hi) = span(points.iter().map(|p| p.2));
     let px = |v: f64| LEFT + (v - x_lo) / (x_hi - x_lo) * PLOT;
     let py = |v: f64| TOP + PLOT - (v - y_lo) / (y_hi - y_lo) * PLOT;
-    let bin = |v: f64, lo: f64, hi: f64| (((v - lo) / (hi - lo) * BINS as f64) as usize).min(BINS - 1);
+    let bin =
+        |v: f64, lo: f64, hi: f64| (((v - lo) / (hi - lo) * BINS as f64) as usize).min(BINS - 1);
     let mut counts = [[0usize; BINS]; BINS];
     for &(_, x, y) in &points {
         counts[bin(y, y_lo, y_hi)][bin(x, x_lo, x_hi)] += 1;
@@ -412,9 +445,40 @@ fn picture(range: &Range<'_>, title: &str) -> String {
         }
     }
 
+    // Each thumbnail's drawing, as `svg::render` makes it, without its own `<svg …>` and
+    // `</svg>` (a nested `<svg>` below places and scales it), and the height of the whole
+    // drawing, legend included, read from its opening tag.
+    let drawings: Vec<(String, Option<f64>)> = thumbs
+        .iter()
+        .map(|(_, level, _)| {
+            let drawn = render(range.spec, level);
+            let Some((open, inner)) = drawn.split_once('>') else {
+                return (String::new(), None);
+            };
+            let height = open
+                .split_once(" height=\"")
+                .and_then(|(_, rest)| rest.split_once('"'))
+                .and_then(|(h, _)| h.parse::<f64>().ok());
+            let inner = inner.trim_end().strip_suffix("</svg>").unwrap_or_default();
+            (inner.trim_start().to_string(), height)
+        })
+        .collect();
+    // The tiles' and layer values' legend, shown once under the plot: the first thumbnail's
+    // own legend (below its map, outside the thumbnail's viewBox), referenced with `<use>`.
+    let legend = thumbs
+        .first()
+        .zip(drawings.first())
+        .and_then(|((_, level, _), (_, h))| {
+            let map_h = (level.height * crate::svg::CELL) as f64;
+            let legend_h = h.map(|h| h - map_h).filter(|&l| l > 0.0)?;
+            Some((map_h, legend_h))
+        });
+    const LEGEND_SCALE: f64 = 0.75;
+    let legend_top = TOP + PLOT + 60.0;
     let rows_of_thumbs = thumbs.len().div_ceil(2);
     let width = THUMBS_LEFT + 2.0 * (THUMB + 20.0);
-    let height = (TOP + PLOT + 90.0).max(TOP + rows_of_thumbs as f64 * (THUMB + 50.0) + 10.0);
+    let height = (legend_top + legend.map_or(0.0, |(_, l)| 20.0 + l * LEGEND_SCALE) + 10.0)
+        .max(TOP + rows_of_thumbs as f64 * (THUMB + 50.0) + 10.0);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -429,12 +493,12 @@ fn picture(range: &Range<'_>, title: &str) -> String {
     let total = range.rows.len();
     let _ = writeln!(
         s,
-        r#"<text x="{LEFT}" y="24" font-size="16">{}</text>"#,
+        r#"<text x="{LEFT}" y="26" font-size="16">{}</text>"#,
         escape(title)
     );
     let _ = writeln!(
         s,
-        r#"<text x="{LEFT}" y="44">{plotted} of {total} levels plotted; heatmap of {BINS} × {BINS} bins, darker = more levels (at most {most} in one)</text>"#
+        r#"<text x="{LEFT}" y="48">{plotted} of {total} levels plotted; heatmap of {BINS} × {BINS} bins, darker = more levels (at most {most} in one)</text>"#
     );
     // The heatmap.
     s.push_str("<g class=\"heatmap\">\n");
@@ -461,10 +525,13 @@ fn picture(range: &Range<'_>, title: &str) -> String {
         r##"<rect x="{LEFT}" y="{TOP}" width="{PLOT}" height="{PLOT}" fill="none" stroke="#000000"/>"##
     );
     s.push_str("<g class=\"axes\" font-size=\"11\">\n");
-    for i in 0..=4 {
-        let t = f64::from(i) / 4.0;
-        let (xv, yv) = (x_lo + t * (x_hi - x_lo), y_lo + t * (y_hi - y_lo));
-        let (x, y) = (LEFT + t * PLOT, TOP + PLOT - t * PLOT);
+    let integral = |i: usize| {
+        points
+            .iter()
+            .all(|p| if i == 0 { p.1 } else { p.2 }.fract() == 0.0)
+    };
+    for xv in ticks(x_lo, x_hi, integral(0)) {
+        let x = px(xv);
         let _ = writeln!(
             s,
             r##"<line x1="{x:.1}" y1="{b:.1}" x2="{x:.1}" y2="{b2:.1}" stroke="#000000"/><text x="{x:.1}" y="{ty:.1}" text-anchor="middle">{}</text>"##,
@@ -473,6 +540,9 @@ fn picture(range: &Range<'_>, title: &str) -> String {
             b2 = TOP + PLOT + 5.0,
             ty = TOP + PLOT + 18.0,
         );
+    }
+    for yv in ticks(y_lo, y_hi, integral(1)) {
+        let y = py(yv);
         let _ = writeln!(
             s,
             r##"<line x1="{l2:.1}" y1="{y:.1}" x2="{LEFT:.1}" y2="{y:.1}" stroke="#000000"/><text x="{tx:.1}" y="{ty:.1}" text-anchor="end">{}</text>"##,
@@ -500,7 +570,11 @@ fn picture(range: &Range<'_>, title: &str) -> String {
     // Every level as a dot, the extremes ringed and lettered.
     s.push_str("<g class=\"points\">\n");
     for &(row, x, y) in &points {
-        let label = range.rows.get(row).map(|r| r.info.label.to_string()).unwrap_or_default();
+        let label = range
+            .rows
+            .get(row)
+            .map(|r| r.info.label.to_string())
+            .unwrap_or_default();
         let _ = writeln!(
             s,
             r##"<circle class="level" cx="{:.1}" cy="{:.1}" r="2.5" fill="#ff7f0e" stroke="#000000" stroke-width="0.5"><title>{}: {}, {}</title></circle>"##,
@@ -528,11 +602,15 @@ fn picture(range: &Range<'_>, title: &str) -> String {
     s.push_str("</g>\n");
     // The thumbnails, two per row, each the level as `svg::render` draws it, cropped to the
     // map (its legend falls outside the viewBox).
-    for (k, (row, level, roles)) in thumbs.iter().enumerate() {
+    for (k, ((row, level, roles), (inner, _))) in thumbs.iter().zip(&drawings).enumerate() {
         let letter = char::from(b'A' + k as u8);
         let x = THUMBS_LEFT + (k % 2) as f64 * (THUMB + 20.0);
         let y = TOP + (k / 2) as f64 * (THUMB + 50.0);
-        let label = range.rows.get(*row).map(|r| r.info.label.to_string()).unwrap_or_default();
+        let label = range
+            .rows
+            .get(*row)
+            .map(|r| r.info.label.to_string())
+            .unwrap_or_default();
         let _ = writeln!(s, r#"<g class="thumbnail">"#);
         let _ = writeln!(
             s,
@@ -552,18 +630,27 @@ fn picture(range: &Range<'_>, title: &str) -> String {
         let map_h = level.height * crate::svg::CELL;
         let _ = writeln!(
             s,
-            r#"<svg x="{x:.1}" y="{y:.1}" width="{THUMB}" height="{THUMB}" viewBox="0 0 {map_w} {map_h}" preserveAspectRatio="xMidYMid meet" font-family="monospace" font-size="{}">"#,
+            r#"<svg x="{x:.1}" y="{y:.1}" width="{THUMB}" height="{THUMB}" viewBox="0 0 {map_w} {map_h}" preserveAspectRatio="xMidYMid meet" font-family="monospace" font-size="{}"><g id="range-level-{k}">"#,
             crate::svg::CELL * 2 / 3
         );
-        let drawn = render(range.spec, level);
-        // The drawing without its own <svg …> and </svg>: the attributes above replace them.
-        if let Some((_, inner)) = drawn.split_once('>')
-            && let Some(inner) = inner.trim_end().strip_suffix("</svg>")
-        {
-            s.push_str(inner.trim_start());
-            s.push('\n');
-        }
-        s.push_str("</svg>\n</g>\n");
+        s.push_str(inner);
+        s.push_str("\n</g></svg>\n</g>\n");
+    }
+    if let Some((map_h, legend_h)) = legend {
+        let _ = writeln!(
+            s,
+            r#"<g class="legend"><text x="{LEFT}" y="{:.1}">Tiles and layer values</text>"#,
+            legend_top + 12.0
+        );
+        let _ = writeln!(
+            s,
+            r##"<svg x="{LEFT}" y="{:.1}" width="{:.1}" height="{:.1}" viewBox="0 {} 220 {legend_h}" font-family="monospace" font-size="{}"><use href="#range-level-0"/></svg></g>"##,
+            legend_top + 20.0,
+            220.0 * LEGEND_SCALE,
+            legend_h * LEGEND_SCALE,
+            map_h + 2.0,
+            crate::svg::CELL * 2 / 3
+        );
     }
     s.push_str("</svg>\n");
     s

@@ -258,7 +258,10 @@ fn mirror_agreement_counts_every_cell_against_its_image() {
     let s = describe(&spec, &wide).symmetry;
     // Row 0 is a palindrome; row 1 pairs ~/. and ./.: 6 of 8 agree.
     assert_eq!(s.vertical, Some(6.0 / 8.0));
-    assert_eq!((s.rotation_90, s.diagonal, s.antidiagonal), (None, None, None));
+    assert_eq!(
+        (s.rotation_90, s.diagonal, s.antidiagonal),
+        (None, None, None)
+    );
 }
 
 #[test]
@@ -320,7 +323,11 @@ fn the_json_and_the_table_are_the_same_bytes_every_time() {
     assert_eq!(json["sets"][1]["horizontal_runs"]["histogram"]["5"], 2);
     let text = a.to_text();
     assert!(text.contains("cycle rank"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("bridges") && l.contains(" 3 ")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("bridges") && l.contains(" 3 ")),
+        "{text}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -425,7 +432,10 @@ fn brute_blocks(w: usize, h: usize, member: &[bool]) -> Vec<Vec<usize>> {
         let mut cells = Vec::new();
         for j in 0..n {
             if together[i][j] {
-                assert!(!taken[j], "the relation is not an equivalence at edges {i}, {j}");
+                assert!(
+                    !taken[j],
+                    "the relation is not an equivalence at edges {i}, {j}"
+                );
                 taken[j] = true;
                 cells.extend([edges[j].0, edges[j].1]);
             }
@@ -456,8 +466,14 @@ fn random_level(rng: &mut SplitMix64, w: usize, h: usize, tiles: usize) -> Level
     } else {
         for _ in 0..(1 + rng.next_u64() % 6) {
             let t = (rng.next_u64() % tiles as u64) as usize;
-            let (x0, y0) = ((rng.next_u64() % w as u64) as usize, (rng.next_u64() % h as u64) as usize);
-            let (rw, rh) = (1 + (rng.next_u64() % w as u64) as usize, 1 + (rng.next_u64() % h as u64) as usize);
+            let (x0, y0) = (
+                (rng.next_u64() % w as u64) as usize,
+                (rng.next_u64() % h as u64) as usize,
+            );
+            let (rw, rh) = (
+                1 + (rng.next_u64() % w as u64) as usize,
+                1 + (rng.next_u64() % h as u64) as usize,
+            );
             for y in y0..(y0 + rh).min(h) {
                 for x in x0..(x0 + rw).min(w) {
                     cells[y * w + x] = t;
@@ -574,7 +590,11 @@ fn check_set(level: &Level, s: &SetDescription, member: &[bool]) -> [bool; 4] {
         }
         assert_eq!(runs.histogram, histogram, "{what} vertical={vertical}");
         assert_eq!(runs.count, histogram.values().sum::<usize>(), "{what}");
-        assert_eq!(runs.max, histogram.keys().max().copied().unwrap_or(0), "{what}");
+        assert_eq!(
+            runs.max,
+            histogram.keys().max().copied().unwrap_or(0),
+            "{what}"
+        );
     }
 
     // Local density: each cell's 8-neighbours inside the grid.
@@ -586,7 +606,16 @@ fn check_set(level: &Level, s: &SetDescription, member: &[bool]) -> [bool; 4] {
             }
             let mut inside = 0;
             let mut open = 0;
-            for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            for (dx, dy) in [
+                (-1, -1),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
                 let (nx, ny) = (x + dx, y + dy);
                 if nx >= 0 && ny >= 0 && nx < w as i64 && ny < h as i64 {
                     inside += 1;
@@ -637,15 +666,27 @@ fn check_set(level: &Level, s: &SetDescription, member: &[bool]) -> [bool; 4] {
         }
         agree as f64 / (w * h) as f64
     };
-    assert_eq!(s.symmetry.vertical, Some(share(&|x, y| (w - 1 - x, y))), "{what}");
-    assert_eq!(s.symmetry.horizontal, Some(share(&|x, y| (x, h - 1 - y))), "{what}");
+    assert_eq!(
+        s.symmetry.vertical,
+        Some(share(&|x, y| (w - 1 - x, y))),
+        "{what}"
+    );
+    assert_eq!(
+        s.symmetry.horizontal,
+        Some(share(&|x, y| (x, h - 1 - y))),
+        "{what}"
+    );
     assert_eq!(
         s.symmetry.rotation_180,
         Some(share(&|x, y| (w - 1 - x, h - 1 - y))),
         "{what}"
     );
     if w == h {
-        assert_eq!(s.symmetry.rotation_90, Some(share(&|x, y| (w - 1 - y, x))), "{what}");
+        assert_eq!(
+            s.symmetry.rotation_90,
+            Some(share(&|x, y| (w - 1 - y, x))),
+            "{what}"
+        );
         assert_eq!(s.symmetry.diagonal, Some(share(&|x, y| (y, x))), "{what}");
         assert_eq!(
             s.symmetry.antidiagonal,

@@ -1091,7 +1091,7 @@ fn range(
             (lo.min(v), hi.max(v))
         });
         if lo.is_finite() {
-            format!("{} {lo}..{hi}", m.name())
+            format!("{} {}..{}", m.name(), short(lo), short(hi))
         } else {
             format!("{} (no level)", m.name())
         }
@@ -1114,4 +1114,13 @@ fn range(
         span(&y)
     );
     Ok(exit::OK)
+}
+
+/// A measure in a summary line: whole numbers whole, others to four decimals.
+fn short(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.4}")
+    }
 }

@@ -378,7 +378,11 @@ fn set_scalars(s: &SetDescription) -> Vec<(String, String, Option<f64>)> {
         ("h", "horizontal", &s.horizontal_runs),
         ("v", "vertical", &s.vertical_runs),
     ] {
-        push(&format!("{prefix}_runs"), &format!("{label} runs"), count(runs.count));
+        push(
+            &format!("{prefix}_runs"),
+            &format!("{label} runs"),
+            count(runs.count),
+        );
         push(&format!("{prefix}_run_mean"), "  mean length", runs.mean);
         push(&format!("{prefix}_run_max"), "  longest", count(runs.max));
     }
@@ -523,7 +527,9 @@ impl Description {
         for (row, label) in labels.iter().enumerate() {
             let _ = write!(out, "{label:label_width$}");
             for (column, width) in columns.iter().zip(&widths) {
-                let value = column.get(row).and_then(|(name, _, v)| v.map(|v| (name, v)));
+                let value = column
+                    .get(row)
+                    .and_then(|(name, _, v)| v.map(|v| (name, v)));
                 let text = match value {
                     None => "-".to_string(),
                     Some((name, v)) => format_value(name, v),

@@ -114,8 +114,9 @@ pub(crate) fn core(width: usize, height: usize, member: &[bool], radius: usize) 
     for y in radius..height - radius {
         for x in radius..width - radius {
             let (x0, y0, x1, y1) = (x - radius, y - radius, x + radius + 1, y + radius + 1);
-            let inside =
-                sums[y1 * stride + x1] + sums[y0 * stride + x0] - sums[y0 * stride + x1] - sums[y1 * stride + x0];
+            let inside = sums[y1 * stride + x1] + sums[y0 * stride + x0]
+                - sums[y0 * stride + x1]
+                - sums[y1 * stride + x0];
             out[y * width + x] = inside == full;
         }
     }
