@@ -1,7 +1,7 @@
 //! `grim-encode describe` and `grim-encode range` as library functions: solving one seed with
 //! its time measured ([`solve_seed`]), a range over seeds ([`range_seeds`]) or over level
 //! files another generator wrote ([`range_files`]), and the seed-range syntax
-//! ([`parse_seeds`]). The measuring itself — [`grim_levels::describe`], the CSV and the
+//! ([`parse_seeds`]). The measuring itself — [`grim_levels::describe()`], the CSV and the
 //! picture of [`grim_levels::range`] — is the levels crate's; what is here is what a command
 //! line adds around it: files, clocks, budgets, progress.
 
@@ -238,8 +238,9 @@ pub enum LevelFileError {
     Text {
         /// The path.
         path: PathBuf,
-        /// What `Level::from_text` said.
-        error: GridError,
+        /// What `Level::from_text` said (boxed: a `GridError` is large, and the error is
+        /// rare).
+        error: Box<GridError>,
     },
     /// A directory given to `--levels` holds no `.txt` file.
     EmptyDirectory {
@@ -254,16 +255,14 @@ impl fmt::Display for LevelFileError {
             LevelFileError::Io { path, error } => {
                 write!(f, "cannot read `{}`: {error}", path.display())
             }
-            LevelFileError::Text {
-                path,
-                error:
-                    GridError::BadText {
-                        line,
-                        column,
-                        problem,
-                    },
-            } => write!(f, "{}:{line}:{column}: {problem}", path.display()),
-            LevelFileError::Text { path, error } => write!(f, "{}: {error}", path.display()),
+            LevelFileError::Text { path, error } => match error.as_ref() {
+                GridError::BadText {
+                    line,
+                    column,
+                    problem,
+                } => write!(f, "{}:{line}:{column}: {problem}", path.display()),
+                error => write!(f, "{}: {error}", path.display()),
+            },
             LevelFileError::EmptyDirectory { path } => write!(
                 f,
                 "`{}` holds no .txt level file (levels as `grim-encode decode` prints them, \
@@ -336,7 +335,7 @@ pub fn read_level(spec: &GridSpec, path: &Path) -> Result<Level, LevelFileError>
         .map_err(|_| io(io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text")))?;
     Level::from_text(spec, &text).map_err(|error| LevelFileError::Text {
         path: path.to_path_buf(),
-        error,
+        error: Box::new(error),
     })
 }
 

@@ -55,7 +55,7 @@
 //! - `svg`: the SVG picture of a level.
 //!
 //! And to measure what came out (issue 39):
-//! - `describe`: [`describe`], a level's structure per tile and class — open fraction, local
+//! - `describe`: [`describe()`], a level's structure per tile and class — open fraction, local
 //!   density, runs, components, bridges, articulation cells, blocks, cycle rank, chamber cores,
 //!   dead ends, symmetry — as a [`Description`] (serde JSON, or a text table).
 //! - `range`: the expressive range of many levels of one spec: a CSV row per level and an SVG

@@ -1,4 +1,4 @@
-//! Expressive range: many levels of one spec described ([`crate::describe`]) and set side by
+//! Expressive range: many levels of one spec described ([`crate::describe()`]) and set side by
 //! side — a CSV with one row per level, and an SVG picture of two chosen measures against each
 //! other (Smith & Whitehead, "Analyzing the expressive range of a level generator", PCGames
 //! 2010, doi:10.1145/1814256.1814260): a density heatmap of the levels over the two axes, each

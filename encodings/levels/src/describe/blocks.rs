@@ -68,7 +68,7 @@ pub(crate) fn side_neighbour(width: usize, height: usize, c: usize, side: u8) ->
 
 /// Components, bridges, articulation cells and blocks of the class graph of the cells `c`
 /// with `member[c]` in a `width × height` grid (row-major), by one iterative Hopcroft–Tarjan
-/// search (see the [module](self) documentation).
+/// search (see the module documentation of `describe/blocks.rs`).
 ///
 /// Total: cells past the end of `member` do not belong; grids past `u32::MAX` cells (far
 /// beyond grid.json's 256 × 256) are treated as empty.
