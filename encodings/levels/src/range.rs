@@ -321,6 +321,25 @@ fn csv_line(out: &mut String, fields: &[String]) {
     out.push('\n');
 }
 
+/// A row's label as a thumbnail caption: a file by its name alone, cut to its last 26
+/// characters so it fits over the thumbnail (the full path is in the CSV and in the dot's
+/// tooltip).
+fn caption(label: &Label) -> String {
+    let text = match label {
+        Label::Seed(_) => label.to_string(),
+        Label::File(path) => std::path::Path::new(path)
+            .file_name()
+            .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned()),
+    };
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 26 {
+        text
+    } else {
+        let tail: String = chars.iter().skip(chars.len() - 25).collect();
+        format!("…{tail}")
+    }
+}
+
 /// Heatmap bins per axis: 10 × 10 keeps a bin at 40 px and, at 100 levels, one level per bin
 /// on average.
 const BINS: usize = 10;
@@ -609,7 +628,7 @@ fn picture(range: &Range<'_>, title: &str) -> String {
         let label = range
             .rows
             .get(*row)
-            .map(|r| r.info.label.to_string())
+            .map(|r| caption(&r.info.label))
             .unwrap_or_default();
         let _ = writeln!(s, r#"<g class="thumbnail">"#);
         let _ = writeln!(
