@@ -56,4 +56,5 @@ pub use grim_formats as formats;
 pub mod generate;
 pub mod grid;
 pub mod output;
+pub mod range;
 pub mod run;

@@ -53,6 +53,13 @@
 //!   lines; names through [`comment_name`]).
 //! - `decode`: any SAT or MaxSAT solver's output read back into the model of a grid.
 //! - `svg`: the SVG picture of a level.
+//!
+//! And to measure what came out (issue 39):
+//! - `describe`: [`describe()`], a level's structure per tile and class — open fraction, local
+//!   density, runs, components, bridges, articulation cells, blocks, cycle rank, chamber cores,
+//!   dead ends, symmetry — as a [`Description`] (serde JSON, or a text table).
+//! - `range`: the expressive range of many levels of one spec: a CSV row per level and an SVG
+//!   of two measures against each other, with thumbnails of the extremes.
 
 // Rules walk parallel per-cell arrays (literals, domains, neighbours) by cell index; an index
 // loop reads better than zipped iterators there.
@@ -65,6 +72,7 @@ mod connectivity;
 mod countprop;
 mod counts;
 pub mod decode;
+pub mod describe;
 mod enclosure;
 pub mod encode;
 mod layers;
@@ -74,6 +82,7 @@ mod pathprop;
 mod paths;
 mod prefs;
 mod propagator;
+pub mod range;
 mod reach;
 mod referee;
 mod solve;
@@ -82,6 +91,7 @@ pub mod svg;
 mod tiles;
 
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
+pub use describe::{Description, describe};
 pub use grim_formula::SplitMix64;
 /// The optimiser and the Problem API, for everything not re-exported here.
 pub use grim_maxsat;

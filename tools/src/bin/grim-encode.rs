@@ -9,6 +9,10 @@
 //!   rows under its name; and draws it).
 //! - `grim-encode solve GRID.json [--seed N] [--svg OUT.svg] [--time S]` does it all with our
 //!   engine (phase hints applied) and prints the level.
+//! - `grim-encode describe GRID.json [LEVEL]` measures a level (a file in the text form `solve`
+//!   and `decode` print, or the level `solve` finds for `--seed`): a table, or `--json`.
+//! - `grim-encode range GRID.json --seeds A..B | --levels PATH...` describes many levels: a CSV
+//!   row each and an SVG expressive-range picture (`grim_tools::range`, `grim_levels::range`).
 //!
 //! Errors go to standard error as `grim-encode: error: FILE:LINE:COLUMN: message` (JSON
 //! syntax, solver-output syntax) or `grim-encode: error: FILE: field.path: message` (a
@@ -28,6 +32,7 @@ use std::time::{Duration, Instant};
 use clap::Parser as _;
 use grim_levels::decode::{Answer, OutputKind, read_answer};
 use grim_levels::encode::{Written, write_encoding};
+use grim_levels::range::{Metric, Range as ExpressiveRange};
 use grim_levels::svg;
 use grim_levels::{
     self as grid, ConnectivityStrategy, GridError, GridModel, GridOptions, GridOutcome, GridSpec,
@@ -39,12 +44,19 @@ use grim_tools::formats::wcnf::Dialect;
 use grim_tools::formats::{open_input, plural};
 use grim_tools::grid::exit;
 use grim_tools::output::write_file;
+use grim_tools::range::{
+    LevelFileError, RangeProgress, SolveSettings, level_files, parse_seeds, range_files,
+    range_seeds, read_level, solve_seed,
+};
 
 const AFTER_HELP: &str = "\
 Commands:
   grim-encode GRID.json [-o OUT]         write the CNF (WCNF when something is soft)
   grim-encode decode GRID.json OUTPUT    read a solver's answer back into the level
   grim-encode solve GRID.json            solve with grimoire's engine and print the level
+  grim-encode describe GRID.json [LEVEL] measure a level (LEVEL, or the one solve finds)
+  grim-encode range GRID.json --seeds A..B | --levels PATH...
+                                         measure many levels: a CSV row each, an SVG picture
 
 Exit codes:
    0  done: the file was written, or a level was found and passed check_level
@@ -145,6 +157,94 @@ enum Command {
         /// cost. The search is the same with and without it.
         #[arg(short, long)]
         verbose: bool,
+    },
+    /// Measure a level: per tile and class, open fraction, local density, runs, components,
+    /// bridges, articulation cells, blocks, cycle rank, chamber cores, dead ends and symmetry
+    /// (each defined in grim-levels' FORMAT.md, "Measuring levels: describe"). The level is the
+    /// LEVEL file, or without it the level `solve` finds (with --seed). Prints a table, or
+    /// JSON with --json.
+    #[command(after_help = AFTER_HELP)]
+    Describe {
+        /// The level description, or `-` for standard input.
+        #[arg(value_name = "GRID.json")]
+        grid: PathBuf,
+        /// A level in the text form `solve` and `decode` print (`-`: standard input). Without
+        /// it, GRID.json is solved (as `solve` does) and that level is described.
+        #[arg(value_name = "LEVEL", conflicts_with_all = ["seed", "preferences", "time", "conflicts"])]
+        level: Option<PathBuf>,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Print the description as JSON (every measure, with the size lists and run-length
+        /// histograms) instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Write to FILE instead of standard output (atomically for a regular file).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// When solving: give up after SECONDS of wall-clock time (exit 6).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time: Option<Duration>,
+        /// When solving: give up after N conflicts (exit 6).
+        #[arg(long, value_name = "N")]
+        conflicts: Option<u64>,
+        /// When solving: how connectivity rules are solved (as for `solve`).
+        #[arg(long, value_enum, default_value_t = ConnectivityArg::Propagator)]
+        connectivity: ConnectivityArg,
+    },
+    /// Expressive range: solve every seed of --seeds in order (or read the level files of
+    /// --levels, e.g. another solver's levels decoded by `decode`), describe each level, and
+    /// write a CSV (one row per level: seed or file, status, cost, CPU and wall seconds, then
+    /// every scalar measure) and an SVG picture (two measures as axes, a density heatmap of the
+    /// levels, thumbnails of the levels at the extremes). A progress line per level goes to
+    /// standard error.
+    #[command(after_help = AFTER_HELP)]
+    Range {
+        /// The level description, or `-` for standard input.
+        #[arg(value_name = "GRID.json")]
+        grid: PathBuf,
+        /// The seeds: `A..B` (B excluded: `0..100` is 100 seeds), `A..=B`, or one seed.
+        #[arg(
+            long,
+            value_name = "A..B",
+            value_parser = parse_seeds,
+            required_unless_present_any = ["levels", "list_metrics"],
+            conflicts_with_all = ["levels", "seed"]
+        )]
+        seeds: Option<std::ops::Range<u64>>,
+        /// Level files in the text form `solve` and `decode` print; a directory stands for its
+        /// `*.txt` files in name order. Rows say `valid` or `invalid` (check_level).
+        #[arg(long, value_name = "PATH", num_args = 1..)]
+        levels: Vec<PathBuf>,
+        /// The picture's x axis: a measure name as in the CSV header (see --list-metrics).
+        /// Default: the open fraction of the first connectivity rule's class (or, failing that,
+        /// enclosure class, path `through`, first class, first tile).
+        #[arg(long, value_name = "METRIC")]
+        x: Option<String>,
+        /// The picture's y axis (default: the dead ends of the same set).
+        #[arg(long, value_name = "METRIC")]
+        y: Option<String>,
+        /// Write the CSV to FILE (atomically) instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Draw the expressive-range picture into FILE.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+        /// Print the names of the measures this GRID.json's levels have, one per line, and
+        /// stop.
+        #[arg(long)]
+        list_metrics: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Per seed: give up after SECONDS of wall-clock time (the row says `stopped`, or
+        /// `best` for a soft level found before the limit).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+        time: Option<Duration>,
+        /// Per seed: give up after N conflicts.
+        #[arg(long, value_name = "N")]
+        conflicts: Option<u64>,
+        /// How connectivity rules are solved (as for `solve`).
+        #[arg(long, value_enum, default_value_t = ConnectivityArg::Propagator)]
+        connectivity: ConnectivityArg,
     },
 }
 
@@ -316,6 +416,48 @@ fn main() -> ExitCode {
                 stats: *stats,
                 verbose: *verbose,
             },
+        ),
+        Some(Command::Describe {
+            grid,
+            level,
+            model,
+            json,
+            output,
+            time,
+            conflicts,
+            connectivity,
+        }) => describe(
+            grid,
+            level.as_deref(),
+            *model,
+            *json,
+            output.as_deref(),
+            settings(*model, *time, *conflicts, *connectivity),
+        ),
+        Some(Command::Range {
+            grid,
+            seeds,
+            levels,
+            x,
+            y,
+            csv,
+            svg,
+            list_metrics,
+            model,
+            time,
+            conflicts,
+            connectivity,
+        }) => range(
+            grid,
+            RangeSource {
+                seeds: seeds.clone(),
+                levels,
+                list_metrics: *list_metrics,
+            },
+            (x.as_deref(), y.as_deref()),
+            (csv.as_deref(), svg.as_deref()),
+            *model,
+            settings(*model, *time, *conflicts, *connectivity),
         ),
     };
     match result {
@@ -739,4 +881,246 @@ fn solve(
         eprintln!("grim-encode: cost {cost} (proven least: the weight of the unmet wishes)");
     }
     Ok(exit::OK)
+}
+
+/// `--connectivity` as the library's strategy.
+fn strategy(arg: ConnectivityArg) -> ConnectivityStrategy {
+    match arg {
+        ConnectivityArg::Propagator => ConnectivityStrategy::Propagator,
+        ConnectivityArg::Lazy => ConnectivityStrategy::Lazy,
+        ConnectivityArg::Eager => ConnectivityStrategy::Eager,
+    }
+}
+
+/// How `describe` and `range` solve: the preferences mode of `model`, the limits, the strategy.
+fn settings(
+    model: ModelArgs,
+    time: Option<Duration>,
+    conflicts: Option<u64>,
+    connectivity: ConnectivityArg,
+) -> SolveSettings {
+    SolveSettings {
+        soft_preferences: model.options().soft_preferences,
+        conflicts,
+        time,
+        strategy: strategy(connectivity),
+    }
+}
+
+/// A level file that could not be read, as a message and an exit code (4 for the file system,
+/// 3 for its contents).
+fn level_file_failure(e: &LevelFileError) -> Failure {
+    let code = if e.is_io() { exit::IO } else { exit::INPUT };
+    Failure::new(code, e.to_string())
+}
+
+/// Writes `text` to `path` (atomically: [`write_file`]) or, without a path, to standard output.
+fn write_text(path: Option<&Path>, text: &str, what: &str) -> Result<(), Failure> {
+    match path {
+        Some(path) => write_file(path, |out| out.write_all(text.as_bytes()))
+            .map_err(|e| Failure::io("write", path, &e)),
+        None => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Failure::new(exit::IO, format!("cannot write the {what}: {e}")))
+        }
+    }
+}
+
+fn describe(
+    grid_path: &Path,
+    level_path: Option<&Path>,
+    model_args: ModelArgs,
+    json: bool,
+    output: Option<&Path>,
+    settings: SolveSettings,
+) -> Result<u8, Failure> {
+    if grid_path == Path::new("-") && level_path == Some(Path::new("-")) {
+        return Err(Failure::new(
+            exit::USAGE,
+            "only one of GRID.json and LEVEL can be standard input",
+        ));
+    }
+    let spec = read_spec(grid_path)?;
+    let level = match level_path {
+        Some(path) if path == Path::new("-") => {
+            let mut text = String::new();
+            io::stdin()
+                .take(64 << 20)
+                .read_to_string(&mut text)
+                .map_err(|e| Failure::io("read", path, &e))?;
+            Level::from_text(&spec, &text).map_err(|e| match e {
+                GridError::BadText {
+                    line,
+                    column,
+                    problem,
+                } => Failure::new(exit::INPUT, format!("<stdin>:{line}:{column}: {problem}")),
+                e => Failure::new(exit::INPUT, format!("<stdin>: {e}")),
+            })?
+        }
+        Some(path) => read_level(&spec, path).map_err(|e| level_file_failure(&e))?,
+        None => {
+            let solved = solve_seed(&spec, &model_args.options(), &settings)
+                .map_err(|e| grid_failure(grid_path, &e))?;
+            match solved.outcome {
+                GridOutcome::Level(level) => level,
+                GridOutcome::Stopped {
+                    best: Some(level), ..
+                } => {
+                    eprintln!(
+                        "grim-encode: the limit stopped the search before the optimum was \
+                         proven; describing the best level found"
+                    );
+                    level
+                }
+                GridOutcome::NoLevel { .. } => {
+                    return Err(Failure::new(
+                        exit::UNSATISFIABLE,
+                        format!("{}: {}", display(grid_path), solved.outcome),
+                    ));
+                }
+                GridOutcome::Stopped { .. } => {
+                    return Err(Failure::new(
+                        exit::UNKNOWN,
+                        format!("{}: {}", display(grid_path), solved.outcome),
+                    ));
+                }
+            }
+        }
+    };
+    let description = grid::describe(&spec, &level);
+    let text = if json {
+        description.to_json()
+    } else {
+        description.to_text()
+    };
+    write_text(output, &text, "description")?;
+    Ok(exit::OK)
+}
+
+/// Where `range`'s levels come from.
+struct RangeSource<'a> {
+    seeds: Option<std::ops::Range<u64>>,
+    levels: &'a [PathBuf],
+    list_metrics: bool,
+}
+
+fn range(
+    grid_path: &Path,
+    source: RangeSource<'_>,
+    (x, y): (Option<&str>, Option<&str>),
+    (csv_path, svg_path): (Option<&Path>, Option<&Path>),
+    model_args: ModelArgs,
+    settings: SolveSettings,
+) -> Result<u8, Failure> {
+    let spec = read_spec(grid_path)?;
+    if source.list_metrics {
+        let mut names = grid::describe::scalar_names(&spec).join("\n");
+        names.push('\n');
+        write_text(None, &names, "measure names")?;
+        return Ok(exit::OK);
+    }
+    let (default_x, default_y) = grid::range::default_axes(&spec);
+    let metric = |name: &str| {
+        Metric::named(&spec, name).ok_or_else(|| {
+            Failure::new(
+                exit::USAGE,
+                format!(
+                    "{}: no measure named `{name}`; `grim-encode range {} --list-metrics` lists \
+                     them (e.g. {default_x}, {default_y})",
+                    display(grid_path),
+                    display(grid_path)
+                ),
+            )
+        })
+    };
+    let x = metric(x.unwrap_or(&default_x))?;
+    let y = metric(y.unwrap_or(&default_y))?;
+    let mut levels = ExpressiveRange::new(&spec, x.clone(), y.clone());
+    let report = |p: RangeProgress<'_>| {
+        let time = p
+            .info
+            .wall_seconds
+            .map(|s| format!(" in {s:.2} s"))
+            .unwrap_or_default();
+        eprintln!(
+            "grim-encode: range: {} of {}: {}: {}{time}; {:.1} s elapsed",
+            p.done,
+            p.total,
+            p.info.label,
+            p.info.status.as_str(),
+            p.elapsed
+        );
+    };
+    let start = Instant::now();
+    let name = grid_path
+        .file_name()
+        .map_or_else(|| display(grid_path), |n| n.to_string_lossy().into_owned());
+    let title = match source.seeds {
+        Some(seeds) => {
+            let title = format!(
+                "Expressive range of {name}, seeds {}..{}",
+                seeds.start, seeds.end
+            );
+            range_seeds(&mut levels, &spec, seeds, &settings, report)
+                .map_err(|e| grid_failure(grid_path, &e))?;
+            title
+        }
+        None => {
+            let files = level_files(source.levels).map_err(|e| level_file_failure(&e))?;
+            let title = format!("Expressive range of {name}, {} level files", files.len());
+            range_files(&mut levels, &spec, &files, &model_args.options(), report)
+                .map_err(|e| level_file_failure(&e))?;
+            title
+        }
+    };
+    // Nothing is written before every level is in: a failure above leaves the files as they were.
+    if let Some(path) = svg_path {
+        write_text(Some(path), &levels.svg(&title), "picture")?;
+    }
+    write_text(csv_path, &levels.csv(), "CSV")?;
+    let span = |m: &Metric| {
+        let i = levels.names().iter().position(|n| n == m.name());
+        let values = levels
+            .rows()
+            .iter()
+            .filter_map(|r| r.values.as_ref()?.get(i?).copied().flatten());
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        if lo.is_finite() {
+            format!("{} {}..{}", m.name(), short(lo), short(hi))
+        } else {
+            format!("{} (no level)", m.name())
+        }
+    };
+    let mut statuses: Vec<(&str, usize)> = Vec::new();
+    for row in levels.rows() {
+        let s = row.info.status.as_str();
+        match statuses.iter_mut().find(|(name, _)| *name == s) {
+            Some((_, n)) => *n += 1,
+            None => statuses.push((s, 1)),
+        }
+    }
+    let statuses: Vec<String> = statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    eprintln!(
+        "grim-encode: range: {} ({}) in {:.1} s; {}, {}",
+        plural(levels.rows().len() as u64, "row"),
+        statuses.join(", "),
+        start.elapsed().as_secs_f64(),
+        span(&x),
+        span(&y)
+    );
+    Ok(exit::OK)
+}
+
+/// A measure in a summary line: whole numbers whole, others to four decimals.
+fn short(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.4}")
+    }
 }
