@@ -505,6 +505,18 @@ options_table! {
     /// Substitution effort per round, in graph edges per search propagation since the last one.
     /// Plus two per binary clause: one full pass.
     substitute_effort: f64 = 0.05, [0.0, 10.0];
+    /// Congruence closure (`congruence.rs`): AND, XOR and ITE gates with the same inputs have
+    /// equivalent outputs, merged by substitution. Measurement: see `congruence.rs`.
+    congruence: bool = false, [0, 1];
+    /// Conflicts between congruence rounds, times √(rounds so far). A round that merges nothing
+    /// makes the next ones skip more.
+    congruence_interval: u64 = 5000, [1, u32::MAX];
+    /// Congruence effort per round after the first, in clause-literal visits per search
+    /// propagation since the previous round (plus one pass over the formula).
+    congruence_effort: f64 = 0.1, [0.0, 100.0];
+    /// Congruence closure looks for XOR gates of up to this many inputs (Kissat's
+    /// `congruencexorarity` 4: `2^k` clauses each).
+    congruence_xor_arity: u64 = 4, [2, 8];
     /// Transitive reduction of the binary implication graph during search (`transred.rs`). On
     /// against off at 60 s (2026-12-04, same run): the own structured set PAR-2 479.5 s
     /// against 509.6 s, 1.13x faster on the 21 both solve; sat-industrial 67.8 s against
@@ -607,6 +619,7 @@ impl Options {
             subsume_interval: 4,
             eliminate_interval: 4,
             substitute_interval: 4,
+            congruence_interval: 4,
             transred_interval: 4,
             check_model: true,
             lucky: false,
