@@ -42,7 +42,8 @@
 //!
 //! Scheduled in the ladder before elimination, so its first round runs before the first search
 //! on the gates as the encoder wrote them, and again every `congruence_interval · √rounds`
-//! conflicts; a round that merges nothing delays the next one more (Kissat's delay). The
+//! conflicts; a round that merges nothing delays the next one more (Kissat's delay), and one
+//! that finds no gate at all ends the schedule. The
 //! effort is the whole formula in the first round and `congruence_effort` clause-literal
 //! visits per search propagation since the previous round later.
 //!
@@ -345,6 +346,12 @@ impl Solver {
         }
         self.stats.congruence_merged += merged as u64;
         self.congruence.props_mark = self.stats.propagations;
+        if closure.gates.is_empty() {
+            // No gate at all (uniform random formulas): inprocessing rarely makes one, and
+            // each round would cost a restart. No more rounds.
+            self.congruence.next = u64::MAX;
+            return;
+        }
         if merged == 0 {
             self.congruence.delay = (self.congruence.delay + 1).min(16);
             self.congruence.skip = self.congruence.delay;
