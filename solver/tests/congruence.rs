@@ -52,7 +52,11 @@ fn circuit(rng: &mut SplitMix64, inputs: i64, gates: usize) -> Vec<G> {
         let avail = inputs + k as i64;
         let pick = |rng: &mut SplitMix64| {
             let s = 1 + (rng.next_u64() % avail as u64) as i64;
-            if rng.next_u64() % 2 == 0 { s } else { -s }
+            if rng.next_u64().is_multiple_of(2) {
+                s
+            } else {
+                -s
+            }
         };
         let g = match rng.next_u64() % 3 {
             0 => G::And(pick(rng), pick(rng)),
@@ -187,9 +191,11 @@ fn congruence_with_default_options_keeps_every_answer() {
     // miters it may solve without a conflict.
     let mut merged = 0;
     for (k, f) in formulas(7, 60).iter().enumerate() {
-        let mut on = Options::default();
-        on.congruence = true;
-        on.check_model = true;
+        let on = Options {
+            congruence: true,
+            check_model: true,
+            ..Options::default()
+        };
         let mut off = on.clone();
         off.congruence = false;
         let (a, _, st) = solve(f, &on, None);
