@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that DRAT proofs stay valid through every inprocessing technique (issue 16): runs
 # grim-sat (release) on each instance with inprocessing forced on (probing, substitution,
-# transitive reduction, subsumption and elimination rounds every few conflicts, ITE/XOR gates, irredundant
+# transitive reduction, subsumption, elimination and congruence-closure rounds every few conflicts, ITE/XOR gates, irredundant
 # vivification, chronological backtracking on every backjump, random decision sequences and
 # dynamic tier limits, factoring as by default), writes a
 # binary DRAT proof, and has `rate` (strict: unit deletions are not skipped) verify every UNSAT
@@ -39,7 +39,7 @@ check="$root/target/release/grim-check"
 lratcheck="$root/target/release/lrat-check"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 forced=(--opt probe_interval=4 --opt substitute_interval=4 --opt transred_interval=4 --opt subsume_interval=4
-        --opt eliminate_interval=4 --opt eliminate_gates_ite_xor=1
+        --opt eliminate_interval=4 --opt eliminate_gates_ite_xor=1 --opt congruence=1 --opt congruence_interval=4
         --opt vivify_irredundant_share=0.3 --opt chrono_levels=0 --opt rephase_interval=3
         --opt reduce_interval=5 --opt reduce_increment=1
         --opt randec=true --opt reduce_tier1_relative=0.5 --opt reduce_tier2_relative=0.9)

@@ -73,7 +73,9 @@ pub fn solve_bytes(
 /// (`chrono_levels` 0); the seeded set jumps up to two levels and backtracks one level past
 /// that, so both kinds of backtrack meet in one search; the one without minimisation turns it
 /// off, so the classic backjump is fuzzed under the aggressive schedule too; the default set
-/// keeps the default threshold. The model check is always on.
+/// keeps the default threshold. Congruence closure (`congruence.rs`) runs in the set with every
+/// technique at every chance (every conflict) and in the seeded set (every four), whatever its
+/// default. The model check is always on.
 pub fn options_of(choice: u8, seed: u64) -> Options {
     let aggressive = Options::aggressive();
     match choice % 6 {
@@ -88,6 +90,8 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
             // technique on whatever lucky left.
             lucky: true,
             eliminate_gates_ite_xor: true,
+            congruence: true,
+            congruence_interval: 1,
             seed,
             ..aggressive
         },
@@ -115,6 +119,7 @@ pub fn options_of(choice: u8, seed: u64) -> Options {
         1 => aggressive,
         2 => Options {
             chrono_levels: 2,
+            congruence: true,
             seed,
             ..aggressive
         },

@@ -52,6 +52,7 @@
 //! | `walk`, `rng` | `Walk`, `SplitMix64` | ProbSAT local search as a rephasing step; the seeded random stream |
 //! | `probe` | `Probing` | unit-propagation probes under assumptions (`Solver::probe`); failed-literal probing with hyper-binary resolution during search |
 //! | `subsume` | `Subsume` | forward subsumption and self-subsuming strengthening during search |
+//! | `congruence` | `Congruence` | congruence closure: AND, XOR and ITE gates with the same inputs merged into equivalences |
 //! | `substitute` | `Substitute` | equivalent-literal substitution (SCCs of the binary implication graph) during search |
 //! | `transred` | `TransRed` | transitive reduction of the binary implication graph during search |
 //! | `eliminate` | `Elimination` | bounded variable elimination (AND/OR, ITE and XOR gates) before and during search; model reconstruction |
@@ -82,6 +83,7 @@ mod bump;
 mod check;
 mod chrono;
 mod clause;
+mod congruence;
 mod decide;
 mod eliminate;
 pub mod external;

@@ -505,6 +505,23 @@ options_table! {
     /// Substitution effort per round, in graph edges per search propagation since the last one.
     /// Plus two per binary clause: one full pass.
     substitute_effort: f64 = 0.05, [0.0, 10.0];
+    /// Congruence closure: gates with the same inputs merged (`congruence.rs`). AND, XOR and ITE
+    /// gates with the same inputs have equivalent outputs, which substitution merges. Off: it did
+    /// not pay. On against off at 60 s
+    /// (2026-12-06, loaded machine, one run): sat-dev's confirmation half 0.98x, tuning half 1.01x,
+    /// the same 32 of 37 solved; sat-industrial 108.6 s against 95.5 s, 21/21 both (gus-md5-06
+    /// 21.1 against 14.2 s); the random instances unchanged (no gate: the schedule ends)
+    /// (`benches/results/sat-dev-2026-12-06-baseline.md`).
+    congruence: bool = false, [0, 1];
+    /// Conflicts between congruence rounds, times √(rounds so far). A round that merges nothing
+    /// makes the next ones skip more.
+    congruence_interval: u64 = 5000, [1, u32::MAX];
+    /// Congruence effort after the first round, in literal visits per search propagation. Counted
+    /// since the previous round, plus one pass over the formula.
+    congruence_effort: f64 = 0.1, [0.0, 100.0];
+    /// The most inputs of the XOR gates congruence closure looks for. Kissat's
+    /// `congruencexorarity` is 4 (`2^k` clauses each).
+    congruence_xor_arity: u64 = 4, [2, 8];
     /// Transitive reduction of the binary implication graph during search (`transred.rs`). On
     /// against off at 60 s (2026-12-04, same run): the own structured set PAR-2 479.5 s
     /// against 509.6 s, 1.13x faster on the 21 both solve; sat-industrial 67.8 s against
@@ -607,6 +624,7 @@ impl Options {
             subsume_interval: 4,
             eliminate_interval: 4,
             substitute_interval: 4,
+            congruence_interval: 4,
             transred_interval: 4,
             check_model: true,
             lucky: false,

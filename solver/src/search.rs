@@ -161,6 +161,7 @@ impl Solver {
             rung!(self, restarting => restart);
             rung!(self, simplifying => simplify);
             rung!(self, reducing => reduce);
+            rung!(self, congruencing => congruence, or unsat);
             rung!(self, eliminating => eliminate, or unsat);
             rung!(self, subsuming => subsume_round, or unsat);
             rung!(self, probing => probe_round, or unsat);

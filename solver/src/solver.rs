@@ -11,6 +11,7 @@ use crate::budget::{Limits, Terminator};
 use crate::bump::Bump;
 use crate::check::ModelCheck;
 use crate::clause::{Arena, Clauses, NO_REASON};
+use crate::congruence::Congruence;
 use crate::decide::{Phases, Scores};
 use crate::eliminate::Elimination;
 use crate::external::External;
@@ -112,6 +113,8 @@ pub struct Solver {
     pub(crate) subsume: Subsume,
     /// The failed-literal probing schedule and the probe tree (`probe.rs`).
     pub(crate) probing: Probing,
+    /// The congruence-closure schedule (`congruence.rs`).
+    pub(crate) congruence: Congruence,
     /// The equivalent-literal substitution schedule (`substitute.rs`).
     pub(crate) substitute: Substitute,
     /// The transitive-reduction schedule and cursor (`transred.rs`).
@@ -193,6 +196,7 @@ impl Solver {
             simplify: Simplify::default(),
             subsume: Subsume::default(),
             probing: Probing::default(),
+            congruence: Congruence::default(),
             substitute: Substitute::default(),
             transred: TransRed::default(),
             lucky: Lucky::default(),
@@ -426,9 +430,14 @@ impl Solver {
         } else if !self.ok {
             Status::Unsat
         } else {
-            // Factoring first: elimination would resolve away the pairwise products it
+            // Congruence closure first, on the gates as the encoder wrote them (elimination
+            // resolves gate variables away; `congruence.rs`).
+            if self.congruencing() {
+                self.congruence();
+            }
+            // Factoring next: elimination would resolve away the pairwise products it
             // re-encodes (`factor.rs`).
-            if self.factoring() {
+            if self.ok && self.factoring() {
                 self.factor();
             }
             if self.ok && self.eliminating() {

@@ -102,6 +102,12 @@ pub struct Stats {
     pub hbr: u64,
     /// Hyper-binary resolvents that subsumed and replaced their clause. Counted in `probe.rs`.
     pub hbr_subsuming: u64,
+    /// Congruence-closure rounds that extracted gates. Counted in `congruence.rs`.
+    pub congruence_rounds: u64,
+    /// Gates (AND, XOR, ITE) extracted by congruence closure. Counted in `congruence.rs`.
+    pub congruence_gates: u64,
+    /// Equivalences congruence closure derived. Counted in `congruence.rs`.
+    pub congruence_merged: u64,
     /// Equivalent-literal substitution rounds that searched the graph. Counted in
     /// `substitute.rs`.
     pub substitute_rounds: u64,

@@ -201,7 +201,7 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
 
 /// The statistics block printed at the end of a run, as `c` lines.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 54] = [
+    let rows: [(&str, u64); 57] = [
         ("solves", stats.solves),
         ("decisions", stats.decisions),
         ("propagations", stats.propagations),
@@ -242,6 +242,9 @@ pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
         ("failed literals", stats.failed_literals),
         ("hyper binaries", stats.hbr),
         ("hyper subsuming", stats.hbr_subsuming),
+        ("congruence rounds", stats.congruence_rounds),
+        ("congruence gates", stats.congruence_gates),
+        ("congruence merged", stats.congruence_merged),
         ("substituted", stats.substituted),
         ("transred rounds", stats.transred_rounds),
         ("transred removed", stats.transred_removed),
