@@ -14,20 +14,17 @@
 //! The anchor is the rule's root, or with `"root": "any"` the earliest `In` cell (its literal
 //! joins every clause negated): the earliest, so that reasons use the lowest levels.
 //!
-//! The same propagator carries the grid's other global rules, each in its own file: bounded
-//! paths (`pathprop.rs`: a watched witness walk, refuted by the cut around the search, and the
-//! literals every walk needs forced) and large counts (`countprop.rs`: one counter per linear
-//! rule, lazy reasons). Its `Why` records which part propagated a literal, so `explain` asks
-//! that part.
+//! This is one part of the grid propagator (`search.rs`), beside the paths' witness walks and
+//! the large counts' counters; it runs last in each callback, being the most expensive.
 //!
 //! Why a propagator instead of the cut loop (`solve.rs`'s `Lazy`): the loop pays a whole solve
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
 
-use super::countprop::{CountWhy, Counts};
-use super::pathprop::PathWatch;
-use super::reach::{self, Graph, Inference, Scratch, State};
-use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
+use super::reach::{self, Inference, Scratch, State};
+use crate::graph::Graph;
+use crate::search::{Lazy, SearchPart};
+use grim_solver::{ClauseKind, Context, Lit, Var};
 
 /// One connectivity rule's view.
 struct Rule {
@@ -90,8 +87,6 @@ enum Why {
         anchor: usize,
         stamp: u64,
     },
-    /// Forced by a count rule (`countprop.rs`).
-    Count(CountWhy),
     /// `cell` was forced in: it cuts `witness` off from the anchor.
     In {
         rule: usize,
@@ -102,8 +97,8 @@ enum Why {
     },
 }
 
-/// The connectivity rules of a grid as one propagator.
-pub(crate) struct GridPropagator {
+/// The connectivity rules of a grid as one part of the grid propagator.
+pub(crate) struct Reachability {
     graph: Graph,
     rules: Vec<Rule>,
     /// Per variable: the (rule, cell, literal is positive) it is the class literal of.
@@ -119,13 +114,9 @@ pub(crate) struct GridPropagator {
     epoch: u32,
     /// Scratch of `notify_backtrack`: the (rule, cell) pairs it freed.
     freed: Vec<(u32, u32)>,
-    /// The path rules (`pathprop.rs`).
-    paths: Vec<PathWatch>,
-    /// The count rules (`countprop.rs`).
-    counts: Counts,
 }
 
-impl GridPropagator {
+impl Reachability {
     /// A propagator for the rules given as (class literal per cell, root cell) on a
     /// `width × height` grid.
     pub(crate) fn new(width: usize, height: usize, rules: Vec<(Vec<Lit>, Option<usize>)>) -> Self {
@@ -164,7 +155,7 @@ impl GridPropagator {
                 }
             })
             .collect();
-        GridPropagator {
+        Reachability {
             graph: Graph::grid(width, height),
             rules,
             uses,
@@ -175,28 +166,7 @@ impl GridPropagator {
             found: Vec::new(),
             epoch: 1,
             freed: Vec::new(),
-            paths: Vec::new(),
-            counts: Counts::default(),
         }
-    }
-
-    /// Adds a path rule: per-cell `from`, `to` and `through` literals, at most `max_length`
-    /// steps (`pathprop.rs`).
-    pub(crate) fn add_path(
-        &mut self,
-        from: Vec<Lit>,
-        to: Vec<Lit>,
-        through: Vec<Lit>,
-        max_length: Option<usize>,
-    ) {
-        self.paths
-            .push(PathWatch::new(from, to, through, max_length));
-    }
-
-    /// Adds a count rule `Σ w·[lit] ≥ bound` (`countprop.rs`); `false` when no assignment
-    /// satisfies it (nothing is added: the caller encodes it).
-    pub(crate) fn add_count(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
-        self.counts.add(terms, bound)
     }
 
     /// The anchor of rule `r` now: its root once `In`, or the earliest `In` cell.
@@ -270,7 +240,7 @@ impl GridPropagator {
     /// The local pass: for every pending cell that went out, the pocket it cut off, if any,
     /// is forced out (or, holding an `In` cell, is a conflict). Returns whether a conflict was
     /// reported. Falls back to a full pass (`dirty`) when the anchor's side is the one cut.
-    fn split_pass(&mut self, r: usize, ctx: &mut Context<'_>) -> bool {
+    fn split_pass(&mut self, r: usize, ctx: &mut Context<'_>, lazy: &mut Lazy<'_>) -> bool {
         let Some(anchor) = Self::anchor(&mut self.rules[r]) else {
             self.rules[r].pending.clear();
             return false;
@@ -315,7 +285,7 @@ impl GridPropagator {
                                 stamp: self.now,
                             };
                             self.record(lit, why);
-                            ctx.propagate(lit);
+                            lazy.propagate(ctx, lit);
                         }
                     }
                 }
@@ -329,7 +299,7 @@ impl GridPropagator {
         if self.rules[r].dirty {
             return false; // a full pass follows
         }
-        self.size_check(r, anchor, ctx)
+        self.size_check(r, anchor, ctx, lazy)
     }
 
     /// Rule `r`'s class holds at least `min` cells (see `Rule::min_size`).
@@ -341,7 +311,13 @@ impl GridPropagator {
 
     /// The size check after the region changed: a conflict when it is too small (returns
     /// true), every free cell forced in when it is exactly big enough.
-    fn size_check(&mut self, r: usize, anchor: usize, ctx: &mut Context<'_>) -> bool {
+    fn size_check(
+        &mut self,
+        r: usize,
+        anchor: usize,
+        ctx: &mut Context<'_>,
+        lazy: &mut Lazy<'_>,
+    ) -> bool {
         let rule = &self.rules[r];
         if rule.min_size == 0 || rule.region > rule.min_size {
             return false;
@@ -378,7 +354,7 @@ impl GridPropagator {
                     stamp: self.now,
                 },
             );
-            ctx.propagate(lit);
+            lazy.propagate(ctx, lit);
         }
         false
     }
@@ -405,26 +381,25 @@ fn set_why(whys: &mut Vec<Option<Why>>, lit: Lit, why: Why) {
     whys[code] = Some(why);
 }
 
-impl Propagator for GridPropagator {
-    fn observed(&self) -> Vec<Var> {
-        let mut vars: Vec<Var> = (0..self.uses.len())
-            .filter(|&v| !self.uses[v].is_empty())
-            .filter_map(|v| Var::new(v as u32))
-            .collect();
-        vars.extend(self.paths.iter().flat_map(|p| p.lits().map(|l| l.var())));
-        vars.extend(self.counts.lits().map(|l| l.var()));
-        vars.sort_unstable_by_key(|v| v.index());
-        vars.dedup();
-        vars
+/// Where reachability runs among the search parts: last, the most expensive pass.
+const RANK: u32 = 3;
+
+impl SearchPart for Reachability {
+    fn rank(&self) -> u32 {
+        RANK
     }
 
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        for &l in lits {
-            self.now += 1;
-            self.counts.assigned(l, level, self.now);
-            for p in &mut self.paths {
-                p.assigned(l);
-            }
+    fn observed(&self, out: &mut Vec<Var>) {
+        out.extend(
+            (0..self.uses.len())
+                .filter(|&v| !self.uses[v].is_empty())
+                .filter_map(|v| Var::new(v as u32)),
+        );
+    }
+
+    fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
+        for (i, &l) in lits.iter().enumerate() {
+            self.now = first + i as u64;
             let Some(uses) = self.uses.get(l.var().index()) else {
                 continue;
             };
@@ -482,8 +457,7 @@ impl Propagator for GridPropagator {
         }
     }
 
-    fn notify_backtrack(&mut self, level: u32) {
-        self.counts.backtrack(level);
+    fn backtrack(&mut self, level: u32) {
         let mut freed = std::mem::take(&mut self.freed);
         freed.clear();
         while let Some(&(r, c, l)) = self.told.last() {
@@ -584,23 +558,14 @@ impl Propagator for GridPropagator {
         None
     }
 
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        let why = &mut self.why;
-        let mut record = |lit: Lit, w: CountWhy| set_why(why, lit, Why::Count(w));
-        if self.counts.propagate(ctx, self.now, &mut record) {
-            return; // a conflict
-        }
-        for p in &mut self.paths {
-            if p.propagate(&self.graph, ctx) {
-                return; // a conflict
-            }
-        }
+    fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        debug_assert_eq!(self.now, now, "every notification reached this part");
         for r in 0..self.rules.len() {
             let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
             if !self.rules[r].dirty && local {
                 self.rules[r].size_due = false;
-                if self.split_pass(r, ctx) {
-                    return; // a conflict
+                if self.split_pass(r, ctx, lazy) {
+                    return true; // a conflict
                 }
             }
             if !self.rules[r].dirty {
@@ -637,7 +602,7 @@ impl Propagator for GridPropagator {
                         self.refute(r, anchor, cell, ctx);
                         self.found = found;
                         self.rules[r].dirty = true;
-                        return;
+                        return true;
                     }
                     Inference::Out { cell } => {
                         self.rules[r].forced[cell] = self.epoch;
@@ -649,7 +614,7 @@ impl Propagator for GridPropagator {
                             stamp: self.now,
                         };
                         self.record(lit, why);
-                        ctx.propagate(lit);
+                        lazy.propagate(ctx, lit);
                     }
                     Inference::In { cell, witness } => {
                         self.rules[r].forced[cell] = self.epoch;
@@ -662,24 +627,23 @@ impl Propagator for GridPropagator {
                             stamp: self.now,
                         };
                         self.record(lit, why);
-                        ctx.propagate(lit);
+                        lazy.propagate(ctx, lit);
                     }
                 }
             }
             self.found = found;
-            if self.size_check(r, anchor, ctx) {
-                return;
+            if self.size_check(r, anchor, ctx, lazy) {
+                return true;
             }
         }
+        false
     }
 
     fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        reason.push(lit);
         let Some(Some(why)) = self.why.get(lit.code()).copied() else {
             return; // the engine's check reports the missing reason
         };
         match why {
-            Why::Count(w) => self.counts.explain(lit, w, reason),
             Why::Out {
                 rule,
                 cell,
@@ -723,16 +687,9 @@ impl Propagator for GridPropagator {
         }
     }
 
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        // Every fixpoint was propagated, so a complete assignment is connected; this is the
-        // safety net that makes it a guarantee.
+    fn recheck(&mut self) {
         for r in 0..self.rules.len() {
             self.rules[r].dirty = true;
         }
-        for p in &mut self.paths {
-            p.invalidate();
-        }
-        self.counts.recheck();
-        self.propagate(ctx);
     }
 }

@@ -15,20 +15,77 @@
 //! could claim a sealed cell reachable — which is why the spec rejects `max` with an
 //! explanation. Encoding a ceiling would need reachability defined both ways (a founded
 //! encoding like `connectivity`'s), a different rule.
+//!
+//! The family is this file and `rule.rs` ([`rule::EnclosureRule`] and its reading); it has no
+//! part in the search-time propagator (its Horn clauses propagate completely).
 
-use super::GridModel;
-use super::counts::ratio;
-use super::model::ConnMode;
-use super::model::RuleTag;
-use super::spec::Bound;
-use super::spec::EnclosureRule;
+pub(crate) mod rule;
+
+use crate::adders::ratio;
+use crate::error::GridError;
+use crate::family::{Family, Pass, Switch, rule_ref};
+use crate::model::{GridModel, Mode, RuleTag};
+use crate::spec::reader::{Reader, field};
+use crate::spec::{Bound, GridSpec, RuleRef};
+use rule::EnclosureRule;
+use serde_json::{Map, Value};
+
+/// The family in the table (`families/mod.rs`).
+pub(crate) struct Enclosure;
+
+/// Its name, and the field its rules are listed under.
+const NAME: &str = "enclosure";
+
+/// The tag of `enclosure[i]`.
+fn tag(i: usize) -> RuleTag {
+    Enclosure.tag(i)
+}
+
+impl Family for Enclosure {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn fields(&self) -> &'static [&'static str] {
+        &[NAME]
+    }
+
+    fn read(
+        &self,
+        pass: Pass,
+        reader: &mut Reader,
+        doc: &Map<String, Value>,
+        spec: &mut GridSpec,
+    ) -> Result<(), GridError> {
+        if pass == Pass::Rules
+            && let Some(v) = field(doc, NAME)
+        {
+            spec.enclosure = reader.list(v, NAME, rule::read_rule)?;
+        }
+        Ok(())
+    }
+
+    fn encode(&self, m: &mut GridModel) {
+        encode(m);
+    }
+
+    /// The hard enclosures (a soft one is a price, not a rule that can clash).
+    fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
+        let keys = ["class", "open", "min"];
+        (0..spec.enclosure.len())
+            .filter(|&i| spec.enclosure[i].weight.is_none())
+            .map(|i| (rule_ref(spec, NAME, i, &keys), Switch::Tagged(tag(i))))
+            .collect()
+    }
+}
 
 /// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
 /// clauses, see [`sealed_whole`]).
-pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
+fn encode(m: &mut GridModel) {
+    let mode = m.mode;
     let rules = m.spec.enclosure.clone();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(RuleTag::Enclosure(i)));
+        m.tag(Some(tag(i)));
         let class = m.class_lits(&rule.class);
         let open = m.class_lits(&rule.open);
         let cells = m.spec.cells();
@@ -55,7 +112,7 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
             }
             sealed.push(s);
         }
-        if mode == ConnMode::Propagate && sealed_whole(m, rule) {
+        if mode == Mode::Propagate && sealed_whole(m, rule) {
             // No class cell may be exposed: off the border, and no neighbour reachable.
             for c in 0..cells {
                 if m.spec.on_border(c) {
@@ -94,7 +151,8 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
 }
 
 /// Whether a hard enclosure rule can only hold with every class cell sealed: its floor is
-/// above 0, and a hard connectivity rule's class `K` has `class ⊆ K ⊆ open`. Then exposure is
+/// above 0, and a hard connectivity rule's class `K` has `class ⊆ K ⊆ open` (read from the
+/// connectivity family's rules). Then exposure is
 /// all or nothing: an exposed class cell is an open cell reachable from the border, so every
 /// cell of its `K` component — all of `K`, connected — is reachable, and every class cell
 /// exposed; a floor above 0 then forbids any exposure.
