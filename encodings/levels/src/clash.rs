@@ -119,6 +119,12 @@ impl<'a> Diagnosis<'a> {
         let mut owner: Vec<&dyn Family> = Vec::new();
         for family in FAMILIES {
             for rule in family.clash_rules(spec) {
+                debug_assert!(
+                    !matches!(rule.1, Switch::Tagged(t) if t.family != family.name()),
+                    "{} names a rule it does not tag: {}",
+                    family.name(),
+                    rule.0
+                );
                 rules.push(rule);
                 owner.push(family);
             }

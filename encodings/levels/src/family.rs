@@ -16,9 +16,9 @@
 
 use crate::error::GridError;
 use crate::level::Level;
-use crate::model::{GridModel, RuleTag};
+use crate::model::GridModel;
 use crate::spec::reader::Reader;
-use crate::spec::{GridSpec, RuleRef};
+use crate::spec::{GridSpec, RuleRef, RuleTag};
 use grim_solver::Lit;
 use serde_json::{Map, Value};
 
@@ -53,14 +53,6 @@ pub(crate) trait Family: Sync {
     /// The family's name: the `grid.json` field its rules are listed under (`counts`); it
     /// tags the family's rules ([`RuleTag::family`]).
     fn name(&self) -> &'static str;
-
-    /// The tag of the family's rule number `rule` (see [`RuleTag`]).
-    fn tag(&self, rule: usize) -> RuleTag {
-        RuleTag {
-            family: self.name(),
-            rule,
-        }
-    }
 
     /// The top-level fields of `grid.json` the family reads (the read stage checks them
     /// against the document's list of known fields).

@@ -16,7 +16,7 @@ use crate::error::{GridError, ModelFault};
 use crate::level::Level;
 use crate::options::GridOptions;
 use crate::search::{Composite, SearchPart};
-use crate::spec::{GridSpec, Region, Selection, TileSet};
+use crate::spec::{GridSpec, Region, RuleTag, Selection, TileSet};
 use grim_formula::{Cnf, Wcnf};
 use grim_maxsat::problem::Problem;
 use grim_solver::{Lit, Var};
@@ -37,19 +37,6 @@ pub(crate) enum Mode {
     /// Connectivity, paths and large counts left to the propagator ([`GridModel::propagator`]),
     /// which the engine solving this model must have connected.
     Propagate,
-}
-
-/// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can
-/// switch each rule on and off by a literal of its own: the family that encoded it (its name
-/// in the table, `families/mod.rs`) and the family's own number for the rule. Rules the reader
-/// merged into tables (domains, adjacency) are not tagged: their families give the diagnosis
-/// their clauses rule by rule (`Family::guarded`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct RuleTag {
-    /// The family's name (`Family::name`).
-    pub(crate) family: &'static str,
-    /// The family's number for the rule (its index in the family's field, as a rule).
-    pub(crate) rule: usize,
 }
 
 /// What a family leaves the search to check in a propagated model, recorded while it encodes:

@@ -23,6 +23,7 @@ pub use crate::families::enclosure::rule::EnclosureRule;
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
+pub(crate) use vocab::RuleTag;
 pub use vocab::{
     Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SIDE, MAX_TILES, RATIO_DENOMINATOR, Region,
     RuleRef, Selection, Tile, TileSet,

@@ -212,3 +212,25 @@ impl fmt::Display for RuleRef {
         }
     }
 }
+
+/// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can
+/// switch each rule on and off by a literal of its own: the family that encoded it (its
+/// `grid.json` field, `NAME` in the family's `rule.rs`) and the family's own number for the
+/// rule. Here, not with the model, because each family's `rule.rs` makes its tags and must
+/// import nothing that imports the spec. Rules the reader
+/// merged into tables (domains, adjacency) are not tagged: their families give the diagnosis
+/// their clauses rule by rule (`Family::guarded`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct RuleTag {
+    /// The family's name (`Family::name`).
+    pub(crate) family: &'static str,
+    /// The family's number for the rule (its index in the family's field, as a rule).
+    pub(crate) rule: usize,
+}
+
+impl RuleTag {
+    /// The tag of rule number `rule` of the family named `family`.
+    pub(crate) const fn new(family: &'static str, rule: usize) -> RuleTag {
+        RuleTag { family, rule }
+    }
+}

@@ -20,7 +20,7 @@
 //! does not use this encoding by default (`cuts.rs`, `propagate.rs`) — it is there for external solvers, for which
 //! soundness and completeness matter more than speed.
 
-use super::tag;
+use super::rule::tag;
 use crate::founded::founded;
 use crate::model::{GridModel, Mode};
 use crate::spec::GridSpec;

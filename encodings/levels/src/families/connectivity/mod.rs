@@ -21,26 +21,19 @@ mod reach;
 use crate::error::GridError;
 use crate::family::{Family, Pass, Switch, rule_ref};
 use crate::level::Level;
-use crate::model::{GridModel, RuleTag, SearchPlan};
+use crate::model::{GridModel, SearchPlan};
 use crate::search::SearchPart;
 use crate::spec::problem::FieldProblem;
 use crate::spec::reader::{Reader, field, invalid};
-use crate::spec::{GridSpec, RuleRef, Selection};
+use crate::spec::{GridSpec, RuleRef, RuleTag, Selection};
 use grim_solver::{Lit, Var};
 use propagate::Reachability;
+use rule::{NAME, tag};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Connectivity;
-
-/// Its name, and the field its rules are listed under.
-const NAME: &str = "connectivity";
-
-/// The tag of `connectivity[i]`.
-fn tag(i: usize) -> RuleTag {
-    Connectivity.tag(i)
-}
 
 impl Family for Connectivity {
     fn name(&self) -> &'static str {

@@ -42,7 +42,7 @@
 
 use super::propagate::{Counts, Linear};
 use super::rule::CountRule;
-use super::tag;
+use super::rule::tag;
 use crate::adders::{binary_at_least, binary_const, binary_count, ratio};
 use crate::model::{GridModel, Mode};
 use crate::spec::{Bound, Region};

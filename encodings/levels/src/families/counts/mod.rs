@@ -15,24 +15,17 @@ mod propagate;
 
 use crate::error::GridError;
 use crate::family::{Family, Pass, Switch, rule_ref};
-use crate::model::{GridModel, RuleTag, SearchPlan};
+use crate::model::{GridModel, SearchPlan};
 use crate::search::SearchPart;
 use crate::spec::reader::{Reader, field};
 use crate::spec::{GridSpec, RuleRef};
 use propagate::{Linear, Tally};
+use rule::{NAME, tag};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Counts;
-
-/// Its name, and the field its rules are listed under.
-const NAME: &str = "counts";
-
-/// The tag of `counts[i]`.
-fn tag(i: usize) -> RuleTag {
-    Counts.tag(i)
-}
 
 impl Family for Counts {
     fn name(&self) -> &'static str {

@@ -24,22 +24,15 @@ pub(crate) mod rule;
 use crate::adders::ratio;
 use crate::error::GridError;
 use crate::family::{Family, Pass, Switch, rule_ref};
-use crate::model::{GridModel, Mode, RuleTag};
+use crate::model::{GridModel, Mode};
 use crate::spec::reader::{Reader, field};
 use crate::spec::{Bound, GridSpec, RuleRef};
 use rule::EnclosureRule;
+use rule::{NAME, tag};
 use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Enclosure;
-
-/// Its name, and the field its rules are listed under.
-const NAME: &str = "enclosure";
-
-/// The tag of `enclosure[i]`.
-fn tag(i: usize) -> RuleTag {
-    Enclosure.tag(i)
-}
 
 impl Family for Enclosure {
     fn name(&self) -> &'static str {

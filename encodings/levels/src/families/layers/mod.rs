@@ -9,9 +9,9 @@ pub(crate) mod rule;
 
 use crate::error::GridError;
 use crate::family::{Family, Pass, Switch, text};
-use crate::model::{GridModel, RuleTag};
+use crate::model::GridModel;
 use crate::spec::reader::{Reader, field};
-use crate::spec::{GridSpec, MAX_TILES, RuleRef};
+use crate::spec::{GridSpec, MAX_TILES, RuleRef, RuleTag};
 use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
@@ -23,7 +23,7 @@ const NAME: &str = "layers";
 /// The tag of `layers[layer].values[value].requires`: the rule number packs the two indices
 /// (a layer has at most [`MAX_TILES`] values).
 fn tag(layer: usize, value: usize) -> RuleTag {
-    Layers.tag(layer * MAX_TILES + value)
+    RuleTag::new(NAME, layer * MAX_TILES + value)
 }
 
 impl Family for Layers {

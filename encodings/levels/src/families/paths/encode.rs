@@ -15,8 +15,8 @@
 //! Allowing a `from` cell in the middle of a walk changes nothing: the walk from that later
 //! `from` cell is shorter and also valid.
 
+use super::rule::tag;
 use super::rule::{Endpoint, PathRule};
-use super::tag;
 use crate::founded::founded;
 use crate::model::{GridModel, Mode};
 use grim_solver::Lit;

@@ -14,25 +14,18 @@ mod propagate;
 
 use crate::error::GridError;
 use crate::family::{Family, Pass, Switch, rule_ref};
-use crate::model::{GridModel, RuleTag, SearchPlan};
+use crate::model::{GridModel, SearchPlan};
 use crate::search::SearchPart;
 use crate::spec::reader::{Reader, field};
 use crate::spec::{GridSpec, RuleRef};
 use encode::PathLits;
 use propagate::Witnesses;
+use rule::{NAME, tag};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Paths;
-
-/// Its name, and the field its rules are listed under.
-const NAME: &str = "paths";
-
-/// The tag of `paths[i]`.
-fn tag(i: usize) -> RuleTag {
-    Paths.tag(i)
-}
 
 impl Family for Paths {
     fn name(&self) -> &'static str {
