@@ -1,7 +1,7 @@
 //! Which rules clash: when no level exists, a small set of rules that together admit none.
 //!
 //! "No level satisfies the hard rules" is true but useless to a designer with forty rules.
-//! So once [`super::solve`] has proven it, this module names the culprits: it encodes the spec
+//! So once [`solve`](fn@crate::solve) has proven it, this module names the culprits: it encodes the spec
 //! again with every rule behind an *activation literal* of its own (each clause of rule `r`
 //! gets `¬g_r`; the structural clauses — one tile and one value per cell, the definitions of
 //! class literals — stay unguarded, since they hold in every level), solves with all the

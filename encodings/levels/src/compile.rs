@@ -1,5 +1,5 @@
 //! The compile stage: a [`GridSpec`] into a [`GridModel`], every family encoding its rules
-//! through the one interface ([`Family`]), in the table's order (`families/mod.rs`).
+//! through the one interface ([`Family`](crate::family::Family)), in the table's order (`families/mod.rs`).
 //!
 //! Two rounds: every family first records the wished values it knows (the preferences draw the
 //! wished level), then every family encodes. Why two: an encoding that defines an auxiliary
@@ -22,7 +22,7 @@ impl GridModel {
         GridModel::build_with(spec, options, Mode::Eager)
     }
 
-    /// The model [`solve`](crate::solve) starts from with the cut loop: every rule encoded as
+    /// The model [`solve`](fn@crate::solve) starts from with the cut loop: every rule encoded as
     /// in [`GridModel::build`] except connectivity, which is only the small-fragment cuts (and
     /// a given root pinned to the class). Complete — every valid level is a model — but not
     /// sound for connectivity on its own: `solve` adds separator cuts until the model is
@@ -31,7 +31,7 @@ impl GridModel {
         GridModel::build_with(spec, options, Mode::Lazy)
     }
 
-    /// The model [`solve`](crate::solve) uses by default: every rule encoded as in
+    /// The model [`solve`](fn@crate::solve) uses by default: every rule encoded as in
     /// [`GridModel::build`] except connectivity, of which only a given root is (pinned to the
     /// class), bounded paths, and counts too large for the unary encodings; those rules are
     /// enforced during the search by the propagator from [`GridModel::propagator`], which the

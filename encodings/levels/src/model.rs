@@ -114,7 +114,7 @@ impl GridModel {
     /// The propagator that enforces this model's connectivity, path and large count rules
     /// inside the search: connect it with `Solver::connect_propagator` to the engine holding
     /// the model's clauses. `None` when the model leaves it nothing to check. Each family that
-    /// left something to the search made a part of it ([`SearchPlan`]); the parts decide along
+    /// left something to the search made a part of it (a `SearchPlan`); the parts decide along
     /// the seeded wishes (growing each class from its anchor).
     pub fn propagator(&self) -> Option<Box<dyn grim_solver::Propagator>> {
         let parts: Vec<Box<dyn SearchPart>> = self.plans.iter().map(|p| p.part(self)).collect();

@@ -1,5 +1,5 @@
 //! The read stage: `grid.json` text into a [`GridSpec`], each family reading its own fields
-//! ([`Family::read`]) in three passes over the table (`families/mod.rs`): the names (tiles,
+//! ([`Family::read`](crate::family::Family::read)) in three passes over the table (`families/mod.rs`): the names (tiles,
 //! layers), the tables over pairs of tiles (adjacency), then the cell rules and the global
 //! rules. A later pass may resolve what an earlier one read; within a pass the table's order
 //! holds, so a file with several mistakes is told the same first one as it always was.

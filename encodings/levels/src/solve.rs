@@ -7,7 +7,7 @@
 //! tests.
 //!
 //! Hard-only models run one incremental engine: solve, ask every family for the cuts the level
-//! breaks ([`Family::cuts`]: connectivity's separator cuts for the components that are not the
+//! breaks ([`Family::cuts`](crate::family::Family::cuts): connectivity's separator cuts for the components that are not the
 //! main one), add them, steer the next round as the families say (connectivity hints and
 //! assumes the cells bridging the components), solve again; learned clauses and saved phases
 //! carry over, so each round is a small repair. Models with soft rules
@@ -604,7 +604,7 @@ fn unanswered(
     })
 }
 
-/// The cut loop's phase hints for the next round, every family's ([`Family::steer_phases`]).
+/// The cut loop's phase hints for the next round, every family's ([`Family::steer_phases`](crate::family::Family::steer_phases)).
 fn steer_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
     FAMILIES
         .iter()
@@ -613,7 +613,7 @@ fn steer_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
 }
 
 /// The literals the cut loop's next hard round assumes, every family's
-/// ([`Family::steer_assumptions`]), sorted and without repeats.
+/// ([`Family::steer_assumptions`](crate::family::Family::steer_assumptions)), sorted and without repeats.
 fn steer_assumptions(model: &GridModel, level: &Level) -> Vec<Lit> {
     let mut out: Vec<Lit> = FAMILIES
         .iter()

@@ -49,16 +49,12 @@ fn the_import_graph_is_a_dag_with_a_core_that_names_no_family() {
     let order = topological(&edges).unwrap_or_else(|cycle| {
         panic!(
             "the imports have a cycle: {}",
-            cycle
-                .iter()
-                .map(|m| name(m))
-                .collect::<Vec<_>>()
-                .join(" -> ")
+            cycle.iter().map(name).collect::<Vec<_>>().join(" -> ")
         )
     });
     println!("in dependency order (each module uses only modules above it):");
     for m in &order {
-        let uses: Vec<String> = edges[m].iter().map(|t| name(t)).collect();
+        let uses: Vec<String> = edges[m].iter().map(name).collect();
         println!("  {:<34} uses {}", name(m), uses.join(", "));
     }
 

@@ -68,7 +68,7 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
 /// The summed weight of the soft rules `level` breaks — soft counts and enclosures, and, when
 /// preferences are soft under `options`, `weight` for each cell whose tile is not its seeded
 /// wish — read from the document as written, like [`check_level`]. This is the cost
-/// [`solve`](crate::solve) minimises; `u64::MAX` for a level that does not fit the document or a
+/// [`solve`](fn@crate::solve) minimises; `u64::MAX` for a level that does not fit the document or a
 /// document the referee cannot read (never a cost a real level has: the sum saturates, and
 /// validation bounds the total weight below it).
 pub fn level_cost(spec: &GridSpec, options: &GridOptions, level: &Level) -> u64 {

@@ -5,7 +5,7 @@
 //! `layers`) and one field per rule family, whose type that family owns
 //! (`families/<name>/rule.rs`, re-exported here so that `grim_levels::spec::CountRule` and the
 //! other public paths stay where they were). The reading itself is each family's, run in
-//! passes by `read.rs` on the helpers of [`reader`]; this module only holds the result and the
+//! passes by `read.rs` on the helpers of `spec/reader.rs`; this module only holds the result and the
 //! geometry every family asks of it (cells, neighbours, the border).
 //!
 //! Why the aggregate names the families' types at all: its fields are public API

@@ -16,7 +16,7 @@
 //!
 //! Layered reachability (`reach_t(c)` for t = 0..L) is complete only within `L` steps and
 //! needs `L = cells` to be complete in general: 1,048,576 variables at 32×32 — rejected. The
-//! issue measured a rank encoding at 304 s in CaDiCaL at 32×32; that is why [`solve`](crate::solve)
+//! issue measured a rank encoding at 304 s in CaDiCaL at 32×32; that is why [`solve`](fn@crate::solve)
 //! does not use this encoding by default (`cuts.rs`, `propagate.rs`) — it is there for external solvers, for which
 //! soundness and completeness matter more than speed.
 

@@ -210,7 +210,7 @@ fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
         .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
 }
 
-/// The separator cuts [`solve`](crate::solve) would add for `spec.connectivity[rule]` on
+/// The separator cuts [`solve`](fn@crate::solve) would add for `spec.connectivity[rule]` on
 /// `level`, each a clause over "cell `c` holds the class" literals given as `(c, positive)`.
 /// Empty when the rule holds. Exposed for the tests, which check every cut against every
 /// connected level.

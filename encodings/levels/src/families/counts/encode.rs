@@ -3,7 +3,7 @@
 //! Bounds are fixed once a ratio of a region is rounded (`min` up, `max` down, in exact integer
 //! arithmetic on the 6-decimal fraction). Small ones — at most [`SMALL`] on either side, like
 //! "exactly one key", or any count over at most [`SMALL_LIST`] cells — go to
-//! [`Problem::count`], whose front end picks pairwise, counter, totalizer or network by
+//! [`Problem::count`](grim_maxsat::problem::Problem::count), whose front end picks pairwise, counter, totalizer or network by
 //! measured size and propagates completely.
 //!
 //! Large counts and ratios between selections (`per`: enemies on 5–20% of the floor, i.e.
