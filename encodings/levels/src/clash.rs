@@ -1,22 +1,22 @@
 //! Which rules clash: when no level exists, a small set of rules that together admit none.
 //!
-//! "No level satisfies the hard rules" is true but useless to a designer with forty rules.
-//! So once [`solve`](fn@crate::solve) has proven it, this module names the culprits: it encodes the spec
-//! again with every rule behind an *activation literal* of its own (each clause of rule `r`
-//! gets `¬g_r`; the structural clauses — one tile and one value per cell, the definitions of
-//! class literals — stay unguarded, since they hold in every level), solves with all the
-//! activation literals assumed, and takes the engine's failed-assumption core: rules whose
-//! conjunction has no level. The core is then shrunk by deletion (drop one rule, solve again
-//! under the rest: still no level ⇒ the rule goes, and the new, smaller core replaces the old;
-//! a level ⇒ the rule is needed), the classic minimal-unsatisfiable-subset loop over
-//! assumptions (as in Marques-Silva & Lynce's survey of MUS extraction, and the "clause set
-//! refinement" of Belov & Marques-Silva, FMCAD 2011).
+//! "No level satisfies the hard rules" is true but useless to a designer with forty rules. So once
+//! [`solve`](fn@crate::solve) has proven it, this module names the culprits: it encodes the spec
+//! again with every rule behind an *activation literal* of its own (each clause of rule `r` gets
+//! `¬g_r`; the structural clauses — one tile and one value per cell, the definitions of class
+//! literals — stay unguarded, since they hold in every level), solves with all the activation
+//! literals assumed, and takes the engine's failed-assumption core: rules whose conjunction has no
+//! level. The core is then shrunk by deletion (drop one rule, solve again under the rest: still no
+//! level ⇒ the rule goes, and the new, smaller core replaces the old; a level ⇒ the rule is
+//! needed), the classic minimal-unsatisfiable-subset loop over assumptions (as in Marques-Silva &
+//! Lynce's survey of MUS extraction, and the "clause set refinement" of Belov & Marques-Silva,
+//! FMCAD 2011).
 //!
 //! How the rules are separated: every family lists its hard rules (`Family::clash_rules`), in
 //! table order, each with its switch. Domain rules (`mask` rows, `pins`, `allowed`) and
 //! adjacency rules are merged into tables by the reader, so the diagnosis encodes a copy of
 //! the spec whose tables their families opened (`Family::open`) and asks those families for
-//! each rule's clauses (`Family::guarded`). Every other rule's clauses are found by the tags
+//! each rule's clauses (`Family::own_clauses`). Every other rule's clauses are found by the tags
 //! the model records while encoding (`RuleTag`). Connectivity is lazy as in `solve`'s cut
 //! loop: a model that breaks an active rule gets the cuts its family gives (`Family::cuts`),
 //! guarded by the rule's literal, and is solved again.
@@ -166,9 +166,12 @@ impl<'a> Diagnosis<'a> {
         }
         for ((_, switch, g), family) in rules.iter().zip(&owner) {
             if let Switch::Own(i) = *switch {
-                family.guarded(spec, &model, i, *g, &mut |c| {
-                    solver.add_clause(c);
-                });
+                for c in family.own_clauses(spec, &model, i) {
+                    clause.clear();
+                    clause.push(!*g);
+                    clause.extend_from_slice(&c);
+                    solver.add_clause(&clause);
+                }
             }
         }
         for family in FAMILIES {

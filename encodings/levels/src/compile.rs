@@ -1,5 +1,5 @@
-//! The compile stage: a [`GridSpec`] into a [`GridModel`], every family encoding its rules
-//! through the one interface ([`Family`](crate::family::Family)), in the table's order (`families/mod.rs`).
+//! The compile stage: a [`GridSpec`] into a [`GridModel`], every family encoding its rules through
+//! the one interface ([`Family`](crate::family::Family)), in the table's order (`families/mod.rs`).
 //!
 //! Two rounds: every family first records the wished values it knows (the preferences draw the
 //! wished level), then every family encodes. Why two: an encoding that defines an auxiliary

@@ -38,10 +38,11 @@ pub enum GridError {
         /// What is wrong, quoting the value.
         problem: FieldProblem,
     },
-    /// A model handed to [`GridModel::decode`](crate::GridModel::decode) does not describe a level (too short, or a
-    /// cell without exactly one tile).
+    /// A model handed to [`GridModel::decode`](crate::GridModel::decode) does not describe a level
+    /// (too short, or a cell without exactly one tile).
     BadModel(ModelFault),
-    /// A level's text form handed to [`Level::from_text`](crate::Level::from_text) does not fit the spec.
+    /// A level's text form handed to [`Level::from_text`](crate::Level::from_text) does not fit the
+    /// spec.
     BadText {
         /// 1-based line.
         line: usize,
@@ -62,8 +63,8 @@ pub enum GridError {
     Rejected(Rejection),
 }
 
-/// What is wrong with a model handed to [`GridModel::decode`](crate::GridModel::decode) ([`GridError::BadModel`]).
-/// Cells are `(x, y)`; `what` is `"tile"` or `"layer value"`.
+/// What is wrong with a model handed to [`GridModel::decode`](crate::GridModel::decode)
+/// ([`GridError::BadModel`]). Cells are `(x, y)`; `what` is `"tile"` or `"layer value"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModelFault {
     /// A variable of the cell has no value (the model is too short).

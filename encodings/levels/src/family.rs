@@ -17,7 +17,7 @@
 use crate::error::GridError;
 use crate::level::Level;
 use crate::model::GridModel;
-use crate::spec::reader::Reader;
+use crate::spec::reader::{self, Reader};
 use crate::spec::{GridSpec, RuleRef, RuleTag};
 use grim_solver::Lit;
 use serde_json::{Map, Value};
@@ -44,30 +44,56 @@ pub(crate) enum Switch {
     Tagged(RuleTag),
     /// The reader merged the rule into a table (the domains, the adjacency tables): the
     /// diagnosis opens the table ([`Family::open`]) and the family gives this rule's clauses
-    /// itself ([`Family::guarded`]); the number is the family's own.
+    /// itself ([`Family::own_clauses`]); the number is the family's own.
     Own(usize),
+}
+
+/// What a family reads with: the pass, the names read so far, the document, and the spec it
+/// fills in.
+pub(crate) struct Reading<'a> {
+    /// The pass now running.
+    pub(crate) pass: Pass,
+    /// The tiles and layers read so far, and the name resolving.
+    pub(crate) reader: &'a mut Reader,
+    /// The document's top level.
+    pub(crate) doc: &'a Map<String, Value>,
+    /// The spec being read.
+    pub(crate) spec: &'a mut GridSpec,
+}
+
+impl Reading<'_> {
+    /// The list of rules under `field`, each read by `item`, handed to `store` — in the rules
+    /// pass, when the document has the field (what most families read).
+    pub(crate) fn rules<T>(
+        &mut self,
+        field: &str,
+        item: fn(&Reader, &Value, &str) -> Result<T, GridError>,
+        store: fn(&mut GridSpec, Vec<T>),
+    ) -> Result<(), GridError> {
+        if self.pass == Pass::Rules
+            && let Some(v) = reader::field(self.doc, field)
+        {
+            store(self.spec, self.reader.list(v, field, item)?);
+        }
+        Ok(())
+    }
 }
 
 /// One rule family, as the stages see it. See the module doc.
 pub(crate) trait Family: Sync {
-    /// The family's name: the `grid.json` field its rules are listed under (`counts`); it
-    /// tags the family's rules ([`RuleTag::family`]).
-    fn name(&self) -> &'static str;
-
-    /// The top-level fields of `grid.json` the family reads (the read stage checks them
-    /// against the document's list of known fields).
+    /// The top-level fields of `grid.json` the family reads, the one its rules are listed
+    /// under first (the read stage checks them against the document's list of known fields).
     fn fields(&self) -> &'static [&'static str];
 
-    /// Reads the family's fields of the document `doc` in `pass` (nothing in the passes where
-    /// it has nothing to read): names into `reader`, rules into `spec`. Errors name the field
-    /// and the value.
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError>;
+    /// The family's name: the first of its fields (`counts`); it tags the family's rules
+    /// ([`RuleTag::family`]).
+    fn name(&self) -> &'static str {
+        self.fields()[0]
+    }
+
+    /// Reads the family's fields in `at.pass` (nothing in the passes where it has nothing to
+    /// read): names into `at.reader`, rules into `at.spec`. Errors name the field and the value.
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError>;
 
     /// Records the wished values the family knows, before any family encodes (only the
     /// preferences draw wishes; `compile.rs` says why first).
@@ -95,16 +121,10 @@ pub(crate) trait Family: Sync {
     }
 
     /// The clauses of the family's rule `rule` ([`Switch::Own`]) in the model `m` of the opened
-    /// spec, each passed to `out` with `¬guard` added. `spec` is the spec as read.
-    fn guarded(
-        &self,
-        spec: &GridSpec,
-        m: &GridModel,
-        rule: usize,
-        guard: Lit,
-        out: &mut dyn FnMut(&[Lit]),
-    ) {
-        let _ = (spec, m, rule, guard, out);
+    /// spec (the diagnosis guards each); `spec` is the spec as read.
+    fn own_clauses(&self, spec: &GridSpec, m: &GridModel, rule: usize) -> Vec<Vec<Lit>> {
+        let _ = (spec, m, rule);
+        Vec::new()
     }
 
     /// For the cut loop (`Mode::Lazy`): the literals its cuts are made of (frozen, so that the
@@ -154,6 +174,23 @@ pub(crate) fn text(v: Option<&Value>) -> String {
         },
         Some(other) => other.to_string(),
     }
+}
+
+/// The rules `field[i]` for `i` in `rules`, each named by [`rule_ref`] with `keys` and switched
+/// by its tag: what most families' clash rules are.
+pub(crate) fn tagged(
+    spec: &GridSpec,
+    field: &'static str,
+    keys: &[&str],
+    rules: impl Iterator<Item = usize>,
+) -> Vec<(RuleRef, Switch)> {
+    let named = |i| {
+        (
+            rule_ref(spec, field, i, keys),
+            Switch::Tagged(RuleTag::new(field, i)),
+        )
+    };
+    rules.map(named).collect()
 }
 
 /// `field[i]` as a clash names it: its path, and the listed `keys` of the document's entry

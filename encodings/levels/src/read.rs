@@ -1,12 +1,13 @@
 //! The read stage: `grid.json` text into a [`GridSpec`], each family reading its own fields
-//! ([`Family::read`](crate::family::Family::read)) in three passes over the table (`families/mod.rs`): the names (tiles,
-//! layers), the tables over pairs of tiles (adjacency), then the cell rules and the global
-//! rules. A later pass may resolve what an earlier one read; within a pass the table's order
-//! holds, so a file with several mistakes is told the same first one as it always was.
+//! ([`Family::read`](crate::family::Family::read)) in three passes over the table
+//! (`families/mod.rs`): the names (tiles, layers), the tables over pairs of tiles (adjacency), then
+//! the cell rules and the global rules. A later pass may resolve what an earlier one read; within a
+//! pass the table's order holds, so a file with several mistakes is told the same first one as it
+//! always was.
 
 use crate::error::GridError;
 use crate::families::FAMILIES;
-use crate::family::Pass;
+use crate::family::{Pass, Reading};
 use crate::spec::GridSpec;
 use crate::spec::problem::JsonProblem;
 use crate::spec::reader::{R, Reader, object};
@@ -61,8 +62,14 @@ fn read(v: &Value) -> R<GridSpec> {
     reader.height = reader.side(doc, "height")?;
     let mut spec = GridSpec::blank(reader.width, reader.height, v);
     for pass in [Pass::Names, Pass::Tables, Pass::Rules] {
+        let mut at = Reading {
+            pass,
+            reader: &mut reader,
+            doc,
+            spec: &mut spec,
+        };
         for family in FAMILIES {
-            family.read(pass, &mut reader, doc, &mut spec)?;
+            family.read(&mut at)?;
         }
     }
     spec.tiles = reader.tiles;

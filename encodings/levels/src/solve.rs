@@ -7,13 +7,12 @@
 //! tests.
 //!
 //! Hard-only models run one incremental engine: solve, ask every family for the cuts the level
-//! breaks ([`Family::cuts`](crate::family::Family::cuts): connectivity's separator cuts for the components that are not the
-//! main one), add them, steer the next round as the families say (connectivity hints and
-//! assumes the cells bridging the components), solve again; learned clauses and saved phases
-//! carry over, so each round is a small repair. Models with soft rules
-//! re-optimise with OLL after each round of cuts (added as hard clauses): the cuts hold in every
-//! connected level, so the optimum of the relaxation, once connected, is the optimum of the
-//! full model.
+//! breaks ([`Family::cuts`](crate::family::Family::cuts): connectivity's separator cuts for the
+//! components that are not the main one), add them, steer the next round as the families say
+//! (connectivity hints and assumes the cells bridging the components), solve again; learned clauses
+//! and saved phases carry over, so each round is a small repair. Models with soft rules re-optimise
+//! with OLL after each round of cuts (added as hard clauses): the cuts hold in every connected
+//! level, so the optimum of the relaxation, once connected, is the optimum of the full model.
 //!
 //! What made the loop converge, on the 32×32 dungeon (seed 7, CPU s, counts as sorting
 //! networks at the time): boundary cuts alone, 119 rounds / 5.7 s (each round grows a stray
@@ -38,8 +37,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ConnectivityStrategy {
     /// Reachability reasoned about inside the search by an external propagator
-    /// (`families/connectivity/propagate.rs`): conflicts as soon as a class cell is cut off, cells forced in and
-    /// out, small separators as explanations (the default: measured fastest, see `FORMAT.md`).
+    /// (`families/connectivity/propagate.rs`): conflicts as soon as a class cell is cut off, cells
+    /// forced in and out, small separators as explanations (the default: measured fastest, see
+    /// `FORMAT.md`).
     #[default]
     Propagator,
     /// Separator cuts added after each solve until the model is connected.
@@ -604,7 +604,8 @@ fn unanswered(
     })
 }
 
-/// The cut loop's phase hints for the next round, every family's ([`Family::steer_phases`](crate::family::Family::steer_phases)).
+/// The cut loop's phase hints for the next round, every family's
+/// ([`Family::steer_phases`](crate::family::Family::steer_phases)).
 fn steer_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
     FAMILIES
         .iter()
@@ -613,7 +614,8 @@ fn steer_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
 }
 
 /// The literals the cut loop's next hard round assumes, every family's
-/// ([`Family::steer_assumptions`](crate::family::Family::steer_assumptions)), sorted and without repeats.
+/// ([`Family::steer_assumptions`](crate::family::Family::steer_assumptions)), sorted and without
+/// repeats.
 fn steer_assumptions(model: &GridModel, level: &Level) -> Vec<Lit> {
     let mut out: Vec<Lit> = FAMILIES
         .iter()

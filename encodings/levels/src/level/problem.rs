@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-/// What is wrong with a level's text form ([`GridError::BadText`](crate::GridError::BadText), which carries the line and
-/// column); `Display` says what was expected there.
+/// What is wrong with a level's text form ([`GridError::BadText`](crate::GridError::BadText), which
+/// carries the line and column); `Display` says what was expected there.
 ///
 /// Why typed: a level editor reading a level back can point at the cell and say "unknown
 /// glyph" or "row too short" in its own words, and the sentence is written once, here.

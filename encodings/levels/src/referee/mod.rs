@@ -1,17 +1,17 @@
 //! The referee: judges a [`Level`] against the `grid.json` document **as written**.
 //!
-//! Why it reads the document and not the [`GridSpec`] tables: the encoder works from tables
-//! that `spec.rs` resolves (names to tile sets, adjacency rules merged per direction, ratios
-//! to fractions, domains intersected). A referee reading the same tables shares every
-//! misreading of them — a directional `forbid` resolved as an allow-list went unseen exactly
-//! that way (issue 14: the encoder and the old referee both read the inverted table). So this
-//! module interprets every field itself, from `FORMAT.md`, with code of its own: its own name
-//! lookup, its own decimal reading of ratios, its own rounding, each adjacency rule checked
-//! cell by cell as stated (a `forbid` pair against both orders, a directional rule against the
-//! one neighbour it names), its own BFS and flood fill, its own seeded wishes. It shares with
+//! Why it reads the document and not the [`GridSpec`] tables: the encoder works from tables that
+//! the reader resolves (`spec/`, and each family's `rule.rs`) (names to tile sets, adjacency rules
+//! merged per direction, ratios to fractions, domains intersected). A referee reading the same
+//! tables shares every misreading of them — a directional `forbid` resolved as an allow-list went
+//! unseen exactly that way (issue 14: the encoder and the old referee both read the inverted
+//! table). So this module interprets every field itself, from `FORMAT.md`, with code of its own:
+//! its own name lookup, its own decimal reading of ratios, its own rounding, each adjacency rule
+//! checked cell by cell as stated (a `forbid` pair against both orders, a directional rule against
+//! the one neighbour it names), its own BFS and flood fill, its own seeded wishes. It shares with
 //! the encoder only the `Level` (plain indices into the document's arrays) and the published
-//! splitmix64 stream. A misreading now has to be made twice, independently, to go unseen —
-//! the way the engine's model check re-reads the original clauses.
+//! splitmix64 stream. A misreading now has to be made twice, independently, to go unseen — the way
+//! the engine's model check re-reads the original clauses.
 //!
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.

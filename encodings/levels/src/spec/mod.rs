@@ -1,12 +1,12 @@
 //! [`GridSpec`]: a `grid.json` read and validated — the one value the rest of the pipeline
 //! (compile, solve, referee) starts from.
 //!
-//! `GridSpec` is an aggregate: the geometry and vocabulary (`width`, `height`, `tiles`,
-//! `layers`) and one field per rule family, whose type that family owns
-//! (`families/<name>/rule.rs`, re-exported here so that `grim_levels::spec::CountRule` and the
-//! other public paths stay where they were). The reading itself is each family's, run in
-//! passes by `read.rs` on the helpers of `spec/reader.rs`; this module only holds the result and the
-//! geometry every family asks of it (cells, neighbours, the border).
+//! `GridSpec` is an aggregate: the geometry and vocabulary (`width`, `height`, `tiles`, `layers`)
+//! and one field per rule family, whose type that family owns (`families/<name>/rule.rs`,
+//! re-exported here so that `grim_levels::spec::CountRule` and the other public paths stay where
+//! they were). The reading itself is each family's, run in passes by `read.rs` on the helpers of
+//! `spec/reader.rs`; this module only holds the result and the geometry every family asks of it
+//! (cells, neighbours, the border).
 //!
 //! Why the aggregate names the families' types at all: its fields are public API
 //! (`spec.connectivity`, `spec.paths`, read by tools and tests), so it cannot hold them

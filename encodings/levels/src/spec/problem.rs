@@ -9,8 +9,8 @@
 
 use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_TILES};
 
-/// What is wrong with one field of `grid.json` ([`GridError::Invalid`](crate::GridError::Invalid), whose `field` is the
-/// path). `Display` writes the sentence after `field: `, quoting the value.
+/// What is wrong with one field of `grid.json` ([`GridError::Invalid`](crate::GridError::Invalid),
+/// whose `field` is the path). `Display` writes the sentence after `field: `, quoting the value.
 ///
 /// Why an enum and not a sentence: a caller (an editor plug-in, a test, the fuzz target) can
 /// tell a name that resolves to nothing from a number out of range without parsing English,
@@ -266,9 +266,9 @@ pub enum Axis {
 /// The adjacency rule that allows or forbids a pair, in a [`FieldProblem::Contradiction`];
 /// `Display` writes its path (`adjacency.directional[1]`).
 ///
-/// Why not just a path: an allow-list forbids the pairs it does *not* name, and a designer
-/// looking at the rule would not find the pair written there, so the message says so. And an
-/// index, not a path string, keeps [`GridError`](crate::GridError) small enough to return by value (clippy's
+/// Why not just a path: an allow-list forbids the pairs it does *not* name, and a designer looking
+/// at the rule would not find the pair written there, so the message says so. And an index, not a
+/// path string, keeps [`GridError`](crate::GridError) small enough to return by value (clippy's
 /// `result_large_err` bound of 128 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AdjacencySource {
@@ -478,20 +478,20 @@ impl std::fmt::Display for FieldProblem {
     }
 }
 
-/// What is wrong with `grid.json` as JSON ([`GridError::Syntax`](crate::GridError::Syntax)); `Display` writes
-/// serde_json's own words, so messages read as they always have.
+/// What is wrong with `grid.json` as JSON ([`GridError::Syntax`](crate::GridError::Syntax));
+/// `Display` writes serde_json's own words, so messages read as they always have.
 ///
 /// Why a mirror of serde_json's list: serde_json's error code is private and its public
 /// [`serde_json::error::Category`] says only "syntax" or "end of input", which loses what a
 /// designer needs ("expected `,` or `}`" at the column of a missing comma). The one place the
-/// description exists is serde_json's text, so [`JsonProblem::classify`] matches that text
-/// against the known descriptions: those of serde_json 1.0's `ErrorCode` that reading a
-/// `Value` from a `&str` can produce. Left out: the closing quote or number of a numeric key
-/// and a non-finite float key (they come from typed map keys), and "invalid unicode code
-/// point" (a `&str` is valid UTF-8, and a bad `\u` escape fails as a surrogate). A test
-/// (`tests/grid_errors.rs`) provokes each listed one, so a rewording in serde_json fails it.
-/// A description this list does not know (a newer serde_json) is kept as
-/// [`JsonProblem::Unclassified`] — the one free text left in [`GridError`](crate::GridError) — not lost.
+/// description exists is serde_json's text, so [`JsonProblem::classify`] matches that text against
+/// the known descriptions: those of serde_json 1.0's `ErrorCode` that reading a `Value` from a
+/// `&str` can produce. Left out: the closing quote or number of a numeric key and a non-finite
+/// float key (they come from typed map keys), and "invalid unicode code point" (a `&str` is valid
+/// UTF-8, and a bad `\u` escape fails as a surrogate). A test (`tests/grid_errors.rs`) provokes
+/// each listed one, so a rewording in serde_json fails it. A description this list does not know (a
+/// newer serde_json) is kept as [`JsonProblem::Unclassified`] — the one free text left in
+/// [`GridError`](crate::GridError) — not lost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JsonProblem {
     /// The text ends inside an array.
@@ -565,8 +565,8 @@ impl JsonProblem {
     ];
 
     /// The problem serde_json's error describes: its description (its text without the
-    /// trailing ` at line L column C`, which [`GridError::Syntax`](crate::GridError::Syntax) carries as numbers) matched
-    /// against [`JsonProblem::KNOWN`], else [`JsonProblem::Unclassified`].
+    /// trailing ` at line L column C`, which [`GridError::Syntax`](crate::GridError::Syntax)
+    /// carries as numbers) matched against [`JsonProblem::KNOWN`], else [`JsonProblem::Unclassified`].
     pub fn classify(e: &serde_json::Error) -> JsonProblem {
         let text = e.to_string();
         let description = match text.rfind(" at line ") {

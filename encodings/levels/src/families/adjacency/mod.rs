@@ -16,49 +16,54 @@
 pub(crate) mod rule;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass, Switch};
+use crate::family::{Family, Pass, Reading, Switch};
 use crate::model::GridModel;
-use crate::spec::reader::{Reader, field};
+use crate::spec::reader::field;
 use crate::spec::{Dir, GridSpec, RuleRef};
 use grim_solver::Lit;
-use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Adjacency;
 
 impl Family for Adjacency {
-    fn name(&self) -> &'static str {
-        "adjacency"
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &["adjacency"]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        if pass != Pass::Tables {
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        if at.pass != Pass::Tables {
             return Ok(());
         }
-        let (adjacent, origins) = match field(doc, "adjacency") {
-            Some(v) => rule::read_adjacency(reader, v)?,
+        let (adjacent, origins) = match field(at.doc, "adjacency") {
+            Some(v) => rule::read_adjacency(at.reader, v)?,
             None => {
-                let t = reader.tiles.len();
+                let t = at.reader.tiles.len();
                 (std::array::from_fn(|_| vec![vec![true; t]; t]), Vec::new())
             }
         };
-        spec.adjacent = adjacent;
-        spec.origins.adjacency = origins;
+        at.spec.adjacent = adjacent;
+        at.spec.origins.adjacency = origins;
         Ok(())
     }
 
+    /// Emits the forbidden-pair clauses.
     fn encode(&self, m: &mut GridModel) {
-        encode(m);
+        let t = m.spec.tiles.len();
+        for c in 0..m.spec.cells() {
+            for d in [Dir::E, Dir::S] {
+                let Some(e) = m.spec.neighbour(c, d) else {
+                    continue;
+                };
+                for a in (0..t).filter(|&a| m.spec.domains[c][a]) {
+                    for b in (0..t).filter(|&b| m.spec.domains[e][b]) {
+                        if !m.spec.adjacent[d as usize][a][b] {
+                            let clause = [!m.tile_lit(c, a), !m.tile_lit(e, b)];
+                            m.problem.add_clause(&clause, None);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
@@ -76,42 +81,17 @@ impl Family for Adjacency {
     }
 
     /// Each pair of neighbours through its east and south sides (the mirrors in the rule's
-    /// list say the same of the west and north sides): `g → ¬(a here ∧ b there)`.
-    fn guarded(
-        &self,
-        spec: &GridSpec,
-        m: &GridModel,
-        rule: usize,
-        guard: Lit,
-        out: &mut dyn FnMut(&[Lit]),
-    ) {
+    /// list say the same of the west and north sides): `¬(a here ∧ b there)`.
+    fn own_clauses(&self, spec: &GridSpec, m: &GridModel, rule: usize) -> Vec<Vec<Lit>> {
         let (_, forbidden) = &spec.origins.adjacency[rule];
+        let mut out = Vec::new();
         for &(d, a, b) in forbidden.iter().filter(|t| matches!(t.0, Dir::E | Dir::S)) {
             for c in 0..spec.cells() {
                 if let Some(e) = spec.neighbour(c, d) {
-                    out(&[!guard, !m.tile_lit(c, a), !m.tile_lit(e, b)]);
+                    out.push(vec![!m.tile_lit(c, a), !m.tile_lit(e, b)]);
                 }
             }
         }
-    }
-}
-
-/// Emits the forbidden-pair clauses.
-fn encode(m: &mut GridModel) {
-    let t = m.spec.tiles.len();
-    for c in 0..m.spec.cells() {
-        for d in [Dir::E, Dir::S] {
-            let Some(e) = m.spec.neighbour(c, d) else {
-                continue;
-            };
-            for a in (0..t).filter(|&a| m.spec.domains[c][a]) {
-                for b in (0..t).filter(|&b| m.spec.domains[e][b]) {
-                    if !m.spec.adjacent[d as usize][a][b] {
-                        let clause = [!m.tile_lit(c, a), !m.tile_lit(e, b)];
-                        m.problem.add_clause(&clause, None);
-                    }
-                }
-            }
-        }
+        out
     }
 }

@@ -10,7 +10,8 @@ use serde_json::Value;
 /// An adjacency rule and the `(dir, a, b)` triples it forbids.
 pub(crate) type AdjacencyOrigin = (RuleRef, Vec<(Dir, usize, usize)>);
 
-/// The merged adjacency table (see [`GridSpec::adjacent`](crate::spec::GridSpec::adjacent)) and each rule's forbidden triples.
+/// The merged adjacency table (see [`GridSpec::adjacent`](crate::spec::GridSpec::adjacent)) and
+/// each rule's forbidden triples.
 type AdjacencyTables = (
     [Vec<Vec<bool>>; 4],
     Vec<(RuleRef, Vec<(Dir, usize, usize)>)>,

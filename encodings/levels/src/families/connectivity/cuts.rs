@@ -2,17 +2,17 @@
 //! diagnosis): the separator cuts a disconnected level breaks, and the bridges that steer
 //! the next round.
 //!
-//! Solve with only the *small-fragment cuts* (`small_component_cuts` in `encode.rs`: no connected set of at
-//! most 3 cells may be a component of its own while more class cells exist), flood-fill the
-//! model, and for every component `C` that is not the root's (or, with root "any", not the
-//! largest) add the separator clauses `¬f(u) ∨ ¬f(v) ∨ ⋁_{w ∈ R_r} f(w)` with `u ∈ C`, `R_r`
-//! the ring of cells at grid distance exactly `r` from `C` (`r = 1` is the boundary `∂C`; up
-//! to 3 rings) and `v` the main component's cell farthest from `C` (with a given root, `v` is
-//! the root and `¬f(v)` is dropped: the root is pinned to the class). Every connected map
-//! satisfies every such clause (a path from `u` to `v` crosses each ring), so no connected map
-//! is lost; the loop ends when the model is connected, which a BFS checks, so no disconnected
-//! map is returned. [`bridges`] picks, for the next round's phase hints, the cells of a shortest
-//! way from each stray component to the main one. Measured numbers are in `FORMAT.md`.
+//! Solve with only the *small-fragment cuts* (`small_component_cuts` in `encode.rs`: no connected
+//! set of at most 3 cells may be a component of its own while more class cells exist), flood-fill
+//! the model, and for every component `C` that is not the root's (or, with root "any", not the
+//! largest) add the separator clauses `¬f(u) ∨ ¬f(v) ∨ ⋁_{w ∈ R_r} f(w)` with `u ∈ C`, `R_r` the
+//! ring of cells at grid distance exactly `r` from `C` (`r = 1` is the boundary `∂C`; up to 3
+//! rings) and `v` the main component's cell farthest from `C` (with a given root, `v` is the root
+//! and `¬f(v)` is dropped: the root is pinned to the class). Every connected map satisfies every
+//! such clause (a path from `u` to `v` crosses each ring), so no connected map is lost; the loop
+//! ends when the model is connected, which a BFS checks, so no disconnected map is returned.
+//! [`bridges`] picks, for the next round's phase hints, the cells of a shortest way from each stray
+//! component to the main one. Measured numbers are in `FORMAT.md`.
 
 use crate::spec::GridSpec;
 use grim_solver::Lit;

@@ -16,22 +16,35 @@
 //!
 //! Layered reachability (`reach_t(c)` for t = 0..L) is complete only within `L` steps and
 //! needs `L = cells` to be complete in general: 1,048,576 variables at 32×32 — rejected. The
-//! issue measured a rank encoding at 304 s in CaDiCaL at 32×32; that is why [`solve`](fn@crate::solve)
-//! does not use this encoding by default (`cuts.rs`, `propagate.rs`) — it is there for external solvers, for which
-//! soundness and completeness matter more than speed.
+//! issue measured a rank encoding at 304 s in CaDiCaL at 32×32; that is why [`solve`](fn@crate::solve) does not
+//! use this encoding by default (`cuts.rs`, `propagate.rs`) — it is there for external solvers, for
+//! which soundness and completeness matter more than speed.
 
-use super::rule::tag;
+use super::rule::NAME;
 use crate::founded::founded;
 use crate::model::{GridModel, Mode};
 use crate::spec::GridSpec;
+use crate::spec::RuleTag;
 use grim_solver::Lit;
+
+/// Per rule, the class literal of every cell (as the model encoded it) and the root cell.
+pub(super) fn class_rules(m: &GridModel) -> Vec<(Vec<Lit>, Option<usize>)> {
+    let spec = &m.spec;
+    spec.connectivity
+        .iter()
+        .map(|r| {
+            let lits = m.class_lits.get(&r.class).cloned().unwrap_or_default();
+            (lits, r.root.map(|(x, y)| spec.index(x, y)))
+        })
+        .collect()
+}
 
 /// Emits every connectivity rule: the root in any case, the founded encoding when eager.
 pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.connectivity.clone();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(tag(i)));
+        m.tag(Some(RuleTag::new(NAME, i)));
         let class = m.class_lits(&rule.class);
         let cells = m.spec.cells();
         let (tt, ff) = (m.problem.always_true(), m.problem.always_false());

@@ -19,103 +19,66 @@ mod propagate;
 mod reach;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass, Switch, rule_ref};
+use crate::family::{Family, Pass, Reading, Switch, tagged};
 use crate::level::Level;
-use crate::model::{GridModel, SearchPlan};
-use crate::search::SearchPart;
+use crate::model::GridModel;
 use crate::spec::problem::FieldProblem;
-use crate::spec::reader::{Reader, field, invalid};
-use crate::spec::{GridSpec, RuleRef, RuleTag, Selection};
+use crate::spec::reader::{Reader, invalid};
+use crate::spec::{GridSpec, RuleRef, RuleTag};
 use grim_solver::{Lit, Var};
-use propagate::Reachability;
-use rule::{NAME, tag};
-use serde_json::{Map, Value};
+use rule::NAME;
 use std::sync::Arc;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Connectivity;
 
 impl Family for Connectivity {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        if pass != Pass::Rules {
-            return Ok(());
-        }
-        if let Some(v) = field(doc, NAME) {
-            spec.connectivity = reader.list(v, NAME, rule::read_rule)?;
-        }
-        // A given root must be able to hold the class.
-        for (i, rule) in spec.connectivity.iter().enumerate() {
-            let Some((x, y)) = rule.root else { continue };
-            let c = spec.index(x, y);
-            if !spec.domains[c]
-                .iter()
-                .zip(&rule.class)
-                .any(|(&d, &k)| d && k)
-            {
-                let by: Vec<String> = spec
-                    .origins
-                    .domain
-                    .iter()
-                    .filter(|(_, cell, _)| *cell == c)
-                    .map(|(r, _, _)| r.path.clone())
-                    .collect();
-                let left: Vec<String> = (0..reader.tiles.len())
-                    .filter(|&a| spec.domains[c][a])
-                    .map(|a| reader.tiles[a].name.clone())
-                    .collect();
-                return Err(invalid(
-                    &format!("connectivity[{i}].root"),
-                    FieldProblem::RootCannotHoldClass {
-                        cell: (x, y),
-                        by,
-                        left,
-                    },
-                ));
-            }
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        at.rules(NAME, rule::read_rule, |spec, rules| {
+            spec.connectivity = rules
+        })?;
+        if at.pass == Pass::Rules {
+            root_check(at.reader, at.spec)?;
         }
         Ok(())
     }
 
+    /// The clauses, and every rule left to the grid propagator, in every model: the
+    /// propagated solve relies on it, the other models encode the rule and never connect it.
     fn encode(&self, m: &mut GridModel) {
         encode::encode(m);
         if !m.spec.connectivity.is_empty() {
-            m.plans.push(Arc::new(Plan));
+            m.plans.push(Arc::new(propagate::Plan));
         }
     }
 
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
-        (0..spec.connectivity.len())
-            .map(|i| {
-                let name = rule_ref(spec, NAME, i, &["class", "root"]);
-                (name, Switch::Tagged(tag(i)))
-            })
-            .collect()
+        tagged(spec, NAME, &["class", "root"], 0..spec.connectivity.len())
     }
 
     fn cut_lits(&self, m: &GridModel) -> Vec<Lit> {
-        rules(m).into_iter().flat_map(|(lits, _)| lits).collect()
+        encode::class_rules(m)
+            .into_iter()
+            .flat_map(|(lits, _)| lits)
+            .collect()
     }
 
     fn cuts(&self, m: &GridModel, level: &Level) -> Vec<(RuleTag, Vec<Lit>)> {
         let mut out = Vec::new();
-        for (i, (rule, (lits, root))) in m.spec.connectivity.iter().zip(rules(m)).enumerate() {
+        for (i, (rule, (lits, root))) in m
+            .spec
+            .connectivity
+            .iter()
+            .zip(encode::class_rules(m))
+            .enumerate()
+        {
             let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
             for cut in cuts::cuts(&m.spec, &lits, &holds, root) {
-                out.push((tag(i), cut));
+                out.push((RuleTag::new(NAME, i), cut));
             }
         }
         out
@@ -148,7 +111,7 @@ impl Family for Connectivity {
     /// hints alone.
     fn steer_assumptions(&self, m: &GridModel, level: &Level) -> Vec<Lit> {
         let mut out = Vec::new();
-        for (rule, (lits, root)) in m.spec.connectivity.iter().zip(rules(m)) {
+        for (rule, (lits, root)) in m.spec.connectivity.iter().zip(encode::class_rules(m)) {
             let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
             for c in cuts::bridges(&m.spec, &holds, root) {
                 out.push(lits[c]);
@@ -158,56 +121,36 @@ impl Family for Connectivity {
     }
 }
 
-/// Per rule, the class literal of every cell (as the model encoded it) and the root cell.
-fn rules(m: &GridModel) -> Vec<(Vec<Lit>, Option<usize>)> {
-    let spec = &m.spec;
-    spec.connectivity
-        .iter()
-        .map(|r| {
-            let lits = m.class_lits.get(&r.class).cloned().unwrap_or_default();
-            (lits, r.root.map(|(x, y)| spec.index(x, y)))
-        })
-        .collect()
-}
-
-/// What connectivity leaves to the search: every rule, in every model (the propagator is
-/// what the default solve relies on; the other models encode the rule and never connect it).
-#[derive(Debug)]
-struct Plan;
-
-impl SearchPlan for Plan {
-    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
-        let spec = &m.spec;
-        let rules = rules(m);
-        let wishes: Vec<Vec<Option<bool>>> = rules
+/// A given root must be able to hold the class: an error naming the restrictions on its cell
+/// when the mask, the pins and `allowed` leave it no tile of the class.
+fn root_check(reader: &Reader, spec: &GridSpec) -> Result<(), GridError> {
+    for (i, rule) in spec.connectivity.iter().enumerate() {
+        let Some((x, y)) = rule.root else { continue };
+        let c = spec.index(x, y);
+        if !spec.domains[c]
             .iter()
-            .map(|(lits, _)| lits.iter().map(|&l| m.wished(l)).collect())
-            .collect();
-        let mut p = Reachability::new(spec.width, spec.height, rules);
-        for (r, w) in wishes.into_iter().enumerate() {
-            p.set_wishes(r, w);
-            p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+            .zip(&rule.class)
+            .any(|(&d, &k)| d && k)
+        {
+            let by: Vec<String> = (spec.origins.domain.iter())
+                .filter(|(_, cell, _)| *cell == c)
+                .map(|(r, _, _)| r.path.clone())
+                .collect();
+            let left: Vec<String> = (0..reader.tiles.len())
+                .filter(|&a| spec.domains[c][a])
+                .map(|a| reader.tiles[a].name.clone())
+                .collect();
+            return Err(invalid(
+                &format!("connectivity[{i}].root"),
+                FieldProblem::RootCannotHoldClass {
+                    cell: (x, y),
+                    by,
+                    left,
+                },
+            ));
         }
-        Box::new(p)
     }
-}
-
-/// The least number of cells of `class` every level has by the hard whole-grid counts of a
-/// subset of it (0 when none bounds it). Read from the counts family's rules: a count is the
-/// one rule that says how big a class must be, and knowing it lets the propagator refute a
-/// region too small for it.
-fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
-    spec.counts
-        .iter()
-        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
-        .filter_map(|c| match &c.of {
-            Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
-                c.min.map(|m| m.lower(spec.cells() as u64))
-            }
-            _ => None,
-        })
-        .max()
-        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+    Ok(())
 }
 
 /// The separator cuts [`solve`](fn@crate::solve) would add for `spec.connectivity[rule]` on

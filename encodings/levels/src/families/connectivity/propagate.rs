@@ -21,10 +21,52 @@
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
 
+use super::encode::class_rules;
 use super::reach::{self, Inference, Scratch, State};
 use crate::graph::Graph;
+use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, SearchPart};
+use crate::spec::{GridSpec, Selection};
 use grim_solver::{ClauseKind, Context, Lit, Var};
+
+/// What connectivity leaves to the search: every rule (`mod.rs` records it).
+#[derive(Debug)]
+pub(super) struct Plan;
+
+impl SearchPlan for Plan {
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
+        let spec = &m.spec;
+        let rules = class_rules(m);
+        let wishes: Vec<Vec<Option<bool>>> = rules
+            .iter()
+            .map(|(lits, _)| lits.iter().map(|&l| m.wished(l)).collect())
+            .collect();
+        let mut p = Reachability::new(spec.width, spec.height, rules);
+        for (r, w) in wishes.into_iter().enumerate() {
+            p.set_wishes(r, w);
+            p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+        }
+        Box::new(p)
+    }
+}
+
+/// The least number of cells of `class` every level has by the hard whole-grid counts of a
+/// subset of it (0 when none bounds it). Read from the counts family's rules: a count is the
+/// one rule that says how big a class must be, and knowing it lets the propagator refute a
+/// region too small for it.
+fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+    spec.counts
+        .iter()
+        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
+        .filter_map(|c| match &c.of {
+            Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
+                c.min.map(|m| m.lower(spec.cells() as u64))
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+}
 
 /// One connectivity rule's view.
 struct Rule {

@@ -3,16 +3,11 @@
 
 use crate::spec::problem::Expected;
 use crate::spec::reader::{R, Reader, field, join, object, required, wrong};
-use crate::spec::vocab::{RuleTag, TileSet};
+use crate::spec::vocab::TileSet;
 use serde_json::Value;
 
 /// The family's name: the field of `grid.json` its rules are listed under.
 pub(crate) const NAME: &str = "connectivity";
-
-/// The tag of `connectivity[i]`, which marks the clauses the rule encodes.
-pub(crate) fn tag(i: usize) -> RuleTag {
-    RuleTag::new(NAME, i)
-}
 
 /// `connectivity[i]`: every `class` cell is reachable from the root through `class` cells.
 #[derive(Clone, Debug, PartialEq, Eq)]

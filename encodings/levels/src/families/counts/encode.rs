@@ -3,8 +3,8 @@
 //! Bounds are fixed once a ratio of a region is rounded (`min` up, `max` down, in exact integer
 //! arithmetic on the 6-decimal fraction). Small ones — at most [`SMALL`] on either side, like
 //! "exactly one key", or any count over at most [`SMALL_LIST`] cells — go to
-//! [`Problem::count`](grim_maxsat::problem::Problem::count), whose front end picks pairwise, counter, totalizer or network by
-//! measured size and propagates completely.
+//! [`Problem::count`](grim_maxsat::problem::Problem::count), whose front end picks pairwise,
+//! counter, totalizer or network by measured size and propagates completely.
 //!
 //! Large counts and ratios between selections (`per`: enemies on 5–20% of the floor, i.e.
 //! `20·|E| ≥ |F|` and `5·|E| ≤ |F|`) are **binary**: each side is summed by an adder tree
@@ -40,27 +40,29 @@
 //! is used up by hard minimums over disjoint regions inside it is excluded from the rest of
 //! that region by unit clauses (see `confine`).
 
-use super::propagate::{Counts, Linear};
+use super::propagate::{Counts, Linear, Plan};
 use super::rule::CountRule;
-use super::rule::tag;
+use super::rule::NAME;
 use crate::adders::{binary_at_least, binary_const, binary_count, ratio};
 use crate::model::{GridModel, Mode};
+use crate::spec::RuleTag;
 use crate::spec::{Bound, Region};
 use grim_solver::Lit;
+use std::sync::Arc;
 
 /// Bounds within this distance of 0 or of `n` use the front end's unary encodings.
 pub(super) const SMALL: usize = 8;
 /// Counts over at most this many literals use the front end's unary encodings.
 pub(super) const SMALL_LIST: usize = 64;
 
-/// Emits every count rule; in a propagated model the large ones are returned for the grid
+/// Emits every count rule; in a propagated model the large ones are left to the grid
 /// propagator (`propagate.rs`) instead.
-pub(super) fn encode(m: &mut GridModel) -> Vec<Linear> {
+pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(tag(i)));
+        m.tag(Some(RuleTag::new(NAME, i)));
         if mode != Mode::Propagate || !checked(m, rule, &mut left) {
             encode_rule(m, rule);
         }
@@ -71,7 +73,9 @@ pub(super) fn encode(m: &mut GridModel) -> Vec<Linear> {
     if mode != Mode::Lazy {
         confine(m);
     }
-    left
+    if !left.is_empty() {
+        m.plans.push(Arc::new(Plan(left)));
+    }
 }
 
 /// Cells a selection cannot hold because the hard counts confine it elsewhere: when a region
@@ -116,7 +120,7 @@ fn confine(m: &mut GridModel) {
         if chosen.is_empty() || total < limit {
             continue;
         }
-        m.tag(Some(tag(i)));
+        m.tag(Some(RuleTag::new(NAME, i)));
         let reg = &cap.region;
         for y in reg.y..reg.y + reg.h {
             for x in reg.x..reg.x + reg.w {

@@ -30,6 +30,7 @@
 //! tight everywhere learns long clauses. Small counts (within `encode.rs`'s `SMALL` of either
 //! end, or over few cells) stay encoded for that reason.
 
+use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 
@@ -40,6 +41,16 @@ pub(super) type Linear = (Vec<(u64, Lit)>, u64);
 /// Where the counts run among the search parts: first, the cheapest check (a comparison per
 /// rule that lost weight).
 const RANK: u32 = 1;
+
+/// The count rows a propagated model leaves to the search (`encode.rs` records it).
+#[derive(Debug)]
+pub(super) struct Plan(pub(super) Vec<Linear>);
+
+impl SearchPlan for Plan {
+    fn part(&self, _m: &GridModel) -> Box<dyn SearchPart> {
+        Box::new(Tally::new(&self.0))
+    }
+}
 
 /// The count rules of a grid as one part of the grid propagator: the counters, and why each
 /// literal they propagated was propagated.

@@ -4,16 +4,11 @@ use crate::spec::problem::{Expected, FieldProblem};
 use crate::spec::reader::{
     R, Reader, bound, field, invalid, join, object, required, uint, weight, wrong,
 };
-use crate::spec::vocab::{Bound, Region, RuleTag, Selection};
+use crate::spec::vocab::{Bound, Region, Selection};
 use serde_json::Value;
 
 /// The family's name: the field of `grid.json` its rules are listed under.
 pub(crate) const NAME: &str = "counts";
-
-/// The tag of `counts[i]`, which marks the clauses the rule encodes.
-pub(crate) fn tag(i: usize) -> RuleTag {
-    RuleTag::new(NAME, i)
-}
 
 /// `counts[i]`: how many cells of a selection, absolute, as a ratio of a region, or as a ratio
 /// of another selection's count (`per`).

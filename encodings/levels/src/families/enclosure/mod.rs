@@ -23,124 +23,100 @@ pub(crate) mod rule;
 
 use crate::adders::ratio;
 use crate::error::GridError;
-use crate::family::{Family, Pass, Switch, rule_ref};
+use crate::family::{Family, Reading, Switch, tagged};
 use crate::model::{GridModel, Mode};
-use crate::spec::reader::{Reader, field};
-use crate::spec::{Bound, GridSpec, RuleRef};
+use crate::spec::{Bound, GridSpec, RuleRef, RuleTag};
 use rule::EnclosureRule;
-use rule::{NAME, tag};
-use serde_json::{Map, Value};
+use rule::NAME;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Enclosure;
 
 impl Family for Enclosure {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        if pass == Pass::Rules
-            && let Some(v) = field(doc, NAME)
-        {
-            spec.enclosure = reader.list(v, NAME, rule::read_rule)?;
-        }
-        Ok(())
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        at.rules(NAME, rule::read_rule, |spec, rules| spec.enclosure = rules)
     }
 
+    /// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
+    /// clauses, see [`sealed_whole`]).
     fn encode(&self, m: &mut GridModel) {
-        encode(m);
+        let mode = m.mode;
+        let rules = m.spec.enclosure.clone();
+        for (i, rule) in rules.iter().enumerate() {
+            m.tag(Some(RuleTag::new(NAME, i)));
+            let class = m.class_lits(&rule.class);
+            let open = m.class_lits(&rule.open);
+            let cells = m.spec.cells();
+            let reach: Vec<_> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
+            for c in 0..cells {
+                if m.spec.on_border(c) {
+                    m.problem.add_clause(&[!open[c], reach[c]], None);
+                }
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                for d in nbrs {
+                    m.problem.add_clause(&[!open[c], !reach[d], reach[c]], None);
+                }
+            }
+            let mut sealed = Vec::with_capacity(cells);
+            for c in 0..cells {
+                if m.spec.on_border(c) {
+                    continue;
+                }
+                let s = m.problem.new_var().pos();
+                m.problem.add_clause(&[!s, class[c]], None);
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                for d in nbrs {
+                    m.problem.add_clause(&[!s, !reach[d]], None);
+                }
+                sealed.push(s);
+            }
+            if mode == Mode::Propagate && sealed_whole(m, rule) {
+                // No class cell may be exposed: off the border, and no neighbour reachable.
+                for c in 0..cells {
+                    if m.spec.on_border(c) {
+                        m.problem.add_clause(&[!class[c]], None);
+                    }
+                    let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                    for d in nbrs {
+                        m.problem.add_clause(&[!class[c], !reach[d]], None);
+                    }
+                }
+            }
+            match rule.min {
+                Bound::Absolute(n) => {
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    let hi = sealed.len();
+                    m.problem.count(&sealed, n, hi.max(n), rule.weight);
+                }
+                Bound::Ratio { .. } => {
+                    let guard = rule.weight.map(|_| m.problem.new_var().pos());
+                    ratio(
+                        &mut m.problem,
+                        &mut m.wished,
+                        &sealed,
+                        &class,
+                        Some(rule.min),
+                        None,
+                        guard,
+                    );
+                    if let (Some(g), Some(w)) = (guard, rule.weight) {
+                        m.problem.add_clause(&[!g], Some(w));
+                    }
+                }
+            }
+        }
+        m.tag(None);
     }
 
     /// The hard enclosures (a soft one is a price, not a rule that can clash).
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
-        let keys = ["class", "open", "min"];
-        (0..spec.enclosure.len())
-            .filter(|&i| spec.enclosure[i].weight.is_none())
-            .map(|i| (rule_ref(spec, NAME, i, &keys), Switch::Tagged(tag(i))))
-            .collect()
+        let hard = (0..spec.enclosure.len()).filter(|&i| spec.enclosure[i].weight.is_none());
+        tagged(spec, NAME, &["class", "open", "min"], hard)
     }
-}
-
-/// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
-/// clauses, see [`sealed_whole`]).
-fn encode(m: &mut GridModel) {
-    let mode = m.mode;
-    let rules = m.spec.enclosure.clone();
-    for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(tag(i)));
-        let class = m.class_lits(&rule.class);
-        let open = m.class_lits(&rule.open);
-        let cells = m.spec.cells();
-        let reach: Vec<_> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
-        for c in 0..cells {
-            if m.spec.on_border(c) {
-                m.problem.add_clause(&[!open[c], reach[c]], None);
-            }
-            let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
-            for d in nbrs {
-                m.problem.add_clause(&[!open[c], !reach[d], reach[c]], None);
-            }
-        }
-        let mut sealed = Vec::with_capacity(cells);
-        for c in 0..cells {
-            if m.spec.on_border(c) {
-                continue;
-            }
-            let s = m.problem.new_var().pos();
-            m.problem.add_clause(&[!s, class[c]], None);
-            let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
-            for d in nbrs {
-                m.problem.add_clause(&[!s, !reach[d]], None);
-            }
-            sealed.push(s);
-        }
-        if mode == Mode::Propagate && sealed_whole(m, rule) {
-            // No class cell may be exposed: off the border, and no neighbour reachable.
-            for c in 0..cells {
-                if m.spec.on_border(c) {
-                    m.problem.add_clause(&[!class[c]], None);
-                }
-                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
-                for d in nbrs {
-                    m.problem.add_clause(&[!class[c], !reach[d]], None);
-                }
-            }
-        }
-        match rule.min {
-            Bound::Absolute(n) => {
-                let n = usize::try_from(n).unwrap_or(usize::MAX);
-                let hi = sealed.len();
-                m.problem.count(&sealed, n, hi.max(n), rule.weight);
-            }
-            Bound::Ratio { .. } => {
-                let guard = rule.weight.map(|_| m.problem.new_var().pos());
-                ratio(
-                    &mut m.problem,
-                    &mut m.wished,
-                    &sealed,
-                    &class,
-                    Some(rule.min),
-                    None,
-                    guard,
-                );
-                if let (Some(g), Some(w)) = (guard, rule.weight) {
-                    m.problem.add_clause(&[!g], Some(w));
-                }
-            }
-        }
-    }
-    m.tag(None);
 }
 
 /// Whether a hard enclosure rule can only hold with every class cell sealed: its floor is

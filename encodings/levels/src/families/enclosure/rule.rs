@@ -2,16 +2,11 @@
 
 use crate::spec::problem::FieldProblem;
 use crate::spec::reader::{R, Reader, bound, field, invalid, join, object, required, weight};
-use crate::spec::vocab::{Bound, RuleTag, TileSet};
+use crate::spec::vocab::{Bound, TileSet};
 use serde_json::Value;
 
 /// The family's name: the field of `grid.json` its rules are listed under.
 pub(crate) const NAME: &str = "enclosure";
-
-/// The tag of `enclosure[i]`, which marks the clauses the rule encodes.
-pub(crate) fn tag(i: usize) -> RuleTag {
-    RuleTag::new(NAME, i)
-}
 
 /// `enclosure[i]`: at least `min` of the `class` cells cannot be reached from the border
 /// through `open` cells.

@@ -8,11 +8,10 @@
 pub(crate) mod rule;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass, Switch, text};
+use crate::family::{Family, Pass, Reading, Switch, text};
 use crate::model::GridModel;
-use crate::spec::reader::{Reader, field};
+use crate::spec::reader::field;
 use crate::spec::{GridSpec, MAX_TILES, RuleRef, RuleTag};
-use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Layers;
@@ -27,30 +26,41 @@ fn tag(layer: usize, value: usize) -> RuleTag {
 }
 
 impl Family for Layers {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &[NAME]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        let _ = spec; // the layers are names: the read stage moves them into the spec
-        match field(doc, NAME) {
-            Some(v) if pass == Pass::Names => rule::read_layers(reader, v),
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        // The layers are names: the read stage moves them into the spec.
+        match field(at.doc, NAME) {
+            Some(v) if at.pass == Pass::Names => rule::read_layers(at.reader, v),
             _ => Ok(()),
         }
     }
 
+    /// Emits the layer clauses.
     fn encode(&self, m: &mut GridModel) {
-        encode(m);
+        for l in 0..m.spec.layers.len() {
+            let n = m.spec.layers[l].values.len();
+            for c in 0..m.spec.cells() {
+                let lits: Vec<_> = (0..n).map(|v| m.value_lit(l, c, v)).collect();
+                m.problem.add_clause(&lits, None);
+                for i in 0..n {
+                    for j in i + 1..n {
+                        m.problem.add_clause(&[!lits[i], !lits[j]], None);
+                    }
+                }
+                for (v, &lit) in lits.iter().enumerate() {
+                    if let Some(req) = m.spec.layers[l].values[v].requires.clone() {
+                        let mut clause = vec![!lit];
+                        clause.extend(m.set_lits(c, &req));
+                        m.tag(Some(tag(l, v)));
+                        m.problem.add_clause(&clause, None);
+                        m.tag(None);
+                    }
+                }
+            }
+        }
     }
 
     /// Every value's `requires`, named with the document's words (`items.key only on floor`).
@@ -80,30 +90,5 @@ impl Family for Layers {
             }
         }
         out
-    }
-}
-
-/// Emits the layer clauses.
-fn encode(m: &mut GridModel) {
-    for l in 0..m.spec.layers.len() {
-        let n = m.spec.layers[l].values.len();
-        for c in 0..m.spec.cells() {
-            let lits: Vec<_> = (0..n).map(|v| m.value_lit(l, c, v)).collect();
-            m.problem.add_clause(&lits, None);
-            for i in 0..n {
-                for j in i + 1..n {
-                    m.problem.add_clause(&[!lits[i], !lits[j]], None);
-                }
-            }
-            for (v, &lit) in lits.iter().enumerate() {
-                if let Some(req) = m.spec.layers[l].values[v].requires.clone() {
-                    let mut clause = vec![!lit];
-                    clause.extend(m.set_lits(c, &req));
-                    m.tag(Some(tag(l, v)));
-                    m.problem.add_clause(&clause, None);
-                    m.tag(None);
-                }
-            }
-        }
     }
 }

@@ -15,23 +15,22 @@
 //! Allowing a `from` cell in the middle of a walk changes nothing: the walk from that later
 //! `from` cell is shorter and also valid.
 
-use super::rule::tag;
+use super::propagate::Plan;
+use super::rule::NAME;
 use super::rule::{Endpoint, PathRule};
 use crate::founded::founded;
 use crate::model::{GridModel, Mode};
+use crate::spec::RuleTag;
 use grim_solver::Lit;
+use std::sync::Arc;
 
-/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
-/// `max_length`.
-pub(super) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
-
-/// Emits every path rule; in a propagated model only the end and `through` literals, returned
-/// for the grid propagator (`propagate.rs`), which checks them during the search.
-pub(super) fn encode(m: &mut GridModel) -> Vec<PathLits> {
+/// Emits every path rule; in a propagated model only the end and `through` literals, left to
+/// the grid propagator (`propagate.rs`), which checks them during the search.
+pub(super) fn encode(m: &mut GridModel) {
     let rules = m.spec.paths.clone();
     let mut left = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(tag(i)));
+        m.tag(Some(RuleTag::new(NAME, i)));
         if m.mode == Mode::Propagate {
             let from = endpoint_lits(m, &rule.from);
             let to = endpoint_lits(m, &rule.to);
@@ -42,7 +41,9 @@ pub(super) fn encode(m: &mut GridModel) -> Vec<PathLits> {
         }
     }
     m.tag(None);
-    left
+    if !left.is_empty() {
+        m.plans.push(Arc::new(Plan(left)));
+    }
 }
 
 /// One literal per cell for a path endpoint.

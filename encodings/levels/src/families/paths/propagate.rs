@@ -33,6 +33,7 @@
 //! with it.
 
 use crate::graph::Graph;
+use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 
@@ -40,15 +41,30 @@ use grim_solver::{ClauseKind, Context, Lit, Var};
 /// before connectivity (a pass over the region); a path costs nothing while its witness stands.
 const RANK: u32 = 2;
 
+/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
+/// `max_length`.
+pub(super) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
+
+/// The path rules a propagated model leaves to the search, by their literals (`encode.rs`
+/// records it).
+#[derive(Debug)]
+pub(super) struct Plan(pub(super) Vec<PathLits>);
+
+impl SearchPlan for Plan {
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
+        Box::new(Witnesses::new(m.spec.width, m.spec.height, &self.0))
+    }
+}
+
 /// Every path rule of a grid, as one part of the grid propagator.
-pub(super) struct Witnesses {
+struct Witnesses {
     graph: Graph,
     watches: Vec<PathWatch>,
 }
 
 impl Witnesses {
     /// The rules' `(from, to, through, max_length)` on a `width × height` grid.
-    pub(super) fn new(width: usize, height: usize, rules: &[super::encode::PathLits]) -> Self {
+    fn new(width: usize, height: usize, rules: &[PathLits]) -> Self {
         Witnesses {
             graph: Graph::grid(width, height),
             watches: rules

@@ -2,16 +2,11 @@
 
 use crate::spec::problem::{Expected, FieldProblem};
 use crate::spec::reader::{R, Reader, field, invalid, join, object, required, uint, wrong};
-use crate::spec::vocab::{MAX_PATH_LAYERS, RuleTag, Selection, TileSet};
+use crate::spec::vocab::{MAX_PATH_LAYERS, Selection, TileSet};
 use serde_json::Value;
 
 /// The family's name: the field of `grid.json` its rules are listed under.
 pub(crate) const NAME: &str = "paths";
-
-/// The tag of `paths[i]`, which marks the clauses the rule encodes.
-pub(crate) fn tag(i: usize) -> RuleTag {
-    RuleTag::new(NAME, i)
-}
 
 /// A path endpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,40 +19,28 @@
 pub(crate) mod rule;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass};
+use crate::family::{Family, Pass, Reading};
 use crate::model::{GridModel, set_wished};
 use crate::options::GridOptions;
-use crate::spec::reader::{Reader, field};
+use crate::spec::reader::field;
 use crate::spec::{GridSpec, Selection};
 use grim_formula::SplitMix64;
 use grim_solver::Var;
 use rule::Preferences;
-use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Prefs;
 
 impl Family for Prefs {
-    fn name(&self) -> &'static str {
-        "preferences"
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &["preferences"]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        let _ = reader;
-        if pass == Pass::Rules
-            && let Some(v) = field(doc, "preferences")
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        if at.pass == Pass::Rules
+            && let Some(v) = field(at.doc, "preferences")
         {
-            spec.preferences = Some(rule::read_rule(v)?);
+            at.spec.preferences = Some(rule::read_rule(v)?);
         }
         Ok(())
     }

@@ -14,46 +14,53 @@
 pub(crate) mod rule;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass, Switch};
+use crate::family::{Family, Pass, Reading, Switch};
 use crate::model::GridModel;
-use crate::spec::reader::{Reader, required};
+use crate::spec::reader::required;
 use crate::spec::{GridSpec, RuleRef};
 use grim_solver::Lit;
-use serde_json::{Map, Value};
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Tiles;
 
 impl Family for Tiles {
-    fn name(&self) -> &'static str {
-        "tiles"
-    }
-
     fn fields(&self) -> &'static [&'static str] {
         &["tiles", "mask", "pins", "allowed"]
     }
 
-    fn read(
-        &self,
-        pass: Pass,
-        reader: &mut Reader,
-        doc: &Map<String, Value>,
-        spec: &mut GridSpec,
-    ) -> Result<(), GridError> {
-        match pass {
-            Pass::Names => rule::read_tiles(reader, required(doc, "", "tiles")?),
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        match at.pass {
+            Pass::Names => rule::read_tiles(at.reader, required(at.doc, "", "tiles")?),
             Pass::Tables => Ok(()),
             Pass::Rules => {
-                let (domains, origins) = rule::read_domains(reader, doc)?;
-                spec.domains = domains;
-                spec.origins.domain = origins;
+                let (domains, origins) = rule::read_domains(at.reader, at.doc)?;
+                at.spec.domains = domains;
+                at.spec.origins.domain = origins;
                 Ok(())
             }
         }
     }
 
+    /// Emits the exactly-one clauses and the domain units of every cell.
     fn encode(&self, m: &mut GridModel) {
-        encode(m);
+        let t = m.spec.tiles.len();
+        for c in 0..m.spec.cells() {
+            let mut allowed = Vec::with_capacity(t);
+            for a in 0..t {
+                let lit = m.tile_lit(c, a);
+                if m.spec.domains[c][a] {
+                    allowed.push(lit);
+                } else {
+                    m.problem.add_clause(&[!lit], None);
+                }
+            }
+            m.problem.add_clause(&allowed, None);
+            for i in 0..allowed.len() {
+                for j in i + 1..allowed.len() {
+                    m.problem.add_clause(&[!allowed[i], !allowed[j]], None);
+                }
+            }
+        }
     }
 
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
@@ -68,40 +75,12 @@ impl Family for Tiles {
         }
     }
 
-    /// A restriction excludes the tiles it does not leave the cell: `g → ¬tile` for each.
-    fn guarded(
-        &self,
-        spec: &GridSpec,
-        m: &GridModel,
-        rule: usize,
-        guard: Lit,
-        out: &mut dyn FnMut(&[Lit]),
-    ) {
+    /// A restriction excludes the tiles it does not leave the cell: `¬tile` for each.
+    fn own_clauses(&self, spec: &GridSpec, m: &GridModel, rule: usize) -> Vec<Vec<Lit>> {
         let (_, c, allowed) = &spec.origins.domain[rule];
-        for a in (0..spec.tiles.len()).filter(|&a| !allowed[a]) {
-            out(&[!guard, !m.tile_lit(*c, a)]);
-        }
-    }
-}
-
-/// Emits the exactly-one clauses and the domain units of every cell.
-fn encode(m: &mut GridModel) {
-    let t = m.spec.tiles.len();
-    for c in 0..m.spec.cells() {
-        let mut allowed = Vec::with_capacity(t);
-        for a in 0..t {
-            let lit = m.tile_lit(c, a);
-            if m.spec.domains[c][a] {
-                allowed.push(lit);
-            } else {
-                m.problem.add_clause(&[!lit], None);
-            }
-        }
-        m.problem.add_clause(&allowed, None);
-        for i in 0..allowed.len() {
-            for j in i + 1..allowed.len() {
-                m.problem.add_clause(&[!allowed[i], !allowed[j]], None);
-            }
-        }
+        (0..spec.tiles.len())
+            .filter(|&a| !allowed[a])
+            .map(|a| vec![!m.tile_lit(*c, a)])
+            .collect()
     }
 }
