@@ -4,8 +4,11 @@
 //!
 //! The composite owns what the parts share and nothing else: the notification counter (every
 //! assignment is stamped with its place in the order the engine told them, so that a lazy
-//! reason can name only literals false before the one it explains), and which part propagated
-//! each literal, so that `explain` asks that part. It forwards every callback to every part,
+//! reason can name only literals false before the one it explains), and one table of why each
+//! literal was propagated lazily — which part, and the part's few numbers ([`Reason`]) — so
+//! that `explain` asks that part. One table for all parts, not one per part: the engine asks for
+//! the reason of the latest propagation of a literal, and with one table the latest record is
+//! the one there (per-part tables would keep stale records a second part cannot see past). It forwards every callback to every part,
 //! cheapest first ([`SearchPart::rank`]): a conflict found by a cheap part ends the callback
 //! before the expensive passes run, as the engine backtracks anyway.
 //!
@@ -37,9 +40,15 @@ pub(crate) trait SearchPart: Send {
     /// conflict, which ends the callback.
     fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool;
 
-    /// The rest of the reason of `lit`, which this part propagated through [`Lazy`]: `reason`
-    /// already holds `lit`.
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>);
+    /// The rest of the reason of `lit`, which this part propagated through [`Lazy`] with `why`:
+    /// `reason` already holds `lit`.
+    fn explain(&mut self, lit: Lit, why: Reason, reason: &mut Vec<Lit>);
+
+    /// Whether the part ever chooses decisions ([`SearchPart::decide`]); the composite asks
+    /// only those that do.
+    fn decides(&self) -> bool {
+        false
+    }
 
     /// The next decision, if the part wants to choose it.
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
@@ -52,32 +61,67 @@ pub(crate) trait SearchPart: Send {
     fn recheck(&mut self);
 }
 
+/// Why a part propagated a literal, in the part's own terms: what kind of inference (`kind`),
+/// up to four numbers it needs (rule, cells, a row), and the notification it was made at; and
+/// which part it was (`part`, filled in by [`Lazy`]). 32 bytes, written once per lazy
+/// propagation (the single propagator this replaced wrote a 48-byte enum), read back only
+/// when conflict analysis asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reason {
+    /// The part's own kind of inference.
+    pub(crate) kind: u8,
+    /// The part that propagated (an index into the composite's parts; `NOBODY`: none).
+    part: u8,
+    /// The part's numbers.
+    pub(crate) at: [u32; 4],
+    /// The notification the inference was made at.
+    pub(crate) stamp: u64,
+}
+
+impl Reason {
+    /// A reason of kind `kind` with the numbers `at`, made at notification `stamp`.
+    #[inline]
+    pub(crate) fn new(kind: u8, at: [u32; 4], stamp: u64) -> Reason {
+        Reason {
+            kind,
+            part: NOBODY,
+            at,
+            stamp,
+        }
+    }
+}
+
 /// No part propagated the literal.
 const NOBODY: u8 = u8::MAX;
 
-/// How a part propagates a literal whose reason it gives later: the composite notes which
-/// part to ask.
+/// How a part propagates a literal whose reason it gives later: the composite records which
+/// part, and why.
 pub(crate) struct Lazy<'a> {
-    owners: &'a mut Vec<u8>,
+    records: &'a mut Vec<Reason>,
     part: u8,
 }
 
 impl Lazy<'_> {
-    /// Propagates `lit` through `ctx`, its reason to be asked of this part
-    /// ([`SearchPart::explain`]) if conflict analysis needs it. The part records why first.
-    pub(crate) fn propagate(&mut self, ctx: &mut Context<'_>, lit: Lit) {
-        self.note(lit);
+    /// Propagates `lit` through `ctx`; if conflict analysis asks for its reason, this part is
+    /// given `why` back ([`SearchPart::explain`]).
+    #[inline]
+    pub(crate) fn propagate(&mut self, ctx: &mut Context<'_>, lit: Lit, why: Reason) {
+        self.record(lit, why);
         ctx.propagate(lit);
     }
 
-    /// Notes that this part propagates `lit` lazily, for a part that calls
-    /// `Context::propagate` itself (from inside a loop that holds the context).
-    pub(crate) fn note(&mut self, lit: Lit) {
+    /// Records `why` for `lit`, for a part that calls `Context::propagate` itself (from inside
+    /// a loop that holds the context).
+    #[inline]
+    pub(crate) fn record(&mut self, lit: Lit, why: Reason) {
         let code = lit.code();
-        if self.owners.len() <= code {
-            self.owners.resize(code + 1, NOBODY);
+        if self.records.len() <= code {
+            self.records.resize(code + 1, Reason::new(0, [0; 4], 0));
         }
-        self.owners[code] = self.part;
+        self.records[code] = Reason {
+            part: self.part,
+            ..why
+        };
     }
 }
 
@@ -85,10 +129,12 @@ impl Lazy<'_> {
 pub(crate) struct Composite {
     /// In rank order.
     parts: Vec<Box<dyn SearchPart>>,
-    /// Per literal code: the part that last propagated it lazily (`NOBODY`: none). Like the
-    /// parts' own reason records, stale entries are harmless: the engine asks only for the
-    /// reason of a literal on its trail, whose entry is the latest.
-    owners: Vec<u8>,
+    /// The parts that decide ([`SearchPart::decides`]), in rank order.
+    deciders: Vec<usize>,
+    /// Per literal code: why it was last propagated lazily, by which part (`NOBODY`: none).
+    /// Stale entries are harmless: the engine asks only for the reason of a literal on its
+    /// trail, whose entry is the latest.
+    records: Vec<Reason>,
     /// Notifications so far.
     now: u64,
 }
@@ -98,9 +144,11 @@ impl Composite {
     pub(crate) fn new(mut parts: Vec<Box<dyn SearchPart>>) -> Composite {
         debug_assert!(parts.len() < NOBODY as usize);
         parts.sort_by_key(|p| p.rank());
+        let deciders = (0..parts.len()).filter(|&i| parts[i].decides()).collect();
         Composite {
             parts,
-            owners: Vec::new(),
+            deciders,
+            records: Vec::new(),
             now: 0,
         }
     }
@@ -132,13 +180,14 @@ impl Propagator for Composite {
     }
 
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
-        self.parts.iter_mut().find_map(|p| p.decide(ctx))
+        let parts = &mut self.parts;
+        self.deciders.iter().find_map(|&i| parts[i].decide(ctx))
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>) {
         for (i, p) in self.parts.iter_mut().enumerate() {
             let mut lazy = Lazy {
-                owners: &mut self.owners,
+                records: &mut self.records,
                 part: i as u8,
             };
             if p.propagate(ctx, self.now, &mut lazy) {
@@ -149,11 +198,11 @@ impl Propagator for Composite {
 
     fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
         reason.push(lit);
-        let Some(&part) = self.owners.get(lit.code()) else {
+        let Some(&why) = self.records.get(lit.code()) else {
             return; // the engine's check reports the missing reason
         };
-        if let Some(p) = self.parts.get_mut(part as usize) {
-            p.explain(lit, reason);
+        if let Some(p) = self.parts.get_mut(why.part as usize) {
+            p.explain(lit, why, reason);
         }
     }
 

@@ -25,7 +25,7 @@ use super::encode::class_rules;
 use super::reach::{self, Inference, Scratch, State};
 use crate::graph::Graph;
 use crate::model::{GridModel, SearchPlan};
-use crate::search::{Lazy, SearchPart};
+use crate::search::{Lazy, Reason, SearchPart};
 use crate::spec::{GridSpec, Selection};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 
@@ -113,30 +113,21 @@ struct Rule {
     cuts: bool,
 }
 
-/// Why a literal was propagated (for `explain`).
-#[derive(Clone, Copy)]
-enum Why {
-    /// `cell` was forced out: the anchor could not reach it.
-    Out {
-        rule: usize,
-        cell: usize,
-        anchor: usize,
-        stamp: u64,
-    },
-    /// `cell` was forced in: the anchor's region has no more cells than the class needs.
-    Size {
-        rule: usize,
-        anchor: usize,
-        stamp: u64,
-    },
-    /// `cell` was forced in: it cuts `witness` off from the anchor.
-    In {
-        rule: usize,
-        cell: usize,
-        witness: usize,
-        anchor: usize,
-        stamp: u64,
-    },
+/// Why a literal was propagated, as the composite records it ([`Reason`]): the kind (below),
+/// `at = [rule, cell, witness, anchor]` (cells fit a `u32`: a grid has at most 65,536) and the
+/// stamp of the notifications it was inferred from.
+///
+/// `OUT`: `cell` was forced out, the anchor could not reach it.
+const OUT: u8 = 0;
+/// `SIZE`: a cell was forced in, the anchor's region has no more cells than the class needs.
+const SIZE: u8 = 1;
+/// `IN`: `cell` was forced in, it cuts `witness` off from the anchor.
+const IN: u8 = 2;
+
+/// The reason of kind `kind` of rule `rule` (see [`OUT`]).
+fn why(kind: u8, rule: usize, cell: usize, witness: usize, anchor: usize, stamp: u64) -> Reason {
+    let at = [rule, cell, witness, anchor].map(|x| x as u32);
+    Reason::new(kind, at, stamp)
 }
 
 /// The connectivity rules of a grid as one part of the grid propagator.
@@ -147,8 +138,8 @@ pub(crate) struct Reachability {
     uses: Vec<Vec<(u32, u32, bool)>>,
     /// What was told, in order, with its level: (rule, cell, level).
     told: Vec<(u32, u32, u32)>,
+    /// The last notification as of the running `propagate` (the stamp of what it infers).
     now: u64,
-    why: Vec<Option<Why>>,
     scratch: Scratch,
     found: Vec<Inference>,
     /// Bumped at every backtrack and every pass: `Rule::forced` marks of older epochs are
@@ -203,7 +194,6 @@ impl Reachability {
             uses,
             told: Vec::new(),
             now: 0,
-            why: Vec::new(),
             scratch: Scratch::default(),
             found: Vec::new(),
             epoch: 1,
@@ -320,14 +310,8 @@ impl Reachability {
                         if rule.state[c] == State::Free {
                             rule.forced[c] = self.epoch;
                             let lit = !rule.lits[c];
-                            let why = Why::Out {
-                                rule: r,
-                                cell: c,
-                                anchor,
-                                stamp: self.now,
-                            };
-                            self.record(lit, why);
-                            lazy.propagate(ctx, lit);
+                            let why = why(OUT, r, c, 0, anchor, self.now);
+                            lazy.propagate(ctx, lit, why);
                         }
                     }
                 }
@@ -388,15 +372,8 @@ impl Reachability {
         for c in cells {
             let lit = self.rules[r].lits[c];
             self.rules[r].forced[c] = self.epoch;
-            self.record(
-                lit,
-                Why::Size {
-                    rule: r,
-                    anchor,
-                    stamp: self.now,
-                },
-            );
-            lazy.propagate(ctx, lit);
+            let why = why(SIZE, r, 0, 0, anchor, self.now);
+            lazy.propagate(ctx, lit, why);
         }
         false
     }
@@ -408,19 +385,6 @@ impl Reachability {
             rule.wish = wish;
         }
     }
-
-    fn record(&mut self, lit: Lit, why: Why) {
-        set_why(&mut self.why, lit, why);
-    }
-}
-
-/// Records why `lit` was propagated.
-fn set_why(whys: &mut Vec<Option<Why>>, lit: Lit, why: Why) {
-    let code = lit.code();
-    if whys.len() <= code {
-        whys.resize(code + 1, None);
-    }
-    whys[code] = Some(why);
 }
 
 /// Where reachability runs among the search parts: last, the most expensive pass.
@@ -441,7 +405,7 @@ impl SearchPart for Reachability {
 
     fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
         for (i, &l) in lits.iter().enumerate() {
-            self.now = first + i as u64;
+            let now = first + i as u64;
             let Some(uses) = self.uses.get(l.var().index()) else {
                 continue;
             };
@@ -450,7 +414,7 @@ impl SearchPart for Reachability {
                 let c = c as usize;
                 let is_in = l.is_positive() == positive;
                 rule.state[c] = if is_in { State::In } else { State::Out };
-                rule.stamp[c] = self.now;
+                rule.stamp[c] = now;
                 if is_in && rule.root.is_none() && rule.anchor.is_none() {
                     rule.anchor = Some(c); // the earliest In cell
                 }
@@ -558,6 +522,10 @@ impl SearchPart for Reachability {
         }
     }
 
+    fn decides(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
         for rule in &mut self.rules {
             if rule.rebuild {
@@ -601,7 +569,7 @@ impl SearchPart for Reachability {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
-        debug_assert_eq!(self.now, now, "every notification reached this part");
+        self.now = now;
         for r in 0..self.rules.len() {
             let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
             if !self.rules[r].dirty && local {
@@ -649,27 +617,14 @@ impl SearchPart for Reachability {
                     Inference::Out { cell } => {
                         self.rules[r].forced[cell] = self.epoch;
                         let lit = !self.rules[r].lits[cell];
-                        let why = Why::Out {
-                            rule: r,
-                            cell,
-                            anchor,
-                            stamp: self.now,
-                        };
-                        self.record(lit, why);
-                        lazy.propagate(ctx, lit);
+                        let why = why(OUT, r, cell, 0, anchor, self.now);
+                        lazy.propagate(ctx, lit, why);
                     }
                     Inference::In { cell, witness } => {
                         self.rules[r].forced[cell] = self.epoch;
                         let lit = self.rules[r].lits[cell];
-                        let why = Why::In {
-                            rule: r,
-                            cell,
-                            witness,
-                            anchor,
-                            stamp: self.now,
-                        };
-                        self.record(lit, why);
-                        lazy.propagate(ctx, lit);
+                        let why = why(IN, r, cell, witness, anchor, self.now);
+                        lazy.propagate(ctx, lit, why);
                     }
                 }
             }
@@ -681,52 +636,35 @@ impl SearchPart for Reachability {
         false
     }
 
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        let Some(Some(why)) = self.why.get(lit.code()).copied() else {
-            return; // the engine's check reports the missing reason
-        };
-        match why {
-            Why::Out {
-                rule,
-                cell,
-                anchor,
-                stamp,
-            } => self.cut_off(rule, anchor, cell, stamp, reason),
-            Why::Size {
-                rule,
-                anchor,
-                stamp,
-            } => {
-                let rule = &self.rules[rule];
-                let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
-                let (border, _) =
-                    reach::border(&self.graph, anchor, &was_out, None, &mut self.scratch);
-                reason.extend(border.into_iter().map(|c| rule.lits[c]));
-                if rule.root.is_none() {
-                    reason.push(!rule.lits[anchor]);
-                }
-            }
-            Why::In {
-                rule,
-                cell,
-                witness,
-                anchor,
-                stamp,
-            } => {
-                let rule = &self.rules[rule];
-                reason.push(!rule.lits[witness]);
-                Self::explanation(
-                    &self.graph,
-                    rule,
-                    anchor,
-                    witness,
-                    Some(cell),
-                    stamp,
-                    &mut self.scratch,
-                    reason,
-                );
-            }
+    fn explain(&mut self, _lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
+        let [r, cell, witness, anchor] = why.at.map(|x| x as usize);
+        let stamp = why.stamp;
+        if why.kind == OUT {
+            return self.cut_off(r, anchor, cell, stamp, reason);
         }
+        let rule = &self.rules[r];
+        if why.kind == SIZE {
+            let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
+            let (border, _) = reach::border(&self.graph, anchor, &was_out, None, &mut self.scratch);
+            reason.extend(border.into_iter().map(|c| rule.lits[c]));
+            if rule.root.is_none() {
+                reason.push(!rule.lits[anchor]);
+            }
+            return;
+        }
+        debug_assert_eq!(why.kind, IN);
+        reason.push(!rule.lits[witness]);
+        let (graph, scratch) = (&self.graph, &mut self.scratch);
+        Self::explanation(
+            graph,
+            rule,
+            anchor,
+            witness,
+            Some(cell),
+            stamp,
+            scratch,
+            reason,
+        );
     }
 
     fn recheck(&mut self) {

@@ -31,7 +31,7 @@
 //! end, or over few cells) stay encoded for that reason.
 
 use crate::model::{GridModel, SearchPlan};
-use crate::search::{Lazy, SearchPart};
+use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 
 /// One count rule as the propagator takes it: the weighted terms and the bound of
@@ -52,11 +52,9 @@ impl SearchPlan for Plan {
     }
 }
 
-/// The count rules of a grid as one part of the grid propagator: the counters, and why each
-/// literal they propagated was propagated.
+/// The count rules of a grid as one part of the grid propagator.
 pub(super) struct Tally {
     counts: Counts,
-    why: Vec<Option<CountWhy>>,
 }
 
 impl Tally {
@@ -67,10 +65,7 @@ impl Tally {
             let added = counts.add(terms, *bound);
             debug_assert!(added, "a count row no assignment satisfies");
         }
-        Tally {
-            counts,
-            why: Vec::new(),
-        }
+        Tally { counts }
     }
 }
 
@@ -94,22 +89,17 @@ impl SearchPart for Tally {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
-        let why = &mut self.why;
-        let mut record = |lit: Lit, w: CountWhy| {
-            let code = lit.code();
-            if why.len() <= code {
-                why.resize(code + 1, None);
-            }
-            why[code] = Some(w);
-            lazy.note(lit);
-        };
+        let mut record =
+            |lit: Lit, w: CountWhy| lazy.record(lit, Reason::new(0, [w.row, 0, 0, 0], w.stamp));
         self.counts.propagate(ctx, now, &mut record)
     }
 
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        if let Some(Some(w)) = self.why.get(lit.code()).copied() {
-            self.counts.explain(lit, w, reason);
-        }
+    fn explain(&mut self, lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
+        let w = CountWhy {
+            row: why.at[0],
+            stamp: why.stamp,
+        };
+        self.counts.explain(lit, w, reason);
     }
 
     fn recheck(&mut self) {

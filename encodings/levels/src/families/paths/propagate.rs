@@ -34,7 +34,7 @@
 
 use crate::graph::Graph;
 use crate::model::{GridModel, SearchPlan};
-use crate::search::{Lazy, SearchPart};
+use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 
 /// Where the paths run among the search parts: after the counts (a comparison per rule) and
@@ -87,10 +87,8 @@ impl SearchPart for Witnesses {
     }
 
     fn notify(&mut self, lits: &[Lit], _level: u32, _first: u64) {
-        for &l in lits {
-            for p in &mut self.watches {
-                p.assigned(l);
-            }
+        for p in &mut self.watches {
+            p.assigned(lits);
         }
     }
 
@@ -108,7 +106,7 @@ impl SearchPart for Witnesses {
     }
 
     /// Never asked: every path propagation carries its reason (`propagate_because`).
-    fn explain(&mut self, _lit: Lit, _reason: &mut Vec<Lit>) {}
+    fn explain(&mut self, _lit: Lit, _why: Reason, _reason: &mut Vec<Lit>) {}
 
     fn recheck(&mut self) {
         for p in &mut self.watches {
@@ -190,12 +188,16 @@ impl PathWatch {
             .copied()
     }
 
-    /// `lit` became true: the witness is gone when its negation was on it.
-    pub(super) fn assigned(&mut self, lit: Lit) {
-        let code = (!lit).code();
-        if self.mark.get(code) == Some(&self.walk) {
-            self.dirty = true;
+    /// `lits` became true: the witness is gone when the negation of one was on it (once gone,
+    /// the rest need not be looked at).
+    fn assigned(&mut self, lits: &[Lit]) {
+        if self.dirty {
+            return;
         }
+        let walk = self.walk;
+        self.dirty = lits
+            .iter()
+            .any(|&l| self.mark.get((!l).code()) == Some(&walk));
     }
 
     /// Forget the witness (the safety net of `check_model`).
