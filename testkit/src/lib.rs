@@ -11,7 +11,7 @@
 //! | `grid` (feature `grid`) | every level of a small grid spec (or a seeded sample), and the assumptions that fix one |
 //! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
-//! | [`reference`] | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
+//! | [`reference`](mod@reference) | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
 //! the solver's tests, the encodings' tests, the C ABI's tests, the CLI's tests and
