@@ -52,7 +52,8 @@ FLOW_MODE = "enforced"
 
 
 class SplitMix64:
-    """splitmix64 (Steele, Lea & Flood, OOPSLA 2014), as in encodings/levels/src/prefs.rs."""
+    """splitmix64 (Steele, Lea & Flood, OOPSLA 2014), as in
+    encodings/levels/src/families/preferences/mod.rs."""
 
     def __init__(self, seed):
         self.state = seed & MASK64
@@ -67,8 +68,8 @@ class SplitMix64:
 
 def wished_tiles(spec, seed):
     """One wished tile per cell, row-major, exactly as grim draws it (encodings/levels/src/
-    prefs.rs): every cell takes one 64-bit number; r = number % (sum of the weights of the
-    tiles the cell allows); the first tile whose cumulative weight exceeds r. (The benchmark
+    families/preferences/mod.rs): every cell takes one 64-bit number; r = number % (sum of
+    the weights of the tiles the cell allows); the first tile whose cumulative weight exceeds r. (The benchmark
     grids have no mask, pins or `allowed`, so every cell allows every tile.)"""
     weights = [int(t.get("weight", 1)) for t in spec["tiles"]]
     total = sum(weights)

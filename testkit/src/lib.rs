@@ -12,7 +12,7 @@
 //! | [`lrat`] | an LRAT proof checker (text and binary, RUP and RAT steps) written from the format's definition, and the `lrat-check` binary over it |
 //! | [`Trickle`], [`assert_matches!`], [`assert_contains`], [`assert_starts_with`], [`assert_above!`] | a one-byte-a-call reader; a pattern check that shows the value; substring checks that show the text; counter floors that show the stats |
 //! | [`propagator`] | external propagators a test can predict: hidden clauses revealed lazily, a cardinality bound |
-//! | [`mod@reference`] | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
+//! | [`reference`](mod@reference) | reference tools on `PATH`, and skipping a check visibly (or failing under `GRIM_REQUIRE_REFERENCES=1`) |
 //!
 //! Why a crate and not a `tests/common` module per crate: the same oracle was copied into
 //! the solver's tests, the encodings' tests, the C ABI's tests, the CLI's tests and

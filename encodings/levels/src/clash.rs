@@ -1,24 +1,25 @@
 //! Which rules clash: when no level exists, a small set of rules that together admit none.
 //!
-//! "No level satisfies the hard rules" is true but useless to a designer with forty rules.
-//! So once [`super::solve`] has proven it, this module names the culprits: it encodes the spec
-//! again with every rule behind an *activation literal* of its own (each clause of rule `r`
-//! gets `¬g_r`; the structural clauses — one tile and one value per cell, the definitions of
-//! class literals — stay unguarded, since they hold in every level), solves with all the
-//! activation literals assumed, and takes the engine's failed-assumption core: rules whose
-//! conjunction has no level. The core is then shrunk by deletion (drop one rule, solve again
-//! under the rest: still no level ⇒ the rule goes, and the new, smaller core replaces the old;
-//! a level ⇒ the rule is needed), the classic minimal-unsatisfiable-subset loop over
-//! assumptions (as in Marques-Silva & Lynce's survey of MUS extraction, and the "clause set
-//! refinement" of Belov & Marques-Silva, FMCAD 2011).
+//! "No level satisfies the hard rules" is true but useless to a designer with forty rules. So once
+//! [`solve`](fn@crate::solve) has proven it, this module names the culprits: it encodes the spec
+//! again with every rule behind an *activation literal* of its own (each clause of rule `r` gets
+//! `¬g_r`; the structural clauses — one tile and one value per cell, the definitions of class
+//! literals — stay unguarded, since they hold in every level), solves with all the activation
+//! literals assumed, and takes the engine's failed-assumption core: rules whose conjunction has no
+//! level. The core is then shrunk by deletion (drop one rule, solve again under the rest: still no
+//! level ⇒ the rule goes, and the new, smaller core replaces the old; a level ⇒ the rule is
+//! needed), the classic minimal-unsatisfiable-subset loop over assumptions (as in Marques-Silva &
+//! Lynce's survey of MUS extraction, and the "clause set refinement" of Belov & Marques-Silva,
+//! FMCAD 2011).
 //!
-//! How the rules are separated: domain rules (`mask` rows, `pins`, `allowed`) and adjacency
-//! rules are merged into tables by `spec.rs`, so the diagnosis encodes a copy of the spec whose
-//! domains and adjacency tables allow everything and emits each domain or adjacency rule's
-//! clauses itself, from the per-rule lists the reader kept (`GridSpec::origins`). Every other
-//! rule's clauses are found by the tags the model records while encoding (`RuleTag`).
-//! Connectivity is lazy as in `solve`: a model that breaks an active connectivity rule gets
-//! that rule's separator cuts, guarded by the rule's literal, and is solved again.
+//! How the rules are separated: every family lists its hard rules (`Family::clash_rules`), in
+//! table order, each with its switch. Domain rules (`mask` rows, `pins`, `allowed`) and
+//! adjacency rules are merged into tables by the reader, so the diagnosis encodes a copy of
+//! the spec whose tables their families opened (`Family::open`) and asks those families for
+//! each rule's clauses (`Family::own_clauses`). Every other rule's clauses are found by the tags
+//! the model records while encoding (`RuleTag`). Connectivity is lazy as in `solve`'s cut
+//! loop: a model that breaks an active rule gets the cuts its family gives (`Family::cuts`),
+//! guarded by the rule's literal, and is solved again.
 //!
 //! Soundness of the answer (the named rules really admit no level): with exactly the named
 //! rules active, every clause of the diagnosis is either structural, a clause of an active
@@ -33,27 +34,19 @@
 //! proof, and stops at once when the caller's stop handle is set. When it cannot finish, the
 //! core found so far (still a set of rules with no level) is reported, or none at all.
 
-use super::connectivity;
-use super::model::{ConnMode, RuleTag};
-use super::spec::RuleRef;
-use super::{Dir, GridError, GridModel, GridOptions, GridSpec, Rejection, check_level};
+use crate::error::{GridError, Rejection};
+use crate::families::FAMILIES;
+use crate::family::{Family, Switch};
+use crate::model::{GridModel, Mode};
+use crate::options::GridOptions;
+use crate::referee::check_level;
+use crate::spec::{GridSpec, RuleRef};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
-use serde_json::Value;
 
 /// Conflicts the diagnosis may always spend (whatever the proof cost).
 pub const DIAGNOSIS_BASE: u64 = 20_000;
 /// And this many per conflict of the proof that no level exists.
 pub const DIAGNOSIS_FACTOR: u64 = 4;
-
-/// One rule the diagnosis can switch on and off.
-enum Kind {
-    /// `GridSpec::origins.domain[i]`.
-    Domain(usize),
-    /// `GridSpec::origins.adjacency[i]`.
-    Adjacency(usize),
-    /// A rule the model tags.
-    Tagged(RuleTag),
-}
 
 /// The rules of `spec` that together admit no level, in file order, given that the hard rules
 /// have no level (proven by a solve that took `proof_conflicts` conflicts). Empty when the
@@ -103,41 +96,38 @@ struct Diagnosis<'a> {
     spec: &'a GridSpec,
     model: GridModel,
     solver: Solver,
-    /// Per rule: its name, what it is, its activation literal.
-    rules: Vec<(RuleRef, Kind, Lit)>,
-    /// Per connectivity rule: its class literals, root cell and index in `rules`.
-    connectivity: Vec<(Vec<Lit>, Option<usize>, usize)>,
+    /// Per rule: its name, its switch, its activation literal.
+    rules: Vec<(RuleRef, Switch, Lit)>,
 }
 
 impl<'a> Diagnosis<'a> {
     fn new(spec: &'a GridSpec, stop: Option<&'a Terminator>) -> Result<Diagnosis<'a>, GridError> {
-        // A copy whose domains and adjacency allow everything: those rules come back one by
+        // A copy whose tables allow everything: the rules merged into them come back one by
         // one below, each behind its own literal.
         let mut open = spec.clone();
-        for d in &mut open.domains {
-            d.fill(true);
+        for family in FAMILIES {
+            family.open(&mut open);
         }
-        for table in &mut open.adjacent {
-            for row in table.iter_mut() {
-                row.fill(true);
-            }
-        }
-        open.preferences = None;
         let options = GridOptions {
             seed: None,
             soft_preferences: Some(false),
         };
-        let model = GridModel::build_with(&open, &options, ConnMode::Lazy)?;
+        let model = GridModel::build_with(&open, &options, Mode::Lazy)?;
         let wcnf = model.problem.to_wcnf();
-        let mut rules: Vec<(RuleRef, Kind)> = Vec::new();
-        for (i, (rule, _, _)) in spec.origins.domain.iter().enumerate() {
-            rules.push((rule.clone(), Kind::Domain(i)));
-        }
-        for (i, (rule, _)) in spec.origins.adjacency.iter().enumerate() {
-            rules.push((rule.clone(), Kind::Adjacency(i)));
-        }
-        for tag in tags(spec) {
-            rules.push((describe(spec, tag), Kind::Tagged(tag)));
+        // Every family's rules, in table order; `owner[k]` is the family of `rules[k]`.
+        let mut rules: Vec<(RuleRef, Switch)> = Vec::new();
+        let mut owner: Vec<&dyn Family> = Vec::new();
+        for family in FAMILIES {
+            for rule in family.clash_rules(spec) {
+                debug_assert!(
+                    !matches!(rule.1, Switch::Tagged(t) if t.family != family.name()),
+                    "{} names a rule it does not tag: {}",
+                    family.name(),
+                    rule.0
+                );
+                rules.push(rule);
+                owner.push(family);
+            }
         }
         let mut solver = Solver::new();
         if let Some(stop) = stop {
@@ -149,18 +139,18 @@ impl<'a> Diagnosis<'a> {
                 .unwrap_or_default()
                 .pos()
         };
-        let rules: Vec<(RuleRef, Kind, Lit)> = rules
+        let rules: Vec<(RuleRef, Switch, Lit)> = rules
             .into_iter()
             .enumerate()
-            .map(|(k, (r, kind))| (r, kind, guard(k)))
+            .map(|(k, (r, switch))| (r, switch, guard(k)))
             .collect();
         for &(_, _, g) in &rules {
             solver.freeze(g.var());
         }
-        let tag_guard = |tag: RuleTag| -> Option<Lit> {
+        let tag_guard = |tag| -> Option<Lit> {
             rules
                 .iter()
-                .find(|(_, kind, _)| matches!(kind, Kind::Tagged(t) if *t == tag))
+                .find(|(_, switch, _)| *switch == Switch::Tagged(tag))
                 .map(|r| r.2)
         };
         let mut clause = Vec::new();
@@ -174,47 +164,19 @@ impl<'a> Diagnosis<'a> {
             }
             solver.add_clause(&clause);
         }
-        let t = spec.tiles.len();
-        for (_, kind, g) in &rules {
-            match *kind {
-                Kind::Domain(i) => {
-                    let (_, c, allowed) = &spec.origins.domain[i];
-                    for a in (0..t).filter(|&a| !allowed[a]) {
-                        solver.add_clause(&[!*g, !model.tile_lit(*c, a)]);
-                    }
+        for ((_, switch, g), family) in rules.iter().zip(&owner) {
+            if let Switch::Own(i) = *switch {
+                for c in family.own_clauses(spec, &model, i) {
+                    clause.clear();
+                    clause.push(!*g);
+                    clause.extend_from_slice(&c);
+                    solver.add_clause(&clause);
                 }
-                Kind::Adjacency(i) => {
-                    let (_, forbidden) = &spec.origins.adjacency[i];
-                    // Each pair of neighbours through its east and south sides (the mirrors
-                    // in the list say the same of the west and north sides).
-                    for &(d, a, b) in forbidden.iter().filter(|t| matches!(t.0, Dir::E | Dir::S)) {
-                        for c in 0..spec.cells() {
-                            if let Some(e) = spec.neighbour(c, d) {
-                                let x = model.tile_lit(c, a);
-                                let y = model.tile_lit(e, b);
-                                solver.add_clause(&[!*g, !x, !y]);
-                            }
-                        }
-                    }
-                }
-                Kind::Tagged(_) => {}
             }
         }
-        let mut connectivity = Vec::new();
-        for (i, rule) in spec.connectivity.iter().enumerate() {
-            let lits = model
-                .class_lits
-                .get(&rule.class)
-                .cloned()
-                .unwrap_or_default();
-            for l in &lits {
+        for family in FAMILIES {
+            for l in family.cut_lits(&model) {
                 solver.freeze(l.var());
-            }
-            let k = rules.iter().position(
-                |(_, kind, _)| matches!(kind, Kind::Tagged(RuleTag::Connectivity(j)) if *j == i),
-            );
-            if let Some(k) = k {
-                connectivity.push((lits, rule.root.map(|(x, y)| spec.index(x, y)), k));
             }
         }
         Ok(Diagnosis {
@@ -222,7 +184,6 @@ impl<'a> Diagnosis<'a> {
             model,
             solver,
             rules,
-            connectivity,
         })
     }
 
@@ -255,14 +216,13 @@ impl<'a> Diagnosis<'a> {
             let values = self.solver.model().unwrap_or_default();
             let level = self.model.decode(&values)?;
             let mut cut_any = false;
-            for (lits, root, k) in &self.connectivity {
-                if !active.contains(k) {
-                    continue;
-                }
-                let class = &self.spec.connectivity[cut_index(&self.rules[*k].1)].class;
-                let holds: Vec<bool> = level.tiles.iter().map(|&t| class[t]).collect();
-                for mut cut in connectivity::cuts(self.spec, lits, &holds, *root) {
-                    cut.push(!self.rules[*k].2);
+            for family in FAMILIES {
+                for (tag, mut cut) in family.cuts(&self.model, &level) {
+                    let rule = self.rules.iter().position(|r| r.1 == Switch::Tagged(tag));
+                    let Some(k) = rule.filter(|k| active.contains(k)) else {
+                        continue;
+                    };
+                    cut.push(!self.rules[k].2);
                     self.solver.add_clause(&cut);
                     cut_any = true;
                 }
@@ -279,106 +239,5 @@ impl<'a> Diagnosis<'a> {
                 violations: check_level(self.spec, &level).err().unwrap_or_default(),
             }));
         }
-    }
-}
-
-/// The connectivity rule index of a tagged kind.
-fn cut_index(kind: &Kind) -> usize {
-    match kind {
-        Kind::Tagged(RuleTag::Connectivity(i)) => *i,
-        _ => 0,
-    }
-}
-
-/// The hard rules the model tags, in file order.
-fn tags(spec: &GridSpec) -> Vec<RuleTag> {
-    let mut out = Vec::new();
-    for (l, layer) in spec.layers.iter().enumerate() {
-        for (v, value) in layer.values.iter().enumerate() {
-            if value.requires.is_some() {
-                out.push(RuleTag::Requires { layer: l, value: v });
-            }
-        }
-    }
-    for (i, c) in spec.counts.iter().enumerate() {
-        if c.weight.is_none() {
-            out.push(RuleTag::Count(i));
-        }
-    }
-    for (i, e) in spec.enclosure.iter().enumerate() {
-        if e.weight.is_none() {
-            out.push(RuleTag::Enclosure(i));
-        }
-    }
-    out.extend((0..spec.connectivity.len()).map(RuleTag::Connectivity));
-    out.extend((0..spec.paths.len()).map(RuleTag::Path));
-    out
-}
-
-/// A field as a designer reads it: names bare, lists joined, a cell as `x=3 y=4`.
-fn text(v: Option<&Value>) -> String {
-    match v {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| text(Some(x)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Some(Value::Object(m)) => match (m.get("x"), m.get("y")) {
-            (Some(x), Some(y)) => format!("x={x} y={y}"),
-            _ => Value::Object(m.clone()).to_string(),
-        },
-        Some(other) => other.to_string(),
-    }
-}
-
-/// A rule's name and a few words of what it says, from the document as written.
-fn describe(spec: &GridSpec, tag: RuleTag) -> RuleRef {
-    let doc = spec.document();
-    let entry = |key: &str, i: usize| doc.get(key).and_then(|v| v.get(i));
-    let fields = |v: Option<&Value>, keys: &[&str]| -> String {
-        keys.iter()
-            .filter_map(|&k| {
-                let f = v.and_then(|v| v.get(k)).filter(|f| !f.is_null())?;
-                Some(format!("{k} {}", text(Some(f))))
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match tag {
-        RuleTag::Requires { layer, value } => {
-            let l = &spec.layers[layer];
-            let v = doc
-                .get("layers")
-                .and_then(|x| x.get(layer))
-                .and_then(|x| x.get("values"))
-                .and_then(|x| x.get(value));
-            RuleRef::new(
-                format!("layers[{layer}].values[{value}].requires"),
-                format!(
-                    "{}.{} only on {}",
-                    l.name,
-                    l.values[value].name,
-                    text(v.and_then(|v| v.get("requires")))
-                ),
-            )
-        }
-        RuleTag::Count(i) => RuleRef::new(
-            format!("counts[{i}]"),
-            fields(entry("counts", i), &["of", "per", "min", "max", "region"]),
-        ),
-        RuleTag::Enclosure(i) => RuleRef::new(
-            format!("enclosure[{i}]"),
-            fields(entry("enclosure", i), &["class", "open", "min"]),
-        ),
-        RuleTag::Connectivity(i) => RuleRef::new(
-            format!("connectivity[{i}]"),
-            fields(entry("connectivity", i), &["class", "root"]),
-        ),
-        RuleTag::Path(i) => RuleRef::new(
-            format!("paths[{i}]"),
-            fields(entry("paths", i), &["from", "to", "through", "max_length"]),
-        ),
     }
 }

@@ -12,7 +12,7 @@
 //! p cnf 1234 5678                         then the clauses (or a WCNF in the chosen dialect)
 //! ```
 //! Coordinates are x = column from the west, y = row from the north; variables are DIMACS
-//! numbers (1-based). Names are written by [`super::comment_name`] (blanks percent-encoded),
+//! numbers (1-based). Names are written by [`comment_name`] (blanks percent-encoded),
 //! so every line splits on white space into fixed fields. `c phase` lines hold at most 16
 //! literals each; a solver that reads phases (CaDiCaL's `--phase` does not take a file, but
 //! a wrapper can turn these into `phase` calls) gets the same hints our engine applies, and one
@@ -23,10 +23,10 @@
 
 use std::io::{self, Write};
 
-use crate::{GridModel, GridSpec};
+use crate::model::GridModel;
+use crate::spec::GridSpec;
 use grim_solver::Lit;
 
-use super::comment_name;
 use grim_formats::dimacs::write_dimacs;
 use grim_formats::wcnf::{Dialect, write_wcnf};
 
@@ -171,6 +171,43 @@ pub fn write_encoding(
             write_comments(spec, model, seed, out)?;
             write_wcnf(&wcnf, dialect, &mut *out)?;
             Ok(Written::Wcnf(dialect))
+        }
+    }
+}
+
+/// A name as written in a `c` comment line: whitespace, control characters and `%` are
+/// percent-encoded (`%20` for a space), so every comment line splits on blanks into the same
+/// fields whatever the designer named a tile. Names without such characters (the usual case)
+/// are written as they are.
+pub fn comment_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_whitespace() || c.is_control() || c == '%' {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comment_names_keep_plain_names_and_escape_blanks_and_percent() {
+        for (name, written) in [
+            ("floor", "floor"),
+            ("deep water", "deep%20water"),
+            ("50%", "50%25"),
+            ("a\tb\n", "a%09b%0A"),
+            ("é", "é"),
+        ] {
+            assert_eq!(comment_name(name), written, "the comment name of {name:?}");
         }
     }
 }

@@ -5,54 +5,56 @@
 //! constant true; then one variable per cell and tile (`1 + cell · tiles + tile`, row-major
 //! cells), then one per cell and value of each layer in turn; everything after is auxiliary.
 //! The layout is stable so that comment lines of an exported CNF can name cells.
+//!
+//! This is the model's core: what every family encodes into and reads from — the variables,
+//! the class literals (`class_lits`, shared by every rule over the same tile set), the tags
+//! that name each hard clause's rule for the clash diagnosis, the wished values the hints come
+//! from, and the search plans that become the propagator. It names no family: the families
+//! write into it (`families/<name>/`), and `compile.rs` runs them through the table.
 
-use super::spec::{Endpoint, Selection, TileSet};
-use super::{GridError, GridOptions, GridSpec, Level, ModelFault};
-use super::{adjacency, connectivity, counts, enclosure, layers, paths, prefs, tiles};
+use crate::error::{GridError, ModelFault};
+use crate::level::Level;
+use crate::options::GridOptions;
+use crate::search::{Composite, SearchPart};
+use crate::spec::{GridSpec, Region, RuleTag, Selection, TileSet};
 use grim_formula::{Cnf, Wcnf};
 use grim_maxsat::problem::Problem;
 use grim_solver::{Lit, Var};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
 
-/// How the connectivity rules are encoded.
+/// Which model a build makes: every family encodes its rules completely for the export, or
+/// leaves its global part to the loop or the propagator that checks it during the solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ConnMode {
-    /// The founded encoding (parent pointers + ranks): complete and sound on its own.
+pub(crate) enum Mode {
+    /// Everything as clauses (connectivity's founded encoding, paths' layers, counts' adders):
+    /// sound and complete on its own; what the export writes.
     Eager,
-    /// Nothing beyond the class literals and the small-fragment cuts: the solve loop adds
-    /// separator cuts.
+    /// As `Eager` but connectivity only as the small-fragment cuts: the cut loop of `solve.rs`
+    /// adds separator cuts (and the clash diagnosis builds its model this way).
     Lazy,
-    /// Nothing beyond the class literals (and a given root pinned): the grid propagator
-    /// (`propagator.rs`) enforces the rule during the search.
+    /// Connectivity, paths and large counts left to the propagator ([`GridModel::propagator`]),
+    /// which the engine solving this model must have connected.
     Propagate,
 }
 
-/// A rule whose hard clauses the model tags, so that the clash diagnosis (`clash.rs`) can
-/// switch each rule on and off by a literal of its own. Domain and adjacency rules are not
-/// here: the diagnosis emits their clauses itself, rule by rule, from `GridSpec::origins`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum RuleTag {
-    /// `layers[layer].values[value].requires`.
-    Requires {
-        /// Layer index.
-        layer: usize,
-        /// Value index.
-        value: usize,
-    },
-    /// `counts[i]`.
-    Count(usize),
-    /// `enclosure[i]`.
-    Enclosure(usize),
-    /// `connectivity[i]`.
-    Connectivity(usize),
-    /// `paths[i]`.
-    Path(usize),
+/// What a family leaves the search to check in a propagated model, recorded while it encodes:
+/// [`SearchPlan::part`] makes a fresh checker (a part of the composite propagator,
+/// `search.rs`) for each engine. Shared, not copied, by clones of the model.
+pub(crate) trait SearchPlan: fmt::Debug + Send + Sync {
+    /// A fresh part for a new engine, built from the finished model (its wished values).
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart>;
 }
 
 /// A grid encoded as a [`Problem`]; see the module doc for the variable layout.
 #[derive(Clone, Debug)]
 pub struct GridModel {
     pub(crate) spec: GridSpec,
+    /// The options it was built with.
+    pub(crate) options: GridOptions,
+    /// Which model this is: the export's, the cut loop's or the propagator's.
+    pub(crate) mode: Mode,
     pub(crate) problem: Problem,
     /// `cell · tiles + tile` → variable.
     pub(crate) cell_vars: Vec<Var>,
@@ -61,6 +63,7 @@ pub struct GridModel {
     /// Cache of "the cell holds a tile of this set" literals, per set.
     pub(crate) class_lits: BTreeMap<TileSet, Vec<Lit>>,
     pub(crate) hints: Vec<Lit>,
+    /// Whether the wishes are soft clauses (set by the preferences family).
     pub(crate) soft_preferences: bool,
     /// Per variable, its value in the wished-for level (seeded preferences), when known:
     /// cell and layer variables, and the auxiliary variables the encodings define as functions
@@ -71,94 +74,15 @@ pub struct GridModel {
     /// next entry) the clauses belong to rule `.1`; `None` is structural (exactly one tile or
     /// value per cell, the definitions of class literals), which holds in every level.
     pub(crate) tags: Vec<(usize, Option<RuleTag>)>,
-    /// The path rules left to the propagator (`ConnMode::Propagate`): per rule the `from`,
-    /// `to` and `through` literal of each cell, and the bound.
-    pub(crate) path_lits: Vec<PathLits>,
-    /// The count rules left to the propagator (`ConnMode::Propagate`, `countprop.rs`): per
-    /// rule the weighted terms and the bound of `Σ w·[lit] ≥ bound`.
-    pub(crate) count_rows: Vec<(Vec<(u64, Lit)>, u64)>,
+    /// What the families left to the search, in table order (see [`SearchPlan`]): the parts
+    /// of [`GridModel::propagator`].
+    pub(crate) plans: Vec<Arc<dyn SearchPlan>>,
 }
 
-/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
-/// `max_length`.
-pub(crate) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
-
 impl GridModel {
-    /// Encodes `spec` completely (the eager connectivity encoding included): what an external
-    /// solver gets through [`GridModel::to_cnf`] / [`GridModel::to_wcnf`].
-    pub fn build(spec: &GridSpec, options: &GridOptions) -> Result<GridModel, GridError> {
-        GridModel::build_with(spec, options, ConnMode::Eager)
-    }
-
-    /// The model [`super::solve`] starts from: every rule encoded as in [`GridModel::build`]
-    /// except connectivity, which is only the small-fragment cuts (and a given root pinned to
-    /// the class). Complete — every valid level is a model — but not sound for connectivity on
-    /// its own: `solve` adds separator cuts until the model is connected. Public for callers
-    /// who run their own loop, and for the tests.
-    pub fn build_relaxed(spec: &GridSpec, options: &GridOptions) -> Result<GridModel, GridError> {
-        GridModel::build_with(spec, options, ConnMode::Lazy)
-    }
-
-    /// The model [`super::solve`] uses by default: every rule encoded as in
-    /// [`GridModel::build`] except connectivity, of which only a given root is (pinned to the
-    /// class), bounded paths, and counts too large for the unary encodings; those rules are
-    /// enforced during the search by the propagator from
-    /// [`GridModel::propagator`], which the engine solving this model must have connected. For
-    /// callers who run their own engine, and for the tests.
-    pub fn build_for_propagator(
-        spec: &GridSpec,
-        options: &GridOptions,
-    ) -> Result<GridModel, GridError> {
-        GridModel::build_with(spec, options, ConnMode::Propagate)
-    }
-
-    /// The propagator that enforces this model's connectivity, path and large count rules
-    /// inside the search (`propagator.rs`, `pathprop.rs`, `countprop.rs`): connect it with
-    /// `Solver::connect_propagator` to the engine holding the model's clauses. `None` when the
-    /// model leaves it nothing to check. It observes the literals those rules read, decides
-    /// along the seeded wishes (growing each class from its anchor), and knows the least class
-    /// size the hard counts imply.
-    pub fn propagator(&self) -> Option<Box<dyn grim_solver::Propagator>> {
-        let spec = &self.spec;
-        if spec.connectivity.is_empty() && self.path_lits.is_empty() && self.count_rows.is_empty() {
-            return None;
-        }
-        let rules: Vec<(Vec<Lit>, Option<usize>)> = spec
-            .connectivity
-            .iter()
-            .map(|r| {
-                let lits = self.class_lits.get(&r.class).cloned().unwrap_or_default();
-                (lits, r.root.map(|(x, y)| spec.index(x, y)))
-            })
-            .collect();
-        let wishes: Vec<Vec<Option<bool>>> = rules
-            .iter()
-            .map(|(lits, _)| lits.iter().map(|&l| self.wished(l)).collect())
-            .collect();
-        let mut p = super::propagator::GridPropagator::new(spec.width, spec.height, rules);
-        for (from, to, through, max_length) in &self.path_lits {
-            p.add_path(from.clone(), to.clone(), through.clone(), *max_length);
-        }
-        for (terms, bound) in &self.count_rows {
-            // `counts.rs` only leaves rules that some assignment satisfies.
-            let added = p.add_count(terms, *bound);
-            debug_assert!(added, "a count row no assignment satisfies");
-        }
-        for (r, w) in wishes.into_iter().enumerate() {
-            p.set_wishes(r, w);
-            p.set_min_size(
-                r,
-                super::solve::min_class_size(spec, &spec.connectivity[r].class),
-            );
-        }
-        Some(Box::new(p))
-    }
-
-    pub(crate) fn build_with(
-        spec: &GridSpec,
-        options: &GridOptions,
-        mode: ConnMode,
-    ) -> Result<GridModel, GridError> {
+    /// A model of `spec` with its cell and layer variables and nothing encoded yet: what the
+    /// families encode into (`compile.rs`).
+    pub(crate) fn new(spec: &GridSpec, options: &GridOptions, mode: Mode) -> GridModel {
         let mut problem = Problem::new();
         let (cells, t) = (spec.cells(), spec.tiles.len());
         let cell_vars: Vec<Var> = (0..cells * t).map(|_| problem.new_var()).collect();
@@ -171,37 +95,33 @@ impl GridModel {
                     .collect()
             })
             .collect();
-        let prefs = prefs::resolve(spec, options);
-        let mut m = GridModel {
+        GridModel {
             spec: spec.clone(),
+            options: *options,
+            mode,
             problem,
             cell_vars,
             layer_vars,
             class_lits: BTreeMap::new(),
             hints: Vec::new(),
-            soft_preferences: prefs.as_ref().is_some_and(|p| p.soft),
+            soft_preferences: false,
             wished: Vec::new(),
             tags: Vec::new(),
-            path_lits: Vec::new(),
-            count_rows: Vec::new(),
-        };
-        if let Some(p) = &prefs {
-            prefs::wish(&mut m, p);
+            plans: Vec::new(),
         }
-        tiles::encode(&mut m);
-        adjacency::encode(&mut m);
-        layers::encode(&mut m);
-        counts::encode(&mut m, mode);
-        enclosure::encode(&mut m, mode);
-        connectivity::encode(&mut m, mode);
-        paths::encode(&mut m, mode);
-        if let Some(p) = prefs {
-            prefs::encode(&mut m, &p);
+    }
+
+    /// The propagator that enforces this model's connectivity, path and large count rules
+    /// inside the search: connect it with `Solver::connect_propagator` to the engine holding
+    /// the model's clauses. `None` when the model leaves it nothing to check. Each family that
+    /// left something to the search made a part of it (a `SearchPlan`); the parts decide along
+    /// the seeded wishes (growing each class from its anchor).
+    pub fn propagator(&self) -> Option<Box<dyn grim_solver::Propagator>> {
+        let parts: Vec<Box<dyn SearchPart>> = self.plans.iter().map(|p| p.part(self)).collect();
+        if parts.is_empty() {
+            return None;
         }
-        if m.is_soft() && m.problem.to_wcnf().total_soft_weight().is_none() {
-            return Err(GridError::WeightOverflow);
-        }
-        Ok(m)
+        Some(Box::new(Composite::new(parts)))
     }
 
     /// The spec this model encodes.
@@ -210,7 +130,7 @@ impl GridModel {
     }
 
     /// The underlying problem (its referee checks the clauses as stated; the grid's own
-    /// referee is [`super::check_level`]).
+    /// referee is [`check_level`](crate::check_level)).
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -324,7 +244,7 @@ impl GridModel {
         Ok(level)
     }
 
-    // ----- helpers for the rule files -----
+    // ----- what the families encode with -----
 
     /// From here on, the hard clauses belong to `tag` (`None`: structural).
     pub(crate) fn tag(&mut self, tag: Option<RuleTag>) {
@@ -411,7 +331,7 @@ impl GridModel {
 
     /// The literals whose count is the number of cells of `region` holding `sel`: tile
     /// variables of the set (at most one per cell is true) or layer-value variables.
-    pub(crate) fn count_lits(&self, sel: &Selection, region: &super::spec::Region) -> Vec<Lit> {
+    pub(crate) fn count_lits(&self, sel: &Selection, region: &Region) -> Vec<Lit> {
         let mut out = Vec::new();
         for y in region.y..region.y + region.h {
             for x in region.x..region.x + region.w {
@@ -434,20 +354,6 @@ impl GridModel {
             Selection::LayerValue { layer, value } => (0..self.spec.cells())
                 .map(|c| self.value_lit(*layer, c, *value))
                 .collect(),
-        }
-    }
-
-    /// One literal per cell for a path endpoint.
-    pub(crate) fn endpoint_lits(&mut self, e: &Endpoint) -> Vec<Lit> {
-        match e {
-            Endpoint::Cell(x, y) => {
-                let target = self.spec.index(*x, *y);
-                let (tt, ff) = (self.problem.always_true(), self.problem.always_false());
-                (0..self.spec.cells())
-                    .map(|c| if c == target { tt } else { ff })
-                    .collect()
-            }
-            Endpoint::Select(sel) => self.selection_lits(sel),
         }
     }
 }

@@ -1,17 +1,18 @@
 //! [`solve`]: the engine on a [`GridModel`], every answer checked by the referee.
 //!
-//! By default ([`ConnectivityStrategy::Propagator`]) connectivity and paths are enforced inside
-//! the search by the grid propagator (`propagator.rs`, `pathprop.rs`): one engine call for a
-//! hard level, one OLL run for a soft one. The rest of this doc is the cut loop
-//! ([`ConnectivityStrategy::Lazy`]), kept as an option and as a cross-check in the tests.
+//! By default ([`ConnectivityStrategy::Propagator`]) connectivity, paths and large counts are
+//! enforced inside the search by the grid propagator (`search.rs`, whose parts the families
+//! make): one engine call for a hard level, one OLL run for a soft one. The rest of this doc is
+//! the cut loop ([`ConnectivityStrategy::Lazy`]), kept as an option and as a cross-check in the
+//! tests.
 //!
-//! Hard-only models run one incremental engine: solve, flood-fill each connectivity rule's
-//! class in the model, add the separator cuts (`connectivity.rs`) for the components that are
-//! not the main one, hint the cells bridging them to the main one, solve again; learned clauses
-//! and saved phases carry over, so each round is a small repair. Models with soft rules
-//! re-optimise with OLL after each round of cuts (added as hard clauses): the cuts hold in every
-//! connected level, so the optimum of the relaxation, once connected, is the optimum of the
-//! full model.
+//! Hard-only models run one incremental engine: solve, ask every family for the cuts the level
+//! breaks ([`Family::cuts`](crate::family::Family::cuts): connectivity's separator cuts for the
+//! components that are not the main one), add them, steer the next round as the families say
+//! (connectivity hints and assumes the cells bridging the components), solve again; learned clauses
+//! and saved phases carry over, so each round is a small repair. Models with soft rules re-optimise
+//! with OLL after each round of cuts (added as hard clauses): the cuts hold in every connected
+//! level, so the optimum of the relaxation, once connected, is the optimum of the full model.
 //!
 //! What made the loop converge, on the 32×32 dungeon (seed 7, CPU s, counts as sorting
 //! networks at the time): boundary cuts alone, 119 rounds / 5.7 s (each round grows a stray
@@ -19,11 +20,14 @@
 //! small-fragment cuts too, 24 rounds / 2.1 s. The eager founded encoding instead took 0.95 s
 //! at 12×12 (65,182 conflicts) where the loop takes 0.01–0.03 s.
 
-use super::model::ConnMode;
-use super::{
-    GridError, GridModel, GridOptions, GridSpec, Level, Rejection, RuleRef, check_level, clash,
-    connectivity, level_cost,
-};
+use crate::clash;
+use crate::error::{GridError, Rejection};
+use crate::families::FAMILIES;
+use crate::level::Level;
+use crate::model::{GridModel, Mode};
+use crate::options::GridOptions;
+use crate::referee::{check_level, level_cost};
+use crate::spec::{GridSpec, RuleRef};
 use grim_maxsat::problem::{Effort, Outcome};
 use grim_maxsat::{MaxSatStatus, Oll, OllOptions};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator};
@@ -33,8 +37,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ConnectivityStrategy {
     /// Reachability reasoned about inside the search by an external propagator
-    /// (`propagator.rs`): conflicts as soon as a class cell is cut off, cells forced in and
-    /// out, small separators as explanations (the default: measured fastest, see `FORMAT.md`).
+    /// (`families/connectivity/propagate.rs`): conflicts as soon as a class cell is cut off, cells
+    /// forced in and out, small separators as explanations (the default: measured fastest, see
+    /// `FORMAT.md`).
     #[default]
     Propagator,
     /// Separator cuts added after each solve until the model is connected.
@@ -267,12 +272,12 @@ pub fn solve_within(
     progress: Option<ProgressReport>,
 ) -> Result<(GridOutcome, SolveStats), GridError> {
     let mode = match strategy {
-        ConnectivityStrategy::Propagator => ConnMode::Propagate,
-        ConnectivityStrategy::Lazy => ConnMode::Lazy,
-        ConnectivityStrategy::Eager => ConnMode::Eager,
+        ConnectivityStrategy::Propagator => Mode::Propagate,
+        ConnectivityStrategy::Lazy => Mode::Lazy,
+        ConnectivityStrategy::Eager => Mode::Eager,
     };
     let model = GridModel::build_with(spec, options, mode)?;
-    if mode == ConnMode::Propagate {
+    if mode == Mode::Propagate {
         let wcnf = model.problem.to_wcnf();
         let stats = SolveStats::of(&wcnf);
         let job = Job(spec, &model, wcnf, stats, budget, stop, progress);
@@ -284,22 +289,12 @@ pub fn solve_within(
     }
     let wcnf = model.problem.to_wcnf();
     let mut stats = SolveStats::of(&wcnf);
-    let class: Vec<(Vec<Lit>, Option<usize>)> = if mode == ConnMode::Lazy {
-        spec.connectivity
-            .iter()
-            .map(|r| {
-                let lits = model.class_lits.get(&r.class).cloned().unwrap_or_default();
-                (lits, r.root.map(|(x, y)| spec.index(x, y)))
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // The eager model is complete: it has no cuts to add, and its loop ends after one round.
+    let lazy = mode == Mode::Lazy;
     let cuts_for = |level: &Level| -> Vec<Vec<Lit>> {
         let mut out = Vec::new();
-        for (rule, (lits, root)) in spec.connectivity.iter().zip(&class) {
-            let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
-            out.extend(connectivity::cuts(spec, lits, &holds, *root));
+        for family in FAMILIES.iter().filter(|_| lazy) {
+            out.extend(family.cuts(&model, level).into_iter().map(|(_, cut)| cut));
         }
         out
     };
@@ -312,8 +307,8 @@ pub fn solve_within(
             s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
         }
         s.reserve_vars(wcnf.num_vars);
-        for (lits, _) in &class {
-            for l in lits {
+        for family in FAMILIES.iter().filter(|_| lazy) {
+            for l in family.cut_lits(&model) {
                 s.freeze(l.var());
             }
         }
@@ -349,13 +344,12 @@ pub fn solve_within(
             for c in &cuts {
                 s.add_clause(c);
             }
-            for l in bridge_phases(&model, &level) {
+            for l in steer_phases(&model, &level) {
                 s.set_phase(l);
             }
-            // Also assume the bridges for the next round (dropped if that is unsatisfiable):
-            // on the 32x32 dungeon, seeds 1, 3, 5: 1.07, 2.21, 1.13 s CPU against 2.05, 2.63,
-            // 1.39 s with the hints alone.
-            assume = bridge_lits(&model, &level, &class);
+            // Also assume for one round what the families ask (dropped if that is
+            // unsatisfiable).
+            assume = steer_assumptions(&model, &level);
         }
     } else {
         let mut problem = model.problem.clone();
@@ -403,7 +397,7 @@ pub fn solve_within(
             for c in &cuts {
                 problem.add_clause(c, None);
             }
-            for l in bridge_phases(&model, &level) {
+            for l in steer_phases(&model, &level) {
                 problem.prefer(l.var(), l.is_positive());
             }
         }
@@ -610,55 +604,23 @@ fn unanswered(
     })
 }
 
-/// The least number of cells of `class` every level has by the hard whole-grid counts of a
-/// subset of it (0 when none bounds it).
-pub(crate) fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
-    spec.counts
+/// The cut loop's phase hints for the next round, every family's
+/// ([`Family::steer_phases`](crate::family::Family::steer_phases)).
+fn steer_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
+    FAMILIES
         .iter()
-        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
-        .filter_map(|c| match &c.of {
-            super::spec::Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
-                c.min.map(|m| m.lower(spec.cells() as u64))
-            }
-            _ => None,
-        })
-        .max()
-        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+        .flat_map(|f| f.steer_phases(model, level))
+        .collect()
 }
 
-/// Phase hints that steer the next round towards joining the stray components: on the cells
-/// of [`connectivity::bridges`], the heaviest tile of the rule's class that the cell allows
-/// true and the cell's other tiles false.
-fn bridge_phases(model: &GridModel, level: &Level) -> Vec<Lit> {
-    let spec = model.spec();
-    let mut out = Vec::new();
-    for rule in &spec.connectivity {
-        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
-        let root = rule.root.map(|(x, y)| spec.index(x, y));
-        for c in connectivity::bridges(spec, &holds, root) {
-            let best = (0..spec.tiles.len())
-                .filter(|&a| rule.class[a] && spec.domains[c][a])
-                .max_by_key(|&a| (spec.tiles[a].weight, std::cmp::Reverse(a)));
-            let Some(best) = best else { continue };
-            for a in 0..spec.tiles.len() {
-                let lit = model.tile_lit(c, a);
-                out.push(if a == best { lit } else { !lit });
-            }
-        }
-    }
-    out
-}
-
-/// The class literals of the bridge cells (see [`bridge_phases`]), to assume for one round.
-fn bridge_lits(model: &GridModel, level: &Level, class: &[(Vec<Lit>, Option<usize>)]) -> Vec<Lit> {
-    let spec = model.spec();
-    let mut out = Vec::new();
-    for (rule, (lits, root)) in spec.connectivity.iter().zip(class) {
-        let holds: Vec<bool> = level.tiles.iter().map(|&t| rule.class[t]).collect();
-        for c in connectivity::bridges(spec, &holds, *root) {
-            out.push(lits[c]);
-        }
-    }
+/// The literals the cut loop's next hard round assumes, every family's
+/// ([`Family::steer_assumptions`](crate::family::Family::steer_assumptions)), sorted and without
+/// repeats.
+fn steer_assumptions(model: &GridModel, level: &Level) -> Vec<Lit> {
+    let mut out: Vec<Lit> = FAMILIES
+        .iter()
+        .flat_map(|f| f.steer_assumptions(model, level))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out

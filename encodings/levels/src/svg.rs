@@ -17,7 +17,8 @@
 
 use std::fmt::Write as _;
 
-use crate::{GridSpec, Level};
+use crate::level::Level;
+use crate::spec::GridSpec;
 
 /// Side of one cell in SVG user units (pixels at 100%). 24 keeps a 64×64 map on a screen and
 /// a glyph readable in a 12×12 one.

@@ -304,7 +304,7 @@ fn soft_rules_reach_the_brute_force_optimum() {
 #[test]
 fn a_count_confined_to_a_region_matches_the_referee() {
     // One c at most, and one in the east column: the other columns' c literals become units
-    // (`counts.rs`'s confinement), which must lose no level.
+    // (`families/counts/encode.rs`'s confinement), which must lose no level.
     assert_mixed(both_ways(
         r#"{"width": 3, "height": 3, "tiles": [
             {"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}, {"name": "c", "glyph": "c"}],
@@ -325,7 +325,7 @@ fn large_binary_counts_and_ratios_match_the_referee_on_sampled_levels() {
 }
 
 /// The sampled-level check below, on the encoded counts (binary adders) or, `propagated`, on
-/// the counts the grid propagator checks (`countprop.rs`).
+/// the counts the grid propagator checks (`families/counts/propagate.rs`).
 fn large_counts_on_sampled_levels(propagated: bool) {
     // 72 cells: the floor-like count [20, 50] and the ratio are binary adders (the small ones
     // above go to the front end's unary encodings). Too many levels to enumerate: random

@@ -2,7 +2,7 @@
 //! ways, on small grids (3×3 to 4×4: every tiling, or a large seeded sample).
 //!
 //! Each case pairs a spec with a predicate written here, by hand, from the format's text — a
-//! third reading of the rules, independent of the encoder (`spec.rs` and the rule files) and
+//! third reading of the rules, independent of the encoder (the reader and the rule families) and
 //! of the referee (`check_level`, which reads the document itself). For every level:
 //! - the exported encoding (`GridModel::build`) with the level's cell and layer variables
 //!   assumed is satisfiable exactly when the predicate holds (so every level the encoder
@@ -199,7 +199,7 @@ fn check(json: &str, predicate: &Predicate<'_>) -> Tally {
     let exhaustive = grim_testkit::grid::count(&spec).is_some_and(|n| n as usize == all.len());
     // With connectivity or path rules, the other two strategies admit the same levels: the
     // model the propagator works with, and the cut loop's relaxed model plus its cuts.
-    // So do large counts, which the propagator checks too (`countprop.rs`).
+    // So do large counts, which the propagator checks too (`families/counts/propagate.rs`).
     let propagated = GridModel::build_for_propagator(&spec, &GridOptions::default()).unwrap();
     let propagator = propagated.propagator();
     let connected = !spec.connectivity.is_empty() || !spec.paths.is_empty() || propagator.is_some();

@@ -1,5 +1,5 @@
-//! Paths inside the search: the `paths` rules checked by the grid propagator
-//! (`propagator.rs`) instead of the reachability layers of `paths.rs`, whose `2·L·cells`
+//! Paths inside the search: the `paths` rules checked by a part of the grid propagator
+//! (`search.rs`) instead of the reachability layers of `encode.rs`, whose `2·L·cells`
 //! variables grow with the bound (800,000 for a 100-step path on a 64×64 grid).
 //!
 //! A rule holds while some walk `c_0 … c_k` (`k ≤ max_length`) runs from a `from` cell through
@@ -32,11 +32,91 @@
 //! 64×64 cave, seeds 1–5: 23, 58, 26, 56, 69 conflicts without the forcing, 9, 58, 12, 56, 68
 //! with it.
 
-use super::reach::Graph;
-use grim_solver::{ClauseKind, Context, Lit};
+use crate::graph::Graph;
+use crate::model::{GridModel, SearchPlan};
+use crate::search::{Lazy, Reason, SearchPart};
+use grim_solver::{ClauseKind, Context, Lit, Var};
+
+/// Where the paths run among the search parts: after the counts (a comparison per rule) and
+/// before connectivity (a pass over the region); a path costs nothing while its witness stands.
+const RANK: u32 = 2;
+
+/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
+/// `max_length`.
+pub(super) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
+
+/// The path rules a propagated model leaves to the search, by their literals (`encode.rs`
+/// records it).
+#[derive(Debug)]
+pub(super) struct Plan(pub(super) Vec<PathLits>);
+
+impl SearchPlan for Plan {
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
+        Box::new(Witnesses::new(m.spec.width, m.spec.height, &self.0))
+    }
+}
+
+/// Every path rule of a grid, as one part of the grid propagator.
+struct Witnesses {
+    graph: Graph,
+    watches: Vec<PathWatch>,
+}
+
+impl Witnesses {
+    /// The rules' `(from, to, through, max_length)` on a `width × height` grid.
+    fn new(width: usize, height: usize, rules: &[PathLits]) -> Self {
+        Witnesses {
+            graph: Graph::grid(width, height),
+            watches: rules
+                .iter()
+                .map(|(from, to, through, max_length)| {
+                    PathWatch::new(from.clone(), to.clone(), through.clone(), *max_length)
+                })
+                .collect(),
+        }
+    }
+}
+
+impl SearchPart for Witnesses {
+    fn rank(&self) -> u32 {
+        RANK
+    }
+
+    fn observed(&self, out: &mut Vec<Var>) {
+        out.extend(self.watches.iter().flat_map(|p| p.lits().map(|l| l.var())));
+    }
+
+    fn notify(&mut self, lits: &[Lit], _level: u32, _first: u64) {
+        for p in &mut self.watches {
+            p.assigned(lits);
+        }
+    }
+
+    /// Nothing to undo: a witness stays valid when assignments are undone (none of its
+    /// literals becomes false).
+    fn backtrack(&mut self, _level: u32) {}
+
+    fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
+        for p in &mut self.watches {
+            if p.propagate(&self.graph, ctx) {
+                return true; // a conflict
+            }
+        }
+        false
+    }
+
+    /// Never asked: every path propagation carries its reason (`propagate_because`).
+    fn explain(&mut self, _lit: Lit, _why: Reason, _reason: &mut Vec<Lit>) {}
+
+    fn recheck(&mut self) {
+        for p in &mut self.watches {
+            p.invalidate();
+        }
+    }
+}
 
 /// One path rule as the propagator sees it.
-pub(crate) struct PathWatch {
+pub(super) struct PathWatch {
     from: Vec<Lit>,
     to: Vec<Lit>,
     through: Vec<Lit>,
@@ -67,7 +147,7 @@ enum Search {
 
 impl PathWatch {
     /// A rule over per-cell `from`, `to` and `through` literals, `max_length` steps at most.
-    pub(crate) fn new(
+    pub(super) fn new(
         from: Vec<Lit>,
         to: Vec<Lit>,
         through: Vec<Lit>,
@@ -100,7 +180,7 @@ impl PathWatch {
     }
 
     /// Every literal the rule reads.
-    pub(crate) fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
+    pub(super) fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
         self.from
             .iter()
             .chain(&self.to)
@@ -108,22 +188,26 @@ impl PathWatch {
             .copied()
     }
 
-    /// `lit` became true: the witness is gone when its negation was on it.
-    pub(crate) fn assigned(&mut self, lit: Lit) {
-        let code = (!lit).code();
-        if self.mark.get(code) == Some(&self.walk) {
-            self.dirty = true;
+    /// `lits` became true: the witness is gone when the negation of one was on it (once gone,
+    /// the rest need not be looked at).
+    fn assigned(&mut self, lits: &[Lit]) {
+        if self.dirty {
+            return;
         }
+        let walk = self.walk;
+        self.dirty = lits
+            .iter()
+            .any(|&l| self.mark.get((!l).code()) == Some(&walk));
     }
 
     /// Forget the witness (the safety net of `check_model`).
-    pub(crate) fn invalidate(&mut self) {
+    pub(super) fn invalidate(&mut self) {
         self.dirty = true;
     }
 
     /// Looks for a witness if the last one is gone; on none, adds the refuting clause and
     /// returns true.
-    pub(crate) fn propagate(&mut self, graph: &Graph, ctx: &mut Context<'_>) -> bool {
+    pub(super) fn propagate(&mut self, graph: &Graph, ctx: &mut Context<'_>) -> bool {
         if !self.dirty {
             return false;
         }

@@ -3,8 +3,8 @@
 //! Bounds are fixed once a ratio of a region is rounded (`min` up, `max` down, in exact integer
 //! arithmetic on the 6-decimal fraction). Small ones — at most [`SMALL`] on either side, like
 //! "exactly one key", or any count over at most [`SMALL_LIST`] cells — go to
-//! [`Problem::count`], whose front end picks pairwise, counter, totalizer or network by
-//! measured size and propagates completely.
+//! [`Problem::count`](grim_maxsat::problem::Problem::count), whose front end picks pairwise,
+//! counter, totalizer or network by measured size and propagates completely.
 //!
 //! Large counts and ratios between selections (`per`: enemies on 5–20% of the floor, i.e.
 //! `20·|E| ≥ |F|` and `5·|E| ≤ |F|`) are **binary**: each side is summed by an adder tree
@@ -30,7 +30,7 @@
 //!
 //! **In the search.** The adders are the export's encoding (and the cut loop's). The model
 //! the propagated solve uses (`ConnMode::Propagate`, the default of `solve`) leaves the large
-//! counts and every ratio to the grid propagator instead (`countprop.rs`: one counter per rule,
+//! counts and every ratio to the grid propagator instead (`propagate.rs`: one counter per rule,
 //! no auxiliary variable), a soft one with its relaxation literal as a term heavy enough to
 //! satisfy it alone. Measured on 64×64 maps (CPU s, seed 1): the cave with only "open 35–65 %"
 //! and "water ≤ 10 %" beside its tiles and adjacency went from no level in 20 s (32,298
@@ -40,33 +40,41 @@
 //! is used up by hard minimums over disjoint regions inside it is excluded from the rest of
 //! that region by unit clauses (see `confine`).
 
-use super::GridModel;
-use super::model::ConnMode;
-use super::model::{RuleTag, set_wished, wished_value};
-use super::spec::CountRule;
-use grim_maxsat::problem::Problem;
+use super::propagate::{Counts, Linear, Plan};
+use super::rule::CountRule;
+use super::rule::NAME;
+use crate::adders::{binary_at_least, binary_const, binary_count, ratio};
+use crate::model::{GridModel, Mode};
+use crate::spec::RuleTag;
+use crate::spec::{Bound, Region};
 use grim_solver::Lit;
+use std::sync::Arc;
 
 /// Bounds within this distance of 0 or of `n` use the front end's unary encodings.
-pub const SMALL: usize = 8;
+pub(super) const SMALL: usize = 8;
 /// Counts over at most this many literals use the front end's unary encodings.
-pub const SMALL_LIST: usize = 64;
+pub(super) const SMALL_LIST: usize = 64;
 
-/// Emits every count rule; with `ConnMode::Propagate` the large ones go to the propagator
-/// (`countprop.rs`) instead.
-pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
+/// Emits every count rule; in a propagated model the large ones are left to the grid
+/// propagator (`propagate.rs`) instead.
+pub(super) fn encode(m: &mut GridModel) {
+    let mode = m.mode;
     let rules = m.spec.counts.clone();
+    let mut left = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(RuleTag::Count(i)));
-        if mode != ConnMode::Propagate || !checked(m, rule) {
+        m.tag(Some(RuleTag::new(NAME, i)));
+        if mode != Mode::Propagate || !checked(m, rule, &mut left) {
             encode_rule(m, rule);
         }
     }
     m.tag(None);
     // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
     // every clause to come from one rule, and a confinement comes from several.
-    if mode != ConnMode::Lazy {
+    if mode != Mode::Lazy {
         confine(m);
+    }
+    if !left.is_empty() {
+        m.plans.push(Arc::new(Plan(left)));
     }
 }
 
@@ -78,7 +86,7 @@ pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
 /// The clauses are implied by the counts, so no level is lost; they are added because unit
 /// propagation cannot derive them from the counts' encodings (an at-most-one and a clause over
 /// the east quarter say nothing about a western cell until an exit is placed), and a search
-/// that does not know them places the exit of a bounded path (`paths.rs`, `pathprop.rs`) at the
+/// that does not know them places the exit of a bounded path (`families/paths/`) at the
 /// nearest cell first and learns its way east one cell per conflict. On the 64×64 cave
 /// (`instances/grid/cave-64.json`) it is the difference between a level in a fraction of a
 /// second and none in 60 s.
@@ -101,7 +109,7 @@ fn confine(m: &mut GridModel) {
             })
             .collect();
         needs.sort_by_key(|&(n, r)| (std::cmp::Reverse(n), r.region.x, r.region.y));
-        let mut chosen: Vec<&super::spec::Region> = Vec::new();
+        let mut chosen: Vec<&Region> = Vec::new();
         let mut total = 0u64;
         for (need, r) in needs {
             if chosen.iter().all(|c| disjoint(c, &r.region)) {
@@ -112,14 +120,14 @@ fn confine(m: &mut GridModel) {
         if chosen.is_empty() || total < limit {
             continue;
         }
-        m.tag(Some(RuleTag::Count(i)));
+        m.tag(Some(RuleTag::new(NAME, i)));
         let reg = &cap.region;
         for y in reg.y..reg.y + reg.h {
             for x in reg.x..reg.x + reg.w {
                 if chosen.iter().any(|c| c.contains(x, y)) {
                     continue;
                 }
-                let one = super::spec::Region { x, y, w: 1, h: 1 };
+                let one = Region { x, y, w: 1, h: 1 };
                 for l in m.count_lits(&cap.of, &one) {
                     m.problem.add_clause(&[!l], None);
                 }
@@ -130,21 +138,21 @@ fn confine(m: &mut GridModel) {
 }
 
 /// Whether region `a` lies inside region `b`.
-fn inside(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+fn inside(a: &Region, b: &Region) -> bool {
     a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h
 }
 
 /// Whether regions `a` and `b` share no cell.
-fn disjoint(a: &super::spec::Region, b: &super::spec::Region) -> bool {
+fn disjoint(a: &Region, b: &Region) -> bool {
     a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y
 }
 
 /// Leaves `rule` to the propagator when it is large (as [`encode_rule`] would use adders) and
 /// some assignment satisfies it; returns whether it did. A soft rule's terms get its guard,
 /// heavy enough to satisfy the bound alone.
-fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
+fn checked(m: &mut GridModel, rule: &CountRule, left: &mut Vec<Linear>) -> bool {
     let a = m.count_lits(&rule.of, &rule.region);
-    let mut rows: Vec<(Vec<(u64, Lit)>, u64)> = Vec::new();
+    let mut rows: Vec<Linear> = Vec::new();
     match &rule.per {
         None => {
             let Some((lo, hi)) = large_bounds(rule, a.len()) else {
@@ -161,7 +169,7 @@ fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
             let b = m.count_lits(per, &rule.region);
             // min·|B| ≤ |A|: den·Σa + num·Σ¬b ≥ num·|B|; |A| ≤ max·|B|: the same with the
             // roles exchanged.
-            let mut side = |bound: Option<super::spec::Bound>, x: &[Lit], y: &[Lit], flip| {
+            let mut side = |bound: Option<Bound>, x: &[Lit], y: &[Lit], flip| {
                 if let Some(bound) = bound {
                     let (num, den) = bound.fraction();
                     let (kx, ky) = if flip { (num, den) } else { (den, num) };
@@ -184,14 +192,14 @@ fn checked(m: &mut GridModel, rule: &CountRule) -> bool {
             terms.push((*bound, g));
         }
     }
-    let mut probe = super::countprop::Counts::default();
+    let mut probe = Counts::default();
     if rows
         .iter()
         .any(|(t, b)| *b == u64::MAX || !probe.add(t, *b))
     {
         return false; // the encoding states the contradiction (an unused guard is harmless)
     }
-    m.count_rows.extend(rows);
+    left.extend(rows);
     if let (Some(g), Some(w)) = (guard, rule.weight) {
         m.problem.add_clause(&[!g], Some(w));
     }
@@ -257,156 +265,4 @@ fn encode_rule(m: &mut GridModel, rule: &CountRule) {
 
 fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
-}
-
-/// `min·|B| ≤ |A| ≤ max·|B|` (each side optional; bounds read as fractions, an absolute `n`
-/// being `n/1`), every asserting clause guarded by `guard` when given.
-pub(crate) fn ratio(
-    p: &mut Problem,
-    wished: &mut Vec<Option<bool>>,
-    a: &[Lit],
-    b: &[Lit],
-    min: Option<super::spec::Bound>,
-    max: Option<super::spec::Bound>,
-    guard: Option<Lit>,
-) {
-    let sa = binary_count(p, wished, a);
-    let sb = binary_count(p, wished, b);
-    if let Some((num, den)) = min.map(|x| x.fraction()) {
-        let x = binary_times(p, wished, &sa, den);
-        let y = binary_times(p, wished, &sb, num);
-        binary_at_least(p, &x, &y, guard);
-    }
-    if let Some((num, den)) = max.map(|x| x.fraction()) {
-        let x = binary_times(p, wished, &sb, num);
-        let y = binary_times(p, wished, &sa, den);
-        binary_at_least(p, &x, &y, guard);
-    }
-}
-
-/// The number of true `lits` in binary (least significant bit first), by an adder tree: one
-/// full or half adder per input beyond the first, so `n` inputs cost under `n` adders.
-pub(crate) fn binary_count(
-    p: &mut Problem,
-    wished: &mut Vec<Option<bool>>,
-    lits: &[Lit],
-) -> Vec<Lit> {
-    match lits.len() {
-        0 => Vec::new(),
-        1 => vec![lits[0]],
-        n => {
-            let (lo, hi) = lits.split_at(n / 2);
-            let x = binary_count(p, wished, lo);
-            let y = binary_count(p, wished, hi);
-            binary_add(p, wished, &x, &y)
-        }
-    }
-}
-
-/// `x + y` by a ripple-carry adder (outputs defined both ways).
-fn binary_add(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], y: &[Lit]) -> Vec<Lit> {
-    let ff = p.always_false();
-    let n = x.len().max(y.len());
-    let mut out = Vec::with_capacity(n + 1);
-    let mut carry = ff;
-    for i in 0..n {
-        let a = x.get(i).copied().unwrap_or(ff);
-        let b = y.get(i).copied().unwrap_or(ff);
-        let (s, c) = full_adder(p, wished, [a, b, carry]);
-        out.push(s);
-        carry = c;
-    }
-    if carry != ff {
-        out.push(carry);
-    }
-    out
-}
-
-/// `(a ⊕ b ⊕ c, at least two of a, b, c)` with constant-false inputs folded away.
-fn full_adder(p: &mut Problem, wished: &mut Vec<Option<bool>>, ins: [Lit; 3]) -> (Lit, Lit) {
-    let ff = p.always_false();
-    let ins: Vec<Lit> = ins.into_iter().filter(|&l| l != ff).collect();
-    if ins.len() <= 1 {
-        return (ins.first().copied().unwrap_or(ff), ff);
-    }
-    let s = p.new_var().pos();
-    let k = p.new_var().pos();
-    let vals: Option<Vec<bool>> = ins.iter().map(|&l| wished_value(wished, l)).collect();
-    if let Some(v) = vals {
-        let ones = v.iter().filter(|&&b| b).count();
-        set_wished(wished, s, Some(ones % 2 == 1));
-        set_wished(wished, k, Some(ones >= 2));
-    }
-    let m = ins.len();
-    // s ↔ parity: exclude every input pattern with the wrong output.
-    for mask in 0u32..(1 << m) {
-        let mut clause: Vec<Lit> = (0..m)
-            .map(|i| if mask >> i & 1 == 1 { !ins[i] } else { ins[i] })
-            .collect();
-        clause.push(if mask.count_ones() % 2 == 1 { s } else { !s });
-        p.add_clause(&clause, None);
-    }
-    // k ↔ at least two.
-    for i in 0..m {
-        for j in i + 1..m {
-            p.add_clause(&[!ins[i], !ins[j], k], None);
-        }
-    }
-    if m == 2 {
-        p.add_clause(&[ins[0], !k], None);
-        p.add_clause(&[ins[1], !k], None);
-    } else {
-        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-            p.add_clause(&[ins[i], ins[j], !k], None);
-        }
-    }
-    (s, k)
-}
-
-/// `k · x` by shifted additions.
-fn binary_times(p: &mut Problem, wished: &mut Vec<Option<bool>>, x: &[Lit], k: u64) -> Vec<Lit> {
-    let ff = p.always_false();
-    let mut acc: Vec<Lit> = Vec::new();
-    for bit in 0..64 {
-        if k >> bit & 1 == 1 {
-            let mut shifted = vec![ff; bit];
-            shifted.extend_from_slice(x);
-            acc = if acc.is_empty() {
-                shifted
-            } else {
-                binary_add(p, wished, &acc, &shifted)
-            };
-        }
-    }
-    acc
-}
-
-/// The constant `k` in binary.
-fn binary_const(p: &Problem, k: u64) -> Vec<Lit> {
-    (0..64 - k.leading_zeros())
-        .map(|i| {
-            if k >> i & 1 == 1 {
-                p.always_true()
-            } else {
-                p.always_false()
-            }
-        })
-        .collect()
-}
-
-/// Asserts `x ≥ y` (binary), every clause guarded.
-fn binary_at_least(p: &mut Problem, x: &[Lit], y: &[Lit], guard: Option<Lit>) {
-    let (tt, ff) = (p.always_true(), p.always_false());
-    let n = x.len().max(y.len());
-    // ge_i: "x[i..0] ≥ y[i..0]", asserted at the top; ge_{-1} is true.
-    let mut ge = guard.map_or(tt, |g| !g);
-    for i in (0..n).rev() {
-        let xi = x.get(i).copied().unwrap_or(ff);
-        let yi = y.get(i).copied().unwrap_or(ff);
-        let below = if i == 0 { tt } else { p.new_var().pos() };
-        p.add_clause(&[!ge, xi, !yi], None);
-        p.add_clause(&[!ge, xi, below], None);
-        p.add_clause(&[!ge, !yi, below], None);
-        ge = below;
-    }
 }

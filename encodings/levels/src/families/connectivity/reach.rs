@@ -24,6 +24,7 @@
 //! caller can compute them lazily — when conflict analysis asks — from timestamps, and the
 //! clause only names cells assigned before the inferred one.
 
+use crate::graph::{Graph, NONE};
 use std::collections::VecDeque;
 
 /// A cell's class literal under the current partial assignment.
@@ -57,105 +58,6 @@ pub(crate) enum Inference {
         /// An `In` cell that reaches the anchor only through `cell`.
         witness: usize,
     },
-}
-
-/// The cell graph: four neighbours per cell (`NONE` where the grid ends).
-#[derive(Clone, Debug)]
-pub(crate) struct Graph {
-    nbrs: Vec<[u32; 4]>,
-    width: usize,
-    height: usize,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl Graph {
-    /// The 4-neighbour grid of `width × height` cells, row-major.
-    pub(crate) fn grid(width: usize, height: usize) -> Graph {
-        let mut nbrs = Vec::with_capacity(width * height);
-        for y in 0..height {
-            for x in 0..width {
-                let c = y * width + x;
-                let n = |ok: bool, v: usize| if ok { v as u32 } else { NONE };
-                nbrs.push([
-                    n(y > 0, c.wrapping_sub(width)),
-                    n(x + 1 < width, c + 1),
-                    n(y + 1 < height, c + width),
-                    n(x > 0, c.wrapping_sub(1)),
-                ]);
-            }
-        }
-        Graph {
-            nbrs,
-            width,
-            height,
-        }
-    }
-
-    /// Whether taking cell `c` out cannot disconnect anything: its open 4-neighbours (those
-    /// `open` says are not out) all lie on one run of open cells of the ring of 8 cells around
-    /// it, so every walk through `c` can go around it instead (a *simple point* of digital
-    /// topology, for 4-connectivity). Cells beyond the grid count as closed. O(1).
-    pub(crate) fn locally_simple(&self, c: usize, open: &dyn Fn(usize) -> bool) -> bool {
-        let (w, h) = (self.width as isize, self.height as isize);
-        let (x, y) = ((c % self.width) as isize, (c / self.width) as isize);
-        // The ring, clockwise from north; even positions are the 4-neighbours.
-        const RING: [(isize, isize); 8] = [
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-        ];
-        let mut is_open = [false; 8];
-        for (k, (dx, dy)) in RING.iter().enumerate() {
-            let (nx, ny) = (x + dx, y + dy);
-            is_open[k] = nx >= 0 && ny >= 0 && nx < w && ny < h && open((ny * w + nx) as usize);
-        }
-        // Count the runs of open ring cells that hold a 4-neighbour.
-        let Some(start) = (0..8).find(|&k| !is_open[k]) else {
-            return true; // the whole ring is open
-        };
-        let mut runs_with_side = 0;
-        let mut in_run_side = false;
-        for step in 1..=8 {
-            let k = (start + step) % 8;
-            if is_open[k] {
-                in_run_side |= k % 2 == 0;
-            } else {
-                runs_with_side += in_run_side as u32;
-                in_run_side = false;
-            }
-        }
-        runs_with_side <= 1
-    }
-
-    /// Columns.
-    pub(crate) fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Rows.
-    pub(crate) fn height(&self) -> usize {
-        self.height
-    }
-
-    /// Number of cells.
-    pub(crate) fn len(&self) -> usize {
-        self.nbrs.len()
-    }
-
-    /// The neighbours of `c`.
-    #[inline]
-    pub(crate) fn around(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
-        self.nbrs[c]
-            .iter()
-            .filter(|&&n| n != NONE)
-            .map(|&n| n as usize)
-    }
 }
 
 /// Scratch space reused across calls (no allocation per propagation round).
@@ -273,7 +175,7 @@ fn articulation(
     let mut forced = std::mem::take(&mut scratch.forced);
     forced.clear();
     while let Some(&mut (c, ref mut next)) = scratch.stack.last_mut() {
-        let nb = graph.nbrs[c];
+        let nb = graph.sides(c);
         if (*next as usize) < 4 {
             let d = nb[*next as usize];
             *next += 1;

@@ -10,15 +10,63 @@
 //! true, the others false. Layers are hinted to their first value ("nothing"), so items appear
 //! where the rules need them. As hints (default) the wishes steer which of the equally good
 //! levels is found; as soft unit clauses (mode "soft") each unmet wish costs `weight`.
+//!
+//! The family is this file and `rule.rs` ([`rule::Preferences`] and its reading). It draws the
+//! wishes before any family encodes (`Family::wish`) and emits the hints after all of them,
+//! last in the table, so that every auxiliary variable whose wished value the encodings
+//! derived is hinted too. It has no rules that can clash: wishes are never hard.
 
-use super::model::set_wished;
-use super::spec::Preferences;
-use super::{GridModel, GridOptions, GridSpec};
+pub(crate) mod rule;
+
+use crate::error::GridError;
+use crate::family::{Family, Pass, Reading};
+use crate::model::{GridModel, set_wished};
+use crate::options::GridOptions;
+use crate::spec::reader::field;
+use crate::spec::{GridSpec, Selection};
 use grim_formula::SplitMix64;
 use grim_solver::Var;
+use rule::Preferences;
+
+/// The family in the table (`families/mod.rs`).
+pub(crate) struct Prefs;
+
+impl Family for Prefs {
+    fn fields(&self) -> &'static [&'static str] {
+        &["preferences"]
+    }
+
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        if at.pass == Pass::Rules
+            && let Some(v) = field(at.doc, "preferences")
+        {
+            at.spec.preferences = Some(rule::read_rule(v)?);
+        }
+        Ok(())
+    }
+
+    fn wish(&self, m: &mut GridModel) {
+        let p = resolve(&m.spec, &m.options);
+        m.soft_preferences = p.as_ref().is_some_and(|p| p.soft);
+        if let Some(p) = &p {
+            wish(m, p);
+        }
+    }
+
+    fn encode(&self, m: &mut GridModel) {
+        if let Some(p) = resolve(&m.spec, &m.options) {
+            encode(m, &p);
+        }
+    }
+
+    /// The diagnosis asks which hard rules clash: no wishes, no hints.
+    fn open(&self, spec: &mut GridSpec) {
+        spec.preferences = None;
+    }
+}
 
 /// The effective preferences: the file's, overridden by the options.
-pub(crate) fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferences> {
+fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferences> {
     let mut p = match (&spec.preferences, options.seed) {
         (Some(p), _) => p.clone(),
         (None, Some(_)) => Preferences {
@@ -38,7 +86,7 @@ pub(crate) fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferen
 }
 
 /// The wished-for tile of every cell (row-major), as drawn from `seed`.
-pub fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
+fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
     let mut rng = SplitMix64::new(seed);
     let t = spec.tiles.len();
     (0..spec.cells())
@@ -65,7 +113,7 @@ pub fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
 
 /// Records the wished level's value of every cell and layer variable (before the rules are
 /// encoded, so that encodings can derive the values of their auxiliary variables).
-pub(crate) fn wish(m: &mut GridModel, p: &Preferences) {
+fn wish(m: &mut GridModel, p: &Preferences) {
     let tiles = wishes(&m.spec, p.seed);
     let layers = layer_wishes(&m.spec, p.seed, &tiles);
     let t = m.spec.tiles.len();
@@ -87,7 +135,7 @@ pub(crate) fn wish(m: &mut GridModel, p: &Preferences) {
 
 /// Emits the hints — every variable whose wished value is known, in variable order (cells and
 /// layers first) — and, in soft mode, one soft unit clause per cell for its wished tile.
-pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
+fn encode(m: &mut GridModel, p: &Preferences) {
     for i in 0..m.wished.len() {
         if let (Some(v), Some(var)) = (m.wished[i], Var::new(i as u32)) {
             m.hints.push(var.lit(v));
@@ -115,8 +163,7 @@ pub(crate) fn encode(m: &mut GridModel, p: &Preferences) {
 /// cell wishes the first value ("nothing"). Why: hinting every item to "nothing" made the
 /// engine discover each needed enemy through a conflict — on the 32×32 dungeon, thousands of
 /// conflicts per solve (measurements in `FORMAT.md`).
-pub fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usize>> {
-    use super::spec::Selection;
+fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usize>> {
     let cells = spec.cells();
     let mut out: Vec<Vec<usize>> = spec.layers.iter().map(|_| vec![0; cells]).collect();
     let mut rng = SplitMix64::new(seed ^ 0x6c61_7965_7273_2121);

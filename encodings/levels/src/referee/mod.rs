@@ -1,320 +1,30 @@
 //! The referee: judges a [`Level`] against the `grid.json` document **as written**.
 //!
-//! Why it reads the document and not the [`GridSpec`] tables: the encoder works from tables
-//! that `spec.rs` resolves (names to tile sets, adjacency rules merged per direction, ratios
-//! to fractions, domains intersected). A referee reading the same tables shares every
-//! misreading of them — a directional `forbid` resolved as an allow-list went unseen exactly
-//! that way (issue 14: the encoder and the old referee both read the inverted table). So this
-//! module interprets every field itself, from `FORMAT.md`, with code of its own: its own name
-//! lookup, its own decimal reading of ratios, its own rounding, each adjacency rule checked
-//! cell by cell as stated (a `forbid` pair against both orders, a directional rule against the
-//! one neighbour it names), its own BFS and flood fill, its own seeded wishes. It shares with
+//! Why it reads the document and not the [`GridSpec`] tables: the encoder works from tables that
+//! the reader resolves (`spec/`, and each family's `rule.rs`) (names to tile sets, adjacency rules
+//! merged per direction, ratios to fractions, domains intersected). A referee reading the same
+//! tables shares every misreading of them — a directional `forbid` resolved as an allow-list went
+//! unseen exactly that way (issue 14: the encoder and the old referee both read the inverted
+//! table). So this module interprets every field itself, from `FORMAT.md`, with code of its own:
+//! its own name lookup, its own decimal reading of ratios, its own rounding, each adjacency rule
+//! checked cell by cell as stated (a `forbid` pair against both orders, a directional rule against
+//! the one neighbour it names), its own BFS and flood fill, its own seeded wishes. It shares with
 //! the encoder only the `Level` (plain indices into the document's arrays) and the published
-//! splitmix64 stream. A misreading now has to be made twice, independently, to go unseen —
-//! the way the engine's model check re-reads the original clauses.
+//! splitmix64 stream. A misreading now has to be made twice, independently, to go unseen — the way
+//! the engine's model check re-reads the original clauses.
 //!
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
-use super::{Dir, GridOptions, GridSpec, Level};
+pub(crate) mod verdict;
+
+pub use verdict::{Finding, Violation};
+
+use crate::level::Level;
+use crate::options::GridOptions;
+use crate::spec::{Dir, GridSpec};
 use grim_formula::SplitMix64;
 use serde_json::{Map, Value};
-use std::fmt;
-
-/// One broken rule, as the referee found it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The rule's field path in `grid.json` (`counts[2]`, `adjacency.directional[0]`,
-    /// `mask[3]`, `layers[0].values[2].requires`); `level` when the level does not fit the
-    /// document at all (wrong size, an index out of range); `document` when the referee could
-    /// not read a field (an internal error: validation should have refused it).
-    pub rule: String,
-    /// The cell `(x, y)` where it shows, when one cell does.
-    pub cell: Option<(usize, usize)>,
-    /// What was found, with the numbers.
-    pub found: Finding,
-}
-
-/// What the referee found wrong ([`Violation::found`]); `Display` writes it after the rule
-/// and cell.
-///
-/// Why typed: a test or a tool can ask "was it a connectivity break, and how many cells were
-/// cut off?" without parsing the sentence; the numbers are fields. Names are the document's
-/// (`tile`, `layer`, `dir` as written there), since the referee reads the document, not the
-/// spec's tables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finding {
-    /// The referee could not read this field (an internal error: validation should have
-    /// refused the document); the rule is `document`.
-    Unreadable {
-        /// The field, or a description of it (`the top level`, `pins[0] (a cell)`).
-        what: String,
-    },
-    /// The level's size is not the document's (rule `level`).
-    LevelSize {
-        /// The level's `(width, height)`.
-        level: (usize, usize),
-        /// The document's `(width, height)`.
-        document: (usize, usize),
-    },
-    /// The level has another number of tiles than cells (rule `level`).
-    TileCount {
-        /// Tiles in the level.
-        tiles: usize,
-        /// Cells in the document's grid.
-        cells: usize,
-    },
-    /// A cell holds a tile index the document does not have (rule `level`).
-    UnknownTile {
-        /// The cell `(x, y)`.
-        cell: (usize, usize),
-        /// The index it holds.
-        tile: usize,
-        /// The number of tiles in the document.
-        tiles: usize,
-    },
-    /// The level has another number of layers than the document (rule `level`).
-    LayerCount {
-        /// Layers in the level.
-        layers: usize,
-        /// Layers in the document.
-        document: usize,
-    },
-    /// A layer of the level has a wrong length or a value index out of range (rule `level`).
-    BadLayer {
-        /// The layer's index.
-        layer: usize,
-        /// Its name.
-        name: String,
-    },
-    /// The cell holds a tile that the rule (mask row, pin, `allowed` entry) excludes.
-    Excluded {
-        /// The tile's name.
-        tile: String,
-    },
-    /// Two tiles of an `adjacency.forbid` pair touch.
-    ForbiddenPair {
-        /// The tile at the violation's cell.
-        tile: String,
-        /// The tile beside it.
-        other: String,
-        /// The other tile's cell `(x, y)`.
-        at: (usize, usize),
-    },
-    /// Two tiles touch that `adjacency.allow` does not list as a pair.
-    UnlistedPair {
-        /// The tile at the violation's cell.
-        tile: String,
-        /// The tile beside it.
-        other: String,
-        /// The other tile's cell `(x, y)`.
-        at: (usize, usize),
-    },
-    /// A tile sits on the `dir` side of the rule's tile against a directional rule.
-    Directional {
-        /// The tile beside.
-        tile: String,
-        /// The side (written as the document writes it: `N`, `E`, `S`, `W`).
-        dir: Dir,
-        /// The rule's tile, at the violation's cell.
-        of: String,
-        /// `true`: the rule's allow list does not name `tile`; `false`: its forbid list does.
-        allow: bool,
-    },
-    /// A layer value sits on a tile its `requires` does not allow.
-    Requires {
-        /// The value as a selection names it: `layer.value`. One string rather than two keeps
-        /// [`Violation`] under clippy's `result_large_err` bound (128 bytes).
-        value: String,
-        /// The tile under it.
-        tile: String,
-    },
-    /// An absolute or region-ratio count is outside its bounds (as cell counts, rounded
-    /// inward: `⌈min · base⌉`, `⌊max · base⌋`; saturated at `u64::MAX`, which a validated
-    /// document never reaches).
-    Count {
-        /// Cells counted.
-        counted: u64,
-        /// Cells in the region.
-        base: u64,
-        /// The lower bound.
-        min: u64,
-        /// The upper bound (`None`: none).
-        max: Option<u64>,
-    },
-    /// A count against a `per` selection is outside its ratio bounds.
-    Ratio {
-        /// Cells of `of` counted.
-        counted: u64,
-        /// Cells of `per` counted (the base).
-        base: u64,
-        /// `true`: below the minimum ratio; `false`: above the maximum.
-        low: bool,
-    },
-    /// Fewer class cells are sealed off than an enclosure needs.
-    Enclosure {
-        /// Class cells sealed off.
-        sealed: u64,
-        /// Class cells.
-        members: usize,
-        /// Sealed cells needed (saturated at `u64::MAX`).
-        need: u64,
-    },
-    /// A connectivity root holds a tile outside the class.
-    RootOutsideClass {
-        /// The tile at the root.
-        tile: String,
-    },
-    /// Some class cells cannot be reached (the violation's cell is one of them).
-    Disconnected {
-        /// Class cells not reached.
-        unreached: usize,
-        /// Class cells.
-        members: usize,
-        /// The root `(x, y)` searched from, or `None` (any: from the first class cell).
-        root: Option<(usize, usize)>,
-    },
-    /// The shortest walk between a path's ends is longer than its `max_length`.
-    PathTooLong {
-        /// Steps of the shortest walk.
-        steps: u64,
-        /// `max_length`.
-        limit: u64,
-    },
-    /// No walk connects a path's ends.
-    NoWalk,
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Finding::Unreadable { what } => write!(
-                f,
-                "the referee cannot read {what} (validation should have refused it)"
-            ),
-            Finding::LevelSize {
-                level: (lw, lh),
-                document: (dw, dh),
-            } => write!(f, "the level is {lw}x{lh}, the document {dw}x{dh}"),
-            Finding::TileCount { tiles, cells } => write!(f, "{tiles} tiles for {cells} cells"),
-            Finding::UnknownTile {
-                cell: (x, y),
-                tile,
-                tiles,
-            } => write!(
-                f,
-                "cell x={x} y={y} holds tile {tile}, the document has {tiles}"
-            ),
-            Finding::LayerCount { layers, document } => {
-                write!(f, "{layers} layers, the document has {document}")
-            }
-            Finding::BadLayer { layer, name } => write!(
-                f,
-                "layer {layer} ({name:?}) has a wrong length or a value out of range"
-            ),
-            Finding::Excluded { tile } => {
-                write!(f, "the cell holds {tile:?}, which this rule excludes")
-            }
-            Finding::ForbiddenPair {
-                tile,
-                other,
-                at: (x, y),
-            } => write!(f, "{tile:?} touches {other:?} at x={x} y={y}"),
-            Finding::UnlistedPair {
-                tile,
-                other,
-                at: (x, y),
-            } => write!(
-                f,
-                "{tile:?} touches {other:?} at x={x} y={y}, a pair the list does not name"
-            ),
-            Finding::Directional {
-                tile,
-                dir,
-                of,
-                allow,
-            } => {
-                let why = if *allow {
-                    "which its allow list does not name"
-                } else {
-                    "which its forbid list names"
-                };
-                let side = match dir {
-                    Dir::N => 'N',
-                    Dir::E => 'E',
-                    Dir::S => 'S',
-                    Dir::W => 'W',
-                };
-                write!(f, "{tile:?} sits on the {side} side of {of:?}, {why}")
-            }
-            Finding::Requires { value, tile } => {
-                write!(f, "{value} sits on {tile:?}, which it does not allow")
-            }
-            Finding::Count {
-                counted,
-                base,
-                min,
-                max,
-            } => {
-                write!(f, "{counted} of the {base} cells counted, outside [{min}, ")?;
-                match max {
-                    Some(m) => write!(f, "{m}]"),
-                    None => write!(f, "∞]"),
-                }
-            }
-            Finding::Ratio { counted, base, low } => write!(
-                f,
-                "{counted} counted against {base} of the base: {}",
-                if *low {
-                    "below the minimum ratio"
-                } else {
-                    "above the maximum ratio"
-                }
-            ),
-            Finding::Enclosure {
-                sealed,
-                members,
-                need,
-            } => write!(
-                f,
-                "{sealed} of the {members} class cells are sealed off, fewer than {need}"
-            ),
-            Finding::RootOutsideClass { tile } => {
-                write!(f, "the root holds {tile:?}, which is not in the class")
-            }
-            Finding::Disconnected {
-                unreached,
-                members,
-                root,
-            } => {
-                write!(
-                    f,
-                    "{unreached} of the {members} class cells cannot be reached from "
-                )?;
-                match root {
-                    Some((x, y)) => write!(f, "the root x={x} y={y}"),
-                    None => write!(f, "the others"),
-                }
-            }
-            Finding::PathTooLong { steps, limit } => write!(
-                f,
-                "the shortest walk takes {steps} steps, more than {limit}"
-            ),
-            Finding::NoWalk => write!(f, "no walk connects the ends"),
-        }
-    }
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.cell {
-            Some((x, y)) => write!(f, "{} at x={x} y={y}: {}", self.rule, self.found),
-            None => write!(f, "{}: {}", self.rule, self.found),
-        }
-    }
-}
-
-impl std::error::Error for Violation {}
 
 /// `Ok` when `level` keeps every hard rule of the document `spec` was read from; otherwise
 /// every violation found (each names the rule and, where one cell shows it, the cell). Soft
@@ -358,7 +68,7 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
 /// The summed weight of the soft rules `level` breaks — soft counts and enclosures, and, when
 /// preferences are soft under `options`, `weight` for each cell whose tile is not its seeded
 /// wish — read from the document as written, like [`check_level`]. This is the cost
-/// [`super::solve`] minimises; `u64::MAX` for a level that does not fit the document or a
+/// [`solve`](fn@crate::solve) minimises; `u64::MAX` for a level that does not fit the document or a
 /// document the referee cannot read (never a cost a real level has: the sum saturates, and
 /// validation bounds the total weight below it).
 pub fn level_cost(spec: &GridSpec, options: &GridOptions, level: &Level) -> u64 {

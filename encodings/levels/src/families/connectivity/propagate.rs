@@ -14,20 +14,59 @@
 //! The anchor is the rule's root, or with `"root": "any"` the earliest `In` cell (its literal
 //! joins every clause negated): the earliest, so that reasons use the lowest levels.
 //!
-//! The same propagator carries the grid's other global rules, each in its own file: bounded
-//! paths (`pathprop.rs`: a watched witness walk, refuted by the cut around the search, and the
-//! literals every walk needs forced) and large counts (`countprop.rs`: one counter per linear
-//! rule, lazy reasons). Its `Why` records which part propagated a literal, so `explain` asks
-//! that part.
+//! This is one part of the grid propagator (`search.rs`), beside the paths' witness walks and
+//! the large counts' counters; it runs last in each callback, being the most expensive.
 //!
 //! Why a propagator instead of the cut loop (`solve.rs`'s `Lazy`): the loop pays a whole solve
 //! per round and 116 rounds on the 64×64 dungeon; the propagator pays a linear pass per
 //! fixpoint, skipped when nothing it watches changed. Measured in `FORMAT.md`.
 
-use super::countprop::{CountWhy, Counts};
-use super::pathprop::PathWatch;
-use super::reach::{self, Graph, Inference, Scratch, State};
-use grim_solver::{ClauseKind, Context, Lit, Propagator, Var};
+use super::encode::class_rules;
+use super::reach::{self, Inference, Scratch, State};
+use crate::graph::Graph;
+use crate::model::{GridModel, SearchPlan};
+use crate::search::{Lazy, Reason, SearchPart};
+use crate::spec::{GridSpec, Selection};
+use grim_solver::{ClauseKind, Context, Lit, Var};
+
+/// What connectivity leaves to the search: every rule (`mod.rs` records it).
+#[derive(Debug)]
+pub(super) struct Plan;
+
+impl SearchPlan for Plan {
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
+        let spec = &m.spec;
+        let rules = class_rules(m);
+        let wishes: Vec<Vec<Option<bool>>> = rules
+            .iter()
+            .map(|(lits, _)| lits.iter().map(|&l| m.wished(l)).collect())
+            .collect();
+        let mut p = Reachability::new(spec.width, spec.height, rules);
+        for (r, w) in wishes.into_iter().enumerate() {
+            p.set_wishes(r, w);
+            p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+        }
+        Box::new(p)
+    }
+}
+
+/// The least number of cells of `class` every level has by the hard whole-grid counts of a
+/// subset of it (0 when none bounds it). Read from the counts family's rules: a count is the
+/// one rule that says how big a class must be, and knowing it lets the propagator refute a
+/// region too small for it.
+fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
+    spec.counts
+        .iter()
+        .filter(|c| c.weight.is_none() && c.per.is_none() && c.region == spec.full_region())
+        .filter_map(|c| match &c.of {
+            Selection::Tiles(set) if set.iter().zip(class).all(|(&s, &k)| !s || k) => {
+                c.min.map(|m| m.lower(spec.cells() as u64))
+            }
+            _ => None,
+        })
+        .max()
+        .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+}
 
 /// One connectivity rule's view.
 struct Rule {
@@ -74,44 +113,33 @@ struct Rule {
     cuts: bool,
 }
 
-/// Why a literal was propagated (for `explain`).
-#[derive(Clone, Copy)]
-enum Why {
-    /// `cell` was forced out: the anchor could not reach it.
-    Out {
-        rule: usize,
-        cell: usize,
-        anchor: usize,
-        stamp: u64,
-    },
-    /// `cell` was forced in: the anchor's region has no more cells than the class needs.
-    Size {
-        rule: usize,
-        anchor: usize,
-        stamp: u64,
-    },
-    /// Forced by a count rule (`countprop.rs`).
-    Count(CountWhy),
-    /// `cell` was forced in: it cuts `witness` off from the anchor.
-    In {
-        rule: usize,
-        cell: usize,
-        witness: usize,
-        anchor: usize,
-        stamp: u64,
-    },
+/// Why a literal was propagated, as the composite records it ([`Reason`]): the kind (below),
+/// `at = [rule, cell, witness, anchor]` (cells fit a `u32`: a grid has at most 65,536) and the
+/// stamp of the notifications it was inferred from.
+///
+/// `OUT`: `cell` was forced out, the anchor could not reach it.
+const OUT: u8 = 0;
+/// `SIZE`: a cell was forced in, the anchor's region has no more cells than the class needs.
+const SIZE: u8 = 1;
+/// `IN`: `cell` was forced in, it cuts `witness` off from the anchor.
+const IN: u8 = 2;
+
+/// The reason of kind `kind` of rule `rule` (see [`OUT`]).
+fn why(kind: u8, rule: usize, cell: usize, witness: usize, anchor: usize, stamp: u64) -> Reason {
+    let at = [rule, cell, witness, anchor].map(|x| x as u32);
+    Reason::new(kind, at, stamp)
 }
 
-/// The connectivity rules of a grid as one propagator.
-pub(crate) struct GridPropagator {
+/// The connectivity rules of a grid as one part of the grid propagator.
+pub(crate) struct Reachability {
     graph: Graph,
     rules: Vec<Rule>,
     /// Per variable: the (rule, cell, literal is positive) it is the class literal of.
     uses: Vec<Vec<(u32, u32, bool)>>,
     /// What was told, in order, with its level: (rule, cell, level).
     told: Vec<(u32, u32, u32)>,
+    /// The last notification as of the running `propagate` (the stamp of what it infers).
     now: u64,
-    why: Vec<Option<Why>>,
     scratch: Scratch,
     found: Vec<Inference>,
     /// Bumped at every backtrack and every pass: `Rule::forced` marks of older epochs are
@@ -119,13 +147,9 @@ pub(crate) struct GridPropagator {
     epoch: u32,
     /// Scratch of `notify_backtrack`: the (rule, cell) pairs it freed.
     freed: Vec<(u32, u32)>,
-    /// The path rules (`pathprop.rs`).
-    paths: Vec<PathWatch>,
-    /// The count rules (`countprop.rs`).
-    counts: Counts,
 }
 
-impl GridPropagator {
+impl Reachability {
     /// A propagator for the rules given as (class literal per cell, root cell) on a
     /// `width × height` grid.
     pub(crate) fn new(width: usize, height: usize, rules: Vec<(Vec<Lit>, Option<usize>)>) -> Self {
@@ -164,39 +188,17 @@ impl GridPropagator {
                 }
             })
             .collect();
-        GridPropagator {
+        Reachability {
             graph: Graph::grid(width, height),
             rules,
             uses,
             told: Vec::new(),
             now: 0,
-            why: Vec::new(),
             scratch: Scratch::default(),
             found: Vec::new(),
             epoch: 1,
             freed: Vec::new(),
-            paths: Vec::new(),
-            counts: Counts::default(),
         }
-    }
-
-    /// Adds a path rule: per-cell `from`, `to` and `through` literals, at most `max_length`
-    /// steps (`pathprop.rs`).
-    pub(crate) fn add_path(
-        &mut self,
-        from: Vec<Lit>,
-        to: Vec<Lit>,
-        through: Vec<Lit>,
-        max_length: Option<usize>,
-    ) {
-        self.paths
-            .push(PathWatch::new(from, to, through, max_length));
-    }
-
-    /// Adds a count rule `Σ w·[lit] ≥ bound` (`countprop.rs`); `false` when no assignment
-    /// satisfies it (nothing is added: the caller encodes it).
-    pub(crate) fn add_count(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
-        self.counts.add(terms, bound)
     }
 
     /// The anchor of rule `r` now: its root once `In`, or the earliest `In` cell.
@@ -270,7 +272,7 @@ impl GridPropagator {
     /// The local pass: for every pending cell that went out, the pocket it cut off, if any,
     /// is forced out (or, holding an `In` cell, is a conflict). Returns whether a conflict was
     /// reported. Falls back to a full pass (`dirty`) when the anchor's side is the one cut.
-    fn split_pass(&mut self, r: usize, ctx: &mut Context<'_>) -> bool {
+    fn split_pass(&mut self, r: usize, ctx: &mut Context<'_>, lazy: &mut Lazy<'_>) -> bool {
         let Some(anchor) = Self::anchor(&mut self.rules[r]) else {
             self.rules[r].pending.clear();
             return false;
@@ -308,14 +310,8 @@ impl GridPropagator {
                         if rule.state[c] == State::Free {
                             rule.forced[c] = self.epoch;
                             let lit = !rule.lits[c];
-                            let why = Why::Out {
-                                rule: r,
-                                cell: c,
-                                anchor,
-                                stamp: self.now,
-                            };
-                            self.record(lit, why);
-                            ctx.propagate(lit);
+                            let why = why(OUT, r, c, 0, anchor, self.now);
+                            lazy.propagate(ctx, lit, why);
                         }
                     }
                 }
@@ -329,7 +325,7 @@ impl GridPropagator {
         if self.rules[r].dirty {
             return false; // a full pass follows
         }
-        self.size_check(r, anchor, ctx)
+        self.size_check(r, anchor, ctx, lazy)
     }
 
     /// Rule `r`'s class holds at least `min` cells (see `Rule::min_size`).
@@ -341,7 +337,13 @@ impl GridPropagator {
 
     /// The size check after the region changed: a conflict when it is too small (returns
     /// true), every free cell forced in when it is exactly big enough.
-    fn size_check(&mut self, r: usize, anchor: usize, ctx: &mut Context<'_>) -> bool {
+    fn size_check(
+        &mut self,
+        r: usize,
+        anchor: usize,
+        ctx: &mut Context<'_>,
+        lazy: &mut Lazy<'_>,
+    ) -> bool {
         let rule = &self.rules[r];
         if rule.min_size == 0 || rule.region > rule.min_size {
             return false;
@@ -370,15 +372,8 @@ impl GridPropagator {
         for c in cells {
             let lit = self.rules[r].lits[c];
             self.rules[r].forced[c] = self.epoch;
-            self.record(
-                lit,
-                Why::Size {
-                    rule: r,
-                    anchor,
-                    stamp: self.now,
-                },
-            );
-            ctx.propagate(lit);
+            let why = why(SIZE, r, 0, 0, anchor, self.now);
+            lazy.propagate(ctx, lit, why);
         }
         false
     }
@@ -390,41 +385,27 @@ impl GridPropagator {
             rule.wish = wish;
         }
     }
-
-    fn record(&mut self, lit: Lit, why: Why) {
-        set_why(&mut self.why, lit, why);
-    }
 }
 
-/// Records why `lit` was propagated.
-fn set_why(whys: &mut Vec<Option<Why>>, lit: Lit, why: Why) {
-    let code = lit.code();
-    if whys.len() <= code {
-        whys.resize(code + 1, None);
-    }
-    whys[code] = Some(why);
-}
+/// Where reachability runs among the search parts: last, the most expensive pass.
+const RANK: u32 = 3;
 
-impl Propagator for GridPropagator {
-    fn observed(&self) -> Vec<Var> {
-        let mut vars: Vec<Var> = (0..self.uses.len())
-            .filter(|&v| !self.uses[v].is_empty())
-            .filter_map(|v| Var::new(v as u32))
-            .collect();
-        vars.extend(self.paths.iter().flat_map(|p| p.lits().map(|l| l.var())));
-        vars.extend(self.counts.lits().map(|l| l.var()));
-        vars.sort_unstable_by_key(|v| v.index());
-        vars.dedup();
-        vars
+impl SearchPart for Reachability {
+    fn rank(&self) -> u32 {
+        RANK
     }
 
-    fn notify_assignments(&mut self, lits: &[Lit], level: u32) {
-        for &l in lits {
-            self.now += 1;
-            self.counts.assigned(l, level, self.now);
-            for p in &mut self.paths {
-                p.assigned(l);
-            }
+    fn observed(&self, out: &mut Vec<Var>) {
+        out.extend(
+            (0..self.uses.len())
+                .filter(|&v| !self.uses[v].is_empty())
+                .filter_map(|v| Var::new(v as u32)),
+        );
+    }
+
+    fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
+        for (i, &l) in lits.iter().enumerate() {
+            let now = first + i as u64;
             let Some(uses) = self.uses.get(l.var().index()) else {
                 continue;
             };
@@ -433,7 +414,7 @@ impl Propagator for GridPropagator {
                 let c = c as usize;
                 let is_in = l.is_positive() == positive;
                 rule.state[c] = if is_in { State::In } else { State::Out };
-                rule.stamp[c] = self.now;
+                rule.stamp[c] = now;
                 if is_in && rule.root.is_none() && rule.anchor.is_none() {
                     rule.anchor = Some(c); // the earliest In cell
                 }
@@ -482,8 +463,7 @@ impl Propagator for GridPropagator {
         }
     }
 
-    fn notify_backtrack(&mut self, level: u32) {
-        self.counts.backtrack(level);
+    fn backtrack(&mut self, level: u32) {
         let mut freed = std::mem::take(&mut self.freed);
         freed.clear();
         while let Some(&(r, c, l)) = self.told.last() {
@@ -542,6 +522,10 @@ impl Propagator for GridPropagator {
         }
     }
 
+    fn decides(&self) -> bool {
+        true
+    }
+
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
         for rule in &mut self.rules {
             if rule.rebuild {
@@ -584,23 +568,14 @@ impl Propagator for GridPropagator {
         None
     }
 
-    fn propagate(&mut self, ctx: &mut Context<'_>) {
-        let why = &mut self.why;
-        let mut record = |lit: Lit, w: CountWhy| set_why(why, lit, Why::Count(w));
-        if self.counts.propagate(ctx, self.now, &mut record) {
-            return; // a conflict
-        }
-        for p in &mut self.paths {
-            if p.propagate(&self.graph, ctx) {
-                return; // a conflict
-            }
-        }
+    fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        self.now = now;
         for r in 0..self.rules.len() {
             let local = !self.rules[r].pending.is_empty() || self.rules[r].size_due;
             if !self.rules[r].dirty && local {
                 self.rules[r].size_due = false;
-                if self.split_pass(r, ctx) {
-                    return; // a conflict
+                if self.split_pass(r, ctx, lazy) {
+                    return true; // a conflict
                 }
             }
             if !self.rules[r].dirty {
@@ -637,102 +612,64 @@ impl Propagator for GridPropagator {
                         self.refute(r, anchor, cell, ctx);
                         self.found = found;
                         self.rules[r].dirty = true;
-                        return;
+                        return true;
                     }
                     Inference::Out { cell } => {
                         self.rules[r].forced[cell] = self.epoch;
                         let lit = !self.rules[r].lits[cell];
-                        let why = Why::Out {
-                            rule: r,
-                            cell,
-                            anchor,
-                            stamp: self.now,
-                        };
-                        self.record(lit, why);
-                        ctx.propagate(lit);
+                        let why = why(OUT, r, cell, 0, anchor, self.now);
+                        lazy.propagate(ctx, lit, why);
                     }
                     Inference::In { cell, witness } => {
                         self.rules[r].forced[cell] = self.epoch;
                         let lit = self.rules[r].lits[cell];
-                        let why = Why::In {
-                            rule: r,
-                            cell,
-                            witness,
-                            anchor,
-                            stamp: self.now,
-                        };
-                        self.record(lit, why);
-                        ctx.propagate(lit);
+                        let why = why(IN, r, cell, witness, anchor, self.now);
+                        lazy.propagate(ctx, lit, why);
                     }
                 }
             }
             self.found = found;
-            if self.size_check(r, anchor, ctx) {
-                return;
+            if self.size_check(r, anchor, ctx, lazy) {
+                return true;
             }
         }
+        false
     }
 
-    fn explain(&mut self, lit: Lit, reason: &mut Vec<Lit>) {
-        reason.push(lit);
-        let Some(Some(why)) = self.why.get(lit.code()).copied() else {
-            return; // the engine's check reports the missing reason
-        };
-        match why {
-            Why::Count(w) => self.counts.explain(lit, w, reason),
-            Why::Out {
-                rule,
-                cell,
-                anchor,
-                stamp,
-            } => self.cut_off(rule, anchor, cell, stamp, reason),
-            Why::Size {
-                rule,
-                anchor,
-                stamp,
-            } => {
-                let rule = &self.rules[rule];
-                let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
-                let (border, _) =
-                    reach::border(&self.graph, anchor, &was_out, None, &mut self.scratch);
-                reason.extend(border.into_iter().map(|c| rule.lits[c]));
-                if rule.root.is_none() {
-                    reason.push(!rule.lits[anchor]);
-                }
-            }
-            Why::In {
-                rule,
-                cell,
-                witness,
-                anchor,
-                stamp,
-            } => {
-                let rule = &self.rules[rule];
-                reason.push(!rule.lits[witness]);
-                Self::explanation(
-                    &self.graph,
-                    rule,
-                    anchor,
-                    witness,
-                    Some(cell),
-                    stamp,
-                    &mut self.scratch,
-                    reason,
-                );
-            }
+    fn explain(&mut self, _lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
+        let [r, cell, witness, anchor] = why.at.map(|x| x as usize);
+        let stamp = why.stamp;
+        if why.kind == OUT {
+            return self.cut_off(r, anchor, cell, stamp, reason);
         }
+        let rule = &self.rules[r];
+        if why.kind == SIZE {
+            let was_out = |c: usize| rule.state[c] == State::Out && rule.stamp[c] <= stamp;
+            let (border, _) = reach::border(&self.graph, anchor, &was_out, None, &mut self.scratch);
+            reason.extend(border.into_iter().map(|c| rule.lits[c]));
+            if rule.root.is_none() {
+                reason.push(!rule.lits[anchor]);
+            }
+            return;
+        }
+        debug_assert_eq!(why.kind, IN);
+        reason.push(!rule.lits[witness]);
+        let (graph, scratch) = (&self.graph, &mut self.scratch);
+        Self::explanation(
+            graph,
+            rule,
+            anchor,
+            witness,
+            Some(cell),
+            stamp,
+            scratch,
+            reason,
+        );
     }
 
-    fn check_model(&mut self, ctx: &mut Context<'_>) {
-        // Every fixpoint was propagated, so a complete assignment is connected; this is the
-        // safety net that makes it a guarantee.
+    fn recheck(&mut self) {
         for r in 0..self.rules.len() {
             self.rules[r].dirty = true;
         }
-        for p in &mut self.paths {
-            p.invalidate();
-        }
-        self.counts.recheck();
-        self.propagate(ctx);
     }
 }

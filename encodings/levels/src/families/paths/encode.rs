@@ -9,40 +9,60 @@
 //!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
 //!   `⋁_c g(c)`, `g(c) → to(c) ∧ s_L(c)`. `2·L·cells` variables: fine for the short paths a
 //!   level asks for, and exact within `L` by construction.
-//! - **Unbounded**: the same founded encoding as `connectivity` (parent pointers with
+//! - **Unbounded**: the founded encoding connectivity uses too (`founded.rs`: parent pointers with
 //!   decreasing binary ranks), whose size does not grow with the length.
 //!
 //! Allowing a `from` cell in the middle of a walk changes nothing: the walk from that later
 //! `from` cell is shorter and also valid.
 
-use super::GridModel;
-use super::connectivity::founded;
-use super::model::ConnMode;
-use super::model::RuleTag;
-use super::spec::PathRule;
+use super::propagate::Plan;
+use super::rule::NAME;
+use super::rule::{Endpoint, PathRule};
+use crate::founded::founded;
+use crate::model::{GridModel, Mode};
+use crate::spec::RuleTag;
 use grim_solver::Lit;
+use std::sync::Arc;
 
-/// Emits every path rule; with `ConnMode::Propagate` only the end and `through` literals,
-/// which the grid propagator (`pathprop.rs`) checks during the search.
-pub(crate) fn encode(m: &mut GridModel, mode: ConnMode) {
+/// Emits every path rule; in a propagated model only the end and `through` literals, left to
+/// the grid propagator (`propagate.rs`), which checks them during the search.
+pub(super) fn encode(m: &mut GridModel) {
     let rules = m.spec.paths.clone();
+    let mut left = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(RuleTag::Path(i)));
-        if mode == ConnMode::Propagate {
-            let from = m.endpoint_lits(&rule.from);
-            let to = m.endpoint_lits(&rule.to);
+        m.tag(Some(RuleTag::new(NAME, i)));
+        if m.mode == Mode::Propagate {
+            let from = endpoint_lits(m, &rule.from);
+            let to = endpoint_lits(m, &rule.to);
             let through = m.class_lits(&rule.through);
-            m.path_lits.push((from, to, through, rule.max_length));
+            left.push((from, to, through, rule.max_length));
         } else {
             encode_rule(m, rule);
         }
     }
     m.tag(None);
+    if !left.is_empty() {
+        m.plans.push(Arc::new(Plan(left)));
+    }
+}
+
+/// One literal per cell for a path endpoint.
+fn endpoint_lits(m: &mut GridModel, e: &Endpoint) -> Vec<Lit> {
+    match e {
+        Endpoint::Cell(x, y) => {
+            let target = m.spec.index(*x, *y);
+            let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+            (0..m.spec.cells())
+                .map(|c| if c == target { tt } else { ff })
+                .collect()
+        }
+        Endpoint::Select(sel) => m.selection_lits(sel),
+    }
 }
 
 fn encode_rule(m: &mut GridModel, rule: &PathRule) {
-    let from = m.endpoint_lits(&rule.from);
-    let to = m.endpoint_lits(&rule.to);
+    let from = endpoint_lits(m, &rule.from);
+    let to = endpoint_lits(m, &rule.to);
     let through = m.class_lits(&rule.through);
     let cells = m.spec.cells();
     // pass(d) → from(d) ∨ through(d).

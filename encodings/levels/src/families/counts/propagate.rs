@@ -1,9 +1,9 @@
-//! Counts inside the search: the large `counts` rules of a grid checked by the grid
-//! propagator (`propagator.rs`) as linear constraints `Σ wᵢ·[lᵢ] ≥ bound`, instead of the adder
-//! trees of `counts.rs`.
+//! Counts inside the search: the large `counts` rules of a grid checked by a part of the grid
+//! propagator (`search.rs`) as linear constraints `Σ wᵢ·[lᵢ] ≥ bound`, instead of the adder
+//! trees of `encode.rs`.
 //!
 //! A count over a whole 64×64 map is a sum of about 4,000 literals. Encoded as clauses (binary
-//! adders and a comparator, `counts.rs`) it costs 15,000–70,000 auxiliary variables and
+//! adders and a comparator, `encode.rs`) it costs 15,000–70,000 auxiliary variables and
 //! 80,000–360,000 clauses per rule, and CDCL decides those auxiliary variables like any other:
 //! on a 64×64 cave with "open 35–65 %" and "water at most 10 %" (and nothing else but tiles and
 //! adjacency) neither grim nor CaDiCaL 1.5.3 without its `lucky` phases found a level in 15 s,
@@ -27,10 +27,85 @@
 //!
 //! What is given up: an encoding's auxiliary variables let learned clauses speak of partial
 //! sums ("at least 3 of these 10"); reasons here name cells only, so a search whose counts are
-//! tight everywhere learns long clauses. Small counts (within [`super::counts::SMALL`] of either
+//! tight everywhere learns long clauses. Small counts (within `encode.rs`'s `SMALL` of either
 //! end, or over few cells) stay encoded for that reason.
 
-use grim_solver::{ClauseKind, Context, Lit};
+use crate::model::{GridModel, SearchPlan};
+use crate::search::{Lazy, Reason, SearchPart};
+use grim_solver::{ClauseKind, Context, Lit, Var};
+
+/// One count rule as the propagator takes it: the weighted terms and the bound of
+/// `Σ w·[lit] ≥ bound`.
+pub(super) type Linear = (Vec<(u64, Lit)>, u64);
+
+/// Where the counts run among the search parts: first, the cheapest check (a comparison per
+/// rule that lost weight).
+const RANK: u32 = 1;
+
+/// The count rows a propagated model leaves to the search (`encode.rs` records it).
+#[derive(Debug)]
+pub(super) struct Plan(pub(super) Vec<Linear>);
+
+impl SearchPlan for Plan {
+    fn part(&self, _m: &GridModel) -> Box<dyn SearchPart> {
+        Box::new(Tally::new(&self.0))
+    }
+}
+
+/// The count rules of a grid as one part of the grid propagator.
+pub(super) struct Tally {
+    counts: Counts,
+}
+
+impl Tally {
+    /// A part for `rows`, each of which [`Counts::add`] accepts (`encode.rs` checked).
+    pub(super) fn new(rows: &[Linear]) -> Tally {
+        let mut counts = Counts::default();
+        for (terms, bound) in rows {
+            let added = counts.add(terms, *bound);
+            debug_assert!(added, "a count row no assignment satisfies");
+        }
+        Tally { counts }
+    }
+}
+
+impl SearchPart for Tally {
+    fn rank(&self) -> u32 {
+        RANK
+    }
+
+    fn observed(&self, out: &mut Vec<Var>) {
+        out.extend(self.counts.lits().map(|l| l.var()));
+    }
+
+    fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
+        for (i, &l) in lits.iter().enumerate() {
+            self.counts.assigned(l, level, first + i as u64);
+        }
+    }
+
+    fn backtrack(&mut self, level: u32) {
+        self.counts.backtrack(level);
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        let mut record =
+            |lit: Lit, w: CountWhy| lazy.record(lit, Reason::new(0, [w.row, 0, 0, 0], w.stamp));
+        self.counts.propagate(ctx, now, &mut record)
+    }
+
+    fn explain(&mut self, lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
+        let w = CountWhy {
+            row: why.at[0],
+            stamp: why.stamp,
+        };
+        self.counts.explain(lit, w, reason);
+    }
+
+    fn recheck(&mut self) {
+        self.counts.recheck();
+    }
+}
 
 /// One linear rule `Σ w·[lit] ≥ bound`, weights positive, heaviest first (the bound lives on
 /// in `room`).
@@ -44,14 +119,15 @@ struct Row {
 
 /// Why a literal was propagated: by `row`, with the assignments up to notification `stamp`.
 #[derive(Clone, Copy)]
-pub(crate) struct CountWhy {
+pub(super) struct CountWhy {
     row: u32,
     stamp: u64,
 }
 
-/// The count rules of a grid, as the grid propagator's third part.
+/// The count rules of a grid: the counters [`Tally`] runs (and `encode.rs` probes, to keep the
+/// rules it cannot check encoded).
 #[derive(Default)]
-pub(crate) struct Counts {
+pub(super) struct Counts {
     rows: Vec<Row>,
     /// Per literal code: the (row, term weight) of the rows where that literal is a term.
     occurs: Vec<Vec<(u32, u64)>>,
@@ -73,7 +149,7 @@ impl Counts {
     /// can satisfy it or its normalised weights do not fit a `u64` in all (the caller encodes
     /// it as clauses, which state the contradiction or hold the large numbers), and adds
     /// nothing when every assignment satisfies it.
-    pub(crate) fn add(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
+    pub(super) fn add(&mut self, terms: &[(u64, Lit)], bound: u64) -> bool {
         // Per variable: the coefficient of the positive literal, and the constant that
         // negative literals bring (w·¬x = w − w·x).
         let mut coef: std::collections::BTreeMap<usize, (i128, Lit)> = Default::default();
@@ -137,7 +213,7 @@ impl Counts {
     }
 
     /// Marks every rule for a check (the safety net of `check_model`).
-    pub(crate) fn recheck(&mut self) {
+    pub(super) fn recheck(&mut self) {
         for r in 0..self.rows.len() {
             if !self.is_dirty[r] {
                 self.is_dirty[r] = true;
@@ -147,14 +223,14 @@ impl Counts {
     }
 
     /// Every literal the rules read.
-    pub(crate) fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
+    pub(super) fn lits(&self) -> impl Iterator<Item = Lit> + '_ {
         self.rows
             .iter()
             .flat_map(|r| r.terms.iter().map(|&(_, l)| l))
     }
 
     /// `lit` became true at `level`, told as notification `now`.
-    pub(crate) fn assigned(&mut self, lit: Lit, level: u32, now: u64) {
+    pub(super) fn assigned(&mut self, lit: Lit, level: u32, now: u64) {
         let v = lit.var().index();
         let Some(s) = self.stamp.get_mut(v) else {
             return;
@@ -175,7 +251,7 @@ impl Counts {
     }
 
     /// Every assignment above `level` was undone.
-    pub(crate) fn backtrack(&mut self, level: u32) {
+    pub(super) fn backtrack(&mut self, level: u32) {
         while let Some(&(lit, l)) = self.told.last() {
             if l <= level {
                 break;
@@ -192,7 +268,7 @@ impl Counts {
 
     /// Checks the rules that lost weight: a conflict clause (returns true), or propagations,
     /// each recorded through `record` with its lazy reason.
-    pub(crate) fn propagate(
+    pub(super) fn propagate(
         &mut self,
         ctx: &mut Context<'_>,
         now: u64,
@@ -225,7 +301,7 @@ impl Counts {
     }
 
     /// The reason of `lit`, propagated for `why`: `lit` and the false terms before it.
-    pub(crate) fn explain(&mut self, lit: Lit, why: CountWhy, reason: &mut Vec<Lit>) {
+    pub(super) fn explain(&mut self, lit: Lit, why: CountWhy, reason: &mut Vec<Lit>) {
         let row = &self.rows[why.row as usize];
         let w = row
             .terms

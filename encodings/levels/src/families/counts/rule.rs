@@ -1,0 +1,93 @@
+//! The counts family's part of `grid.json`: [`CountRule`] and its reading.
+
+use crate::spec::problem::{Expected, FieldProblem};
+use crate::spec::reader::{
+    R, Reader, bound, field, invalid, join, object, required, uint, weight, wrong,
+};
+use crate::spec::vocab::{Bound, Region, Selection};
+use serde_json::Value;
+
+/// The family's name: the field of `grid.json` its rules are listed under.
+pub(crate) const NAME: &str = "counts";
+
+/// `counts[i]`: how many cells of a selection, absolute, as a ratio of a region, or as a ratio
+/// of another selection's count (`per`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountRule {
+    /// What is counted.
+    pub of: Selection,
+    /// With `per`, the bounds are fractions of this selection's count in the same region.
+    pub per: Option<Selection>,
+    /// The cells counted (the whole grid by default).
+    pub region: Region,
+    /// Lower bound (`None`: 0).
+    pub min: Option<Bound>,
+    /// Upper bound (`None`: no upper bound).
+    pub max: Option<Bound>,
+    /// `None`: hard; `Some(w)`: a wish costing `w` when broken.
+    pub weight: Option<u64>,
+}
+
+pub(crate) fn region(reader: &Reader, v: &Value, path: &str) -> R<Region> {
+    let m = object(v, path, &["x", "y", "w", "h"])?;
+    let get = |k: &str| uint(required(m, path, k)?, &join(path, k), Expected::WholeNumber);
+    let (x, y, w, h) = (get("x")?, get("y")?, get("w")?, get("h")?);
+    if w == 0
+        || h == 0
+        || x.saturating_add(w) > reader.width as u64
+        || y.saturating_add(h) > reader.height as u64
+    {
+        return Err(wrong(
+            path,
+            v,
+            Expected::Rectangle {
+                width: reader.width,
+                height: reader.height,
+            },
+        ));
+    }
+    Ok(Region {
+        x: x as usize,
+        y: y as usize,
+        w: w as usize,
+        h: h as usize,
+    })
+}
+
+pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<CountRule> {
+    let m = object(v, path, &["of", "per", "region", "min", "max", "weight"])?;
+    let of = reader.selection(required(m, path, "of")?, &join(path, "of"))?;
+    let per = match field(m, "per") {
+        Some(p) => Some(reader.selection(p, &join(path, "per"))?),
+        None => None,
+    };
+    let region = match field(m, "region") {
+        Some(r) => region(reader, r, &join(path, "region"))?,
+        None => Region {
+            x: 0,
+            y: 0,
+            w: reader.width,
+            h: reader.height,
+        },
+    };
+    let ratio_only = per.is_some();
+    let min = match field(m, "min") {
+        Some(b) => Some(bound(b, &join(path, "min"), ratio_only)?),
+        None => None,
+    };
+    let max = match field(m, "max") {
+        Some(b) => Some(bound(b, &join(path, "max"), ratio_only)?),
+        None => None,
+    };
+    if min.is_none() && max.is_none() {
+        return Err(invalid(path, FieldProblem::NeedsMinOrMax));
+    }
+    Ok(CountRule {
+        of,
+        per,
+        region,
+        min,
+        max,
+        weight: weight(m, path)?,
+    })
+}

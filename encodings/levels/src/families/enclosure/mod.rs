@@ -1,0 +1,143 @@
+//! Enclosure: at least a given number (or fraction of the class) of `class` cells are sealed
+//! off from the border.
+//!
+//! A cell is *exposed* when it lies on the border or touches an `open` cell that is reachable
+//! from the border through `open` cells; a class cell that is not exposed is *sealed*. Encoded
+//! with Horn clauses over `o(c)` = "c is open and reachable from the border":
+//! `open(c) → o(c)` on the border and `open(c) ∧ o(d) → o(c)` for neighbours. Every solution's
+//! `o` contains the true reachable set (the least model of the Horn clauses) and may claim more.
+//! A sealed literal `s(c)` implies `class(c)`, `c` not on the border, and `¬o(d)` for every
+//! neighbour `d`: so `s(c)` true means truly sealed (sound), and setting `o` to the least model
+//! and `s` to the truth satisfies everything (complete). The count asks for *at least* `min`
+//! sealed cells, the direction in which over-claiming `o` can only hurt the solver.
+//!
+//! A ceiling ("at most this much sealed") would be unsound with these clauses — the solver
+//! could claim a sealed cell reachable — which is why the spec rejects `max` with an
+//! explanation. Encoding a ceiling would need reachability defined both ways (a founded
+//! encoding like `connectivity`'s), a different rule.
+//!
+//! The family is this file and `rule.rs` ([`rule::EnclosureRule`] and its reading); it has no
+//! part in the search-time propagator (its Horn clauses propagate completely).
+
+pub(crate) mod rule;
+
+use crate::adders::ratio;
+use crate::error::GridError;
+use crate::family::{Family, Reading, Switch, tagged};
+use crate::model::{GridModel, Mode};
+use crate::spec::{Bound, GridSpec, RuleRef, RuleTag};
+use rule::EnclosureRule;
+use rule::NAME;
+
+/// The family in the table (`families/mod.rs`).
+pub(crate) struct Enclosure;
+
+impl Family for Enclosure {
+    fn fields(&self) -> &'static [&'static str] {
+        &[NAME]
+    }
+
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        at.rules(NAME, rule::read_rule, |spec, rules| spec.enclosure = rules)
+    }
+
+    /// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
+    /// clauses, see [`sealed_whole`]).
+    fn encode(&self, m: &mut GridModel) {
+        let mode = m.mode;
+        let rules = m.spec.enclosure.clone();
+        for (i, rule) in rules.iter().enumerate() {
+            m.tag(Some(RuleTag::new(NAME, i)));
+            let class = m.class_lits(&rule.class);
+            let open = m.class_lits(&rule.open);
+            let cells = m.spec.cells();
+            let reach: Vec<_> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
+            for c in 0..cells {
+                if m.spec.on_border(c) {
+                    m.problem.add_clause(&[!open[c], reach[c]], None);
+                }
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                for d in nbrs {
+                    m.problem.add_clause(&[!open[c], !reach[d], reach[c]], None);
+                }
+            }
+            let mut sealed = Vec::with_capacity(cells);
+            for c in 0..cells {
+                if m.spec.on_border(c) {
+                    continue;
+                }
+                let s = m.problem.new_var().pos();
+                m.problem.add_clause(&[!s, class[c]], None);
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                for d in nbrs {
+                    m.problem.add_clause(&[!s, !reach[d]], None);
+                }
+                sealed.push(s);
+            }
+            if mode == Mode::Propagate && sealed_whole(m, rule) {
+                // No class cell may be exposed: off the border, and no neighbour reachable.
+                for c in 0..cells {
+                    if m.spec.on_border(c) {
+                        m.problem.add_clause(&[!class[c]], None);
+                    }
+                    let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                    for d in nbrs {
+                        m.problem.add_clause(&[!class[c], !reach[d]], None);
+                    }
+                }
+            }
+            match rule.min {
+                Bound::Absolute(n) => {
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    let hi = sealed.len();
+                    m.problem.count(&sealed, n, hi.max(n), rule.weight);
+                }
+                Bound::Ratio { .. } => {
+                    let guard = rule.weight.map(|_| m.problem.new_var().pos());
+                    ratio(
+                        &mut m.problem,
+                        &mut m.wished,
+                        &sealed,
+                        &class,
+                        Some(rule.min),
+                        None,
+                        guard,
+                    );
+                    if let (Some(g), Some(w)) = (guard, rule.weight) {
+                        m.problem.add_clause(&[!g], Some(w));
+                    }
+                }
+            }
+        }
+        m.tag(None);
+    }
+
+    /// The hard enclosures (a soft one is a price, not a rule that can clash).
+    fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
+        let hard = (0..spec.enclosure.len()).filter(|&i| spec.enclosure[i].weight.is_none());
+        tagged(spec, NAME, &["class", "open", "min"], hard)
+    }
+}
+
+/// Whether a hard enclosure rule can only hold with every class cell sealed: its floor is
+/// above 0, and a hard connectivity rule's class `K` has `class ⊆ K ⊆ open` (read from the
+/// connectivity family's rules). Then exposure is
+/// all or nothing: an exposed class cell is an open cell reachable from the border, so every
+/// cell of its `K` component — all of `K`, connected — is reachable, and every class cell
+/// exposed; a floor above 0 then forbids any exposure.
+///
+/// Why the clauses: the Horn encoding alone lets the search discover this one counted cell at
+/// a time. On `benches/grid/keep-connected-16.json` (connected floor, at least half of it
+/// sealed) and on `instances/grid/enclosure-soft-12.json` neither propagator nor cut loop
+/// finished in 60 s without them (measured in FORMAT.md). They are implied, so they go only
+/// into the model the propagator solves; the exported CNF stays as it was.
+fn sealed_whole(m: &GridModel, rule: &EnclosureRule) -> bool {
+    if rule.weight.is_some() || rule.min.fraction().0 == 0 {
+        return false;
+    }
+    let subset = |a: &[bool], b: &[bool]| a.iter().zip(b).all(|(&x, &y)| !x || y);
+    m.spec
+        .connectivity
+        .iter()
+        .any(|k| subset(&rule.class, &k.class) && subset(&k.class, &rule.open))
+}
