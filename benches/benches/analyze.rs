@@ -16,11 +16,10 @@
 //! - `uuf200-5.0/3000-conflicts`: random 3-SAT over 200 variables above the threshold (ratio
 //!   5.0), short clauses, many conflicts per second.
 
-use std::hint::black_box;
-
-use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use grim_benches::{
-    MEASUREMENT, SAMPLE_SIZE, WARM_UP, measure_work, pairwise, pigeonhole, random_3sat, solver_with,
+    MEASUREMENT, SAMPLE_SIZE, WARM_UP, bench_fresh_solves, measure_work, pairwise, pigeonhole,
+    random_3sat,
 };
 use grim_solver::{Budget, Lit};
 
@@ -40,13 +39,13 @@ fn bench_conflicts(c: &mut Criterion, name: &str, clauses: &[Vec<Lit>], conflict
         let work = measure_work(&options, clauses, budget);
         eprintln!("{name}/{variant}: {work:?} per solve");
         group.throughput(Throughput::Elements(work.conflicts.max(1)));
-        group.bench_function(format!("{name}/{variant}"), |b| {
-            b.iter_batched(
-                || solver_with(&options, clauses),
-                |mut s| black_box(s.solve(&[], budget)),
-                BatchSize::SmallInput,
-            )
-        });
+        bench_fresh_solves(
+            &mut group,
+            format!("{name}/{variant}"),
+            &options,
+            clauses,
+            budget,
+        );
     }
     group.finish();
 }

@@ -38,30 +38,39 @@ fn optimum(wcnf: &Wcnf) -> Option<u64> {
 }
 
 fn oll(c: &mut Criterion) {
-    let built = |g: Result<GenWcnf, generate::GenError>| wcnf_of(&g.expect("valid parameters"));
-    let instances = [
-        ("maxcut-24-0.3", built(generate::max_cut(24, 0.3, 1, 1))),
+    // Name and `grim-gen` command line.
+    let lines = [
+        (
+            "maxcut-24-0.3",
+            "maxcut --vertices 24 --edge-probability=0.3 --max-weight 1 --seed 1",
+        ),
         (
             "wis-60-0.1",
-            built(generate::independent_set(60, 0.1, 100, 2)),
+            "wis --vertices 60 --edge-probability=0.1 --max-weight 100 --seed 2",
         ),
         (
             "set-cover-80-40-3",
-            built(generate::set_cover(80, 40, 3, 50, 3)),
+            "set-cover --elements 80 --sets 40 --per-element 3 --max-weight 50 --seed 3",
         ),
         (
             "lex-40-200-3",
-            built(generate::lexicographic(40, 200, 3, 4)),
+            "lex --vars 40 --clauses 200 --levels 3 --seed 4",
         ),
         (
             "maxsat-40-120-80",
-            built(generate::random_maxsat(40, 120, 3, 80, 2, 20, 5)),
+            "maxsat --vars 40 --hard 120 --hard-k 3 --soft 80 --soft-k 2 --max-weight 20 --seed 5",
         ),
         (
             "vertex-cover-50-120",
-            built(generate::vertex_cover(50, 120, 30, 6)),
+            "vertex-cover --vertices 50 --edges 120 --max-weight 30 --seed 6",
         ),
     ];
+    let instances = lines.map(|(name, line)| {
+        (
+            name,
+            wcnf_of(&generate::wcnf(line).expect("valid parameters")),
+        )
+    });
     let mut group = c.benchmark_group("oll");
     group.sample_size(SAMPLE_SIZE);
     group.warm_up_time(WARM_UP);

@@ -20,11 +20,10 @@
 //!   fixed amount of work whatever the heuristics find (factoring off: it would re-encode the
 //!   at-most-ones and solve the instance).
 
-use std::hint::black_box;
-
-use criterion::{BatchSize, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use grim_benches::{
-    MEASUREMENT, SAMPLE_SIZE, WARM_UP, measure_work, pairwise, pigeonhole, random_3sat, solver_with,
+    MEASUREMENT, SAMPLE_SIZE, WARM_UP, bench_fresh_solves, measure_work, pairwise, pigeonhole,
+    random_3sat,
 };
 use grim_solver::{Budget, Lit, Options};
 
@@ -45,13 +44,7 @@ fn bench_solve(
     // fits 20 samples in the measurement time, where linear sampling would need 210 runs.
     group.sampling_mode(SamplingMode::Flat);
     group.throughput(Throughput::Elements(work.propagations));
-    group.bench_function(name, |b| {
-        b.iter_batched(
-            || solver_with(&options, clauses),
-            |mut s| black_box(s.solve(&[], budget)),
-            BatchSize::SmallInput,
-        )
-    });
+    bench_fresh_solves(&mut group, name.to_string(), &options, clauses, budget);
     group.finish();
 }
 

@@ -21,35 +21,36 @@ use grim_tools::generate;
 type Instance = (&'static str, Vec<Vec<Lit>>, Option<Status>);
 
 fn instances() -> Vec<Instance> {
-    let built = |g: Result<generate::GenCnf, generate::GenError>| {
-        clauses_of(&g.expect("valid generator parameters"))
-    };
-    vec![
-        ("uf100-4.26-seed2", random_3sat(100, 4.26, 2), None),
-        ("uf200-3.8", random_3sat(200, 3.8, 3), None),
-        ("queens-16", built(generate::queens(16)), Some(Status::Sat)),
+    // Name, `grim-gen` command line, answer by construction.
+    let generated = [
+        ("queens-16", "queens --n 16", Some(Status::Sat)),
         (
             "latin-15-30pct",
-            built(generate::latin_square(15, 0.3, 5)),
+            "latin --order 15 --givens=0.3 --seed 5",
             Some(Status::Sat),
         ),
-        (
-            "ordering-10",
-            built(generate::ordering(10)),
-            Some(Status::Unsat),
-        ),
-        ("php-6", built(generate::pigeonhole(6)), Some(Status::Unsat)),
+        ("ordering-10", "ordering --n 10", Some(Status::Unsat)),
+        ("php-6", "php --holes 6", Some(Status::Unsat)),
         (
             "tseitin-16-unsat",
-            built(generate::tseitin_parity(16, 24, 4, false, 7)),
+            "parity --vertices 16 --edges 24 --max-degree 4 --unsat --seed 7",
             Some(Status::Unsat),
         ),
         (
             "colouring-60-4-planted",
-            built(generate::graph_colouring(60, 4, 0.15, true, 9)),
+            "color --vertices 60 --colors 4 --edge-probability=0.15 --planted --seed 9",
             Some(Status::Sat),
         ),
-    ]
+    ];
+    let mut instances = vec![
+        ("uf100-4.26-seed2", random_3sat(100, 4.26, 2), None),
+        ("uf200-3.8", random_3sat(200, 3.8, 3), None),
+    ];
+    for (name, line, expected) in generated {
+        let g = generate::cnf(line).expect("valid generator parameters");
+        instances.push((name, clauses_of(&g), expected));
+    }
+    instances
 }
 
 fn solve(c: &mut Criterion) {

@@ -48,14 +48,38 @@ pub fn clauses_of(generated: &GenCnf) -> Vec<Vec<Lit>> {
 
 /// Uniform random 3-SAT over `vars` variables with `round(ratio · vars)` clauses.
 pub fn random_3sat(vars: u64, ratio: f64, seed: u64) -> Vec<Vec<Lit>> {
-    let clauses = (ratio * vars as f64).round() as u64;
-    let generated = generate::random_ksat(vars, clauses, 3, seed).expect("valid k-SAT parameters");
-    clauses_of(&generated)
+    ksat3(vars, (ratio * vars as f64).round() as u64, seed)
+}
+
+/// `grim-gen ksat --vars VARS --clauses CLAUSES --k 3 --seed SEED`, as literals.
+fn ksat3(vars: u64, clauses: u64, seed: u64) -> Vec<Vec<Lit>> {
+    let line = format!("ksat --vars {vars} --clauses {clauses} --k 3 --seed {seed}");
+    clauses_of(&generate::cnf(&line).expect("valid k-SAT parameters"))
 }
 
 /// The pigeonhole formula PHP(holes + 1, holes) (UNSAT, exponentially hard for resolution).
 pub fn pigeonhole(holes: u32) -> Vec<Vec<Lit>> {
-    clauses_of(&generate::pigeonhole(holes).expect("valid pigeonhole size"))
+    clauses_of(&generate::cnf(&format!("php --holes {holes}")).expect("valid pigeonhole size"))
+}
+
+/// Times one whole `solve` within `budget` on a fresh solver with `options` holding
+/// `clauses` (built outside the timing by `iter_batched`), as benchmark `id` of `group`: what
+/// the propagation and analysis benchmarks each time, with their own throughput.
+#[cfg(feature = "criterion")]
+pub fn bench_fresh_solves(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: String,
+    options: &Options,
+    clauses: &[Vec<Lit>],
+    budget: Budget,
+) {
+    group.bench_function(id, |b| {
+        b.iter_batched(
+            || solver_with(options, clauses),
+            |mut s| std::hint::black_box(s.solve(&[], budget)),
+            criterion::BatchSize::SmallInput,
+        )
+    });
 }
 
 /// A solver with `options` holding `clauses`, ready to solve.
@@ -107,10 +131,9 @@ pub fn measure_work(options: &Options, clauses: &[Vec<Lit>], budget: Budget) -> 
 pub fn dimacs_text(min_bytes: usize, seed: u64) -> Vec<u8> {
     let vars = 100_000u64;
     let clauses = (min_bytes / 20) as u64 + 1;
-    let generated = generate::random_ksat(vars, clauses, 3, seed).expect("valid k-SAT parameters");
     let cnf = Cnf {
         num_vars: vars as usize,
-        clauses: clauses_of(&generated),
+        clauses: ksat3(vars, clauses, seed),
     };
     let mut out = Vec::with_capacity(min_bytes + min_bytes / 8);
     out.extend_from_slice(b"c benchmark input: random 3-SAT\nc seed and size are fixed\n");

@@ -2,7 +2,7 @@
 //! file name) and decompressed as a stream, so a `.cnf.xz` from the SAT Competition reads like
 //! the plain file — same memory bound, same `FILE:LINE:COLUMN` errors (the positions are in the
 //! decompressed text), and a corrupt or truncated stream is an error
-//! ([`ParseError::Decompress`](crate::ParseError::Decompress)), never a shorter formula.
+//! ([`ParseErrorKind::Decompress`](crate::ParseErrorKind::Decompress)), never a shorter formula.
 //!
 //! # Magic bytes
 //! | format | first bytes | decoder |
@@ -121,7 +121,7 @@ impl Compression {
 
 /// Marks an `io::Error` as the decoder's complaint about the data (corrupt, truncated, over
 /// the memory limit) rather than the operating system's, so the reader reports
-/// [`ParseError::Decompress`](crate::ParseError::Decompress) with the format named.
+/// [`ParseErrorKind::Decompress`](crate::ParseErrorKind::Decompress) with the format named.
 #[derive(Debug)]
 pub(crate) struct DecodeFault {
     pub(crate) format: Compression,

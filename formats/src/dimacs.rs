@@ -20,8 +20,8 @@
 //!   (it is zero numerically, and rejecting it would buy nothing). **A leading `+` is
 //!   rejected** as a junk token: DIMACS never defines it, and accepting it would make
 //!   `+`-prefixed garbage from a broken generator look valid. Leading zeros are accepted.
-//! - The input must not end inside a clause ([`ParseError::MissingFinalZero`]).
-//! - **Fewer clauses than the header declares is an error** ([`ParseError::Truncated`]): a file
+//! - The input must not end inside a clause ([`ParseErrorKind::MissingFinalZero`]).
+//! - **Fewer clauses than the header declares is an error** ([`ParseErrorKind::Truncated`]): a file
 //!   cut off at a clause boundary (an interrupted download) reads as a valid formula, and
 //!   answering it would answer a formula nobody wrote. [`ParseOptions::relaxed`] turns it into
 //!   a warning, as MiniSat and CaDiCaL treat it.
@@ -41,7 +41,7 @@ use std::path::Path;
 use grim_solver::{Lit, Var};
 
 use crate::cnf::Cnf;
-use crate::error::{ParseError, Warning};
+use crate::error::{ParseError, ParseErrorKind, Warning};
 use crate::header::{self, read_header_line};
 use crate::literal::Body;
 use crate::open_input;
@@ -64,7 +64,7 @@ pub struct ParseOptions {
     /// are errors instead of warnings. Takes precedence over `relaxed`.
     pub strict: bool,
     /// Fewer clauses than the header declares is a warning instead of
-    /// [`ParseError::Truncated`] (`grim-sat --relaxed`): for the old benchmark files whose
+    /// [`ParseErrorKind::Truncated`] (`grim-sat --relaxed`): for the old benchmark files whose
     /// headers over-count. Off by default, because the same input is what a truncated
     /// download looks like.
     pub relaxed: bool,
@@ -87,21 +87,13 @@ impl ParseOptions {
         (line, column): (u64, u64),
     ) -> Result<Option<Warning>, ParseError> {
         if found < declared && (self.strict || !self.relaxed) {
-            return Err(ParseError::Truncated {
-                line,
-                column,
-                declared,
-                found,
-            });
+            return Err(ParseErrorKind::Truncated { declared, found }.at(line, column));
         }
         if found != declared {
             if self.strict {
-                return Err(ParseError::ClauseCountMismatch {
-                    line,
-                    column,
-                    declared,
-                    found,
-                });
+                return Err(
+                    ParseErrorKind::ClauseCountMismatch { declared, found }.at(line, column)
+                );
             }
             return Ok(Some(Warning::ClauseCountMismatch { declared, found }));
         }
@@ -183,11 +175,10 @@ impl<R: Read> Parser<R> {
             .next_token(start.map(|s: ClauseStart| s.line), true)?
         {
             if token.bytes() == Some(b"p") {
-                return Err(ParseError::DuplicateHeader {
-                    line: token.line,
-                    column: token.column,
+                return Err(ParseErrorKind::DuplicateHeader {
                     first_line: self.header.line,
-                });
+                }
+                .at(token.line, token.column));
             }
             let start = *start.get_or_insert(ClauseStart {
                 line: token.line,
@@ -211,21 +202,17 @@ fn read_header<R: Read>(src: &mut Source<R>) -> Result<Header, ParseError> {
         Some(b'p') => {}
         None => {
             let (line, column) = src.position();
-            return Err(ParseError::MissingHeader { line, column });
+            return Err(ParseErrorKind::MissingHeader.at(line, column));
         }
         Some(_) => {
             let token = src.token()?;
             return Err(match token.number {
-                Number::Junk => ParseError::JunkToken {
-                    line: token.line,
-                    column: token.column,
+                Number::Junk => ParseErrorKind::JunkToken {
                     token: token.snippet(),
                     expected: "a comment `c ...` or the header `p cnf VARIABLES CLAUSES`",
-                },
-                _ => ParseError::MissingHeader {
-                    line: token.line,
-                    column: token.column,
-                },
+                }
+                .at(token.line, token.column),
+                _ => ParseErrorKind::MissingHeader.at(token.line, token.column),
             });
         }
     }

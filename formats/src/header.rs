@@ -4,10 +4,10 @@
 //!
 //! The line is `p`, the format word, the variable count, the clause count and — WCNF only — an
 //! optional top weight, separated by blanks other than a newline, with nothing after them but
-//! blanks. Each part that is missing or malformed is a [`ParseError::BadHeader`] naming what
+//! blanks. Each part that is missing or malformed is a [`ParseErrorKind::BadHeader`] naming what
 //! was expected there ([`Syntax`] holds the words that differ between the two formats); a
-//! variable count above [`MAX_VARS`] is [`ParseError::TooManyVariables`], a count that does not
-//! fit in 64 bits [`ParseError::NumberOverflow`] (a top weight: [`ParseError::WeightOverflow`]).
+//! variable count above [`MAX_VARS`] is [`ParseErrorKind::TooManyVariables`], a count that does not
+//! fit in 64 bits [`ParseErrorKind::NumberOverflow`] (a top weight: [`ParseErrorKind::WeightOverflow`]).
 //!
 //! What comes before the line (comments, and what a missing header means) differs between the
 //! formats and stays with each reader (`dimacs.rs`, `wcnf.rs`).
@@ -15,7 +15,7 @@
 use std::io::Read;
 
 use crate::dimacs::MAX_VARS;
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 use crate::source::{Number, Source, Token};
 
 /// What the header line of one format spells, and the messages that name it.
@@ -88,11 +88,8 @@ pub(crate) fn read_header_line<R: Read>(
         "the number of variables, a non-negative integer",
     )?;
     if num_vars > MAX_VARS {
-        return Err(ParseError::TooManyVariables {
-            line: vars_token.line,
-            column: vars_token.column,
-            value: num_vars,
-        });
+        return Err(ParseErrorKind::TooManyVariables { value: num_vars }
+            .at(vars_token.line, vars_token.column));
     }
     let clauses_token = header_token(src, "the number of clauses")?;
     let num_clauses = header_number(
@@ -125,11 +122,10 @@ fn read_top<R: Read>(src: &mut Source<R>) -> Result<Option<u64>, ParseError> {
             negative: false,
             magnitude,
         } => Ok(Some(magnitude)),
-        Number::Overflow => Err(ParseError::WeightOverflow {
-            line: token.line,
-            column: token.column,
+        Number::Overflow => Err(ParseErrorKind::WeightOverflow {
             token: token.snippet(),
-        }),
+        }
+        .at(token.line, token.column)),
         _ => Err(bad_header(
             &token,
             "the top weight TOP (a non-negative integer; clauses weighing at least TOP are \
@@ -142,12 +138,11 @@ fn read_top<R: Read>(src: &mut Source<R>) -> Result<Option<u64>, ParseError> {
 fn header_token<R: Read>(src: &mut Source<R>, expected: &'static str) -> Result<Token, ParseError> {
     src.line_token()?.ok_or_else(|| {
         let (line, column) = src.position();
-        ParseError::BadHeader {
-            line,
-            column,
+        ParseErrorKind::BadHeader {
             expected,
             found: "the end of the line".to_string(),
         }
+        .at(line, column)
     })
 }
 
@@ -158,20 +153,18 @@ fn header_number(token: &Token, expected: &'static str) -> Result<u64, ParseErro
             negative: false,
             magnitude,
         } => Ok(magnitude),
-        Number::Overflow => Err(ParseError::NumberOverflow {
-            line: token.line,
-            column: token.column,
+        Number::Overflow => Err(ParseErrorKind::NumberOverflow {
             token: token.snippet(),
-        }),
+        }
+        .at(token.line, token.column)),
         _ => Err(bad_header(token, expected)),
     }
 }
 
 fn bad_header(token: &Token, expected: &'static str) -> ParseError {
-    ParseError::BadHeader {
-        line: token.line,
-        column: token.column,
+    ParseErrorKind::BadHeader {
         expected,
         found: format!("`{}`", token.snippet()),
     }
+    .at(token.line, token.column)
 }

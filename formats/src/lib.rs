@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use grim_formats::dimacs::{ParseOptions, read_cnf, write_dimacs};
-//! use grim_formats::ParseError;
+//! use grim_formats::{ParseError, ParseErrorKind};
 //!
 //! let text = "c a tiny instance\np cnf 3 2\n1 -2 0\n2 3 0\n";
 //! let parsed = read_cnf(text.as_bytes(), ParseOptions::default()).expect("well-formed");
@@ -16,7 +16,10 @@
 //!
 //! // Errors name the line and column and what was expected there.
 //! let error = read_cnf("p cnf 2 1\n1 x 0\n".as_bytes(), ParseOptions::default()).unwrap_err();
-//! assert!(matches!(error, ParseError::JunkToken { line: 2, column: 3, .. }));
+//! assert!(matches!(
+//!     error,
+//!     ParseError { line: 2, column: 3, kind: ParseErrorKind::JunkToken { .. } }
+//! ));
 //! assert!(error.with_path("x.cnf").to_string().starts_with("x.cnf:2:3: unexpected `x`"));
 //! ```
 //!
@@ -41,7 +44,7 @@
 //! | [`solution`] | SAT solver output: `s`, `v` |
 //! | [`maxsat_output`] | MaxSAT solver output: `o`, `s`, `v` |
 //! | [`compress`] | gzip, xz, bzip2 and lzma by their magic bytes |
-//! | `error.rs` | [`ParseError`] and [`Warning`] |
+//! | `error.rs` | [`ParseError`] (`{ line, column, kind }`: [`ParseErrorKind`]) and [`Warning`] |
 //!
 //! Every reader streams bytes through a fixed buffer (see `source.rs`): no input is ever read
 //! into one `String`, and no count read from a header is trusted for an allocation. Inputs are
@@ -69,7 +72,7 @@ pub mod wcnf;
 
 pub use cnf::Cnf;
 pub use compress::Compression;
-pub use error::{ParseError, Warning};
+pub use error::{OutputKind, ParseError, ParseErrorKind, Warning};
 pub use grim_formula::sink::Wcnf;
 pub use grim_solver::Lit;
 
@@ -104,25 +107,20 @@ impl Input {
                 Ok(n) => got += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(source) => {
-                    return Err(ParseError::Io {
-                        line: 1,
-                        column: 1,
-                        source,
-                    });
+                    return Err(ParseErrorKind::Io { source }.at(1, 1));
                 }
             }
         }
         let compression = Compression::sniff(magic.get(..got).unwrap_or(&[]));
         let prefix = io::Cursor::new(magic).take(got as u64);
         let whole = prefix.chain(reader);
-        let reader = compression
-            .decoder(whole)
-            .map_err(|source| ParseError::Decompress {
+        let reader = compression.decoder(whole).map_err(|source| {
+            ParseErrorKind::Decompress {
                 format: compression,
-                line: 1,
-                column: 1,
                 source,
-            })?;
+            }
+            .at(1, 1)
+        })?;
         Ok(Input {
             reader,
             compression,
@@ -154,9 +152,6 @@ pub fn open_input(path: &Path) -> Result<Input, ParseError> {
     }
     match File::open(path) {
         Ok(file) => Input::sniff(file),
-        Err(source) => Err(ParseError::Open {
-            path: path.display().to_string(),
-            source,
-        }),
+        Err(source) => Err(ParseError::open(path.display().to_string(), source)),
     }
 }

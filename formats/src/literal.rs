@@ -3,7 +3,7 @@
 //! ([`ModelLits`]).
 //!
 //! Every reader goes through [`lit`]: a magnitude above [`MAX_VARS`] is
-//! [`ParseError::TooManyVariables`] wherever it stands, and `-0` is `0`. What differs is what
+//! [`ParseErrorKind::TooManyVariables`] wherever it stands, and `-0` is `0`. What differs is what
 //! surrounds it: a clause body checks literals against the header's variable count (an error
 //! in strict mode, one warning otherwise); a model refuses literals after its terminating `0`
 //! and a variable given both signs.
@@ -14,7 +14,7 @@ use std::io::Read;
 use grim_solver::Lit;
 
 use crate::dimacs::{MAX_VARS, ParseOptions};
-use crate::error::{ParseError, Warning};
+use crate::error::{ParseError, ParseErrorKind, Warning};
 use crate::source::{Source, Token};
 
 /// The literal `±magnitude` at `(line, column)` with its signed value. Precondition:
@@ -25,11 +25,7 @@ pub(crate) fn lit(
     line: u64,
     column: u64,
 ) -> Result<(Lit, i64), ParseError> {
-    let too_many = ParseError::TooManyVariables {
-        line,
-        column,
-        value: magnitude,
-    };
+    let too_many = ParseErrorKind::TooManyVariables { value: magnitude }.at(line, column);
     if magnitude > MAX_VARS {
         return Err(too_many);
     }
@@ -130,12 +126,11 @@ impl<R: Read> Body<R> {
             && magnitude > declared
         {
             if self.options.strict {
-                return Err(ParseError::LiteralOutOfRange {
-                    line,
-                    column,
+                return Err(ParseErrorKind::LiteralOutOfRange {
                     value,
                     max: declared,
-                });
+                }
+                .at(line, column));
             }
             self.beyond += 1;
             self.first_beyond.get_or_insert((line, column, value));
@@ -150,28 +145,23 @@ impl<R: Read> Body<R> {
         self.clauses += 1;
         match self.declared_clauses {
             Some(declared) if self.options.strict && self.clauses > declared => {
-                Err(ParseError::ClauseCountMismatch {
-                    line: start.0,
-                    column: start.1,
+                Err(ParseErrorKind::ClauseCountMismatch {
                     declared,
                     found: self.clauses,
-                })
+                }
+                .at(start.0, start.1))
             }
             _ => Ok(()),
         }
     }
 
     /// The input ended with the clause begun on line `open` still open, if any: that is
-    /// [`ParseError::MissingFinalZero`]; otherwise the clause count's verdict
+    /// [`ParseErrorKind::MissingFinalZero`]; otherwise the clause count's verdict
     /// ([`ParseOptions::clause_count`]) and the warnings of a lenient read.
     fn end_of_input(&mut self, open: Option<u64>) -> Result<(), ParseError> {
         let (line, column) = self.src.position();
         if let Some(clause_line) = open {
-            return Err(ParseError::MissingFinalZero {
-                line,
-                column,
-                clause_line,
-            });
+            return Err(ParseErrorKind::MissingFinalZero { clause_line }.at(line, column));
         }
         self.finished = true;
         if let Some(declared) = self.declared_clauses {
@@ -216,7 +206,7 @@ impl<R: Read> Body<R> {
     }
 }
 
-/// How a [`ParseError::LiteralAfterEnd`] shows the literal: signed (SAT output), or by its
+/// How a [`ParseErrorKind::LiteralAfterEnd`] shows the literal: signed (SAT output), or by its
 /// magnitude (MaxSAT output, as its reader has always reported it).
 #[derive(Clone, Copy)]
 pub(crate) enum Shown {
@@ -243,7 +233,7 @@ impl ModelLits {
     }
 
     /// One token of a `v` line: a literal, or the `0` ending the model. A junk token is a
-    /// [`ParseError::JunkToken`] expecting `expected`.
+    /// [`ParseErrorKind::JunkToken`] expecting `expected`.
     pub(crate) fn push(
         &mut self,
         token: &Token,
@@ -257,12 +247,11 @@ impl ModelLits {
                 Shown::Signed => token.as_i64(),
                 Shown::Magnitude => i64::try_from(magnitude).ok(),
             };
-            return Err(ParseError::LiteralAfterEnd {
-                line,
-                column,
+            return Err(ParseErrorKind::LiteralAfterEnd {
                 value: value.unwrap_or(i64::MAX),
                 end_line,
-            });
+            }
+            .at(line, column));
         }
         if magnitude == 0 {
             self.end_line = Some(line);
@@ -300,12 +289,11 @@ impl ModelLits {
             previous = Some((lit, here));
         }
         if let Some(((line, column), lit, first_line)) = conflict {
-            return Err(ParseError::ConflictingLiteral {
-                line,
-                column,
+            return Err(ParseErrorKind::ConflictingLiteral {
                 value: lit.to_dimacs(),
                 first_line,
-            });
+            }
+            .at(line, column));
         }
         let mut model: Vec<Lit> = lits.into_iter().map(|(l, _, _)| l).collect();
         model.dedup();

@@ -26,9 +26,9 @@ use std::io::{self, Read, Write};
 
 use grim_solver::Lit;
 
-use crate::error::ParseError;
+use crate::error::{OutputKind, ParseError, ParseErrorKind};
 use crate::literal::{ModelLits, Shown};
-use crate::output::{Status, answers, each_line, status_line};
+use crate::output::{Status, answers, each_line, require_status, status_line};
 use crate::source::{Number, Source, Token, is_blank};
 
 answers! {
@@ -142,17 +142,13 @@ pub fn read_output<R: Read>(reader: R) -> Result<Output, ParseError> {
             let first_line = first_v.get_or_insert((head.line, head.column)).0;
             read_values(src, &mut pending, first_line)
         }
-        _ => Err(ParseError::JunkToken {
-            line: head.line,
-            column: head.column,
+        _ => Err(ParseErrorKind::JunkToken {
             token: head.snippet(),
             expected: "a `c`, `o`, `s` or `v` line",
-        }),
+        }
+        .at(head.line, head.column)),
     })?;
-    let Some((answer, answer_line, answer_column)) = status else {
-        let (line, column) = src.position();
-        return Err(ParseError::MissingMaxSatStatus { line, column });
-    };
+    let (answer, answer_line, answer_column) = require_status(status, &src, OutputKind::MaxSat)?;
     let model = match pending {
         Pending::None => None,
         Pending::Empty => Some(Model::Bits(Vec::new())),
@@ -161,27 +157,26 @@ pub fn read_output<R: Read>(reader: R) -> Result<Output, ParseError> {
     };
     match (answer.has_solution(), first_v) {
         (true, None) => {
-            return Err(ParseError::MaxSatMissingModel {
-                line: answer_line,
-                column: answer_column,
+            return Err(ParseErrorKind::MissingModel {
+                output: OutputKind::MaxSat,
                 answer: answer.as_str(),
-            });
+            }
+            .at(answer_line, answer_column));
         }
         (false, Some((line, column))) => {
-            return Err(ParseError::MaxSatModelWithoutSolution {
-                line,
-                column,
+            return Err(ParseErrorKind::ModelWithoutSolution {
+                output: OutputKind::MaxSat,
                 answer: answer.as_str(),
-            });
+            }
+            .at(line, column));
         }
         _ => {}
     }
     if answer.has_solution() && costs.is_empty() {
-        return Err(ParseError::MissingCost {
-            line: answer_line,
-            column: answer_column,
+        return Err(ParseErrorKind::MissingCost {
             answer: answer.as_str(),
-        });
+        }
+        .at(answer_line, answer_column));
     }
     Ok(Output {
         answer,
@@ -215,16 +210,15 @@ fn read_answer<R: Read>(src: &mut Source<R>) -> Result<Answer, ParseError> {
         [b"UNKNOWN"] => Answer::Unknown,
         _ => {
             let found: Vec<&str> = words.iter().map(|w| w.1.as_str()).collect();
-            return Err(ParseError::JunkToken {
-                line,
-                column,
+            return Err(ParseErrorKind::JunkToken {
                 token: if found.is_empty() {
                     "the end of the line".to_string()
                 } else {
                     found.join(" ")
                 },
                 expected: "`OPTIMUM FOUND`, `SATISFIABLE`, `UNSATISFIABLE` or `UNKNOWN`",
-            });
+            }
+            .at(line, column));
         }
     };
     Ok(answer)
@@ -235,12 +229,11 @@ fn read_cost<R: Read>(src: &mut Source<R>) -> Result<u64, ParseError> {
     let expected = "the cost after `o`: a non-negative integer up to 2^64 - 1";
     let Some(token) = src.line_token()? else {
         let (line, column) = src.position();
-        return Err(ParseError::JunkToken {
-            line,
-            column,
+        return Err(ParseErrorKind::JunkToken {
             token: "the end of the line".to_string(),
             expected,
-        });
+        }
+        .at(line, column));
     };
     let cost = match token.number {
         Number::Int {
@@ -248,29 +241,26 @@ fn read_cost<R: Read>(src: &mut Source<R>) -> Result<u64, ParseError> {
             magnitude,
         } if !negative || magnitude == 0 => magnitude,
         Number::Overflow if !token.snippet().starts_with('-') => {
-            return Err(ParseError::NumberOverflow {
-                line: token.line,
-                column: token.column,
+            return Err(ParseErrorKind::NumberOverflow {
                 token: token.snippet(),
-            });
+            }
+            .at(token.line, token.column));
         }
         _ => {
-            return Err(ParseError::JunkToken {
-                line: token.line,
-                column: token.column,
+            return Err(ParseErrorKind::JunkToken {
                 token: token.snippet(),
                 expected,
-            });
+            }
+            .at(token.line, token.column));
         }
     };
     match src.line_token()? {
         None => Ok(cost),
-        Some(extra) => Err(ParseError::JunkToken {
-            line: extra.line,
-            column: extra.column,
+        Some(extra) => Err(ParseErrorKind::JunkToken {
             token: extra.snippet(),
             expected: "the end of the `o` line after the cost",
-        }),
+        }
+        .at(extra.line, extra.column)),
     }
 }
 
@@ -292,11 +282,7 @@ fn read_values<R: Read>(
     }
     if let Pending::Bits(_) = pending {
         let (line, column) = src.position();
-        return Err(ParseError::DuplicateModel {
-            line,
-            column,
-            first_line,
-        });
+        return Err(ParseErrorKind::DuplicateModel { first_line }.at(line, column));
     }
     // The first token, kept whole: it may be a 0/1 string of any length.
     let (line, column) = src.position();

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use crate::error::ParseError;
+use crate::error::{OutputKind, ParseError, ParseErrorKind};
 use crate::source::{Source, Token};
 
 /// Declares an answer enum: each variant with the words of its `s` line, `as_str`, `Display`,
@@ -57,7 +57,7 @@ pub(crate) fn each_line<R: Read>(
 }
 
 /// The `s` line whose first token is `head`, its answer read by `answer`: a second one is
-/// [`ParseError::DuplicateStatus`], reported before its answer is read.
+/// [`ParseErrorKind::DuplicateStatus`], reported before its answer is read.
 pub(crate) fn status_line<R: Read, A>(
     status: &mut Status<A>,
     src: &mut Source<R>,
@@ -65,12 +65,25 @@ pub(crate) fn status_line<R: Read, A>(
     answer: impl FnOnce(&mut Source<R>) -> Result<A, ParseError>,
 ) -> Result<(), ParseError> {
     if let Some((_, first_line, _)) = status {
-        return Err(ParseError::DuplicateStatus {
-            line: head.line,
-            column: head.column,
+        return Err(ParseErrorKind::DuplicateStatus {
             first_line: *first_line,
-        });
+        }
+        .at(head.line, head.column));
     }
     *status = Some((answer(src)?, head.line, head.column));
     Ok(())
+}
+
+/// The `s` line's answer with its line and column, once the output is read; without one,
+/// [`ParseErrorKind::MissingStatus`] at the end of the output (naming the answers `output`
+/// has).
+pub(crate) fn require_status<R: Read, A>(
+    status: Status<A>,
+    src: &Source<R>,
+    output: OutputKind,
+) -> Result<(A, u64, u64), ParseError> {
+    status.ok_or_else(|| {
+        let (line, column) = src.position();
+        ParseErrorKind::MissingStatus { output }.at(line, column)
+    })
 }

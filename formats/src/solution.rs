@@ -16,9 +16,9 @@ use std::io::{self, Read, Write};
 
 use grim_solver::Lit;
 
-use crate::error::ParseError;
+use crate::error::{OutputKind, ParseError, ParseErrorKind};
 use crate::literal::{ModelLits, Shown};
-use crate::output::{Status, answers, each_line, status_line};
+use crate::output::{Status, answers, each_line, require_status, status_line};
 use crate::source::Source;
 
 /// Longest output line, newline included: SAT Competition rules cap lines at 4096 characters,
@@ -78,37 +78,30 @@ pub fn read_solution<R: Read>(reader: R) -> Result<Solution, ParseError> {
             first_v.get_or_insert((head.line, head.column));
             read_values(src, &mut lits)
         }
-        _ => Err(ParseError::UnexpectedLine {
-            line: head.line,
-            column: head.column,
+        _ => Err(ParseErrorKind::UnexpectedLine {
             found: head.snippet(),
-        }),
+        }
+        .at(head.line, head.column)),
     })?;
-    let Some((answer, answer_line, answer_column)) = status else {
-        let (line, column) = src.position();
-        return Err(ParseError::MissingStatus { line, column });
-    };
+    let (answer, answer_line, answer_column) = require_status(status, &src, OutputKind::Sat)?;
     match (answer, first_v) {
         (Answer::Satisfiable, None) => {
-            return Err(ParseError::MissingModel {
-                line: answer_line,
-                column: answer_column,
-            });
+            return Err(ParseErrorKind::MissingModel {
+                output: OutputKind::Sat,
+                answer: "SATISFIABLE",
+            }
+            .at(answer_line, answer_column));
         }
         (Answer::Satisfiable, Some((v_line, _))) if !lits.is_terminated() => {
             let (line, column) = src.position();
-            return Err(ParseError::UnterminatedModel {
-                line,
-                column,
-                model_line: v_line,
-            });
+            return Err(ParseErrorKind::UnterminatedModel { model_line: v_line }.at(line, column));
         }
         (Answer::Unsatisfiable | Answer::Unknown, Some((line, column))) => {
-            return Err(ParseError::ModelWithoutSat {
-                line,
-                column,
+            return Err(ParseErrorKind::ModelWithoutSolution {
+                output: OutputKind::Sat,
                 answer: answer.as_str(),
-            });
+            }
+            .at(line, column));
         }
         _ => {}
     }
@@ -124,31 +117,28 @@ pub fn read_solution<R: Read>(reader: R) -> Result<Solution, ParseError> {
 fn read_answer<R: Read>(src: &mut Source<R>) -> Result<Answer, ParseError> {
     let (line, column) = src.position();
     let Some(word) = src.line_token()? else {
-        return Err(ParseError::BadStatus {
-            line,
-            column,
+        return Err(ParseErrorKind::BadStatus {
             found: "the end of the line".to_string(),
-        });
+        }
+        .at(line, column));
     };
     let answer = match word.bytes() {
         Some(b"SATISFIABLE") => Answer::Satisfiable,
         Some(b"UNSATISFIABLE") => Answer::Unsatisfiable,
         Some(b"UNKNOWN") => Answer::Unknown,
         _ => {
-            return Err(ParseError::BadStatus {
-                line: word.line,
-                column: word.column,
+            return Err(ParseErrorKind::BadStatus {
                 found: word.snippet(),
-            });
+            }
+            .at(word.line, word.column));
         }
     };
     match src.line_token()? {
         None => Ok(answer),
-        Some(extra) => Err(ParseError::BadStatus {
-            line: word.line,
-            column: word.column,
+        Some(extra) => Err(ParseErrorKind::BadStatus {
             found: format!("{} {}", word.snippet(), extra.snippet()),
-        }),
+        }
+        .at(word.line, word.column)),
     }
 }
 

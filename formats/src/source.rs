@@ -12,7 +12,7 @@
 
 use std::io::{self, Read};
 
-use crate::error::ParseError;
+use crate::error::{ParseError, ParseErrorKind};
 
 const BUFFER: usize = 1 << 16;
 
@@ -67,7 +67,7 @@ impl Token {
     }
 
     /// The sign and magnitude of an integer token. Digits beyond 64 bits are
-    /// [`ParseError::NumberOverflow`]; anything else is [`ParseError::JunkToken`], expecting
+    /// [`ParseErrorKind::NumberOverflow`]; anything else is [`ParseErrorKind::JunkToken`], expecting
     /// `expected`.
     pub(crate) fn int(&self, expected: &'static str) -> Result<(bool, u64), ParseError> {
         match self.number {
@@ -75,17 +75,15 @@ impl Token {
                 negative,
                 magnitude,
             } => Ok((negative, magnitude)),
-            Number::Overflow => Err(ParseError::NumberOverflow {
-                line: self.line,
-                column: self.column,
+            Number::Overflow => Err(ParseErrorKind::NumberOverflow {
                 token: self.snippet(),
-            }),
-            Number::Junk => Err(ParseError::JunkToken {
-                line: self.line,
-                column: self.column,
+            }
+            .at(self.line, self.column)),
+            Number::Junk => Err(ParseErrorKind::JunkToken {
                 token: self.snippet(),
                 expected,
-            }),
+            }
+            .at(self.line, self.column)),
         }
     }
 

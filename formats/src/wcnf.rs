@@ -25,13 +25,13 @@
 //!   with `c` comments out the rest of its line wherever it stands, clauses may span lines,
 //!   `-0` is `0`, a leading `+` is junk.
 //! - **Weights** are unsigned 64-bit integers. `0` is allowed (and kept, for round trips);
-//!   a minus sign ([`ParseError::NegativeWeight`]), a fraction or any other junk
-//!   ([`ParseError::JunkToken`]) and a value above 2^64 - 1 ([`ParseError::WeightOverflow`])
+//!   a minus sign ([`ParseErrorKind::NegativeWeight`]), a fraction or any other junk
+//!   ([`ParseErrorKind::JunkToken`]) and a value above 2^64 - 1 ([`ParseErrorKind::WeightOverflow`])
 //!   are errors. So is a file whose **soft weights sum past 2^64 - 1**
-//!   ([`ParseError::SoftWeightOverflow`]): every cost is then representable, so no consumer
+//!   ([`ParseErrorKind::SoftWeightOverflow`]): every cost is then representable, so no consumer
 //!   has to check its own additions. Hard weights in the old format are not summed.
 //! - Old format only, as in DIMACS: fewer clauses than the header declares is an error
-//!   ([`ParseError::Truncated`]; a warning with [`ParseOptions::relaxed`]); literals beyond the
+//!   ([`ParseErrorKind::Truncated`]; a warning with [`ParseOptions::relaxed`]); literals beyond the
 //!   header's variable count and surplus clauses are errors with [`ParseOptions::strict`],
 //!   warnings otherwise. The headerless format has no declared counts: its variable count is the
 //!   largest variable used.
@@ -48,7 +48,7 @@ use grim_formula::sink::Wcnf;
 use grim_solver::Lit;
 
 use crate::dimacs::{ParseOptions, RESERVE_CAP};
-use crate::error::{ParseError, Warning};
+use crate::error::{ParseError, ParseErrorKind, Warning};
 use crate::header::{self, read_header_line};
 use crate::literal::Body;
 use crate::open_input;
@@ -177,18 +177,14 @@ impl<R: Read> Parser<R> {
         while let Some(token) = self.body.next_token(start.map(|s| s.line), false)? {
             if token.bytes() == Some(b"p") {
                 return Err(match self.header {
-                    Some(h) => ParseError::DuplicateHeader {
-                        line: token.line,
-                        column: token.column,
-                        first_line: h.line,
-                    },
-                    None => ParseError::JunkToken {
-                        line: token.line,
-                        column: token.column,
+                    Some(h) => ParseErrorKind::DuplicateHeader { first_line: h.line }
+                        .at(token.line, token.column),
+                    None => ParseErrorKind::JunkToken {
                         token: token.snippet(),
                         expected: "a clause (`h` or a weight, then literals and `0`) or a \
                                    comment; a `p wcnf` header must come before the first clause",
-                    },
+                    }
+                    .at(token.line, token.column),
                 });
             }
             let Some(open) = start else {
@@ -218,14 +214,13 @@ impl<R: Read> Parser<R> {
         if token.bytes() == Some(b"h") {
             return match self.header {
                 None => Ok(Weight::Hard),
-                Some(_) => Err(ParseError::JunkToken {
-                    line,
-                    column,
+                Some(_) => Err(ParseErrorKind::JunkToken {
                     token: token.snippet(),
                     expected: "a clause weight: this file has a `p wcnf` header, where a \
                                clause is hard when its weight is at least TOP (`h` belongs \
                                to the headerless format)",
-                }),
+                }
+                .at(line, column)),
             };
         }
         let weight = match token.number {
@@ -234,32 +229,27 @@ impl<R: Read> Parser<R> {
                 magnitude,
             } => {
                 if negative && magnitude != 0 {
-                    return Err(ParseError::NegativeWeight {
-                        line,
-                        column,
+                    return Err(ParseErrorKind::NegativeWeight {
                         token: token.snippet(),
-                    });
+                    }
+                    .at(line, column));
                 }
                 magnitude
             }
             Number::Overflow if token.snippet().starts_with('-') => {
-                return Err(ParseError::NegativeWeight {
-                    line,
-                    column,
+                return Err(ParseErrorKind::NegativeWeight {
                     token: token.snippet(),
-                });
+                }
+                .at(line, column));
             }
             Number::Overflow => {
-                return Err(ParseError::WeightOverflow {
-                    line,
-                    column,
+                return Err(ParseErrorKind::WeightOverflow {
                     token: token.snippet(),
-                });
+                }
+                .at(line, column));
             }
             Number::Junk => {
-                return Err(ParseError::JunkToken {
-                    line,
-                    column,
+                return Err(ParseErrorKind::JunkToken {
                     token: token.snippet(),
                     expected: if self.header.is_some() {
                         "a clause weight (a non-negative integer up to 2^64 - 1, no fraction \
@@ -268,7 +258,8 @@ impl<R: Read> Parser<R> {
                         "`h` (a hard clause), a clause weight (a non-negative integer up to \
                          2^64 - 1, no fraction or sign) or a comment `c ...`"
                     },
-                });
+                }
+                .at(line, column));
             }
         };
         if let Some(top) = self.header.and_then(|h| h.top)
@@ -276,15 +267,13 @@ impl<R: Read> Parser<R> {
         {
             return Ok(Weight::Hard);
         }
-        self.soft_total =
-            self.soft_total
-                .checked_add(weight)
-                .ok_or(ParseError::SoftWeightOverflow {
-                    line,
-                    column,
-                    weight,
-                    total: self.soft_total,
-                })?;
+        self.soft_total = self.soft_total.checked_add(weight).ok_or(
+            ParseErrorKind::SoftWeightOverflow {
+                weight,
+                total: self.soft_total,
+            }
+            .at(line, column),
+        )?;
         Ok(Weight::Soft(weight))
     }
 }

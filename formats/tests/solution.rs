@@ -1,8 +1,8 @@
 //! The solver-output format (`s` and `v` lines): what the reader accepts and refuses, and
 //! the writer's line limit.
 
-use grim_formats::ParseError;
 use grim_formats::solution::{Answer, MAX_LINE, read_solution, write_answer, write_model};
+use grim_formats::{OutputKind, ParseError, ParseErrorKind};
 use grim_solver::{Lit, Var};
 use grim_testkit::assert_matches;
 use proptest::prelude::*;
@@ -55,47 +55,47 @@ fn repeating_a_literal_is_harmless() {
 #[test]
 fn a_model_without_its_final_zero_is_refused() {
     let e = err("s SATISFIABLE\nv 1 -2\n");
-    assert_matches!(e => ParseError::UnterminatedModel { line: 3, column: 1, model_line: 2 });
+    assert_matches!(e => ParseError { line: 3, column: 1, kind: ParseErrorKind::UnterminatedModel { model_line: 2 } });
 }
 
 #[test]
 fn a_variable_with_both_signs_is_refused_at_the_later_literal() {
     let e = err("s SATISFIABLE\nv 1 2 -3\nv 4 -2 0\n");
     assert_matches!(
-        e => ParseError::ConflictingLiteral { line: 3, column: 5, value: -2, first_line: 2 }
+        e => ParseError { line: 3, column: 5, kind: ParseErrorKind::ConflictingLiteral { value: -2, first_line: 2 } }
     );
     let e = err("s SATISFIABLE\nv -5 7 5 0\n");
     assert_matches!(
-        e => ParseError::ConflictingLiteral { line: 2, column: 8, value: 5, first_line: 2 }
+        e => ParseError { line: 2, column: 8, kind: ParseErrorKind::ConflictingLiteral { value: 5, first_line: 2 } }
     );
 }
 
 #[test]
 fn literals_after_the_terminating_zero_are_refused() {
     let e = err("s SATISFIABLE\nv 1 0\nv 2 0\n");
-    assert_matches!(e => ParseError::LiteralAfterEnd { line: 3, column: 3, value: 2, end_line: 2 });
+    assert_matches!(e => ParseError { line: 3, column: 3, kind: ParseErrorKind::LiteralAfterEnd { value: 2, end_line: 2 } });
 }
 
 #[test]
 fn satisfiable_without_v_lines_is_refused() {
     let e = err("s SATISFIABLE\n");
-    assert_matches!(e => ParseError::MissingModel { line: 1, column: 1 });
+    assert_matches!(e => ParseError { line: 1, column: 1, kind: ParseErrorKind::MissingModel { output: OutputKind::Sat, .. } });
 }
 
 #[test]
 fn v_lines_under_another_answer_are_refused() {
     let e = err("s UNSATISFIABLE\nv 1 0\n");
     assert_matches!(
-        e => ParseError::ModelWithoutSat { line: 2, column: 1, answer: "UNSATISFIABLE" }
+        e => ParseError { line: 2, column: 1, kind: ParseErrorKind::ModelWithoutSolution { output: OutputKind::Sat, answer: "UNSATISFIABLE" } }
     );
 }
 
 #[test]
 fn a_missing_or_repeated_or_unknown_status_is_refused() {
     let e = err("c nothing here\n");
-    assert_matches!(e => ParseError::MissingStatus { .. });
+    assert_matches!(e => ParseError { kind: ParseErrorKind::MissingStatus { output: OutputKind::Sat, .. }, .. });
     let e = err("s UNKNOWN\ns SATISFIABLE\nv 0\n");
-    assert_matches!(e => ParseError::DuplicateStatus { line: 2, column: 1, first_line: 1 });
+    assert_matches!(e => ParseError { line: 2, column: 1, kind: ParseErrorKind::DuplicateStatus { first_line: 1 } });
     for (text, found) in [
         ("s SAT\n", "SAT"),
         ("s OPTIMUM FOUND\n", "OPTIMUM"),
@@ -104,7 +104,7 @@ fn a_missing_or_repeated_or_unknown_status_is_refused() {
     ] {
         let e = err(text);
         assert_matches!(
-            &e => ParseError::BadStatus { found: f, .. } if f == found,
+            &e => ParseError { kind: ParseErrorKind::BadStatus { found: f, .. }, .. } if f == found,
             "{text:?}: {e:?}"
         );
     }
@@ -113,13 +113,13 @@ fn a_missing_or_repeated_or_unknown_status_is_refused() {
 #[test]
 fn other_lines_and_junk_in_v_lines_are_refused_with_positions() {
     let e = err("s SATISFIABLE\no 3\nv 0\n");
-    assert_matches!(&e => ParseError::UnexpectedLine { line: 2, column: 1, found } if found == "o");
+    assert_matches!(&e => ParseError { line: 2, column: 1, kind: ParseErrorKind::UnexpectedLine { found } } if found == "o");
     let e = err("s SATISFIABLE\nv 1 x 0\n");
-    assert_matches!(e => ParseError::JunkToken { line: 2, column: 5, .. });
+    assert_matches!(e => ParseError { line: 2, column: 5, kind: ParseErrorKind::JunkToken { .. } });
     let e = err("s SATISFIABLE\nv 1 99999999999999999999999 0\n");
-    assert_matches!(e => ParseError::NumberOverflow { line: 2, column: 5, .. });
+    assert_matches!(e => ParseError { line: 2, column: 5, kind: ParseErrorKind::NumberOverflow { .. } });
     let e = err("s SATISFIABLE\nv 4294967296 0\n");
-    assert_matches!(e => ParseError::TooManyVariables { line: 2, column: 3, .. });
+    assert_matches!(e => ParseError { line: 2, column: 3, kind: ParseErrorKind::TooManyVariables { .. } });
 }
 
 #[test]

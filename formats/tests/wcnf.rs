@@ -14,7 +14,7 @@ use grim_formats::maxsat_output::{
 use grim_formats::wcnf::{
     Dialect, Header, Parsed, Parser, Weight, read_wcnf, read_wcnf_path, write_wcnf,
 };
-use grim_formats::{Compression, Input, ParseError, Warning, Wcnf};
+use grim_formats::{Compression, Input, ParseError, ParseErrorKind, Warning, Wcnf};
 use grim_solver::Lit;
 use grim_testkit::compress::{self, DEFAULT};
 use grim_testkit::lits_of;
@@ -268,7 +268,7 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
         ("x 0\n", 1, "x"),
     ] {
         let e = err(text);
-        assert_matches!(e => ParseError::JunkToken { .. }, "{text:?}: {e:?}");
+        assert_matches!(e => ParseError { kind: ParseErrorKind::JunkToken { .. }, .. }, "{text:?}: {e:?}");
         let line = if text.starts_with("h 1 0\n") { 2 } else { 1 };
         at(
             &format!("{text:?}"),
@@ -285,7 +285,10 @@ fn a_fractional_or_signed_or_lettered_weight_is_junk_naming_what_was_expected() 
 fn soft_weights_that_sum_past_64_bits_are_an_error_at_the_clause_that_overflows() {
     let e = err("9223372036854775808 1 0\nh 1 0\n9223372036854775807 2 0\n   1 3 0\n");
     match e {
-        ParseError::SoftWeightOverflow { weight, total, .. } => {
+        ParseError {
+            kind: ParseErrorKind::SoftWeightOverflow { weight, total, .. },
+            ..
+        } => {
             assert_eq!(weight, 1);
             assert_eq!(total, u64::MAX);
         }
@@ -306,8 +309,12 @@ fn a_clause_without_its_final_zero_is_an_error_naming_where_it_began() {
     ] {
         let e = err(text);
         match e {
-            ParseError::MissingFinalZero {
-                clause_line: got, ..
+            ParseError {
+                kind:
+                    ParseErrorKind::MissingFinalZero {
+                        clause_line: got, ..
+                    },
+                ..
             } => assert_eq!(got, clause_line, "{text:?}"),
             ref other => panic!("{text:?}: {other:?}"),
         }
@@ -329,26 +336,25 @@ type Refusal = (
 
 #[test]
 fn each_malformed_input_is_refused_at_its_position_with_a_message_saying_what_was_wrong() {
-    use ParseError::*;
     #[rustfmt::skip]
     let cases: &[Refusal] = &[
-        ("a negative weight", false, "h 1 0\n  -3 1 0\n", |e| matches!(e, NegativeWeight { .. }), 2, 3, "negative weight `-3`"),
-        ("a negative weight beyond 64 bits", false, "p wcnf 1 1 5\n-99999999999999999999999 1 0\n", |e| matches!(e, NegativeWeight { .. }), 2, 1, "negative weight"),
-        ("a weight beyond 64 bits overflows", false, "h 1 0\n18446744073709551616 1 0\n", |e| matches!(e, WeightOverflow { .. }), 2, 1, "exceeds 2^64 - 1"),
-        ("old-format soft weights past 64 bits (hard weights are not summed)", false, "p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n", |e| matches!(e, SoftWeightOverflow { .. }), 3, 1, "overflow"),
-        ("`h` in an old-format file explains the dialects", false, "p wcnf 1 1 5\nh 1 0\n", |e| matches!(e, JunkToken { .. }), 2, 1, "`h` belongs to the headerless format"),
-        ("a header after the first clause", false, "h 1 0\np wcnf 1 1 2\n", |e| matches!(e, JunkToken { .. }), 2, 1, "must come before the first clause"),
-        ("junk inside a clause is shown with its text", false, "h 1 0\n3 1 x2 0\n", |e| matches!(e, JunkToken { .. }), 2, 5, "unexpected `x2`: expected a literal"),
-        ("`h` inside a soft clause is junk", false, "3 1 h 0\n", |e| matches!(e, JunkToken { .. }), 1, 5, "unexpected `h`"),
-        ("a literal beyond the engine limit", false, "h 2147483648 0\n", |e| matches!(e, TooManyVariables { .. }), 1, 3, "variables exceed"),
-        ("a literal beyond 64 bits", false, "1 99999999999999999999999 0\n", |e| matches!(e, NumberOverflow { .. }), 1, 3, "does not fit in 64 bits"),
-        ("an old header's top weight beyond 64 bits", false, "p wcnf 3 2 18446744073709551616\n", |e| matches!(e, WeightOverflow { .. }), 1, 12, "exceeds 2^64 - 1"),
-        ("an old header's variables beyond the engine limit", false, "p wcnf 4294967296 1 1\n", |e| matches!(e, TooManyVariables { .. }), 1, 8, "variables exceed"),
-        ("an old file with fewer clauses than declared", false, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, Truncated { .. }), 4, 1, "ends after 2 of the 3 clauses"),
-        ("strict: more clauses than declared", true, "p wcnf 2 1 9\n9 1 0\n 1 2 0\n", |e| matches!(e, ClauseCountMismatch { .. }), 3, 2, "more clauses than the 1 declared"),
-        ("strict: fewer clauses than declared", true, "p wcnf 2 3 9\n9 1 0\n", |e| matches!(e, Truncated { .. }), 3, 1, "ends after 1 of the 3 clauses"),
-        ("a second header names the first", false, "p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n", |e| matches!(e, DuplicateHeader { first_line: 1, .. }), 3, 2, "second `p` header"),
-        ("strict: a literal beyond the declared variables", true, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, LiteralOutOfRange { value: 3, max: 2, .. }), 3, 3, "exceeds the 2 variables declared"),
+        ("a negative weight", false, "h 1 0\n  -3 1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::NegativeWeight { .. }, .. }), 2, 3, "negative weight `-3`"),
+        ("a negative weight beyond 64 bits", false, "p wcnf 1 1 5\n-99999999999999999999999 1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::NegativeWeight { .. }, .. }), 2, 1, "negative weight"),
+        ("a weight beyond 64 bits overflows", false, "h 1 0\n18446744073709551616 1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::WeightOverflow { .. }, .. }), 2, 1, "exceeds 2^64 - 1"),
+        ("old-format soft weights past 64 bits (hard weights are not summed)", false, "p wcnf 2 2 18446744073709551615\n18446744073709551614 1 0\n2 2 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::SoftWeightOverflow { .. }, .. }), 3, 1, "overflow"),
+        ("`h` in an old-format file explains the dialects", false, "p wcnf 1 1 5\nh 1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::JunkToken { .. }, .. }), 2, 1, "`h` belongs to the headerless format"),
+        ("a header after the first clause", false, "h 1 0\np wcnf 1 1 2\n", |e| matches!(e, ParseError { kind: ParseErrorKind::JunkToken { .. }, .. }), 2, 1, "must come before the first clause"),
+        ("junk inside a clause is shown with its text", false, "h 1 0\n3 1 x2 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::JunkToken { .. }, .. }), 2, 5, "unexpected `x2`: expected a literal"),
+        ("`h` inside a soft clause is junk", false, "3 1 h 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::JunkToken { .. }, .. }), 1, 5, "unexpected `h`"),
+        ("a literal beyond the engine limit", false, "h 2147483648 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::TooManyVariables { .. }, .. }), 1, 3, "variables exceed"),
+        ("a literal beyond 64 bits", false, "1 99999999999999999999999 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::NumberOverflow { .. }, .. }), 1, 3, "does not fit in 64 bits"),
+        ("an old header's top weight beyond 64 bits", false, "p wcnf 3 2 18446744073709551616\n", |e| matches!(e, ParseError { kind: ParseErrorKind::WeightOverflow { .. }, .. }), 1, 12, "exceeds 2^64 - 1"),
+        ("an old header's variables beyond the engine limit", false, "p wcnf 4294967296 1 1\n", |e| matches!(e, ParseError { kind: ParseErrorKind::TooManyVariables { .. }, .. }), 1, 8, "variables exceed"),
+        ("an old file with fewer clauses than declared", false, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::Truncated { .. }, .. }), 4, 1, "ends after 2 of the 3 clauses"),
+        ("strict: more clauses than declared", true, "p wcnf 2 1 9\n9 1 0\n 1 2 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::ClauseCountMismatch { .. }, .. }), 3, 2, "more clauses than the 1 declared"),
+        ("strict: fewer clauses than declared", true, "p wcnf 2 3 9\n9 1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::Truncated { .. }, .. }), 3, 1, "ends after 1 of the 3 clauses"),
+        ("a second header names the first", false, "p wcnf 1 1 2\n2 1 0\n p wcnf 1 1 2\n", |e| matches!(e, ParseError { kind: ParseErrorKind::DuplicateHeader { first_line: 1, .. }, .. }), 3, 2, "second `p` header"),
+        ("strict: a literal beyond the declared variables", true, "p wcnf 2 3 9\n9 1 0\n1 3 -1 0\n", |e| matches!(e, ParseError { kind: ParseErrorKind::LiteralOutOfRange { value: 3, max: 2, .. }, .. }), 3, 3, "exceeds the 2 variables declared"),
     ];
     for &(case, strict, text, expected, line, column, needle) in cases {
         let options = ParseOptions {
@@ -388,7 +394,7 @@ fn malformed_old_headers_name_the_column_and_what_was_expected() {
     ];
     for (text, line, column, needle) in cases {
         let e = err(text);
-        assert_matches!(e => ParseError::BadHeader { .. }, "{text:?}: {e:?}");
+        assert_matches!(e => ParseError { kind: ParseErrorKind::BadHeader { .. }, .. }, "{text:?}: {e:?}");
         at(&format!("{text:?}"), &e, line, column, needle);
     }
     // An old header's numbers past their limits: rows of the table in
@@ -406,7 +412,7 @@ fn absurd_header_counts_allocate_nothing_up_front() {
         found: 1
     }));
     let e = err(text);
-    assert_matches!(e => ParseError::Truncated { declared: u64::MAX, found: 1, .. });
+    assert_matches!(e => ParseError { kind: ParseErrorKind::Truncated { declared: u64::MAX, found: 1, .. }, .. });
 }
 
 /// The same counts are errors by default and when strict: rows of the table in
@@ -459,14 +465,23 @@ fn a_truncated_gzip_file_is_a_gzip_error() {
     bytes.truncate(bytes.len() / 2);
     let input = Input::sniff(io::Cursor::new(bytes)).expect("sniffs");
     let e = read_wcnf(input, ParseOptions::default()).expect_err("truncated");
-    assert_matches!(e => ParseError::Decompress { format: Compression::Gzip, .. });
+    assert_matches!(e => ParseError { kind: ParseErrorKind::Decompress { format: Compression::Gzip, .. }, .. });
 }
 
 #[test]
 fn a_missing_file_is_an_open_error() {
     let e = read_wcnf_path(Path::new("/nonexistent/x.wcnf"), ParseOptions::default())
         .expect_err("missing");
-    assert!(matches!(e, ParseError::Open { .. }) && e.is_io(), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            ParseError {
+                kind: ParseErrorKind::Open { .. },
+                ..
+            }
+        ) && e.is_io(),
+        "{e:?}"
+    );
 }
 
 // ---- the writer ----
@@ -829,7 +844,7 @@ fn malformed_outputs_are_errors_with_positions() {
 fn a_long_literal_token_with_junk_past_its_fortieth_byte_is_junk() {
     let token = format!("{}1x", "0".repeat(45));
     let e = output_err(&format!("o 1\ns SATISFIABLE\nv 2 {token} 0\n"));
-    assert_matches!(e => ParseError::JunkToken { .. });
+    assert_matches!(e => ParseError { kind: ParseErrorKind::JunkToken { .. }, .. });
     assert_eq!(e.position(), Some((3, 5)), "{e}");
     assert!(e.to_string().contains("unexpected `0000"), "{e}");
     // The literal-list model's first token is kept whole: the same verdict.

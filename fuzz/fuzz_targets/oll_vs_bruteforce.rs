@@ -67,7 +67,7 @@ impl<'a> Arbitrary<'a> for Case {
             } else {
                 0
             },
-            stall_conflicts: u.int_in_range(0..=5u64)?,
+            anytime_stall_conflicts: u.int_in_range(0..=5u64)?,
             // The branch and bound: off, or bursts from a few clause visits up.
             bnb_ticks: if u.arbitrary()? {
                 u.int_in_range(1..=5000u64)?

@@ -643,9 +643,7 @@ impl Solver {
     /// literal alone has that level, turned into a propagation after backtracking.
     pub(crate) fn add_external_clause(&mut self, lits: &[Lit], kind: ClauseKind) -> Round {
         let mut buf: Vec<Lit> = lits.to_vec();
-        buf.sort_unstable();
-        buf.dedup();
-        if buf.windows(2).any(|w| w[0] == !w[1]) {
+        if !crate::normalise_clause(&mut buf) {
             return Round::Quiet; // a tautology holds anyway
         }
         if kind == ClauseKind::Irredundant {

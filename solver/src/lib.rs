@@ -30,8 +30,8 @@
 //!
 //! | file | owns (struct) | what it does |
 //! |---|---|---|
-//! | `types` | — | `Var`, `Lit` (packed 2·var + sign), `Status`, `Budget` |
-//! | `options`, `stats` | `Options`, `Stats` | the one options table; the one statistics struct |
+//! | `types` | — | `Var`, `Lit` (packed 2·var + sign), `Status`, `Budget`; [`normalise_clause`], the one tautology check |
+//! | `options`, `stats` | `Options`, `Stats` | the one options table; the one statistics table (`stats_table!`: what `grim-sat --stats` prints) |
 //! | `solver` | `Solver` | the composition and the public API; the answers |
 //! | `trail` | `Trail` | values, levels, reasons, the trail and backtracking |
 //! | `clause` | `Arena`, `Clauses` | the clause arena (u32 offsets); the clause lists |
@@ -126,8 +126,8 @@ pub use proof::ProofFormat;
 pub use rng::SplitMix64;
 pub use search::ProgressFn;
 pub use solver::Solver;
-pub use stats::Stats;
-pub use types::{Budget, Lit, Status, Var};
+pub use stats::{StatSpec, Stats};
+pub use types::{Budget, Lit, Status, Var, normalise_clause};
 
 #[cfg(test)]
 mod tests {

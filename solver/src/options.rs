@@ -195,25 +195,21 @@ impl OptionValue for bool {
     }
 }
 
-impl OptionValue for u64 {
-    const KIND: OptionKind = OptionKind::Int;
-    fn parse_value(text: &str) -> Option<u64> {
-        text.parse().ok()
-    }
-    fn as_f64(self) -> f64 {
-        self as f64
-    }
+/// The integer kinds of rows: parsed in base 10, their ranges compared as `f64`.
+macro_rules! int_option_value {
+    ($($t:ty),*) => {$(
+        impl OptionValue for $t {
+            const KIND: OptionKind = OptionKind::Int;
+            fn parse_value(text: &str) -> Option<$t> {
+                text.parse().ok()
+            }
+            fn as_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    )*};
 }
-
-impl OptionValue for u32 {
-    const KIND: OptionKind = OptionKind::Int;
-    fn parse_value(text: &str) -> Option<u32> {
-        text.parse().ok()
-    }
-    fn as_f64(self) -> f64 {
-        self as f64
-    }
-}
+int_option_value!(u64, u32);
 
 impl OptionValue for f64 {
     const KIND: OptionKind = OptionKind::Float;
@@ -234,6 +230,10 @@ impl OptionValue for f64 {
 /// underneath it), given with their defaults inside the braces; `set` and `get` do not see them.
 /// A row is `/// doc` lines, then `name: type = default, [min, max];` with `type` one of `bool`,
 /// `u32`, `u64`, `f64`.
+///
+/// A renamed row keeps its old name working for a release: after the struct, an optional
+/// `[aliases: "old" => new, …]` makes `set` and `get` take `old` for row `new` (listed in
+/// `ALIASES`; the table, help and `c options:` lines show the new name only).
 #[macro_export]
 macro_rules! options_table {
     (
@@ -241,6 +241,7 @@ macro_rules! options_table {
         pub struct $Name:ident {
             $( $(#[doc = $edoc:literal])* $ename:ident : $ety:ty = $edefault:expr ),* $(,)?
         }
+        $( [aliases: $( $old:literal => $new:ident ),* $(,)?] )?
         $( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $default:expr, [$min:expr, $max:expr]; )*
     ) => {
         $(#[$smeta])*
@@ -269,9 +270,23 @@ macro_rules! options_table {
                 }, )*
             ];
 
-            /// Sets option `name` from its text form, checking kind and range.
+            /// Old names of renamed rows, each with the row it now names: `set` and `get`
+            /// still take them (for one release).
+            pub const ALIASES: &'static [(&'static str, &'static str)] =
+                &[ $( $( ($old, stringify!($new)), )* )? ];
+
+            /// The row `name` stands for: itself, or the new name of an alias.
+            fn canonical_name(name: &str) -> &str {
+                Self::ALIASES
+                    .iter()
+                    .find(|(old, _)| *old == name)
+                    .map_or(name, |(_, new)| new)
+            }
+
+            /// Sets option `name` (a row's name, or an old name in `ALIASES`) from its text
+            /// form, checking kind and range.
             pub fn set(&mut self, name: &str, value: &str) -> Result<(), $crate::OptionError> {
-                match name {
+                match Self::canonical_name(name) {
                     $( stringify!($name) => {
                         let parsed = <$ty as $crate::options::OptionValue>::parse_value(value.trim())
                             .ok_or_else(|| $crate::OptionError::BadValue {
@@ -298,9 +313,10 @@ macro_rules! options_table {
                 }
             }
 
-            /// The current value of option `name` as text, or `None` for an unknown name.
+            /// The current value of option `name` (a row's name, or an old name in `ALIASES`)
+            /// as text, or `None` for an unknown name.
             pub fn get(&self, name: &str) -> Option<String> {
-                match name {
+                match Self::canonical_name(name) {
                     $( stringify!($name) => Some(self.$name.to_string()), )*
                     _ => None,
                 }

@@ -336,10 +336,7 @@ impl Solver {
         let mut buf = std::mem::take(&mut self.add_buf);
         buf.clear();
         buf.extend_from_slice(lits);
-        buf.sort_unstable();
-        buf.dedup();
-        // After sorting, x and ¬x are adjacent (codes 2v, 2v+1).
-        if buf.windows(2).any(|w| w[0] == !w[1]) {
+        if !crate::normalise_clause(&mut buf) {
             self.add_buf = buf;
             return;
         }

@@ -134,6 +134,20 @@ impl Lit {
     }
 }
 
+/// Puts `lits` in the normal form of a clause — sorted by code, each literal once — and says
+/// whether it is a real constraint: `false` for a tautology (a literal beside its negation;
+/// after sorting they are adjacent, codes 2v and 2v + 1), which every assignment satisfies.
+/// `lits` is sorted and deduplicated either way.
+///
+/// The workspace's one tautology check: the engine's `add_clause` and its propagator's
+/// clauses use it, and so does every clause store above it (grim-maxsat's flat formula, its
+/// at-most-one propagator, its Problem API and symmetry test), instead of each writing its own.
+pub fn normalise_clause(lits: &mut Vec<Lit>) -> bool {
+    lits.sort_unstable();
+    lits.dedup();
+    !lits.windows(2).any(|w| w[0] == !w[1])
+}
+
 impl std::ops::Not for Lit {
     type Output = Lit;
     #[inline(always)]

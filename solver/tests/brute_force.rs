@@ -3,8 +3,10 @@
 //! reduce, rephase and mode switches every few conflicts) so those paths fire on tiny inputs.
 
 use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
-use grim_testkit::generate::random_cnf;
-use grim_testkit::{Answer, SplitMix64 as Rng, assert_above, lit, satisfiable as brute_force};
+use grim_testkit::generate::{self, random_cnf};
+use grim_testkit::{
+    Answer, SplitMix64 as Rng, assert_above, clauses_of, lit, satisfiable as brute_force,
+};
 
 fn solver_with(opts: &Options, vars: u32, clauses: &[Vec<Lit>]) -> Solver {
     let mut s = Solver::with_options(opts.clone());
@@ -71,16 +73,7 @@ fn random_small_cnfs_agree_with_brute_force_in_status_model_and_core() {
 /// some hole, no two in one. Unsatisfiable for `p > h`, and hard for resolution, so small
 /// instances already need hundreds of conflicts.
 fn pigeonhole(p: u32, h: u32) -> Vec<Vec<Lit>> {
-    let x = |i: u32, j: u32| lit(i * h + j, false);
-    let mut clauses: Vec<Vec<Lit>> = (0..p).map(|i| (0..h).map(|j| x(i, j)).collect()).collect();
-    for j in 0..h {
-        for a in 0..p {
-            for b in a + 1..p {
-                clauses.push(vec![!x(a, j), !x(b, j)]);
-            }
-        }
-    }
-    clauses
+    clauses_of(&generate::pigeonhole(p, h))
 }
 
 #[test]

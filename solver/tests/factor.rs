@@ -9,7 +9,9 @@
 
 use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
 use grim_testkit::propagator::Between;
-use grim_testkit::{Answer, SharedSink, SplitMix64, assert_above, check_answer, lit};
+use grim_testkit::{
+    Answer, SharedSink, SplitMix64, assert_above, check_answer, clauses_of, generate, lit,
+};
 
 /// A random literal over `0..vars`.
 fn random_lit(rng: &mut SplitMix64, vars: u32) -> Lit {
@@ -198,18 +200,7 @@ fn factored_answers_are_right_and_claiming_an_extension_index_undoes_it() {
 
 /// Pigeonhole PHP(h+1, h): pigeon `p` in hole `k` is variable `p·h + k`.
 fn pigeonhole(h: u32) -> Vec<Vec<Lit>> {
-    let var = |p: u32, k: u32| lit(p * h + k, false);
-    let mut clauses: Vec<Vec<Lit>> = (0..=h)
-        .map(|p| (0..h).map(|k| var(p, k)).collect())
-        .collect();
-    for k in 0..h {
-        for a in 0..=h {
-            for b in a + 1..=h {
-                clauses.push(vec![!var(a, k), !var(b, k)]);
-            }
-        }
-    }
-    clauses
+    clauses_of(&generate::pigeonhole(h + 1, h))
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Status, Var};
+use grim_solver::{Budget, Lit, Options, ProofFormat, Solver, Stats, Status, Var};
 use grim_testkit::generate::{dimacs_text, pigeonhole, random_ksat};
 use grim_testkit::propagator::{HiddenClauses, Reveal};
 use grim_testkit::{SharedSink, SplitMix64, clauses_of, dimacs, unit_propagate};
@@ -429,6 +429,23 @@ fn proofs_stay_valid_through_factoring_with_its_rat_extension_clauses() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Refutes instance `k`, `f`, with `opts` and a text proof, and checks the proof with the
+/// forward RUP checker; returns the engine's counters.
+fn refuted_with_checked_proof(f: &[Vec<i64>], opts: Options, k: usize) -> Stats {
+    let mut s = Solver::with_options(opts);
+    let sink = SharedSink::default();
+    s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
+    add_dimacs(&mut s, f);
+    assert_eq!(
+        s.solve(&[], Budget::UNLIMITED),
+        Status::Unsat,
+        "instance {k}"
+    );
+    s.flush_proof().unwrap();
+    check_text_proof(f, &sink.bytes()).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+    s.stats().clone()
+}
+
 #[test]
 fn shrunken_learned_clauses_are_rup_and_shrinking_removes_literals() {
     // Each learned clause must be RUP on its own (the forward checker checks every lemma), so
@@ -442,18 +459,7 @@ fn shrunken_learned_clauses_are_rup_and_shrinking_removes_literals() {
             shrink: true,
             ..Options::default()
         };
-        let mut s = Solver::with_options(opts);
-        let sink = SharedSink::default();
-        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
-        add_dimacs(&mut s, f);
-        assert_eq!(
-            s.solve(&[], Budget::UNLIMITED),
-            Status::Unsat,
-            "instance {k}"
-        );
-        s.flush_proof().unwrap();
-        shrunken += s.stats().shrunken_literals;
-        check_text_proof(f, &sink.bytes()).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+        shrunken += refuted_with_checked_proof(f, opts, k).shrunken_literals;
     }
     assert!(
         shrunken > 0,
@@ -475,19 +481,9 @@ fn proofs_stay_valid_through_chronological_backtracking() {
             chrono_levels: 0,
             ..Options::default()
         };
-        let mut s = Solver::with_options(opts);
-        let sink = SharedSink::default();
-        s.set_proof(Box::new(sink.clone()), ProofFormat::Text);
-        add_dimacs(&mut s, f);
-        assert_eq!(
-            s.solve(&[], Budget::UNLIMITED),
-            Status::Unsat,
-            "instance {k}"
-        );
-        s.flush_proof().unwrap();
-        backtracks += s.stats().chrono_backtracks;
-        implied += s.stats().chrono_implied;
-        check_text_proof(f, &sink.bytes()).unwrap_or_else(|e| panic!("instance {k}: {e}"));
+        let stats = refuted_with_checked_proof(f, opts, k);
+        backtracks += stats.chrono_backtracks;
+        implied += stats.chrono_implied;
     }
     assert!(
         backtracks > 100 && implied > 0,

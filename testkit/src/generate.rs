@@ -44,17 +44,15 @@ pub fn random_ksat(rng: &mut SplitMix64, vars: u64, clauses: usize, k: usize) ->
 /// The pigeonhole formula PHP(p, h) as DIMACS integers: pigeon `i` sits in hole `j` is
 /// variable `i·h + j + 1`; every pigeon in some hole, no hole with two. Unsatisfiable when
 /// p > h, and hard for resolution (Haken 1985), so a small one still makes many conflicts.
+/// The one pigeonhole of the workspace, [`grim_formula::families::pigeonhole`], in the
+/// DIMACS integers the tests write files and proofs in.
 pub fn pigeonhole(p: u32, h: u32) -> Vec<Vec<i64>> {
-    let x = |i: u32, j: u32| i64::from(i * h + j + 1);
-    let mut cs: Vec<Vec<i64>> = (0..p).map(|i| (0..h).map(|j| x(i, j)).collect()).collect();
-    for j in 0..h {
-        for a in 0..p {
-            for b in a + 1..p {
-                cs.push(vec![-x(a, j), -x(b, j)]);
-            }
-        }
-    }
-    cs
+    grim_formula::families::pigeonhole(p, h)
+        .expect("a test's pigeonhole fits the engine")
+        .clauses
+        .iter()
+        .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+        .collect()
 }
 
 /// DIMACS CNF text of `clauses` (DIMACS integers) over `num_vars` variables, written here

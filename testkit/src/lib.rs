@@ -66,21 +66,32 @@ pub fn clauses_of<C: AsRef<[i64]>>(cs: &[C]) -> Vec<Vec<Lit>> {
     cs.iter().map(|c| lits_of(c.as_ref())).collect()
 }
 
-/// The text of every `.rs` file directly in `manifest_dir/folder` but `except`, concatenated:
-/// what the style rule "a test fails when an option is never read" searches for `opts.NAME`
-/// (the engine's table in `solver/src`, OLL's in `encodings/maxsat/src`; `except` is the file
+/// The text of every `.rs` file in `manifest_dir/folder` and its subfolders but `except` (the
+/// folder's own file of that name), concatenated: what the style rule "a test fails when an
+/// option is never read" searches for `opts.NAME` (the engine's table in `solver/src`, OLL's in
+/// `encodings/maxsat/src`, whose techniques may be folders such as `bnb/`; `except` is the file
 /// that declares the table, where every name appears anyway).
 ///
 /// Panics when the folder or a file cannot be read (a test bug).
 pub fn sources_except(manifest_dir: &str, folder: &str, except: &str) -> String {
-    let dir = std::path::Path::new(manifest_dir).join(folder);
-    let mut sources = String::new();
-    for entry in std::fs::read_dir(&dir).expect("the source folder is readable") {
-        let path = entry.expect("directory entry").path();
-        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with(except) {
-            sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
+    fn walk(dir: &std::path::Path, except: Option<&str>, sources: &mut String) {
+        for entry in std::fs::read_dir(dir).expect("the source folder is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(&path, None, sources);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && !except.is_some_and(|x| path.ends_with(x))
+            {
+                sources.push_str(&std::fs::read_to_string(&path).expect("source file"));
+            }
         }
     }
+    let mut sources = String::new();
+    walk(
+        &std::path::Path::new(manifest_dir).join(folder),
+        Some(except),
+        &mut sources,
+    );
     sources
 }
 
@@ -124,7 +135,7 @@ pub fn assert_starts_with(text: &str, prefix: &str) {
 }
 
 /// Asserts that a value matches a pattern (with an optional guard), showing the value when it
-/// does not: `assert_matches!(e => ParseError::Truncated { line: 4, column: 1, .. })`.
+/// does not: `assert_matches!(e => ParseError { line: 4, column: 1, kind: ParseErrorKind::Truncated { .. } })`.
 ///
 /// Why not `assert!(matches!(e, …), "{e:?}")`: rustfmt lays a struct pattern of more than 18
 /// characters out one field a line, so each check of an error's position took 13 lines and

@@ -2,8 +2,9 @@
 //! `grim-check`, `grim-gen` and `grim-encode` (grid.json levels to CNF/WCNF, solver answers
 //! back to levels and pictures: the `grim-levels` crate; its exit codes: [`grid`]). The
 //! binaries are thin: `grim-sat`'s two runs are the library functions of [`run`] (tested
-//! there, through `tests/run.rs`), its help and option handling [`cli`]; the binary parses
-//! arguments, installs signal handlers, calls, and prints.
+//! there, through `tests/run.rs`), its help and option handling [`cli`]; `grim-check`'s
+//! verdicts are [`check`], `grim-gen`'s families [`generate`]; each binary parses arguments,
+//! (for `grim-sat`) installs signal handlers, calls, and prints.
 //!
 //! The file formats (DIMACS CNF, WCNF in both dialects, solver outputs) are the `grim-formats`
 //! crate, re-exported here as [`formats`]; a program that only reads and writes those files
@@ -14,7 +15,7 @@
 //!
 //! ```
 //! use grim_tools::formats::dimacs::{ParseOptions, read_cnf};
-//! use grim_tools::formats::ParseError;
+//! use grim_tools::formats::{ParseError, ParseErrorKind};
 //! use grim_tools::{Budget, Solver, Status};
 //!
 //! let text = "c a tiny instance\np cnf 3 3\n1 2 0\n-1 3 0\n-2 -3 0\n";
@@ -31,7 +32,8 @@
 //! // A file cut off at a clause boundary is refused with the position and the counts.
 //! let truncated = "p cnf 3 3\n1 2 0\n-1 3 0\n";
 //! let error = read_cnf(truncated.as_bytes(), ParseOptions::default()).unwrap_err();
-//! assert!(matches!(error, ParseError::Truncated { declared: 3, found: 2, .. }));
+//! let kind = &error.kind;
+//! assert!(matches!(kind, ParseErrorKind::Truncated { declared: 3, found: 2 }));
 //! assert!(error.with_path("x.cnf").to_string().starts_with("x.cnf:4:1: the input ends"));
 //! ```
 #![forbid(unsafe_code)]
@@ -50,6 +52,7 @@ pub use grim_levels;
 pub use grim_maxsat;
 pub use grim_solver;
 
+pub mod check;
 pub mod cli;
 /// The file formats: the `grim-formats` crate, re-exported under its old path.
 pub use grim_formats as formats;

@@ -15,7 +15,7 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use grim_testkit::compress::{self, DEFAULT};
-use grim_tools::generate::{GenWcnf, SplitMix64, random_maxsat, vertex_cover};
+use grim_tools::generate::{self, GenWcnf, SplitMix64};
 
 impl Dir {
     fn new_wcnf(test: &str) -> Dir {
@@ -172,13 +172,19 @@ fn slow_instance() -> GenWcnf {
 
 // ------------------------------------------------------------------- answers and exit codes
 
+/// The WCNF text of the instance `grim-gen LINE` writes (LINE without the program name).
+fn generated(line: &str) -> String {
+    generate::wcnf(line).expect(line).to_wcnf_string()
+}
+
 #[test]
 fn an_optimum_prints_decreasing_o_lines_then_optimum_found_and_one_v_line_exit_30() {
     let dir = Dir::new_wcnf("optimum");
     let mut nontrivial = 0;
     for seed in 0..12 {
-        let g = random_maxsat(12, 20, 3, 30, 3, 20, seed).expect("valid");
-        let text = g.to_wcnf_string();
+        let text = generated(&format!(
+            "maxsat --vars 12 --hard 20 --hard-k 3 --soft 30 --soft-k 3 --max-weight 20 --seed {seed}"
+        ));
         let f = dir.file(&format!("r{seed}.wcnf"), &text);
         let o = sat(&[p(&f)]);
         let out = stdout(&o);
@@ -214,8 +220,9 @@ fn an_optimum_prints_decreasing_o_lines_then_optimum_found_and_one_v_line_exit_3
 fn weighted_vertex_cover_optima_match_brute_force() {
     let dir = Dir::new_wcnf("vc");
     for seed in 0..6 {
-        let g = vertex_cover(14, 25, 9, seed).expect("valid");
-        let text = g.to_wcnf_string();
+        let text = generated(&format!(
+            "vertex-cover --vertices 14 --edges 25 --max-weight 9 --seed {seed}"
+        ));
         let f = dir.file("vc.wcnf", &text);
         let o = sat(&["-q", p(&f)]);
         assert_eq!(code(&o), Some(30), "{}", stdout(&o));
@@ -266,13 +273,15 @@ fn the_anytime_phase_leaves_a_budget_cut_run_with_a_much_cheaper_solution() {
     assert!(with.contains("c local search wins"), "{with}");
 }
 
+/// Hard random 3-SAT near the threshold, planted (so satisfiable), with a few soft clauses.
+const HARD_PLANTED: &str =
+    "maxsat --vars 300 --hard 1260 --hard-k 3 --soft 20 --soft-k 2 --max-weight 5 --seed 1";
+
 #[test]
 fn a_budget_that_ends_before_any_solution_gives_s_unknown_exit_0() {
     let dir = Dir::new_wcnf("budget0");
-    // Hard random 3-SAT near the threshold (planted, so satisfiable): one conflict is not
-    // enough to find a model.
-    let g = random_maxsat(300, 1260, 3, 20, 2, 5, 1).expect("valid");
-    let f = dir.file("hard.wcnf", g.to_wcnf_string());
+    // One conflict is not enough to find a model.
+    let f = dir.file("hard.wcnf", generated(HARD_PLANTED));
     let o = sat(&["--conflicts", "1", p(&f)]);
     assert_eq!(code(&o), Some(0), "{}", stdout(&o));
     assert_eq!(answer_lines(&stdout(&o)), vec!["s UNKNOWN"]);
@@ -455,8 +464,9 @@ fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
 #[test]
 fn verbose_prints_bound_progress_lines() {
     let dir = Dir::new_wcnf("verbose");
-    let g = random_maxsat(14, 20, 3, 40, 2, 30, 3).expect("valid");
-    let f = dir.file("v.wcnf", g.to_wcnf_string());
+    let line =
+        "maxsat --vars 14 --hard 20 --hard-k 3 --soft 40 --soft-k 2 --max-weight 30 --seed 3";
+    let f = dir.file("v.wcnf", generated(line));
     let o = sat(&["-v", p(&f)]);
     let out = stdout(&o);
     assert_eq!(code(&o), Some(30), "{out}");
@@ -472,8 +482,12 @@ fn verbose_prints_bound_progress_lines() {
 
 #[test]
 fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
-    let g = random_maxsat(12, 20, 3, 30, 3, 20, 4).expect("valid");
-    let (_dir, f) = Dir::new_wcnf("opt").with_file("o.wcnf", g.to_wcnf_string());
+    let (_dir, f) = Dir::new_wcnf("opt").with_file(
+        "o.wcnf",
+        generated(
+            "maxsat --vars 12 --hard 20 --hard-k 3 --soft 30 --soft-k 3 --max-weight 20 --seed 4",
+        ),
+    );
     let plain = sat(&["-q", p(&f)]);
     let tuned = sat(&["-q", "--opt", "seed=7", "--opt", "reduce_interval=5", p(&f)]);
     assert_eq!(code(&tuned), Some(30), "{}", stderr(&tuned));
@@ -487,8 +501,12 @@ fn engine_options_apply_to_wcnf_and_a_bad_one_is_a_usage_error() {
 
 #[test]
 fn the_same_input_gives_the_same_output_every_time() {
-    let g = random_maxsat(20, 40, 3, 60, 2, 50, 9).expect("valid");
-    let (_dir, f) = Dir::new_wcnf("determinism").with_file("d.wcnf", g.to_wcnf_string());
+    let (_dir, f) = Dir::new_wcnf("determinism").with_file(
+        "d.wcnf",
+        generated(
+            "maxsat --vars 20 --hard 40 --hard-k 3 --soft 60 --soft-k 2 --max-weight 50 --seed 9",
+        ),
+    );
     let a = stdout(&sat(&["-q", p(&f)]));
     let b = stdout(&sat(&["-q", p(&f)]));
     assert_eq!(a, b);
@@ -641,8 +659,7 @@ fn check(instance: &Path, output: &Path) -> Output {
 fn grim_check_accepts_what_grim_sat_prints() {
     let dir = Dir::new_wcnf("check-accepts");
     for seed in 0..5 {
-        let g = random_maxsat(15, 25, 3, 40, 3, 100, seed).expect("valid");
-        let f = dir.file("i.wcnf", g.to_wcnf_string());
+        let f = dir.file("i.wcnf", generated(&format!("maxsat --vars 15 --hard 25 --hard-k 3 --soft 40 --soft-k 3 --max-weight 100 --seed {seed}")));
         let o = sat(&[p(&f)]);
         let out = dir.file("out.txt", &o.stdout);
         let c = check(&f, &out);

@@ -161,48 +161,52 @@ fn instances() -> Vec<GenCnf> {
             let n = least_n + rng.below(n_values);
             let ratio = least_ratio + ratio_span * rng.below(1001) as f64 / 1000.0;
             let m = (n as f64 * ratio).round() as u64;
-            push(generate::random_ksat(n, m, k, rng.next_u64()));
+            push(generate::cnf(&format!(
+                "ksat --vars {n} --clauses {m} --k {k} --seed {}",
+                rng.next_u64()
+            )));
         }
     }
     // Small structured instances.
     for holes in 1..=6 {
-        push(generate::pigeonhole(holes));
+        push(generate::cnf(&format!("php --holes {holes}")));
     }
     for vertices in [4u32, 6, 8, 10, 12, 14] {
         for satisfiable in [true, false] {
             let edges = u64::from(vertices) * 3 / 2;
-            push(generate::tseitin_parity(
-                vertices,
-                edges,
-                4,
-                satisfiable,
-                rng.next_u64(),
-            ));
+            push(generate::cnf(&format!(
+                "parity --vertices {vertices} --edges {edges} --max-degree 4{} --seed {}",
+                if satisfiable { "" } else { " --unsat" },
+                rng.next_u64()
+            )));
         }
     }
     for _ in 0..20 {
         let vertices = 10 + rng.below(21) as u32;
         let p = 0.1 + 0.3 * rng.below(1001) as f64 / 1000.0;
-        push(generate::graph_colouring(
-            vertices,
-            3,
-            p,
-            false,
-            rng.next_u64(),
-        ));
+        push(generate::cnf(&format!(
+            "color --vertices {vertices} --colors 3 --edge-probability={p} --seed {}",
+            rng.next_u64()
+        )));
     }
     for _ in 0..4 {
         let p = 0.3 + 0.4 * rng.below(1001) as f64 / 1000.0;
-        push(generate::graph_colouring(20, 4, p, true, rng.next_u64()));
+        push(generate::cnf(&format!(
+            "color --vertices 20 --colors 4 --edge-probability={p} --planted --seed {}",
+            rng.next_u64()
+        )));
     }
     for n in 1..=7 {
-        push(generate::ordering(n));
+        push(generate::cnf(&format!("ordering --n {n}")));
     }
     for n in 1..=9 {
-        push(generate::queens(n));
+        push(generate::cnf(&format!("queens --n {n}")));
     }
     for order in 3..=6 {
-        push(generate::latin_square(order, 0.3, rng.next_u64()));
+        push(generate::cnf(&format!(
+            "latin --order {order} --givens=0.3 --seed {}",
+            rng.next_u64()
+        )));
     }
     out
 }

@@ -16,7 +16,7 @@ use common::{CHECK, SAT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use grim_tools::generate::{GenWcnf, SplitMix64, random_ksat, random_maxsat, vertex_cover};
+use grim_tools::generate::{self, GenWcnf, SplitMix64};
 
 /// Prints `PATH COST` per instance, or `PATH UNSAT`. RC2 in its MaxSAT Evaluation 2018
 /// configuration B (the one `../shared/bench/adapters/rc2.sh` runs): stratified (diversity
@@ -94,25 +94,40 @@ fn instances() -> Vec<(String, GenWcnf)> {
     let mut out = Vec::new();
     for seed in 0..15 {
         let max_w = [1, 10, 1000][seed as usize % 3];
-        let g = random_maxsat(30 + seed, 60 + 3 * seed, 3, 50 + 2 * seed, 3, max_w, seed)
+        let g = generate::wcnf(&format!("maxsat --vars {} --hard {} --hard-k 3 --soft {} --soft-k 3 --max-weight {max_w} --seed {seed}", 30 + seed, 60 + 3 * seed, 50 + 2 * seed))
             .expect("valid parameters");
         out.push((format!("maxsat-{seed}"), g));
     }
     for seed in 0..10 {
-        let g = random_maxsat(25, 0, 1, 120 + 5 * seed, 2, 1 + seed * 7, 100 + seed)
-            .expect("valid parameters");
+        let g = generate::wcnf(&format!(
+            "maxsat --vars 25 --hard 0 --hard-k 1 --soft {} --soft-k 2 --max-weight {} --seed {}",
+            120 + 5 * seed,
+            1 + seed * 7,
+            100 + seed
+        ))
+        .expect("valid parameters");
         out.push((format!("softonly-{seed}"), g));
     }
     for seed in 0..12 {
-        let g = vertex_cover(25 + seed, 50 + 4 * seed, 1 + 20 * (seed % 4), 200 + seed)
-            .expect("valid parameters");
+        let g = generate::wcnf(&format!(
+            "vertex-cover --vertices {} --edges {} --max-weight {} --seed {}",
+            25 + seed,
+            50 + 4 * seed,
+            1 + 20 * (seed % 4),
+            200 + seed
+        ))
+        .expect("valid parameters");
         out.push((format!("vc-{seed}"), g));
     }
     for seed in 0..13 {
         // Ratios 3.8 to 5.6: the upper ones are mostly UNSAT.
         let vars = 30;
         let clauses = 114 + 4 * seed;
-        let hard = random_ksat(vars, clauses, 3, 300 + seed).expect("valid parameters");
+        let hard = generate::cnf(&format!(
+            "ksat --vars {vars} --clauses {clauses} --k 3 --seed {}",
+            300 + seed
+        ))
+        .expect("valid parameters");
         let mut rng = SplitMix64::new(400 + seed);
         out.push((
             format!("ksat-{seed}"),

@@ -37,8 +37,11 @@
 //! - `sink`: the `ClauseSink` trait, the in-memory `Cnf` / `Wcnf`, and the `Counting` sink that
 //!   measures an encoding's size.
 //! - `rng`: the one seeded stream, `SplitMix64` (the engine's type).
+//! - [`families`]: formula families the tests of several crates and `grim-gen` share (the
+//!   pigeonhole formula).
 #![forbid(unsafe_code)]
 
+pub mod families;
 pub mod rng;
 pub mod sink;
 

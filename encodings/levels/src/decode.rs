@@ -12,9 +12,9 @@ use std::io::Read;
 
 use grim_solver::{Lit, Var};
 
-use grim_formats::ParseError;
 use grim_formats::maxsat_output::{self, read_output};
 use grim_formats::solution::{self, read_solution};
+use grim_formats::{ParseError, ParseErrorKind};
 
 /// Largest solver output read into memory (1 GiB). A 256×256 grid's model is a few tens of
 /// MB; anything beyond this is not an answer to a grid.
@@ -57,20 +57,15 @@ pub fn read_answer(input: impl Read, num_vars: usize) -> Result<(OutputKind, Ans
     input
         .take(MAX_OUTPUT + 1)
         .read_to_end(&mut text)
-        .map_err(|source| ParseError::Io {
-            line: 1,
-            column: 1,
-            source,
-        })?;
+        .map_err(|source| ParseErrorKind::Io { source }.at(1, 1))?;
     if text.len() as u64 > MAX_OUTPUT {
-        return Err(ParseError::Io {
-            line: 1,
-            column: 1,
+        return Err(ParseErrorKind::Io {
             source: std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("the solver output is larger than {MAX_OUTPUT} bytes"),
             ),
-        });
+        }
+        .at(1, 1));
     }
     let values = |value: &dyn Fn(Lit) -> Option<bool>| -> Vec<Option<bool>> {
         (0..num_vars)

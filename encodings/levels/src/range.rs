@@ -19,8 +19,9 @@
 use std::fmt::{self, Write as _};
 
 use crate::describe::{describe, scalar_names};
+use crate::level::Level;
+use crate::spec::GridSpec;
 use crate::svg::{escape, render};
-use crate::{GridSpec, Level};
 
 /// A measure chosen as an axis: one of [`scalar_names`]. Made by [`Metric::named`], so a
 /// [`Range`] never meets a name it cannot plot.

@@ -29,8 +29,9 @@
 //! limit (`am1_effort`) over the whole run. Each term is probed once; its exclusions stay valid
 //! (clauses are only ever added).
 
-use grim_solver::Lit;
+use grim_solver::{Lit, normalise_clause};
 
+use super::flat::Flat;
 use super::oll::{Kind, Oll};
 
 /// Unit propagation over a fixed clause set, with probing (assign, propagate, undo).
@@ -76,9 +77,19 @@ impl Propagator {
             return;
         }
         let mut c = clause.to_vec();
-        c.sort_unstable();
-        c.dedup();
-        if c.windows(2).any(|w| w[0] == !w[1]) || c.iter().any(|&l| self.lit_value(l) == 1) {
+        if normalise_clause(&mut c) {
+            self.add_normalised(c);
+        }
+    }
+
+    /// [`Propagator::add_clause`] for a clause already normalised
+    /// ([`grim_solver::normalise_clause`]: sorted, each literal once, no tautology).
+    fn add_normalised(&mut self, mut c: Vec<Lit>) {
+        debug_assert!(
+            c.windows(2).all(|w| w[0] < w[1] && w[0] != !w[1]),
+            "not normalised: {c:?}"
+        );
+        if !self.ok || c.iter().any(|&l| self.lit_value(l) == 1) {
             return;
         }
         if let Some(max) = c.iter().map(|l| l.var().index()).max() {
@@ -199,11 +210,13 @@ pub(super) struct Am1 {
 }
 
 impl Am1 {
-    /// A detector over `clauses` (the hard clauses and the selector definitions).
-    pub(super) fn new<'a>(clauses: impl Iterator<Item = &'a [Lit]>) -> Am1 {
+    /// A detector over the hard clauses of `flat` and the selector definitions (`C ∨ ¬s` for
+    /// a normalised soft clause `C` and a selector `s` newer than every variable of `C`: both
+    /// are normalised already).
+    pub(super) fn new(flat: &Flat, definitions: &[Vec<Lit>]) -> Am1 {
         let mut prop = Propagator::new();
-        for c in clauses {
-            prop.add_clause(c);
+        for c in flat.hard().chain(definitions.iter().map(Vec::as_slice)) {
+            prop.add_normalised(c.to_vec());
         }
         Am1 {
             prop,
@@ -228,7 +241,7 @@ impl Oll {
         let candidates: Vec<usize> = (0..n)
             .filter(|&t| {
                 let term = &self.terms[t];
-                term.live && term.kind == Kind::Soft && term.weight >= self.threshold
+                term.kind == Kind::Soft && self.in_stratum(term)
             })
             .collect();
         am1.exclusive.resize(n, None);

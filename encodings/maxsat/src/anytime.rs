@@ -3,7 +3,7 @@
 //! **Technique.** Core-guided search proves optima from below; on instances whose cores are
 //! hard to find, it can run for minutes with a poor best model, and a run cut off by a limit or
 //! a signal then answers with that model. Here the main engine calls run in *conflict slices*
-//! (`OllOptions::stall_conflicts`, doubling after each use): a call that spends its slice
+//! (`OllOptions::anytime_stall_conflicts`, doubling after each use): a call that spends its slice
 //! without an answer means the lower bound has stalled, and the phase runs a burst of local
 //! search (`satlike.rs`) from the best model before the call resumes (the engine keeps its
 //! learned clauses, so a resumed call loses little). The phase also runs once right after the
@@ -13,7 +13,7 @@
 //! priced by the referee and reported as an `Improved` event (an `o` line in `grim-sat`), and
 //! the engine's saved phases are seeded with it, so the next SAT answers start near it.
 //!
-//! **Effort.** A burst has `anytime_flips × slice / stall_conflicts` flips, so the walk keeps
+//! **Effort.** A burst has `anytime_flips × slice / anytime_stall_conflicts` flips, so the walk keeps
 //! a fixed share of the time as the slices double.
 //!
 //! **Measured** (`compare.py --timeout 60`, the 42-instance real set, grim with and without
@@ -35,26 +35,69 @@
 
 use super::Event;
 use super::oll::Oll;
+use super::satlike::LocalSearch;
+
+/// The anytime phase's state (`Oll::anytime`), written only here.
+pub(super) struct Anytime {
+    /// The local search, built on its first burst and kept (its dynamic weights carry over).
+    ls: Option<LocalSearch>,
+    /// The conflict slice of the next main call (`anytime_stall_conflicts`, doubled at every
+    /// stall).
+    slice: u64,
+    /// The first burst after the first model is still to run (a model came from a main call,
+    /// not from `first_model`, which runs its own burst).
+    first_due: bool,
+}
+
+impl Anytime {
+    pub(super) fn new(stall_conflicts: u64) -> Anytime {
+        Anytime {
+            ls: None,
+            slice: stall_conflicts,
+            first_due: true,
+        }
+    }
+}
 
 impl Oll {
     /// The conflict cap of the next main call: the current slice once a model exists (before
     /// that there is nothing for the walk to start from), none with the phase off.
     pub(super) fn main_cap(&self) -> Option<u64> {
-        (self.opts.anytime_flips > 0 && self.opts.stall_conflicts > 0 && self.best.is_some())
-            .then_some(self.slice)
+        (self.opts.anytime_flips > 0
+            && self.opts.anytime_stall_conflicts > 0
+            && self.best.is_some())
+        .then_some(self.anytime.slice)
+    }
+
+    /// Whether a model of the hard clauses is looked for before the first core-guided call:
+    /// asked for (`anytime_first_model`), or needed by the phase or by the branch and bound.
+    pub(super) fn first_model_due(&self) -> bool {
+        self.opts.anytime_first_model || self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0
     }
 
     /// Before the first core-guided call: a model of the hard clauses alone (within one slice),
     /// and a burst of local search from it. Without it an instance whose every core is hard
     /// (random Max-3-SAT: all clauses soft) has no model at all until its optimum is proven.
     pub(super) fn first_model(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
-        let cap = Some(self.opts.stall_conflicts).filter(|&c| c > 0);
+        let cap = Some(self.opts.anytime_stall_conflicts).filter(|&c| c > 0);
         if self.call(&[], cap) == grim_solver::Status::Sat {
             self.record_model(on_event);
-            self.ls_first_due = false;
+            self.anytime.first_due = false;
             self.anytime(on_event);
             self.harden();
         }
+    }
+
+    /// Whether the burst after the first model is due: the phase is on, and the first model
+    /// came from a main call (the caller has just recorded it).
+    pub(super) fn first_burst_due(&self) -> bool {
+        self.anytime.first_due && self.opts.anytime_flips > 0
+    }
+
+    /// The burst after the first model (no earlier model to start from). Its caller hardens.
+    pub(super) fn first_burst(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        self.anytime.first_due = false;
+        self.anytime(on_event);
     }
 
     /// A main call spent its slice: run the phase and double the slice.
@@ -62,7 +105,7 @@ impl Oll {
         self.stats.stalls += 1;
         self.anytime(on_event);
         self.harden();
-        self.slice = self.slice.saturating_mul(2);
+        self.anytime.slice = self.anytime.slice.saturating_mul(2);
     }
 
     /// One burst of local search from the best model; an improvement is reported and seeds the
@@ -75,15 +118,16 @@ impl Oll {
             return;
         }
         let (ub, model) = (*ub, model.clone());
-        let scale = (self.slice / self.opts.stall_conflicts.max(1)).max(1);
+        let scale = (self.anytime.slice / self.opts.anytime_stall_conflicts.max(1)).max(1);
         let flips = self.opts.anytime_flips.saturating_mul(scale);
         let stop = self.solver.terminator();
-        let (wcnf, num_vars) = (&self.wcnf, self.num_vars);
+        let flat = &self.flat;
         let ls = self
+            .anytime
             .ls
-            .get_or_insert_with(|| super::satlike::LocalSearch::new(wcnf, num_vars));
+            .get_or_insert_with(|| LocalSearch::new(flat));
         let before = ls.flips;
-        let found = ls.improve(&model, ub, self.lb, flips, &stop);
+        let found = ls.improve(flat, &model, ub, self.lb, flips, &stop);
         self.stats.ls_flips += ls.flips - before;
         self.stats.ls_runs += 1;
         if let Some(m) = found

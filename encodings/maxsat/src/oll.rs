@@ -9,13 +9,52 @@
 //! why a SAT answer under *all* live terms proves the optimum, and why hardening a term heavier
 //! than `best − lower_bound` loses no improving solution. Models are nevertheless priced on the
 //! original instance by [`Wcnf::cost`], never by this bookkeeping.
+//!
+//! **The parts.** [`Oll`] is a composition, as the engine's `Solver` is: the objective and the
+//! answers here, and one field per technique whose state is a struct in the technique's file,
+//! fields private to it (only that file writes them; the others call its methods).
+//!
+//! | `Oll` field | struct | file | what it holds |
+//! |---|---|---|---|
+//! | `wcnf`, `flat`, `num_vars` | `Wcnf`, `Flat` | `oll.rs`, `flat.rs` | the instance (the referee of every cost), its clauses normalised once |
+//! | `opts`, `stats` | `OllOptions`, `OllStats` | `lib.rs` | the options table; the counters (each doc names the file that counts it) |
+//! | `solver` | `Solver` | the engine | the hard clauses, selector definitions, totalizers, facts and hardened terms |
+//! | `terms`, `term_of`, `lb`, `best` | `Term` | `oll.rs` | the objective terms and their index, the lower bound, the best model |
+//! | `strata` | `Strata` | `stratify.rs` | the threshold of the current stratum, the diversity parameter |
+//! | `relax` | `Relax` | `relax.rs` | the totalizers over cores, the cores weight-aware extraction delayed |
+//! | `am1` | `Am1` | `am1.rs` | the at-most-one detector's propagator and the exclusions found |
+//! | `symmetry_fact` | — | `symmetry.rs` | the unit that breaks the complement symmetry |
+//! | `up` | `UpCores` | `upcore.rs` | whether a pass of propagation cores is due |
+//! | `anytime` | `Anytime` | `anytime.rs` | the local search, the conflict slice of the main calls, the first burst |
+//! | `bnb` | `Bursts` | `bnb/mod.rs` | the branch and bound's search and its bursts' schedule |
+//! | `limits`, `started`, `done`, `reported_lb` | `Limits` | `oll.rs` | the running `solve` call's budget; where the run is |
+//!
+//! **The loop** ([`Oll::solve`] → `run`), each rung a technique's predicate and action:
+//! - once, `start`: the first stratum (`stratify.rs`), its at-most-one groups (`am1.rs`),
+//!   and a first model of the hard clauses with a burst of local search (`anytime.rs`);
+//! - the best cost met the lower bound: optimum;
+//! - `bnb_due` → `bnb_burst` (`bnb/`), then `harden` (`harden.rs`);
+//! - `up_cores_due` → `up_cores` (`upcore.rs`);
+//! - otherwise `main_call`: the stratum's assumptions (`stratify.rs`) within the slices of the
+//!   anytime phase and the branch and bound, and its answer:
+//!   - SAT, `on_model`: price it; `first_burst_due` → `first_burst` (`anytime.rs`);
+//!     `relaxing` → `relax_pending` (`relax.rs`), else the optimum when every live term was
+//!     assumed, else `next_stratum` (`stratify.rs`) and `adapt` (`am1.rs`); `harden` either way;
+//!   - UNSAT, `on_core`: `shrink` (`core.rs`), `process_core` (`relax.rs`, exhaustion in
+//!     `core.rs`), `harden`; an empty core means the hard clauses are unsatisfiable;
+//!   - UNKNOWN: a slice ran out (`stalled`, `anytime.rs`, when it was the anytime phase's), or
+//!     the budget or the terminate flag stopped the run.
 
 use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 
-use grim_encodings::card::totalizer::Totalizer;
 use grim_formula::Wcnf;
 
-use super::satlike::LocalSearch;
+use super::anytime::Anytime;
+use super::bnb::Bursts;
+use super::flat::Flat;
+use super::relax::Relax;
+use super::stratify::Strata;
+use super::upcore::UpCores;
 use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
 
 /// What a term's literal stands for.
@@ -39,14 +78,35 @@ pub(super) struct Term {
     pub(super) live: bool,
 }
 
-/// A totalizer over the violation literals of a core.
+/// The budget of the running [`Oll::solve`] call and the engine's counters at its start (every
+/// engine call of the run spends from it: `Oll::call`).
 #[derive(Debug)]
-pub(super) struct Sum {
-    pub(super) tot: Totalizer,
-    /// The weight of the core that created it: every "at most k" output it activates gets it.
-    pub(super) weight: u64,
-    /// The largest bound whose output has been made a term (bounds only grow, one at a time).
-    pub(super) activated: usize,
+struct Limits {
+    budget: Budget,
+    start_conflicts: u64,
+    start_propagations: u64,
+}
+
+/// What a main call answered, and whether it ran out of a slice rather than the budget.
+struct MainCall {
+    status: Status,
+    /// Engine conflicts it spent, and its cap: the smaller of `stall_cap` (the anytime phase's
+    /// slice) and the branch and bound's share.
+    used: u64,
+    cap: Option<u64>,
+    stall_cap: Option<u64>,
+}
+
+impl MainCall {
+    /// It spent its cap (a slice), so an `Unknown` answer is no interruption.
+    fn slice_spent(&self) -> bool {
+        self.cap.is_some_and(|c| self.used >= c)
+    }
+
+    /// It spent the anytime phase's slice: the lower bound has stalled.
+    fn stalled(&self) -> bool {
+        self.stall_cap.is_some_and(|c| self.used >= c)
+    }
 }
 
 /// Weighted core-guided MaxSAT (OLL with RC2's techniques) over one [`Wcnf`].
@@ -56,50 +116,34 @@ pub(super) struct Sum {
 pub struct Oll {
     /// The original instance, the referee of every model's cost.
     pub(super) wcnf: Wcnf,
+    /// The instance's clauses normalised once (`flat.rs`): the soft clauses the terms come
+    /// from, read again by the at-most-one detection, the local search and the branch and bound.
+    pub(super) flat: Flat,
     /// Variables of the instance (at least `wcnf.num_vars`; see [`Oll::new`]).
     pub(super) num_vars: usize,
     pub(super) opts: OllOptions,
     pub(super) solver: Solver,
     pub(super) terms: Vec<Term>,
     /// `term_of[lit.code()]` is the index + 1 of the term with that literal, 0 for none.
-    pub(super) term_of: Vec<u32>,
-    pub(super) sums: Vec<Sum>,
-    /// Cores whose totalizer weight-aware core extraction delayed: violation literals, weight.
-    pub(super) pending: Vec<(Vec<Lit>, u64)>,
+    term_of: Vec<u32>,
     pub(super) lb: u64,
     reported_lb: u64,
     pub(super) best: Option<(u64, Vec<bool>)>,
-    /// Terms of at least this weight are assumed (the current stratum).
-    pub(super) threshold: u64,
-    /// RC2's diversity parameter: half the number of distinct initial weights.
-    pub(super) sdiv: f64,
+    pub(super) stats: OllStats,
+    /// The techniques' own state, one struct each in its file (the table at the top).
+    pub(super) strata: Strata,
+    pub(super) relax: Relax,
+    /// The at-most-one detector (with `am1` on).
+    pub(super) am1: Option<am1::Am1>,
+    /// The unit added by `symmetry` (the branch and bound adds it too).
+    pub(super) symmetry_fact: Option<Lit>,
+    pub(super) up: UpCores,
+    pub(super) anytime: Anytime,
+    pub(super) bnb: Bursts,
+    limits: Limits,
     started: bool,
     /// Set once the answer is final (`Optimum` or `Unsatisfiable`).
     done: Option<MaxSatStatus>,
-    pub(super) stats: OllStats,
-    /// The at-most-one detector (with `am1` on).
-    pub(super) am1: Option<am1::Am1>,
-    /// The budget of the running `solve` call and the engine counters at its start.
-    budget: Budget,
-    start_conflicts: u64,
-    start_propagations: u64,
-    pub(super) up_due: bool,
-    /// The anytime phase's local search (built on first use) and the conflict slice of the
-    /// main calls (`anytime.rs`).
-    pub(super) ls: Option<LocalSearch>,
-    pub(super) slice: u64,
-    /// The local search still has to run once after the first model.
-    pub(super) ls_first_due: bool,
-    /// The branch and bound (`bnb.rs`), built on first use; `bnb_off` once the instance was
-    /// found too large for it.
-    pub(super) bnb: Option<super::bnb::BranchAndBound>,
-    pub(super) bnb_off: bool,
-    /// The work of the next burst (clause visits), and the engine's conflict count after the
-    /// last one.
-    pub(super) bnb_next: u64,
-    pub(super) bnb_mark: u64,
-    /// The unit added by `symmetry` (the branch and bound adds it too).
-    pub(super) symmetry_fact: Option<Lit>,
 }
 
 impl Oll {
@@ -127,7 +171,6 @@ impl Oll {
                 .ok_or(MaxSatError::WeightOverflow { soft_index: i })?;
         }
 
-        let options_bnb_ticks = options.bnb_ticks;
         let mut solver = Solver::with_options(options.solver.clone());
         solver.reserve_vars(num_vars);
         for clause in &wcnf.hard {
@@ -135,43 +178,37 @@ impl Oll {
         }
         let mut oll = Oll {
             wcnf: wcnf.clone(),
+            flat: Flat::new(wcnf, num_vars),
             num_vars,
-            opts: options,
             solver,
             terms: Vec::new(),
             term_of: vec![0; 2 * num_vars],
-            sums: Vec::new(),
-            pending: Vec::new(),
             lb: 0,
             reported_lb: 0,
             best: None,
-            threshold: 1,
-            sdiv: 0.0,
+            stats: OllStats::default(),
+            strata: Strata::new(),
+            relax: Relax::default(),
+            am1: None,
+            symmetry_fact: None,
+            up: UpCores::new(),
+            anytime: Anytime::new(options.anytime_stall_conflicts),
+            bnb: Bursts::new(options.bnb_ticks),
+            limits: Limits {
+                budget: Budget::UNLIMITED,
+                start_conflicts: 0,
+                start_propagations: 0,
+            },
             started: false,
             done: None,
-            stats: OllStats::default(),
-            am1: None,
-            budget: Budget::UNLIMITED,
-            start_conflicts: 0,
-            start_propagations: 0,
-            up_due: true,
-            ls: None,
-            slice: 0,
-            ls_first_due: true,
-            bnb: None,
-            bnb_off: false,
-            bnb_next: options_bnb_ticks,
-            bnb_mark: 0,
-            symmetry_fact: None,
+            opts: options,
         };
-        oll.slice = oll.opts.stall_conflicts;
-        let definitions = oll.add_softs(wcnf);
+        let definitions = oll.add_softs();
         if oll.opts.equiv {
             oll.merge_equivalent_terms(&wcnf.hard);
         }
         if oll.opts.am1 {
-            let clauses = wcnf.hard.iter().chain(definitions.iter());
-            oll.am1 = Some(am1::Am1::new(clauses.map(Vec::as_slice)));
+            oll.am1 = Some(am1::Am1::new(&oll.flat, &definitions));
         }
         let mut symmetry_fact = Vec::new();
         if oll.opts.symmetry
@@ -190,54 +227,45 @@ impl Oll {
                 .map(Vec::as_slice);
             oll.eliminate_subsumed_labels(clauses.chain(std::iter::once(&symmetry_fact[..])));
         }
-        let mut weights: Vec<u64> = oll.live_weights().collect();
-        weights.sort_unstable();
-        weights.dedup();
-        oll.sdiv = weights.len() as f64 / 2.0;
+        oll.measure_diversity();
         Ok(oll)
     }
 
-    /// Turns the soft clauses into terms; returns the selector definitions `C ∨ ¬s` (for the
-    /// at-most-one detection, which propagates over them).
-    fn add_softs(&mut self, wcnf: &Wcnf) -> Vec<Vec<Lit>> {
+    /// Turns the soft clauses of the flat formula into terms (an empty soft clause raises the
+    /// lower bound); returns the selector definitions `C ∨ ¬s` (for the at-most-one detection,
+    /// which propagates over them).
+    fn add_softs(&mut self) -> Vec<Vec<Lit>> {
         let mut definitions = Vec::new();
         // Non-unit soft clauses by their sorted literal set, for merging duplicates. A sorted
         // Vec searched by binary search, not a hash map: determinism, and no new dependency.
         let mut seen: Vec<(Vec<Lit>, usize)> = Vec::new();
-        for (w, clause) in &wcnf.soft {
-            if *w == 0 {
-                continue;
-            }
-            let mut c = clause.clone();
-            c.sort_unstable();
-            c.dedup();
-            if c.windows(2).any(|p| p[0] == !p[1]) {
-                continue; // a tautology is never violated
-            }
-            match c.as_slice() {
-                [] => self.lb = self.lb.saturating_add(*w),
-                [l] => match self.term_index(*l) {
+        self.lb = self.lb.saturating_add(self.flat.offset);
+        for c in self.flat.num_hard..self.flat.num_clauses() {
+            let w = self.flat.soft_weight[c - self.flat.num_hard];
+            match *self.flat.clause(c) {
+                [l] => match self.term_index(l) {
                     Some(t) => {
                         self.stats.merged_softs += 1;
-                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(w);
                     }
                     None => {
-                        self.add_term(*l, *w, Kind::Soft);
+                        self.add_term(l, w, Kind::Soft);
                     }
                 },
-                _ => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(&c)) {
+                ref clause => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(clause)) {
                     Ok(pos) => {
                         self.stats.merged_softs += 1;
                         let t = seen[pos].1;
-                        self.terms[t].weight = self.terms[t].weight.saturating_add(*w);
+                        self.terms[t].weight = self.terms[t].weight.saturating_add(w);
                     }
                     Err(pos) => {
+                        let c = clause.to_vec();
                         let s = self.solver.new_var().pos();
                         let mut def = c.clone();
                         def.push(!s);
                         self.solver.add_clause(&def);
                         definitions.push(def);
-                        let t = self.add_term(s, *w, Kind::Soft);
+                        let t = self.add_term(s, w, Kind::Soft);
                         seen.insert(pos, (c, t));
                     }
                 },
@@ -404,9 +432,11 @@ impl Oll {
         if let Some(status) = self.done {
             return status;
         }
-        self.budget = budget;
-        self.start_conflicts = self.solver.stats().conflicts;
-        self.start_propagations = self.solver.stats().propagations;
+        self.limits = Limits {
+            budget,
+            start_conflicts: self.solver.stats().conflicts,
+            start_propagations: self.solver.stats().propagations,
+        };
         let status = self.run(on_event);
         let engine = self.solver.stats();
         self.stats.conflicts = engine.conflicts;
@@ -418,17 +448,11 @@ impl Oll {
         status
     }
 
-    /// The main loop: solve the stratum; SAT → price the model, relax delayed cores or go down
-    /// a stratum; UNSAT → shrink the core and relax it; either way, harden.
+    /// The main loop, a ladder of the techniques' predicates and actions (the list at the top
+    /// of this file): each rung names the file that owns it.
     fn run(&mut self, on_event: &mut dyn FnMut(Event<'_>)) -> MaxSatStatus {
         if !self.started {
-            self.started = true;
-            self.threshold = self.first_threshold();
-            self.stats.strata += 1;
-            self.adapt();
-            if self.opts.first_model || self.opts.anytime_flips > 0 || self.opts.bnb_ticks > 0 {
-                self.first_model(on_event);
-            }
+            self.start(on_event);
         }
         loop {
             self.report_lb(on_event);
@@ -436,90 +460,118 @@ impl Oll {
                 return MaxSatStatus::Optimum;
             }
             if self.bnb_due() {
-                self.bnb_burst(on_event);
-                self.harden();
+                self.bnb_burst(on_event); // bnb/mod.rs
+                self.harden(); // harden.rs
                 continue;
             }
-            if self.up_due && self.opts.up_cores {
-                self.up_due = false;
-                self.up_cores(on_event);
+            if self.up_cores_due() {
+                self.up_cores(on_event); // upcore.rs
                 continue;
             }
-            let assumptions = self.stratum();
-            self.stats.sat_calls += 1;
-            let stall_cap = self.main_cap();
-            let cap = match (stall_cap, self.bnb_cap()) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
+            let call = self.main_call();
+            let end = match call.status {
+                Status::Sat => self.on_model(on_event),
+                Status::Unsat => self.on_core(on_event),
+                Status::Unknown if call.slice_spent() && !self.solver.terminator().is_set() => {
+                    // The slice ran out, not the budget: the lower bound has stalled (or a
+                    // branch-and-bound burst is due, at the top of the loop).
+                    if call.stalled() {
+                        self.stalled(on_event); // anytime.rs
+                    }
+                    None
+                }
+                Status::Unknown => Some(self.interrupted()),
             };
-            let before = self.solver.stats().conflicts;
-            match self.call(&assumptions, cap) {
-                Status::Sat => {
-                    self.up_due = true;
-                    self.stats.sat_answers += 1;
-                    self.record_model(on_event);
-                    // The anytime phase's first burst (no earlier model to start from). It
-                    // runs after `everything_assumed` is read: a term it lets `harden` remove
-                    // must not make this model, found without that term, look final.
-                    let first_ls = self.ls_first_due && self.opts.anytime_flips > 0;
-                    self.ls_first_due &= !first_ls;
-                    if !self.pending.is_empty() {
-                        if first_ls {
-                            self.anytime(on_event);
-                        }
-                        self.relax_pending(on_event);
-                        self.harden();
-                        continue;
-                    }
-                    let everything_assumed =
-                        self.terms.iter().all(|t| !t.live || self.in_stratum(t));
-                    if first_ls {
-                        self.anytime(on_event);
-                    }
-                    self.harden();
-                    if everything_assumed {
-                        // The model satisfies every live term, so its cost is the lower bound
-                        // (the invariant at the top of this file); `record_model` priced it.
-                        debug_assert_eq!(self.best_cost(), Some(self.lb), "exactness broken");
-                        return if self.best_cost() == Some(self.lb) {
-                            MaxSatStatus::Optimum
-                        } else {
-                            MaxSatStatus::Satisfiable
-                        };
-                    }
-                    self.next_stratum();
-                    self.adapt();
-                }
-                Status::Unsat => {
-                    let core = self.solver.failed_assumptions().to_vec();
-                    if core.is_empty() {
-                        // The hard clauses (with the facts and hardened terms added since) are
-                        // unsatisfiable. Facts are implied and hardening keeps the best model's
-                        // extension, so with a model in hand this cannot happen.
-                        debug_assert!(self.best.is_none(), "hardening lost the best model");
-                        return match self.best {
-                            Some(_) => MaxSatStatus::Satisfiable,
-                            None => MaxSatStatus::Unsatisfiable,
-                        };
-                    }
-                    let core = self.shrink(core);
-                    self.process_core(&core, on_event);
-                    self.harden();
-                }
-                Status::Unknown => {
-                    let used = self.solver.stats().conflicts - before;
-                    if cap.is_some_and(|c| used >= c) && !self.solver.terminator().is_set() {
-                        // The slice ran out, not the budget: the lower bound has stalled (or
-                        // a branch-and-bound burst is due, at the top of the loop).
-                        if stall_cap.is_some_and(|c| used >= c) {
-                            self.stalled(on_event);
-                        }
-                        continue;
-                    }
-                    return self.interrupted();
-                }
+            if let Some(status) = end {
+                return status;
             }
         }
+    }
+
+    /// The first rung, once per run: the first stratum (`stratify.rs`) and its at-most-one
+    /// groups (`am1.rs`), and a model of the hard clauses to start from (`anytime.rs`).
+    fn start(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        self.started = true;
+        self.first_stratum();
+        self.adapt();
+        if self.first_model_due() {
+            self.first_model(on_event);
+        }
+    }
+
+    /// One engine call under the stratum's assumptions, within the conflict slice of the
+    /// anytime phase (`main_cap`) and what the core-guided search may spend before the next
+    /// branch-and-bound burst (`bnb_cap`).
+    fn main_call(&mut self) -> MainCall {
+        let assumptions = self.stratum();
+        self.stats.sat_calls += 1;
+        let stall_cap = self.main_cap();
+        let cap = match (stall_cap, self.bnb_cap()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let before = self.solver.stats().conflicts;
+        let status = self.call(&assumptions, cap);
+        MainCall {
+            status,
+            used: self.solver.stats().conflicts - before,
+            cap,
+            stall_cap,
+        }
+    }
+
+    /// A SAT answer of the main call: price the model; the first local-search burst if due;
+    /// then build the delayed totalizers, or prove the optimum when every live term was
+    /// assumed, or go down a stratum. `Some` when the run ends.
+    fn on_model(&mut self, on_event: &mut dyn FnMut(Event<'_>)) -> Option<MaxSatStatus> {
+        self.up.after_model();
+        self.stats.sat_answers += 1;
+        self.record_model(on_event);
+        // Read before the first burst: a term it lets `harden` remove must not make this
+        // model, found without that term, look final.
+        let everything_assumed = !self.relaxing() && self.everything_assumed();
+        if self.first_burst_due() {
+            self.first_burst(on_event); // anytime.rs
+        }
+        if self.relaxing() {
+            self.relax_pending(on_event); // relax.rs
+            self.harden();
+            return None;
+        }
+        self.harden();
+        if everything_assumed {
+            // The model satisfies every live term, so its cost is the lower bound (the
+            // invariant at the top of this file); `record_model` priced it.
+            debug_assert_eq!(self.best_cost(), Some(self.lb), "exactness broken");
+            return Some(if self.best_cost() == Some(self.lb) {
+                MaxSatStatus::Optimum
+            } else {
+                MaxSatStatus::Satisfiable
+            });
+        }
+        self.next_stratum(); // stratify.rs
+        self.adapt(); // am1.rs
+        None
+    }
+
+    /// An UNSAT answer of the main call: shrink the core (`core.rs`), relax it (`relax.rs`),
+    /// harden. `Some` when the core is empty: the hard clauses are unsatisfiable.
+    fn on_core(&mut self, on_event: &mut dyn FnMut(Event<'_>)) -> Option<MaxSatStatus> {
+        let core = self.solver.failed_assumptions().to_vec();
+        if core.is_empty() {
+            // The hard clauses (with the facts and hardened terms added since) are
+            // unsatisfiable. Facts are implied and hardening keeps the best model's extension,
+            // so with a model in hand this cannot happen.
+            debug_assert!(self.best.is_none(), "hardening lost the best model");
+            return Some(match self.best {
+                Some(_) => MaxSatStatus::Satisfiable,
+                None => MaxSatStatus::Unsatisfiable,
+            });
+        }
+        let core = self.shrink(core);
+        self.process_core(&core, on_event);
+        self.harden();
+        None
     }
 
     fn interrupted(&self) -> MaxSatStatus {
@@ -537,32 +589,6 @@ impl Oll {
         }
     }
 
-    /// The assumptions of the current stratum: live terms of weight ≥ threshold, heaviest first
-    /// (ties in term order).
-    ///
-    /// Why heaviest first: the engine decides assumptions in the order given, so the first
-    /// conflicts, and the cores they yield, involve the heavy terms; a core's minimum weight is
-    /// what the lower bound gains. RC2 gets this order by accident of its bookkeeping (it
-    /// activates the selectors level by level, heaviest weight first). Measured on
-    /// `maxsat-main`: term order 385 s CPU, heaviest first 240 s (wsc_250_150_4_50_3: over 60 s
-    /// → 5.4 s; wsc_220_120_4_50_1: 3.4 → 0.4 s).
-    pub(super) fn stratum(&self) -> Vec<Lit> {
-        let mut terms: Vec<(u64, usize)> = self
-            .terms
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| self.in_stratum(t))
-            .map(|(i, t)| (t.weight, i))
-            .collect();
-        terms.sort_unstable_by_key(|&(w, i)| (std::cmp::Reverse(w), i));
-        terms.into_iter().map(|(_, i)| self.terms[i].lit).collect()
-    }
-
-    /// Whether the current stratum assumes term `t` (live, and at least the threshold).
-    pub(super) fn in_stratum(&self, t: &Term) -> bool {
-        t.live && t.weight >= self.threshold
-    }
-
     /// One engine call within what is left of the budget (and within `cap` conflicts, for
     /// probes). Answers `Unknown` without calling when the budget is spent.
     pub(super) fn call(&mut self, assumptions: &[Lit], cap: Option<u64>) -> Status {
@@ -570,9 +596,10 @@ impl Oll {
         let Budget {
             conflicts,
             propagations,
-        } = self.budget.left_after(
-            st.conflicts.saturating_sub(self.start_conflicts),
-            st.propagations.saturating_sub(self.start_propagations),
+        } = self.limits.budget.left_after(
+            st.conflicts.saturating_sub(self.limits.start_conflicts),
+            st.propagations
+                .saturating_sub(self.limits.start_propagations),
         );
         if conflicts == Some(0) || propagations == Some(0) {
             return Status::Unknown;

@@ -47,7 +47,7 @@
 use crate::{MaxSatError, MaxSatStatus, Oll, OllOptions};
 use grim_encodings::card::{self, CardOptions};
 use grim_formula::{ClauseSink, Wcnf};
-use grim_solver::{Budget, Terminator};
+use grim_solver::{Budget, Terminator, normalise_clause};
 pub use grim_solver::{Lit, Var};
 use std::fmt;
 
@@ -667,10 +667,5 @@ impl ClauseSink for Problem {
 /// negation.
 fn normalise(lits: &[Lit], neutral: Lit, absorbing: Lit) -> Option<Vec<Lit>> {
     let mut v: Vec<Lit> = lits.iter().copied().filter(|&l| l != neutral).collect();
-    v.sort_unstable();
-    v.dedup();
-    if v.contains(&absorbing) || v.windows(2).any(|w| w[0] == !w[1]) {
-        return None;
-    }
-    Some(v)
+    (normalise_clause(&mut v) && !v.contains(&absorbing)).then_some(v)
 }

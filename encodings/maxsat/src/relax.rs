@@ -27,9 +27,35 @@ use grim_solver::Lit;
 use grim_encodings::card::totalizer::Totalizer;
 
 use super::Event;
-use super::oll::{Kind, Oll, Sum};
+use super::oll::{Kind, Oll};
+
+/// A totalizer over the violation literals of a core.
+#[derive(Debug)]
+struct Sum {
+    tot: Totalizer,
+    /// The weight of the core that created it: every "at most k" output it activates gets it.
+    weight: u64,
+    /// The largest bound whose output has been made a term (bounds only grow, one at a time).
+    activated: usize,
+}
+
+/// The relaxation's state (`Oll::relax`), written only here: the totalizers built so far
+/// (`Kind::Output { sum, .. }` indexes them) and the cores whose totalizers weight-aware core
+/// extraction delayed.
+#[derive(Debug, Default)]
+pub(super) struct Relax {
+    sums: Vec<Sum>,
+    /// Violation literals and weight of each delayed core.
+    pending: Vec<(Vec<Lit>, u64)>,
+}
 
 impl Oll {
+    /// Whether delayed cores wait for their totalizers (`wce`): a SAT answer builds them
+    /// instead of moving to the next stratum.
+    pub(super) fn relaxing(&self) -> bool {
+        !self.relax.pending.is_empty()
+    }
+
     /// Processes a core (term literals, as returned by `shrink`).
     pub(super) fn process_core(&mut self, core: &[Lit], on_event: &mut dyn FnMut(Event<'_>)) {
         let terms: Vec<usize> = core.iter().filter_map(|&l| self.term_index(l)).collect();
@@ -54,7 +80,7 @@ impl Oll {
             self.add_fact(*v);
         } else if self.opts.wce {
             self.stats.delayed += 1;
-            self.pending.push((violations, w));
+            self.relax.pending.push((violations, w));
         } else {
             self.relax(violations, w, on_event);
         }
@@ -62,7 +88,7 @@ impl Oll {
 
     /// Builds the totalizers of the cores delayed by weight-aware core extraction.
     pub(super) fn relax_pending(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
-        for (violations, w) in std::mem::take(&mut self.pending) {
+        for (violations, w) in std::mem::take(&mut self.relax.pending) {
             self.relax(violations, w, on_event);
         }
     }
@@ -80,10 +106,10 @@ impl Oll {
         } else {
             Some((1, lit))
         };
-        let sum = self.sums.len();
+        let sum = self.relax.sums.len();
         match exhausted {
             Some((bound, lit)) => {
-                self.sums.push(Sum {
+                self.relax.sums.push(Sum {
                     tot,
                     weight: w,
                     activated: bound,
@@ -95,7 +121,7 @@ impl Oll {
                 for v in violations {
                     self.add_fact(v);
                 }
-                self.sums.push(Sum {
+                self.relax.sums.push(Sum {
                     tot,
                     weight: w,
                     activated: usize::MAX,
@@ -107,7 +133,7 @@ impl Oll {
     /// Makes "at most `bound`" of totalizer `sum` a term, once (bounds are activated in
     /// increasing order, each when the previous one was in a core).
     pub(super) fn activate(&mut self, sum: usize, bound: usize) {
-        let Some(s) = self.sums.get_mut(sum) else {
+        let Some(s) = self.relax.sums.get_mut(sum) else {
             return;
         };
         if bound <= s.activated {

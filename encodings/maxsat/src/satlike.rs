@@ -17,7 +17,7 @@
 //! **When.** `oll.rs` runs it (with `OllOptions::anytime_flips`) once after the first model, so
 //! hardening starts from a good upper bound, and again whenever a main engine call exhausts
 //! its conflict slice without an answer (the lower bound has stalled); each run starts from the
-//! best model so far. Its models are priced by [`Wcnf::cost`] before they are reported, like
+//! best model so far. Its models are priced by [`Wcnf::cost`](crate::Wcnf::cost) before they are reported, like
 //! every other model.
 //!
 //! **Where ours differs.** SATLike starts from a greedy or random assignment and runs alone; we
@@ -29,22 +29,19 @@
 use grim_solver::{Lit, Terminator, Var};
 
 use grim_formula::SplitMix64;
-use grim_formula::Wcnf;
+
+use super::flat::Flat;
 
 /// Dynamic-weight increment of a falsified hard clause at a local optimum (SATLike's `h_inc`).
 const HARD_INC: i64 = 3;
 /// Candidates sampled per step among the improving variables (SATLike's BMS `t`).
 const SAMPLES: usize = 15;
 
-/// The walk's state over one instance; built once, reused by every burst.
+/// The walk's state over one instance; built once, reused by every burst. The clauses are the
+/// run's [`Flat`] formula (hard ones first), which every method borrows: clause `c` of the
+/// arrays below is clause `c` of the flat formula.
 pub(super) struct LocalSearch {
     num_vars: usize,
-    /// Clause literals, clause `c` at `lits[start[c]..start[c + 1]]`; hard clauses first.
-    lits: Vec<Lit>,
-    start: Vec<usize>,
-    num_hard: usize,
-    /// Original weight of each clause (0 for hard ones: they are priced apart).
-    weight: Vec<u64>,
     /// Dynamic weight and, for soft clauses, its limit.
     dw: Vec<i64>,
     limit: Vec<i64>,
@@ -64,64 +61,33 @@ pub(super) struct LocalSearch {
     false_pos: Vec<u32>,
     /// Falsified hard clauses (counted, to know when the assignment is a model).
     false_hard: usize,
-    /// Original weight of the falsified soft clauses.
+    /// Original weight of the falsified soft clauses (without the flat formula's `offset`, what
+    /// the empty soft clauses cost every model: the referee counts them, the walk not).
     cost: u64,
-    /// What the empty soft clauses cost every model (the referee counts them; the walk not).
-    offset: u64,
     rng: SplitMix64,
     /// Flips over all bursts (statistics).
     pub(super) flips: u64,
 }
 
 impl LocalSearch {
-    /// Builds the clause database of `wcnf` over `num_vars` variables (empty clauses and soft
-    /// clauses of weight 0 are dropped: no flip changes them, and the cost a caller compares
-    /// with is the referee's, which counts the empty ones).
-    pub(super) fn new(wcnf: &Wcnf, num_vars: usize) -> LocalSearch {
-        let mut lits = Vec::new();
-        let mut start = vec![0];
-        let mut weight = Vec::new();
-        let mut offset = 0u64;
-        let mut push = |c: &[Lit], w: u64, lits: &mut Vec<Lit>, weight: &mut Vec<u64>| {
-            let mut c = c.to_vec();
-            c.sort_unstable();
-            c.dedup();
-            if c.is_empty() {
-                offset = offset.saturating_add(w);
-                return false;
-            }
-            if c.windows(2).any(|p| p[0] == !p[1]) {
-                return false;
-            }
-            lits.extend_from_slice(&c);
-            start.push(lits.len());
-            weight.push(w);
-            true
-        };
-        let mut num_hard = 0;
-        for c in &wcnf.hard {
-            num_hard += usize::from(push(c, 0, &mut lits, &mut weight));
-        }
-        let soft: Vec<u64> = wcnf
-            .soft
-            .iter()
-            .filter(|(w, c)| *w > 0 && push(c, *w, &mut lits, &mut weight))
-            .map(|(w, _)| *w)
-            .collect();
+    /// The walk's state over the flat formula `f` (its dynamic weights start at 1; a soft
+    /// clause's limit grows with its weight).
+    pub(super) fn new(f: &Flat) -> LocalSearch {
+        let num_vars = f.num_vars;
+        let soft = &f.soft_weight;
         let mean = if soft.is_empty() {
             1.0
         } else {
             soft.iter().map(|&w| w as f64).sum::<f64>() / soft.len() as f64
         };
-        let n = weight.len();
-        let offset = offset;
+        let n = f.num_clauses();
         let mut limit = vec![0i64; n];
-        for c in num_hard..n {
-            limit[c] = 1 + (20.0 * weight[c] as f64 / mean).min(1e9) as i64;
+        for c in f.num_hard..n {
+            limit[c] = 1 + (20.0 * soft[c - f.num_hard] as f64 / mean).min(1e9) as i64;
         }
         let mut occurs = vec![Vec::new(); 2 * num_vars];
         for c in 0..n {
-            for &l in &lits[start[c]..start[c + 1]] {
+            for &l in f.clause(c) {
                 if let Some(o) = occurs.get_mut(l.code()) {
                     o.push(c as u32);
                 }
@@ -129,11 +95,6 @@ impl LocalSearch {
         }
         LocalSearch {
             num_vars,
-            offset,
-            lits,
-            start,
-            num_hard,
-            weight,
             dw: vec![1; n],
             limit,
             occurs,
@@ -159,9 +120,9 @@ impl LocalSearch {
     /// The variable of the first true literal of clause `c`, in clause order; 0 when none is
     /// true (the flip's callers keep `sat_count` and ask only for a satisfied clause).
     #[inline]
-    fn first_true_var(&self, c: usize) -> usize {
-        for i in self.start[c]..self.start[c + 1] {
-            let l = self.lits[i];
+    fn first_true_var(&self, f: &Flat, c: usize) -> usize {
+        for i in f.start[c]..f.start[c + 1] {
+            let l = f.lits[i];
             if self.is_true(l) {
                 return l.var().index();
             }
@@ -169,12 +130,8 @@ impl LocalSearch {
         0
     }
 
-    fn clause(&self, c: usize) -> &[Lit] {
-        &self.lits[self.start[c]..self.start[c + 1]]
-    }
-
     /// Sets the assignment to `model` and recomputes counts, scores and the falsified set.
-    fn reset(&mut self, model: &[bool]) {
+    fn reset(&mut self, f: &Flat, model: &[bool]) {
         for v in 0..self.num_vars {
             self.value[v] = model.get(v).copied().unwrap_or(false);
         }
@@ -185,10 +142,10 @@ impl LocalSearch {
         self.false_pos.iter_mut().for_each(|p| *p = u32::MAX);
         self.false_hard = 0;
         self.cost = 0;
-        for c in 0..self.weight.len() {
+        for c in 0..f.num_clauses() {
             let mut count = 0;
             let mut last = 0;
-            for &l in self.clause(c) {
+            for &l in f.clause(c) {
                 if self.is_true(l) {
                     count += 1;
                     last = l.var().index() as u32;
@@ -198,9 +155,9 @@ impl LocalSearch {
             self.sat_var[c] = last;
             match count {
                 0 => {
-                    self.make_false(c);
-                    for i in self.start[c]..self.start[c + 1] {
-                        let v = self.lits[i].var().index();
+                    self.make_false(f, c);
+                    for i in f.start[c]..f.start[c + 1] {
+                        let v = f.lits[i].var().index();
                         self.score[v] += self.dw[c];
                     }
                 }
@@ -213,27 +170,27 @@ impl LocalSearch {
         }
     }
 
-    fn make_false(&mut self, c: usize) {
+    fn make_false(&mut self, f: &Flat, c: usize) {
         self.false_pos[c] = self.falsified.len() as u32;
         self.falsified.push(c as u32);
-        if c < self.num_hard {
+        if c < f.num_hard {
             self.false_hard += 1;
         } else {
-            self.cost = self.cost.saturating_add(self.weight[c]);
+            self.cost = self.cost.saturating_add(f.soft_weight[c - f.num_hard]);
         }
     }
 
-    fn make_true(&mut self, c: usize) {
+    fn make_true(&mut self, f: &Flat, c: usize) {
         let pos = self.false_pos[c] as usize;
         self.false_pos[c] = u32::MAX;
         self.falsified.swap_remove(pos);
         if let Some(&moved) = self.falsified.get(pos) {
             self.false_pos[moved as usize] = pos as u32;
         }
-        if c < self.num_hard {
+        if c < f.num_hard {
             self.false_hard -= 1;
         } else {
-            self.cost = self.cost.saturating_sub(self.weight[c]);
+            self.cost = self.cost.saturating_sub(f.soft_weight[c - f.num_hard]);
         }
     }
 
@@ -253,7 +210,7 @@ impl LocalSearch {
     }
 
     /// Flips variable `v`, keeping counts, scores and sets exact.
-    fn flip(&mut self, v: usize) {
+    fn flip(&mut self, f: &Flat, v: usize) {
         let Some(now_true) = Var::new(v as u32).map(|x| x.lit(!self.value[v])) else {
             return;
         };
@@ -268,10 +225,10 @@ impl LocalSearch {
             self.sat_count[c] += 1;
             match self.sat_count[c] {
                 1 => {
-                    self.make_true(c);
+                    self.make_true(f, c);
                     self.sat_var[c] = v as u32;
-                    for i in self.start[c]..self.start[c + 1] {
-                        let u = self.lits[i].var().index();
+                    for i in f.start[c]..f.start[c + 1] {
+                        let u = f.lits[i].var().index();
                         if u != v {
                             self.score[u] -= w;
                             touched.push(u);
@@ -295,9 +252,9 @@ impl LocalSearch {
             self.sat_count[c] -= 1;
             match self.sat_count[c] {
                 0 => {
-                    self.make_false(c);
-                    for i in self.start[c]..self.start[c + 1] {
-                        let u = self.lits[i].var().index();
+                    self.make_false(f, c);
+                    for i in f.start[c]..f.start[c + 1] {
+                        let u = f.lits[i].var().index();
                         if u != v {
                             self.score[u] += w;
                             touched.push(u);
@@ -306,14 +263,14 @@ impl LocalSearch {
                 }
                 1 => {
                     // Find the one true literal left; it now breaks c when flipped.
-                    let last = self.first_true_var(c);
+                    let last = self.first_true_var(f, c);
                     self.sat_var[c] = last as u32;
                     self.score[last] -= w;
                     touched.push(last);
                 }
                 _ => {
                     if self.sat_var[c] as usize == v {
-                        self.sat_var[c] = self.first_true_var(c) as u32;
+                        self.sat_var[c] = self.first_true_var(f, c) as u32;
                     }
                 }
             }
@@ -325,10 +282,10 @@ impl LocalSearch {
     }
 
     /// At a local optimum: raise the dynamic weights of the falsified clauses (scores follow).
-    fn bump_weights(&mut self) {
+    fn bump_weights(&mut self, f: &Flat) {
         for k in 0..self.falsified.len() {
             let c = self.falsified[k] as usize;
-            let inc = if c < self.num_hard {
+            let inc = if c < f.num_hard {
                 HARD_INC
             } else if self.dw[c] < self.limit[c] {
                 1
@@ -336,8 +293,8 @@ impl LocalSearch {
                 continue;
             };
             self.dw[c] += inc;
-            for i in self.start[c]..self.start[c + 1] {
-                let u = self.lits[i].var().index();
+            for i in f.start[c]..f.start[c + 1] {
+                let u = f.lits[i].var().index();
                 self.score[u] += inc;
                 self.update_good(u);
             }
@@ -345,7 +302,7 @@ impl LocalSearch {
     }
 
     /// One step of the walk.
-    fn step(&mut self) {
+    fn step(&mut self, f: &Flat) {
         if !self.good.is_empty() {
             let mut best = u32::MAX;
             for _ in 0..SAMPLES.min(self.good.len()) {
@@ -354,10 +311,10 @@ impl LocalSearch {
                     best = v;
                 }
             }
-            self.flip(best as usize);
+            self.flip(f, best as usize);
             return;
         }
-        self.bump_weights();
+        self.bump_weights(f);
         if self.falsified.is_empty() {
             return;
         }
@@ -365,39 +322,40 @@ impl LocalSearch {
         let mut c = self.falsified[self.rng.below(self.falsified.len() as u64) as usize] as usize;
         if self.false_hard > 0 {
             for _ in 0..4 {
-                if c < self.num_hard {
+                if c < f.num_hard {
                     break;
                 }
                 c = self.falsified[self.rng.below(self.falsified.len() as u64) as usize] as usize;
             }
         }
         let mut best = usize::MAX;
-        for i in self.start[c]..self.start[c + 1] {
-            let u = self.lits[i].var().index();
+        for i in f.start[c]..f.start[c + 1] {
+            let u = f.lits[i].var().index();
             if best == usize::MAX || self.score[u] > self.score[best] {
                 best = u;
             }
         }
         if best != usize::MAX {
-            self.flip(best);
+            self.flip(f, best);
         }
     }
 
     /// Walks for at most `flips` flips from `model`, stopping early when `stop` is set or a
     /// model of cost `target` or less turns up. Returns the cheapest model found that is cheaper
-    /// than `bound`, or `None` (costs as [`Wcnf::cost`] computes them).
+    /// than `bound`, or `None` (costs as [`Wcnf::cost`](crate::Wcnf::cost) computes them).
     pub(super) fn improve(
         &mut self,
+        f: &Flat,
         model: &[bool],
         bound: u64,
         target: u64,
         flips: u64,
         stop: &Terminator,
     ) -> Option<Vec<bool>> {
-        self.reset(model);
+        self.reset(f, model);
         // Empty soft clauses cost every model the same: compare without them.
-        let mut best_cost = bound.saturating_sub(self.offset);
-        let target = target.saturating_sub(self.offset);
+        let mut best_cost = bound.saturating_sub(f.offset);
+        let target = target.saturating_sub(f.offset);
         let mut best: Option<Vec<bool>> = None;
         for i in 0..flips {
             if self.false_hard == 0 && self.cost < best_cost {
@@ -410,7 +368,7 @@ impl LocalSearch {
             if i % 4096 == 0 && stop.is_set() {
                 break;
             }
-            self.step();
+            self.step(f);
         }
         if self.false_hard == 0 && self.cost < best_cost {
             best = Some(self.value.clone());
@@ -422,17 +380,18 @@ impl LocalSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grim_formula::Wcnf;
 
     fn lit(d: i64) -> Lit {
         Lit::from_dimacs(d).unwrap()
     }
 
     /// Recomputes every count and score from scratch and compares with the incremental ones.
-    fn assert_consistent(ls: &LocalSearch) {
+    fn assert_consistent(ls: &LocalSearch, f: &Flat) {
         let mut score = vec![0i64; ls.num_vars];
         let mut falsified = 0;
-        for c in 0..ls.weight.len() {
-            let trues: Vec<usize> = ls
+        for c in 0..f.num_clauses() {
+            let trues: Vec<usize> = f
                 .clause(c)
                 .iter()
                 .filter(|&&l| ls.is_true(l))
@@ -442,7 +401,7 @@ mod tests {
             match trues.len() {
                 0 => {
                     falsified += 1;
-                    for l in ls.clause(c) {
+                    for l in f.clause(c) {
                         score[l.var().index()] += ls.dw[c];
                     }
                 }
@@ -484,12 +443,13 @@ mod tests {
                     w.add_soft(1 + rng.below(9), &c);
                 }
             }
-            let mut ls = LocalSearch::new(&w, n);
-            ls.reset(&vec![false; n]);
-            assert_consistent(&ls);
+            let f = Flat::new(&w, n);
+            let mut ls = LocalSearch::new(&f);
+            ls.reset(&f, &vec![false; n]);
+            assert_consistent(&ls, &f);
             for _ in 0..200 {
-                ls.step();
-                assert_consistent(&ls);
+                ls.step(&f);
+                assert_consistent(&ls, &f);
                 let model = ls.value.clone();
                 if ls.false_hard == 0 {
                     assert_eq!(w.cost(&model), Some(ls.cost), "cost of a model");
@@ -510,13 +470,14 @@ mod tests {
         for v in 1..=3 {
             w.add_soft(big, &[lit(-v)]);
         }
-        let mut ls = LocalSearch::new(&w, 3);
+        let f = Flat::new(&w, 3);
+        let mut ls = LocalSearch::new(&f);
         let stop = Terminator::default();
         let m = ls
-            .improve(&[true, true, true], 3 * big, 0, 10_000, &stop)
+            .improve(&f, &[true, true, true], 3 * big, 0, 10_000, &stop)
             .expect("improves");
         assert_eq!(w.cost(&m), Some(big), "model {m:?}");
-        let soft_limits = &ls.limit[ls.num_hard..];
+        let soft_limits = &ls.limit[f.num_hard..];
         assert!(
             soft_limits.iter().all(|&l| l == 21),
             "limits {soft_limits:?}"
@@ -532,10 +493,13 @@ mod tests {
         for (v, wt) in [(1, 5), (2, 6), (3, 7), (4, 1)] {
             w.add_soft(wt, &[lit(-v)]);
         }
-        let mut ls = LocalSearch::new(&w, 4);
+        let f = Flat::new(&w, 4);
+        let mut ls = LocalSearch::new(&f);
         let start = vec![true, true, true, false];
         let stop = Terminator::default();
-        let m = ls.improve(&start, 18, 0, 10_000, &stop).expect("improves");
+        let m = ls
+            .improve(&f, &start, 18, 0, 10_000, &stop)
+            .expect("improves");
         assert_eq!(w.cost(&m), Some(1), "model {m:?}");
     }
 }

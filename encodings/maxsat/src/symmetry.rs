@@ -17,7 +17,7 @@
 //! as negative occurrences of every variable); only if it passes are the clauses sorted and
 //! compared, in O(size · log size) time and a copy of the instance in memory.
 
-use grim_solver::{Lit, Var};
+use grim_solver::{Lit, Var, normalise_clause};
 
 use grim_formula::Wcnf;
 
@@ -56,12 +56,7 @@ pub(super) fn complement_symmetry(wcnf: &Wcnf) -> Option<Var> {
     // Pass 2: the exact multiset comparison.
     let canonical = |clauses: &mut dyn Iterator<Item = (u64, Vec<Lit>)>| {
         let mut v: Vec<(Vec<Lit>, u64)> = clauses
-            .filter_map(|(w, mut c)| {
-                c.sort_unstable();
-                c.dedup();
-                let tautology = c.windows(2).any(|p| p[0] == !p[1]);
-                (!tautology).then_some((c, w))
-            })
+            .filter_map(|(w, mut c)| normalise_clause(&mut c).then_some((c, w)))
             .collect();
         v.sort_unstable();
         // Merge equal clauses: weights add up (hard clauses carry weight 0 and stay apart

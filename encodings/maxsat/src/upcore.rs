@@ -40,9 +40,33 @@ use super::oll::Oll;
 /// Propagations probing may spend beyond those of the rest of the run.
 const UP_ALLOWANCE: u64 = 2_000_000;
 
+/// The phase's schedule (`Oll::up`), written only here.
+#[derive(Debug)]
+pub(super) struct UpCores {
+    /// A pass is due: none ran since the last SAT answer (or the start).
+    due: bool,
+}
+
+impl UpCores {
+    pub(super) fn new() -> UpCores {
+        UpCores { due: true }
+    }
+
+    /// A SAT answer: a new stratum or new totalizer outputs may expose new propagation cores.
+    pub(super) fn after_model(&mut self) {
+        self.due = true;
+    }
+}
+
 impl Oll {
+    /// Whether the phase is due: on (`up_cores`), and no pass since the last SAT answer.
+    pub(super) fn up_cores_due(&self) -> bool {
+        self.up.due && self.opts.up_cores
+    }
+
     /// Runs the phase described above. Stops early when the lower bound meets the best cost.
     pub(super) fn up_cores(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
+        self.up.due = false;
         loop {
             // Effort: probing may use as many propagations as the rest of the run, plus a
             // fixed allowance; a stop request ends it too (probing does not look at it).

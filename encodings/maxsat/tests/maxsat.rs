@@ -338,7 +338,7 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             "anytime",
             OllOptions {
                 anytime_flips: 200,
-                stall_conflicts: 1,
+                anytime_stall_conflicts: 1,
                 ..plain()
             },
         ),
@@ -346,7 +346,7 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
             "anytime+hardening+stratify",
             OllOptions {
                 anytime_flips: 50,
-                stall_conflicts: 2,
+                anytime_stall_conflicts: 2,
                 hardening: true,
                 stratify: true,
                 ..plain()
@@ -409,7 +409,7 @@ fn configurations() -> Vec<(&'static str, OllOptions)> {
                 bnb_ticks: 300,
                 bnb_max_literals: u64::MAX,
                 anytime_flips: 50,
-                stall_conflicts: 2,
+                anytime_stall_conflicts: 2,
                 hardening: true,
                 symmetry: true,
                 ..plain()
@@ -1035,7 +1035,7 @@ fn bench_files_named_in_the_environment() {
             "exhaust_phases" => opts.exhaust_phases = n != 0,
             "up_cores" => opts.up_cores = n != 0,
             "anytime_flips" => opts.anytime_flips = n,
-            "stall_conflicts" => opts.stall_conflicts = n,
+            "anytime_stall_conflicts" => opts.anytime_stall_conflicts = n,
             "freeze_terms" => opts.freeze_terms = n != 0,
             "sle" => opts.sle = n != 0,
             "equiv" => opts.equiv = n != 0,
@@ -1128,7 +1128,7 @@ fn an_optimiser_with_a_propagator_respects_the_clauses_only_the_propagator_holds
         }
         let opts = OllOptions {
             anytime_flips: 300,
-            stall_conflicts: 1,
+            anytime_stall_conflicts: 1,
             bnb_ticks: 20,
             bnb_max_literals: u64::MAX,
             symmetry: true,
@@ -1198,7 +1198,7 @@ fn branch_and_bound_with_empty_soft_clauses_keeps_the_lower_bound_below_the_opti
         am1: false,
         symmetry: false,
         anytime_flips: 0,
-        stall_conflicts: 3,
+        anytime_stall_conflicts: 3,
         bnb_ticks: 285,
         bnb_max_literals: u64::MAX,
         ..OllOptions::default()

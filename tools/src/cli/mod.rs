@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use grim_formats::detect::Format;
 use grim_maxsat::OllOptions;
 use grim_solver::options::nearest_option;
-use grim_solver::{OptionError, OptionKind, OptionSpec, Options, Stats};
+use grim_solver::{OptionError, OptionKind, OptionSpec, Options, StatSpec, Stats};
 
 /// Exit codes of `grim-sat`. 10, 20 and 0 are the SAT Competition's, 30 the MaxSAT
 /// Evaluation's; the error codes avoid them.
@@ -107,7 +107,8 @@ fn table_help(out: &mut String, table: &[OptionSpec], default: impl Fn(&str) -> 
 }
 
 /// Sets `NAME` to `VALUE` in whichever table has the row: the engine's first, then OLL's (the
-/// names are disjoint, a test in `grim-maxsat` says so). An unknown name is refused with
+/// names are disjoint, a test in `grim-maxsat` says so; OLL's also takes the old names of its
+/// renamed rows, `OllOptions::ALIASES`). An unknown name is refused with
 /// the closest name of either table as a suggestion (`shrnk` → `shrink`).
 pub fn set_option(
     engine: &mut Options,
@@ -116,15 +117,13 @@ pub fn set_option(
     value: &str,
 ) -> Result<(), OptionError> {
     match engine.set(name, value) {
-        Err(OptionError::UnknownOption { .. })
-            if OllOptions::TABLE.iter().any(|s| s.name == name) =>
-        {
-            oll.set(name, value)
-        }
-        Err(OptionError::UnknownOption { name, .. }) => Err(OptionError::UnknownOption {
-            suggestion: nearest_option(&name, &[Options::TABLE, OllOptions::TABLE]),
-            name,
-        }),
+        Err(OptionError::UnknownOption { .. }) => match oll.set(name, value) {
+            Err(OptionError::UnknownOption { name, .. }) => Err(OptionError::UnknownOption {
+                suggestion: nearest_option(&name, &[Options::TABLE, OllOptions::TABLE]),
+                name,
+            }),
+            result => result,
+        },
         result => result,
     }
 }
@@ -199,81 +198,39 @@ pub fn per_second(n: u64, seconds: f64) -> f64 {
     }
 }
 
-/// The statistics block printed at the end of a run, as `c` lines.
+/// The statistics block printed at the end of a run, as `c` lines: every row of the engine's
+/// statistics table ([`Stats::TABLE`]), in its order, the rates where the table asks for them.
 pub fn stats_lines(stats: &Stats, seconds: f64) -> Vec<String> {
-    let rows: [(&str, u64); 57] = [
-        ("solves", stats.solves),
-        ("decisions", stats.decisions),
-        ("propagations", stats.propagations),
-        ("conflicts", stats.conflicts),
-        ("restarts", stats.restarts),
-        ("mode switches", stats.mode_switches),
-        ("random sequences", stats.random_sequences),
-        ("random decisions", stats.random_decisions),
-        ("rephases", stats.rephases),
-        ("reductions", stats.reductions),
-        ("learned", stats.learned),
-        ("learned units", stats.learned_units),
-        ("learned literals", stats.learned_literals),
-        ("minimized literals", stats.minimized_literals),
-        ("shrunken literals", stats.shrunken_literals),
-        ("reason-side bumps", stats.reason_bumps),
-        ("chronological backtracks", stats.chrono_backtracks),
-        ("out-of-order implications", stats.chrono_implied),
-        ("retiered", stats.retiered),
-        ("deleted", stats.deleted),
-        ("simplified", stats.simplified),
-        ("walks", stats.walks),
-        ("walk best broken", stats.walk_best_broken),
-        ("boosted walks", stats.boosted_walks),
-        ("vivify rounds", stats.vivify_rounds),
-        ("vivified clauses", stats.vivified),
-        ("vivified irredundant", stats.vivified_irredundant),
-        ("vivified literals", stats.vivified_literals),
-        ("eliminate rounds", stats.eliminate_rounds),
-        ("eliminated", stats.eliminated),
-        ("gates", stats.gates),
-        ("ITE gates", stats.gates_ite),
-        ("XOR gates", stats.gates_xor),
-        ("subsumed", stats.subsumed),
-        ("resolvents", stats.resolvents),
-        ("probe rounds", stats.probe_rounds),
-        ("probed", stats.probed),
-        ("failed literals", stats.failed_literals),
-        ("hyper binaries", stats.hbr),
-        ("hyper subsuming", stats.hbr_subsuming),
-        ("congruence rounds", stats.congruence_rounds),
-        ("congruence gates", stats.congruence_gates),
-        ("congruence merged", stats.congruence_merged),
-        ("substituted", stats.substituted),
-        ("transred rounds", stats.transred_rounds),
-        ("transred removed", stats.transred_removed),
-        ("transred failed", stats.transred_failed),
-        ("subsumed in search", stats.subsumed_in_search),
-        ("strengthened", stats.strengthened),
-        ("promoted", stats.promoted),
-        ("models checked", stats.models_checked),
-        ("lucky attempts", stats.lucky_attempts),
-        ("lucky models", stats.lucky_models),
-        ("factor variables", stats.factor_vars),
-        ("factor removed", stats.factor_removed),
-        ("factor added", stats.factor_added),
-        ("factor undone", stats.factor_undone),
-    ];
-    // One column for every name, the longest included ("out-of-order implications").
-    let w = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+    table_lines(Stats::TABLE, stats, seconds, 0)
+}
+
+/// `c ---- statistics ----`, the time, then one `c LABEL VALUE` line per row of `table` (with
+/// `(N/s)` where the row asks for a rate), the labels in a column as wide as the longest label
+/// and at least `min_width` (OLL's block has kept a 20-column label since its first version).
+/// Printing walks the table, so a counter cannot be left out of it.
+pub fn table_lines<S>(
+    table: &[StatSpec<S>],
+    stats: &S,
+    seconds: f64,
+    min_width: usize,
+) -> Vec<String> {
+    let w = table
+        .iter()
+        .map(|spec| spec.label.len())
+        .max()
+        .unwrap_or(0)
+        .max(min_width);
     let mut lines = vec!["c ---- statistics ----".to_string()];
     lines.push(format!("c {:<w$} {:>14.2} s", "time", seconds));
-    for (name, value) in rows {
-        let rate = match name {
-            "decisions" | "propagations" | "conflicts" => {
-                format!("  ({:.0}/s)", per_second(value, seconds))
-            }
-            _ => String::new(),
+    for spec in table {
+        let value = (spec.value)(stats);
+        let rate = if spec.rate {
+            format!("  ({:.0}/s)", per_second(value, seconds))
+        } else {
+            String::new()
         };
-        lines.push(format!("c {name:<w$} {value:>14}{rate}"));
+        lines.push(format!("c {:<w$} {value:>14}{rate}", spec.label));
     }
-    lines.push(format!("c {:<w$} {:>14}", "collections", stats.collections));
     lines
 }
 
@@ -329,6 +286,69 @@ mod tests {
         }
     }
 
+    /// The field names of a statistics struct, from its `Debug` form (`Name { a: 0, b: 0 }`),
+    /// which lists every field whether or not the struct came from `stats_table!`.
+    fn fields_of(debug: &str) -> Vec<String> {
+        let inner = &debug[debug.find('{').expect("a struct") + 1..debug.rfind('}').expect("")];
+        inner
+            .split(',')
+            .filter_map(|f| f.split(':').next())
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .collect()
+    }
+
+    /// Asserts that every field of `S` is a row of `table` and that `table_lines` prints every
+    /// row under its label, each label once.
+    fn assert_every_counter_printed<S: std::fmt::Debug + Default>(
+        table: &[StatSpec<S>],
+        min_width: usize,
+    ) {
+        let stats = S::default();
+        let fields = fields_of(&format!("{stats:?}"));
+        assert!(fields.len() >= 20, "parsed only {fields:?}");
+        for field in &fields {
+            assert!(
+                table.iter().any(|spec| spec.name == field),
+                "counter `{field}` has no row in the statistics table, so it is never printed"
+            );
+        }
+        assert_eq!(table.len(), fields.len(), "rows that are no field");
+        let lines = table_lines(table, &stats, 1.0, min_width);
+        for spec in table {
+            let printed = lines
+                .iter()
+                .filter(|l| {
+                    l.strip_prefix("c ")
+                        .is_some_and(|l| l.starts_with(spec.label))
+                })
+                .count();
+            assert!(
+                printed >= 1,
+                "`{}` is never printed:\n{lines:?}",
+                spec.label
+            );
+            assert!(
+                table.iter().filter(|s| s.label == spec.label).count() == 1,
+                "the label `{}` names two counters",
+                spec.label
+            );
+        }
+    }
+
+    #[test]
+    fn every_counter_of_the_engine_and_of_oll_is_printed_by_stats() {
+        assert_every_counter_printed(Stats::TABLE, 0);
+        assert_every_counter_printed(grim_maxsat::OllStats::TABLE, 20);
+        // The engine's rates: decisions, propagations and conflicts, as before the table.
+        let rated: Vec<&str> = Stats::TABLE
+            .iter()
+            .filter(|s| s.rate)
+            .map(|s| s.label)
+            .collect();
+        assert_eq!(rated, ["decisions", "propagations", "conflicts"]);
+    }
+
     #[test]
     fn the_options_help_lists_every_row_of_the_engine_table() {
         assert_help_lists(Options::TABLE);
@@ -344,10 +364,17 @@ mod tests {
         let (mut engine, mut oll) = (Options::default(), OllOptions::default());
         set_option(&mut engine, &mut oll, "seed", "7").unwrap();
         set_option(&mut engine, &mut oll, "stratify", "false").unwrap();
-        set_option(&mut engine, &mut oll, "stall_conflicts", "500").unwrap();
+        set_option(&mut engine, &mut oll, "anytime_stall_conflicts", "500").unwrap();
         assert_eq!(
-            (engine.seed, oll.stratify, oll.stall_conflicts),
+            (engine.seed, oll.stratify, oll.anytime_stall_conflicts),
             (7, false, 500)
+        );
+        // A renamed row's old name still works (for one release).
+        set_option(&mut engine, &mut oll, "stall_conflicts", "600").unwrap();
+        set_option(&mut engine, &mut oll, "first_model", "0").unwrap();
+        assert_eq!(
+            (oll.anytime_stall_conflicts, oll.anytime_first_model),
+            (600, false)
         );
         assert!(matches!(
             set_option(&mut engine, &mut oll, "no_such", "1"),

@@ -33,7 +33,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::{GridSpec, Level};
+use crate::level::Level;
+use crate::spec::GridSpec;
 use shape::Mirror;
 
 /// The clearance radii at which chamber cores are measured. 2 is the smallest room worth the
