@@ -11,6 +11,7 @@
 //! The [`harness`] module is the competition-style comparison behind the `grim-bench` binary.
 // `unsafe` is denied everywhere but in `harness::run`, whose FFI calls (setrlimit, waitid,
 // wait4, kill) the standard library does not offer.
+#![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 pub mod harness;

@@ -51,6 +51,7 @@
 //! opened with [`open_input`], which takes `-` for standard input and recognises gzip, xz,
 //! bzip2 and lzma by their magic bytes ([`compress`]), never by the file name: `zcat`-style
 //! pipelines and misnamed files both just work.
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 use std::fs::File;

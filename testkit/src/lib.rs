@@ -24,6 +24,7 @@
 //!
 //! Everything here is for tests: the oracles enumerate every assignment and panic when asked
 //! for more variables than they enumerate (a test bug, not an engine one).
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod compress;

@@ -36,6 +36,7 @@
 //! assert!(matches!(kind, ParseErrorKind::Truncated { declared: 3, found: 2 }));
 //! assert!(error.with_path("x.cnf").to_string().starts_with("x.cnf:4:1: the input ends"));
 //! ```
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 /// The README's Rust examples, compiled (and run, except the one that reads a file of the

@@ -32,6 +32,7 @@
 //!   picks one by measured size; sizes are tabled in `card/mod.rs`.
 //! - `sink`, `rng`: `grim-formula`'s modules, re-exported (the `ClauseSink` trait, the
 //!   in-memory `Cnf` / `Wcnf`, the `Counting` sink; the one seeded stream).
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod card;

@@ -39,6 +39,7 @@
 //! - `rng`: the one seeded stream, `SplitMix64` (the engine's type).
 //! - [`families`]: formula families the tests of several crates and `grim-gen` share (the
 //!   pigeonhole formula).
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod families;

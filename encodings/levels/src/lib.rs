@@ -78,6 +78,7 @@
 
 // Rules walk parallel per-cell arrays (literals, domains, neighbours) by cell index; an index
 // loop reads better than zipped iterators there.
+#![warn(missing_docs)]
 #![allow(clippy::needless_range_loop)]
 #![forbid(unsafe_code)]
 

@@ -85,6 +85,24 @@ pub enum StopReason {
 
 /// How a [`solve`] ended: an answer, never an error. "No level" is proven; "stopped" is not a
 /// statement that no level exists.
+///
+/// ```
+/// use grim_levels::{Budget, GridOptions, GridOutcome, GridSpec};
+///
+/// // Floor on at least 60% of the cells and on at most 40%: no level, and the two named.
+/// let spec = GridSpec::from_json(r######"{
+///   "width": 5, "height": 5,
+///   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+///   "counts": [{"of": "floor", "min": 0.6}, {"of": "floor", "max": 0.4}]
+/// }"######).unwrap();
+/// match grim_levels::solve(&spec, &GridOptions::default(), Budget::UNLIMITED).unwrap() {
+///     GridOutcome::NoLevel { clash } => {
+///         let named: Vec<String> = clash.iter().map(|rule| rule.path.clone()).collect();
+///         assert_eq!(named, ["counts[0]", "counts[1]"]);
+///     }
+///     other => panic!("expected no level, got {other}"),
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GridOutcome {
     /// A level: any level satisfying the hard rules, or, when something is soft, one of least
@@ -176,6 +194,27 @@ impl fmt::Display for GridOutcome {
 /// conflicts and propagations over all rounds (connectivity cuts make several). Errors are for
 /// specs the encoder cannot represent and for answers the referee rejects (internal errors).
 /// Deterministic: the same spec and options give the same outcome.
+///
+/// ```
+/// use grim_levels::{Budget, GridOptions, GridSpec};
+///
+/// // Wall on the border (the mask), at least six floor cells: the inside is 3×2, all floor.
+/// let spec = GridSpec::from_json(r######"{
+///   "width": 5, "height": 4,
+///   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+///   "mask": ["#####", "#???#", "#???#", "#####"],
+///   "counts": [{"of": "floor", "min": 6}]
+/// }"######).unwrap();
+/// let options = GridOptions::default();
+/// let level = grim_levels::solve(&spec, &options, Budget::UNLIMITED)
+///     .unwrap()
+///     .into_level()
+///     .expect("one level exists");
+/// assert_eq!(level.to_text(&spec), "#####\n#...#\n#...#\n#####\n");
+/// // Deterministic: the same spec and options, the same level.
+/// let again = grim_levels::solve(&spec, &options, Budget::UNLIMITED).unwrap();
+/// assert_eq!(again.level(), Some(&level));
+/// ```
 pub fn solve(
     spec: &GridSpec,
     options: &GridOptions,

@@ -60,6 +60,7 @@
 //! every run; nothing iterates over a hash map, and cores are sorted before use. The terminate
 //! flag (a wall-clock limit or a signal) is the one documented exception.
 
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod am1;

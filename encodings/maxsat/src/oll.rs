@@ -113,6 +113,30 @@ impl MainCall {
 ///
 /// Build with [`Oll::new`], then call [`Oll::solve`]; it may be called again after it returned
 /// `Satisfiable` or `Unknown` (budget or terminate flag) and resumes where it stopped.
+///
+/// ```
+/// use grim_maxsat::{Event, Lit, MaxSatStatus, Oll, OllOptions, Wcnf};
+///
+/// // Two variables that may not both be true, each wished true: one wish must go.
+/// let (a, b) = (Lit::from_dimacs(1).unwrap(), Lit::from_dimacs(2).unwrap());
+/// let mut w = Wcnf::new(2);
+/// w.hard.push(vec![!a, !b]);
+/// w.add_soft(3, &[a]);
+/// w.add_soft(2, &[b]);
+/// let mut oll = Oll::new(&w, OllOptions::default()).unwrap();
+/// let mut improved = Vec::new();
+/// let status = oll.solve(grim_maxsat::Budget::UNLIMITED, &mut |event| {
+///     if let Event::Improved { cost, .. } = event {
+///         improved.push(cost);
+///     }
+/// });
+/// assert_eq!(status, MaxSatStatus::Optimum);
+/// assert_eq!(oll.best_cost(), Some(2)); // give up the cheaper wish
+/// assert_eq!(oll.lower_bound(), 2);
+/// assert_eq!(improved.last(), Some(&2)); // every improvement was reported, the optimum last
+/// let model = oll.best_model().unwrap();
+/// assert_eq!(w.cost(model), Some(2));
+/// ```
 pub struct Oll {
     /// The original instance, the referee of every model's cost.
     pub(super) wcnf: Wcnf,

@@ -193,6 +193,26 @@ impl Effort {
 ///
 /// Conflicting wishes are not a separate case: the optimum then has a positive
 /// [`Solution::cost`] and names its [`Solution::unmet_wishes`].
+///
+/// ```
+/// use grim_maxsat::problem::{Outcome, Problem};
+/// use grim_solver::Budget;
+///
+/// let mut p = Problem::new();
+/// let x: Vec<_> = (0..6).map(|_| p.new_var().pos()).collect();
+/// p.count(&x, 2, 2, None);
+/// for &l in &x {
+///     p.add_clause(&[l], Some(1));
+/// }
+/// match p.solve(Budget::UNLIMITED).unwrap() {
+///     Outcome::Optimum(s) => assert_eq!(s.cost(), 4),
+///     Outcome::Unsatisfiable => unreachable!("two of six can be true"),
+///     Outcome::Stopped { best, lower_bound } => {
+///         // Only with a finite budget: what was found, and what was proven.
+///         assert!(best.is_none_or(|s| s.cost() >= lower_bound));
+///     }
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A solution of least cost, proven optimal, checked by both referees.
@@ -315,6 +335,23 @@ impl fmt::Display for SolveError {
 impl std::error::Error for SolveError {}
 
 /// Hard rules and weighted wishes over Boolean variables; see the module doc.
+///
+/// ```
+/// use grim_maxsat::problem::Problem;
+/// use grim_solver::Budget;
+///
+/// // Three rooms, at most one lit; each room wishes to be lit, the middle one twice as much.
+/// let mut p = Problem::new();
+/// let rooms: Vec<_> = (0..3).map(|_| p.new_var().pos()).collect();
+/// p.count(&rooms, 0, 1, None);
+/// for (i, &room) in rooms.iter().enumerate() {
+///     p.add_clause(&[room], Some(if i == 1 { 2 } else { 1 }));
+/// }
+/// let best = p.solve(Budget::UNLIMITED).unwrap().into_optimum().unwrap();
+/// assert!(best.value(rooms[1]));
+/// assert_eq!(best.cost(), 2); // the two side rooms' wishes go unmet
+/// assert!(p.check(best.model()).is_ok());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Problem {
     wcnf: Wcnf,

@@ -275,6 +275,8 @@ pub struct Clauses {
 }
 
 impl Clauses {
+    /// Appends a clause as read, before the engine simplifies anything: the check must see
+    /// what the file said.
     pub fn push(&mut self, clause: &[Lit]) {
         self.lits.extend_from_slice(clause);
         self.ends.push(self.lits.len());

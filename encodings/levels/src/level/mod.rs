@@ -23,6 +23,24 @@ use crate::spec::GridSpec;
 ///
 /// Why plain indices: the level is what the referee checks and what pictures are drawn from;
 /// indices into the spec's `tiles` / `layers[i].values` keep it independent of the encoding.
+///
+/// ```
+/// use grim_levels::{GridSpec, Level};
+///
+/// let spec = GridSpec::from_json(r##"{
+///   "width": 3, "height": 2,
+///   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}]
+/// }"##).unwrap();
+/// // Levels come from `solve`; a hand-made one reads from its text form.
+/// let level = Level::from_text(&spec, "#.#\n...\n").unwrap();
+/// assert_eq!(level.tile(1, 0), Some(1)); // floor, the spec's tile 1
+/// assert_eq!(level.tiles, [0, 1, 0, 1, 1, 1]);
+/// assert_eq!(level.to_text(&spec), "#.#\n...\n");
+/// assert!(grim_levels::check_level(&spec, &level).is_ok());
+/// // A glyph the spec does not know is an error naming line and column.
+/// let err = Level::from_text(&spec, "#.#\n.x.\n").unwrap_err();
+/// assert!(err.to_string().contains("2"), "{err}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Level {
     /// Columns.

@@ -35,6 +35,24 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// A validated `grid.json`: every name resolved to an index, every number checked.
+///
+/// ```
+/// use grim_levels::GridSpec;
+///
+/// let spec = GridSpec::from_json(r##"{
+///   "width": 8, "height": 6,
+///   "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+///   "connectivity": [{"class": "floor"}]
+/// }"##).unwrap();
+/// assert_eq!((spec.width, spec.height, spec.cells()), (8, 6, 48));
+/// assert_eq!(spec.tiles[1].name, "floor");
+/// assert!(spec.on_border(spec.index(0, 3)));
+///
+/// // A mistake is an error naming where it is and what was expected there.
+/// let err = GridSpec::from_json(r##"{"width": 8, "height": 6, "tiles": [{"name": 3}]}"##)
+///     .unwrap_err();
+/// assert!(err.to_string().contains("name"), "{err}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridSpec {
     /// Columns.
