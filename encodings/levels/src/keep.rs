@@ -161,6 +161,7 @@ impl Keep {
     /// restriction, then the kept cell) — a spec whose domain runs empty is not encoded.
     fn narrow(&self, spec: &GridSpec) -> Result<GridSpec, Vec<RuleRef>> {
         let mut out = spec.clone();
+        out.origins.domains_as_read = Some(spec.domains.clone());
         let w = spec.width;
         for c in (0..spec.cells()).filter(|&c| self.kept[c]) {
             let (x, y) = (c % w, c / w);

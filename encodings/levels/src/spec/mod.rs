@@ -83,6 +83,10 @@ pub(crate) struct Origins {
     /// layer, the cell and the value (the kept tiles narrow `domains` and join `domain`). Empty
     /// for a spec as read.
     pub(crate) kept_values: Vec<(RuleRef, usize, usize, usize)>,
+    /// The domains as read, before kept cells narrowed them (`None` when nothing is kept): what
+    /// the seed draws the wishes from (`families/preferences`), so that a regenerated level is
+    /// wished for as the whole level was and the referee's cost agrees.
+    pub(crate) domains_as_read: Option<Vec<TileSet>>,
 }
 
 impl GridSpec {
