@@ -805,3 +805,260 @@ fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
         assert_contains(line, &["conflicts"]);
     }
 }
+
+/// The level blocks of `solve --count` output: each level's text (tile rows, then each
+/// layer's rows under its name), the levels separated by one empty line.
+fn split_levels(spec: &GridSpec, text: &str) -> Vec<grid::Level> {
+    let per = spec.height + spec.layers.len() * (spec.height + 2);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let block = lines[at..at + per].join("\n") + "\n";
+        out.push(grid::Level::from_text(spec, &block).unwrap_or_else(|e| panic!("{e}\n{block}")));
+        at += per;
+        if at < lines.len() {
+            assert_eq!(lines[at], "", "no empty line between two levels");
+            at += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn solve_keep_regenerates_only_the_region_and_names_the_kept_cells_that_clash() {
+    let (dir, json) = dungeon_8_in("keep");
+    let spec = GridSpec::from_json(&dungeon_8()).unwrap();
+    let first = encoded(&["solve", p(&json), "--seed", "3"]);
+    let kept_file = dir.file("level.txt", &first.stdout);
+    let kept = grid::Level::from_text(&spec, &stdout(&first)).unwrap();
+    let region = grid::Region {
+        x: 2,
+        y: 1,
+        w: 4,
+        h: 4,
+    };
+    let o = encoded(&[
+        "solve",
+        p(&json),
+        "--seed",
+        "4",
+        "--keep",
+        p(&kept_file),
+        "--region",
+        "2,1,4,4",
+    ]);
+    let new = grid::Level::from_text(&spec, &stdout(&o)).unwrap();
+    assert_eq!(grid::check_level(&spec, &new), Ok(()));
+    let keep = grid::Keep::outside(&spec, kept.clone(), region).unwrap();
+    assert_eq!(keep.changed_cell(&new), None, "{}", stdout(&o));
+    // The library's answer, byte for byte, and the same again.
+    let options = GridOptions {
+        seed: Some(4),
+        soft_preferences: None,
+    };
+    let lib = grid::solve_region(&spec, &keep, &options, Budget::UNLIMITED).unwrap();
+    assert_eq!(lib.level().map(|l| l.to_text(&spec)), Some(stdout(&o)));
+    let again = encoded(&[
+        "solve",
+        p(&json),
+        "--seed",
+        "4",
+        "--keep",
+        p(&kept_file),
+        "--region",
+        "2,1,4,4",
+    ]);
+    assert_eq!(again.stdout, o.stdout);
+
+    // A second key kept outside the region: no level, and the message names that kept cell.
+    let floor = spec.tiles.iter().position(|t| t.name == "floor").unwrap();
+    let c = (0..spec.cells())
+        .find(|&c| {
+            kept.tiles[c] == floor
+                && kept.layers[0][c] == 0
+                && !region.contains(c % spec.width, c / spec.width)
+        })
+        .expect("a free floor cell outside the region");
+    let mut two_keys = kept.clone();
+    two_keys.layers[0][c] = 2;
+    let two_file = dir.file("two-keys.txt", two_keys.to_text(&spec));
+    let o = encode(&[
+        "solve",
+        p(&json),
+        "--keep",
+        p(&two_file),
+        "--region",
+        "2,1,4,4",
+    ]);
+    assert_eq!(code(&o), 20, "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let (x, y) = (c % spec.width, c / spec.width);
+    assert_contains(
+        &stderr(&o),
+        &[
+            "no level: ",
+            &format!("keep (x={x} y={y}: items key)"),
+            "counts[1]",
+            "kept outside --region",
+        ],
+    );
+
+    // Mistakes: each named, with its exit code.
+    let bad_glyph = dir.file("bad.txt", stdout(&first).replacen('#', "X", 1));
+    let missing = dir.path("missing.txt");
+    let (line, column) = stdout(&first)
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find('#').map(|j| (i + 1, l[..j].chars().count() + 1)))
+        .unwrap();
+    let cases: [(&[&str], i32, String); 6] = [
+        (
+            &["--keep", p(&kept_file), "--region", "6,6,4,4"],
+            2,
+            "--region 6,6,4,4: the region x=6 y=6 w=4 h=4 reaches outside the 8x8 grid".into(),
+        ),
+        (
+            &["--keep", p(&kept_file), "--region", "0,0,0,3"],
+            2,
+            "is empty".into(),
+        ),
+        (
+            &["--keep", p(&kept_file), "--region", "1,2,3"],
+            2,
+            "is not a region: expected X,Y,W,H".into(),
+        ),
+        (&["--keep", p(&kept_file)], 2, "--region".into()),
+        (
+            &["--keep", p(&bad_glyph), "--region", "0,0,2,2"],
+            3,
+            format!("bad.txt:{line}:{column}: "),
+        ),
+        (
+            &["--keep", p(&missing), "--region", "0,0,2,2"],
+            4,
+            "missing.txt".into(),
+        ),
+    ];
+    for (args, want, message) in cases {
+        let mut all = vec!["solve", p(&json)];
+        all.extend_from_slice(args);
+        let o = encode(&all);
+        assert_eq!(code(&o), want, "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&message), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn solve_count_prints_distinct_levels_one_after_another_and_says_when_fewer_exist() {
+    let (dir, json) = dungeon_8_in("count");
+    let spec = GridSpec::from_json(&dungeon_8()).unwrap();
+    let o = encoded(&[
+        "solve",
+        p(&json),
+        "--seed",
+        "3",
+        "--count",
+        "3",
+        "--distinct",
+        "10",
+    ]);
+    let levels = split_levels(&spec, &stdout(&o));
+    assert_eq!(levels.len(), 3);
+    for (i, l) in levels.iter().enumerate() {
+        assert_eq!(grid::check_level(&spec, l), Ok(()));
+        for e in &levels[..i] {
+            assert!(e.distance_to(l) >= 10, "{} cells apart", e.distance_to(l));
+        }
+    }
+    assert_contains(
+        &stderr(&o),
+        &[
+            "level 1 of 3",
+            "level 3 of 3",
+            "cells from the closest earlier level",
+        ],
+    );
+    // The first is the level `solve` prints for the seed; the whole output is deterministic.
+    let one = encoded(&["solve", p(&json), "--seed", "3"]);
+    assert_eq!(levels[0].to_text(&spec), stdout(&one));
+    let again = encoded(&[
+        "solve",
+        p(&json),
+        "--seed",
+        "3",
+        "--count",
+        "3",
+        "--distinct",
+        "10",
+    ]);
+    assert_eq!(again.stdout, o.stdout);
+
+    // Four levels in all, and no third one 2 cells from both of the first two.
+    let tiny = dir.file(
+        "tiny.json",
+        r#"{"width": 2, "height": 1, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}]}"#,
+    );
+    let o = encoded(&["solve", p(&tiny), "--count", "5", "--distinct", "2"]);
+    let tiny_spec = GridSpec::from_json(&fs::read_to_string(&tiny).unwrap()).unwrap();
+    let levels = split_levels(&tiny_spec, &stdout(&o));
+    assert_eq!(levels.len(), 2);
+    assert_eq!(levels[0].distance_to(&levels[1]), 2);
+    assert_contains(&stderr(&o), &["only 2 levels", "at least 2 cells (proven)"]);
+
+    let cases: [&[&str]; 5] = [
+        &["--distinct", "3"],
+        &["--count", "0"],
+        &["--count", "2", "--distinct", "0"],
+        &["--count", "2", "--keep", "x.txt", "--region", "0,0,1,1"],
+        &["--count", "2", "--connectivity", "lazy"],
+    ];
+    for args in cases {
+        let mut all = vec!["solve", p(&json)];
+        all.extend_from_slice(args);
+        let o = encode(&all);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn decoding_another_spec_s_output_says_the_variable_map_does_not_fit() {
+    let (dir, json) = dungeon_8_in("misfit");
+    // A model of the 9x9 dungeon's encoding, decoded against the 8x8 one: more variables
+    // than it has; and a 7x7 one's: too few for its cells, or cells without a tile.
+    for size in [9, 7, 6] {
+        let spec = GridSpec::from_json(&grim_testkit::grid::dungeon_json(size)).unwrap();
+        let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+        let solution = model
+            .problem()
+            .solve(Budget::UNLIMITED)
+            .unwrap()
+            .into_optimum()
+            .unwrap();
+        let body: Vec<String> = (solution.model().iter().enumerate())
+            .map(|(i, &b)| {
+                if b {
+                    format!("{}", i + 1)
+                } else {
+                    format!("-{}", i + 1)
+                }
+            })
+            .collect();
+        let out = dir.file(
+            &format!("d{size}.out"),
+            format!("s SATISFIABLE\nv {} 0\n", body.join(" ")),
+        );
+        let o = encode(&["decode", p(&json), p(&out)]);
+        assert_eq!(code(&o), 3, "{size}: {}", stderr(&o));
+        assert_contains(
+            &stderr(&o),
+            &[
+                "the variable map does not fit",
+                "was it solved from this grid.json's encoding?",
+            ],
+        );
+        assert!(!stderr(&o).contains("error: d"), "{}", stderr(&o));
+    }
+}

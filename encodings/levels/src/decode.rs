@@ -42,6 +42,10 @@ pub enum Answer {
         optimal: bool,
         /// The last `o` line (MaxSAT).
         cost: Option<u64>,
+        /// One more than the largest variable the output assigns — beyond `num_vars` (or well
+        /// short of it) when the output answers another formula: a program decoding it can
+        /// say that the variable map does not fit rather than report a cell without a tile.
+        assigned: usize,
     },
     /// `s UNSATISFIABLE`.
     Unsatisfiable,
@@ -86,6 +90,7 @@ pub fn read_answer(input: impl Read, num_vars: usize) -> Result<(OutputKind, Ans
                 values: values(&|l| model.value(l)),
                 optimal: a == maxsat_output::Answer::OptimumFound,
                 cost: out.last_cost().map(|(cost, _)| cost),
+                assigned: model.num_vars(),
             },
         };
         Ok((OutputKind::MaxSat, answer))
@@ -96,6 +101,7 @@ pub fn read_answer(input: impl Read, num_vars: usize) -> Result<(OutputKind, Ans
                 values: values(&|l| out.value(l)),
                 optimal: false,
                 cost: None,
+                assigned: out.model.last().map_or(0, |l| l.var().index() + 1),
             },
             solution::Answer::Unsatisfiable => Answer::Unsatisfiable,
             solution::Answer::Unknown => Answer::Unknown,

@@ -58,9 +58,86 @@ pub enum GridError {
         /// The number of variables the model needs.
         num_vars: usize,
     },
+    /// What to keep of a level for [`solve_region`](crate::solve_region) does not fit the spec
+    /// (a level of another size, a region outside the grid, a mask of another length).
+    BadKeep(KeepProblem),
     /// Internal error: the solver's answer failed the referee. Please report it with the
     /// grid.json.
     Rejected(Rejection),
+}
+
+/// Why a [`Keep`](crate::Keep) does not fit its spec ([`GridError::BadKeep`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeepProblem {
+    /// The level has another size than the spec's grid.
+    LevelSize {
+        /// The level's width and height.
+        level: (usize, usize),
+        /// The grid's.
+        grid: (usize, usize),
+    },
+    /// The level holds a tile (or a layer value) the spec does not have, at cell `(x, y)`.
+    UnknownTile {
+        /// The cell.
+        cell: (usize, usize),
+    },
+    /// The level has another number of layers than the spec.
+    Layers {
+        /// The level's.
+        level: usize,
+        /// The spec's.
+        spec: usize,
+    },
+    /// The region to regenerate is empty or reaches outside the grid.
+    RegionOutside {
+        /// The region, `(x, y, w, h)`.
+        region: (usize, usize, usize, usize),
+        /// The grid's width and height.
+        grid: (usize, usize),
+    },
+    /// The mask of kept cells has another length than the grid has cells.
+    MaskLength {
+        /// The mask's length.
+        mask: usize,
+        /// The grid's cells.
+        cells: usize,
+    },
+}
+
+impl fmt::Display for KeepProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            KeepProblem::LevelSize {
+                level: (lw, lh),
+                grid: (gw, gh),
+            } => write!(f, "the level is {lw}x{lh}; the grid is {gw}x{gh}"),
+            KeepProblem::UnknownTile { cell: (x, y) } => write!(
+                f,
+                "the level's cell x={x} y={y} holds a tile or value the spec does not have"
+            ),
+            KeepProblem::Layers { level, spec } => {
+                write!(f, "the level has {level} layers; the spec has {spec}")
+            }
+            KeepProblem::RegionOutside {
+                region: (x, y, w, h),
+                grid: (gw, gh),
+            } => {
+                if w == 0 || h == 0 {
+                    write!(f, "the region x={x} y={y} w={w} h={h} is empty")
+                } else {
+                    write!(
+                        f,
+                        "the region x={x} y={y} w={w} h={h} reaches outside the {gw}x{gh} grid \
+                         (columns 0..{gw}, rows 0..{gh})"
+                    )
+                }
+            }
+            KeepProblem::MaskLength { mask, cells } => write!(
+                f,
+                "the mask of kept cells has {mask} entries; the grid has {cells} cells"
+            ),
+        }
+    }
 }
 
 /// What is wrong with a model handed to [`GridModel::decode`](crate::GridModel::decode)
@@ -132,6 +209,20 @@ pub enum Rejection {
     /// The grid propagator broke the engine's contract (a malformed reason or clause); the
     /// engine stopped rather than trust it.
     Propagator(grim_solver::PropagatorError),
+    /// A regenerated level changed a cell it was to keep ([`crate::solve_region`]).
+    KeptCellChanged {
+        /// The cell.
+        cell: (usize, usize),
+    },
+    /// Two levels of a series ([`crate::solve_distinct`]) differ in fewer cells than asked.
+    TooClose {
+        /// The two levels' places in the series (0-based).
+        levels: (usize, usize),
+        /// Cells whose tile differs.
+        differ: usize,
+        /// The distance asked for.
+        distance: usize,
+    },
     /// The engine proved that no level exists, but the clash diagnosis found one (`level`, in
     /// its text form), which the referee judged as `violations` (empty: it accepts it).
     DiagnosisFoundLevel {
@@ -159,6 +250,19 @@ impl fmt::Display for Rejection {
             Rejection::NoModel => write!(f, "the engine reported SAT without a model"),
             Rejection::Propagator(e) => write!(f, "the grid propagator misbehaved: {e}"),
             Rejection::Problem(r) => write!(f, "{}", SolveError::Rejected(r.clone())),
+            Rejection::KeptCellChanged { cell: (x, y) } => {
+                write!(f, "the regenerated level changed the kept cell x={x} y={y}")
+            }
+            Rejection::TooClose {
+                levels: (a, b),
+                differ,
+                distance,
+            } => write!(
+                f,
+                "levels {} and {} of the series differ in {differ} cells, fewer than {distance}",
+                a + 1,
+                b + 1
+            ),
             Rejection::DiagnosisFoundLevel { level, violations } => {
                 let verdict = if violations.is_empty() {
                     "and the referee accepts it".to_string()
@@ -197,6 +301,7 @@ impl fmt::Display for GridError {
                 f,
                 "the level needs {num_vars} variables, more than the engine holds"
             ),
+            GridError::BadKeep(problem) => write!(f, "{problem}"),
             GridError::Rejected(r) => {
                 write!(
                     f,

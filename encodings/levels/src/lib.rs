@@ -59,6 +59,10 @@
 //!   binary arithmetic as clauses, each shared by two families.
 //! - `clash`: when no level exists, the rules that clash (activation literals, the failed
 //!   core, shrunk by deletion).
+//! - `keep`: regenerating a region of a level ([`solve_region`]): the kept cells as pins, each
+//!   a rule a clash can name.
+//! - `distinct`: several levels for one seed ([`solve_distinct`]), pairwise a given number of
+//!   cells apart, by blocking constraints.
 //! - `level`: [`Level`] and its text form ([`Level::to_text`], [`Level::from_text`]);
 //!   `error`: [`GridError`]; `options`: [`GridOptions`].
 //!
@@ -87,12 +91,14 @@ mod clash;
 mod compile;
 pub mod decode;
 pub mod describe;
+mod distinct;
 pub mod encode;
 mod error;
 mod families;
 mod family;
 mod founded;
 mod graph;
+mod keep;
 mod level;
 mod model;
 mod options;
@@ -106,8 +112,9 @@ pub mod svg;
 
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
 pub use describe::{Description, describe};
+pub use distinct::{Distinct, Series, SeriesEnd, solve_distinct};
 pub use encode::comment_name;
-pub use error::{GridError, ModelFault, Rejection};
+pub use error::{GridError, KeepProblem, ModelFault, Rejection};
 #[doc(hidden)]
 pub use families::connectivity::separator_cuts;
 pub use grim_formula::SplitMix64;
@@ -116,6 +123,7 @@ pub use grim_maxsat;
 /// The engine, for everything not re-exported below.
 pub use grim_solver;
 pub use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
+pub use keep::{Keep, solve_region, solve_region_within};
 pub use level::{Level, TextProblem, TextRows};
 pub use model::GridModel;
 pub use options::GridOptions;
@@ -125,5 +133,5 @@ pub use solve::{
     solve_with, solve_within,
 };
 pub use spec::{
-    AdjacencySource, Axis, Dir, Expected, FieldProblem, GridSpec, JsonProblem, RuleRef,
+    AdjacencySource, Axis, Dir, Expected, FieldProblem, GridSpec, JsonProblem, Region, RuleRef,
 };

@@ -65,7 +65,7 @@ pub struct SolveStats {
 
 impl SolveStats {
     /// The statistics of a solve of `wcnf` before it starts: its size, nothing done yet.
-    fn of(wcnf: &grim_formula::Wcnf) -> SolveStats {
+    pub(crate) fn of(wcnf: &grim_formula::Wcnf) -> SolveStats {
         SolveStats {
             vars: wcnf.num_vars,
             clauses: wcnf.hard.len(),
@@ -319,7 +319,7 @@ pub fn solve_within(
     if mode == Mode::Propagate {
         let wcnf = model.problem.to_wcnf();
         let stats = SolveStats::of(&wcnf);
-        let job = Job(spec, &model, wcnf, stats, budget, stop, progress);
+        let job = Job(spec, &model, wcnf, stats, budget, stop, progress, true);
         return if model.is_soft() {
             solve_soft_propagated(job, options)
         } else {
@@ -370,7 +370,7 @@ pub fn solve_within(
                 status = s.solve(&[], left);
             }
             stats.conflicts = s.stats().conflicts;
-            if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+            if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop, true)? {
                 return Ok((outcome, stats));
             }
             let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
@@ -445,25 +445,28 @@ pub fn solve_within(
     Ok((GridOutcome::Level(level), stats))
 }
 
-/// A propagated solve's inputs: the spec, its model, the model's clauses, the statistics so
-/// far, the budget, the stop handle and the progress report.
-struct Job<'a>(
-    &'a GridSpec,
-    &'a GridModel,
-    grim_formula::Wcnf,
-    SolveStats,
-    Budget,
-    Option<&'a Terminator>,
-    Option<ProgressReport>,
+/// A propagated solve's inputs: the spec, its model, the model's clauses (perhaps with more
+/// beside them: `distinct.rs` adds its blocking constraints), the statistics so far, the
+/// budget, the stop handle, the progress report, and whether "no level" is explained by the
+/// clash diagnosis (not when the added clauses are why: the spec's rules alone have levels).
+pub(crate) struct Job<'a>(
+    pub(crate) &'a GridSpec,
+    pub(crate) &'a GridModel,
+    pub(crate) grim_formula::Wcnf,
+    pub(crate) SolveStats,
+    pub(crate) Budget,
+    pub(crate) Option<&'a Terminator>,
+    pub(crate) Option<ProgressReport>,
+    pub(crate) bool,
 );
 
 /// What a solve path returns.
-type Solved = Result<(GridOutcome, SolveStats), GridError>;
+pub(crate) type Solved = Result<(GridOutcome, SolveStats), GridError>;
 
 /// A soft grid: one OLL run to a proven optimum, its engine with the grid propagator connected
 /// (`Oll::with_propagator`), so connectivity holds in every model it considers — no rounds.
-fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
-    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
+pub(crate) fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress, explain) = job;
     stats.rounds = 1;
     let mut oll_options = OllOptions::default();
     oll_options.solver.restart_min = GRID_RESTART_MIN;
@@ -517,7 +520,10 @@ fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
     }
     match status {
         MaxSatStatus::Unsatisfiable => {
-            let clash = clash::explain(spec, stats.conflicts, stop)?;
+            let clash = match explain {
+                true => clash::explain(spec, stats.conflicts, stop)?,
+                false => Vec::new(),
+            };
             return Ok((GridOutcome::NoLevel { clash }, stats));
         }
         MaxSatStatus::Optimum => {}
@@ -568,8 +574,8 @@ fn solve_soft_propagated(job: Job<'_>, options: &GridOptions) -> Solved {
 const GRID_RESTART_MIN: u64 = 100;
 
 /// A hard grid solved in one engine call with the grid propagator connected.
-fn solve_propagated(job: Job<'_>) -> Solved {
-    let Job(spec, model, wcnf, mut stats, budget, stop, progress) = job;
+pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
+    let Job(spec, model, wcnf, mut stats, budget, stop, progress, explain) = job;
     // Restarts at least 100 conflicts apart: the propagator's growth decisions make a
     // restart rebuild the whole level (trail reuse keeps only VSIDS-ordered prefixes).
     // dungeon-64 seeds 1-5, CPU s: 1.33-2.64 with the default minimum of 2 (200-415
@@ -602,7 +608,7 @@ fn solve_propagated(job: Job<'_>) -> Solved {
     if let Some(e) = s.propagator_error() {
         return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
     }
-    if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop)? {
+    if let Some(outcome) = unanswered(spec, status, stats.conflicts, stop, explain)? {
         return Ok((outcome, stats));
     }
     let values = s.model().ok_or(GridError::Rejected(Rejection::NoModel))?;
@@ -622,18 +628,22 @@ fn stop_reason(stop: Option<&Terminator>) -> StopReason {
 }
 
 /// The outcome of a hard engine call that did not answer `Sat` (`None` when it did): the rules
-/// that clash when no level exists, or what stopped it (a hard solve has no best level and no
-/// bound to report).
+/// that clash when no level exists (when `explain`; else no rules named), or what stopped it
+/// (a hard solve has no best level and no bound to report).
 fn unanswered(
     spec: &GridSpec,
     status: Status,
     conflicts: u64,
     stop: Option<&Terminator>,
+    explain: bool,
 ) -> Result<Option<GridOutcome>, GridError> {
     Ok(match status {
         Status::Sat => None,
         Status::Unsat => Some(GridOutcome::NoLevel {
-            clash: clash::explain(spec, conflicts, stop)?,
+            clash: match explain {
+                true => clash::explain(spec, conflicts, stop)?,
+                false => Vec::new(),
+            },
         }),
         Status::Unknown => Some(GridOutcome::Stopped {
             reason: stop_reason(stop),

@@ -195,6 +195,31 @@ fn every_field_problem_names_the_field_and_reads_as_before() {
         ),
         (g(r#", "counts": [{"of": "floor"}]"#), "counts[0]", FieldProblem::NeedsMinOrMax, r#"counts[0]: needs "min", "max" or both"#),
         (
+            g(r#", "counts": [{"of": "floor", "min": 0.9, "max": 0.6}]"#),
+            "counts[0]",
+            FieldProblem::MinAboveMax { min: s("0.9"), max: s("0.6"), cells: Some((4, 4, 2)) },
+            r#"counts[0]: "min" 0.9 is above "max" 0.6: of the region's 4 cells, min rounds up to 4 and max down to 2, so no count meets both"#,
+        ),
+        (
+            // Apart, but rounded to whole cells of two they cross: 0.68 of a cell up, 0.72 down.
+            g(r#", "counts": [{"of": "wall", "min": 3}, {"of": "floor", "region": {"x": 0, "y": 0, "w": 2, "h": 1}, "min": 0.34, "max": 0.36}]"#),
+            "counts[1]",
+            FieldProblem::MinAboveMax { min: s("0.34"), max: s("0.36"), cells: Some((2, 1, 0)) },
+            r#"counts[1]: "min" 0.34 is above "max" 0.36: of the region's 2 cells, min rounds up to 1 and max down to 0, so no count meets both"#,
+        ),
+        (
+            g(r#", "counts": [{"of": "floor", "per": "wall", "min": 0.5, "max": 0.25}]"#),
+            "counts[0]",
+            FieldProblem::MinAboveMax { min: s("0.5"), max: s("0.25"), cells: None },
+            r#"counts[0]: "min" 0.5 is above "max" 0.25: no count meets both"#,
+        ),
+        (
+            g(r#", "counts": [{"of": "floor", "min": 3, "max": 2, "weight": 4}]"#),
+            "counts[0]",
+            FieldProblem::MinAboveMax { min: s("3"), max: s("2"), cells: Some((4, 3, 2)) },
+            r#"counts[0]: "min" 3 is above "max" 2: of the region's 4 cells, min rounds up to 3 and max down to 2, so no count meets both"#,
+        ),
+        (
             g(r#", "enclosure": [{"class": "floor", "open": "open", "max": 0.5}]"#),
             "enclosure[0].max",
             FieldProblem::EnclosureCeiling,

@@ -8,7 +8,9 @@
 //!   independent referee `check_level`, and prints its text form (tile rows, then each layer's
 //!   rows under its name; and draws it).
 //! - `grim-encode solve GRID.json [--seed N] [--svg OUT.svg] [--time S]` does it all with our
-//!   engine (phase hints applied) and prints the level.
+//!   engine (phase hints applied) and prints the level; `--keep LEVEL.txt --region X,Y,W,H`
+//!   solves only a region of an existing level again, `--count N --distinct D` prints N levels
+//!   for the seed, pairwise D cells apart.
 //! - `grim-encode describe GRID.json [LEVEL]` measures a level (a file in the text form `solve`
 //!   and `decode` print, or the level `solve` finds for `--seed`): a table, or `--json`.
 //! - `grim-encode range GRID.json --seeds A..B | --levels PATH...` describes many levels: a CSV
@@ -36,7 +38,7 @@ use grim_levels::range::{Metric, Range as ExpressiveRange};
 use grim_levels::svg;
 use grim_levels::{
     self as grid, ConnectivityStrategy, GridError, GridModel, GridOptions, GridOutcome, GridSpec,
-    Level, StopReason,
+    Level, Region, StopReason,
 };
 use grim_solver::{Budget, Lit, Terminator, Var};
 use grim_tools::cli::parse_seconds;
@@ -157,6 +159,23 @@ enum Command {
         /// cost. The search is the same with and without it.
         #[arg(short, long)]
         verbose: bool,
+        /// Regenerate a region of LEVEL.txt (a level as `solve` prints it): keep its cells
+        /// outside --region, solve the region again under every rule (needs --region).
+        #[arg(long, value_name = "LEVEL.txt", requires = "region")]
+        keep: Option<PathBuf>,
+        /// With --keep: the rectangle to solve again, `X,Y,W,H` (X, Y its north-west cell).
+        #[arg(long, value_name = "X,Y,W,H", requires = "keep", value_parser = parse_region)]
+        region: Option<Region>,
+        /// Print up to N levels for the seed: the level `solve` finds, then the next best,
+        /// pairwise --distinct cells apart, one after another with an empty line between.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+              conflicts_with_all = ["keep", "svg", "verbose"])]
+        count: Option<u64>,
+        /// With --count: the least number of cells whose tile differs between any two of the
+        /// levels [default: 1].
+        #[arg(long, value_name = "D", requires = "count",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        distinct: Option<u64>,
     },
     /// Measure a level: per tile and class, open fraction, local density, runs, components,
     /// bridges, articulation cells, blocks, cycle rank, chamber cores, dead ends and symmetry
@@ -339,6 +358,7 @@ fn grid_failure(path: &Path, e: &GridError) -> Failure {
         GridError::BadModel { .. } | GridError::BadText { .. } => {
             Failure::new(exit::INPUT, format!("{e}"))
         }
+        GridError::BadKeep(_) => Failure::new(exit::INPUT, format!("{file}: {e}")),
         GridError::Rejected { .. } => Failure::new(exit::INTERNAL, format!("{file}: {e}")),
     }
 }
@@ -405,17 +425,45 @@ fn main() -> ExitCode {
             connectivity,
             stats,
             verbose,
+            keep,
+            region,
+            count: Some(count),
+            distinct,
+        }) => {
+            let _ = (svg, verbose, keep, region);
+            solve_series(
+                grid,
+                *model,
+                (*time, *conflicts),
+                *connectivity,
+                (*count, distinct.unwrap_or(1)),
+                *stats,
+            )
+        }
+        Some(Command::Solve {
+            grid,
+            model,
+            svg,
+            time,
+            conflicts,
+            connectivity,
+            stats,
+            verbose,
+            keep,
+            region,
+            count: None,
+            distinct: _,
         }) => solve(
             grid,
             *model,
             svg.as_deref(),
-            *time,
-            *conflicts,
+            (*time, *conflicts),
             *connectivity,
             Report {
                 stats: *stats,
                 verbose: *verbose,
             },
+            keep.as_deref().zip(*region),
         ),
         Some(Command::Describe {
             grid,
@@ -600,7 +648,7 @@ fn decode(
         let code = if e.is_io() { exit::IO } else { exit::INPUT };
         Failure::new(code, format!("{}", e.with_path(&out_name)))
     })?;
-    let (values, optimal, claimed_cost) = match answer {
+    let (values, optimal, claimed_cost, assigned) = match answer {
         Answer::Unsatisfiable => {
             eprintln!(
                 "grim-encode: {out_name}: the solver says UNSATISFIABLE: no level satisfies the \
@@ -617,8 +665,29 @@ fn decode(
             values,
             optimal,
             cost,
-        } => (values, optimal, cost),
+            assigned,
+        } => (values, optimal, cost, assigned),
     };
+    // An answer to another formula (another spec, or other --seed/--preferences) first shows
+    // in the variables it assigns; say that, not what it makes of some cell.
+    let misfit = |what: String| {
+        Failure::new(
+            exit::INPUT,
+            format!(
+                "{out_name}: the variable map does not fit {}: {what}; the output assigns \
+                 variables 1..{assigned}, the encoding of {} (with these --seed/--preferences) \
+                 has {} — was it solved from this grid.json's encoding?",
+                display(grid_path),
+                display(grid_path),
+                wcnf.num_vars
+            ),
+        )
+    };
+    if assigned > wcnf.num_vars {
+        return Err(misfit(format!(
+            "the output assigns variable {assigned}, past the encoding's last"
+        )));
+    }
     // Every cell and layer variable must be given; auxiliary ones may be missing.
     for y in 0..spec.height {
         for x in 0..spec.width {
@@ -633,24 +702,23 @@ fn decode(
                 );
             for var in vars {
                 if values.get(var.index()).copied().flatten().is_none() {
-                    return Err(Failure::new(
-                        exit::INPUT,
-                        format!(
-                            "{out_name}: the model does not assign variable {} ({}); was it \
-                             solved from this grid.json with the same --seed/--preferences?",
-                            var.to_dimacs(),
-                            describe_var(&spec, &model, var).unwrap_or_default()
-                        ),
-                    ));
+                    return Err(misfit(format!(
+                        "the model does not assign variable {} ({})",
+                        var.to_dimacs(),
+                        describe_var(&spec, &model, var).unwrap_or_default()
+                    )));
                 }
             }
         }
     }
     let assignment: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
     let value = |l: Lit| values.get(l.var().index()).copied().flatten() == Some(l.is_positive());
-    let level = model
-        .decode(&assignment)
-        .map_err(|e| Failure::new(exit::INPUT, format!("{out_name}: {e}")))?;
+    let level = model.decode(&assignment).map_err(|e| match e {
+        // A cell with no tile or two: the clauses say exactly one, so this is a model of
+        // other clauses.
+        GridError::BadModel(fault) => misfit(format!("{fault}")),
+        e => Failure::new(exit::INPUT, format!("{out_name}: {e}")),
+    })?;
     print_level(&spec, &level)?;
     if let Some(path) = svg_path {
         write_svg(path, &spec, &level)?;
@@ -725,10 +793,10 @@ fn solve(
     grid_path: &Path,
     model_args: ModelArgs,
     svg_path: Option<&Path>,
-    time: Option<Duration>,
-    conflicts: Option<u64>,
+    (time, conflicts): (Option<Duration>, Option<u64>),
     connectivity: ConnectivityArg,
     report: Report,
+    keep: Option<(&Path, Region)>,
 ) -> Result<u8, Failure> {
     let Report {
         stats: print_stats,
@@ -761,8 +829,18 @@ fn solve(
         conflicts,
         propagations: None,
     };
+    let keep = match keep {
+        Some((path, region)) => Some(read_keep(&spec, path, region)?),
+        None => None,
+    };
+    let run = |stop: Option<&Terminator>, progress| match &keep {
+        None => grid::solve_within(&spec, &options, budget, strategy, stop, progress),
+        Some((keep, _)) => {
+            grid::solve_region_within(&spec, keep, &options, budget, strategy, stop, progress)
+        }
+    };
     let outcome = match time {
-        None => grid::solve_within(&spec, &options, budget, strategy, None, progress),
+        None => run(None, progress),
         Some(limit) => {
             // A watchdog thread sets the engine's stop handle when the time is up (counted from
             // the start, parsing included); the engine then stops at its next conflict or
@@ -778,8 +856,7 @@ fn solve(
                     }
                 })
             };
-            let result =
-                grid::solve_within(&spec, &options, budget, strategy, Some(&stop), progress);
+            let result = run(Some(&stop), progress);
             let _ = done.send(());
             let _ = watchdog.join();
             if let Ok((
@@ -826,10 +903,18 @@ fn solve(
             lower_bound,
             reason,
         } => (level, Some((lower_bound, reason))),
-        GridOutcome::NoLevel { .. } => {
+        GridOutcome::NoLevel { ref clash } => {
+            // Say what `keep` in a clash is: a cell of the level file, not a rule of the spec.
+            let kept = match &keep {
+                Some((_, path)) if clash.iter().any(|r| r.path == "keep") => format!(
+                    " (keep: a cell of `{}` kept outside --region)",
+                    display(path)
+                ),
+                _ => String::new(),
+            };
             return Err(Failure::new(
                 exit::UNSATISFIABLE,
-                format!("{}: {outcome}", display(grid_path)),
+                format!("{}: {outcome}{kept}", display(grid_path)),
             ));
         }
         // `--time` was reported above, naming the limit; this is the conflict budget.
@@ -881,6 +966,175 @@ fn solve(
         eprintln!("grim-encode: cost {cost} (proven least: the weight of the unmet wishes)");
     }
     Ok(exit::OK)
+}
+
+/// `--region X,Y,W,H`: four whole numbers (whether the rectangle fits the grid is checked
+/// once the grid is read).
+fn parse_region(text: &str) -> Result<Region, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let numbers: Option<Vec<usize>> = parts.iter().map(|p| p.parse().ok()).collect();
+    match numbers.as_deref() {
+        Some(&[x, y, w, h]) => Ok(Region { x, y, w, h }),
+        _ => Err(format!(
+            "`{text}` is not a region: expected X,Y,W,H, four whole numbers (e.g. 8,8,8,8)"
+        )),
+    }
+}
+
+/// `--keep LEVEL.txt --region X,Y,W,H`: the level read (errors name the file, line and
+/// column), the cells outside the region kept; and the level file's path.
+fn read_keep<'a>(
+    spec: &GridSpec,
+    path: &'a Path,
+    region: Region,
+) -> Result<(grid::Keep, &'a Path), Failure> {
+    let level = read_level(spec, path).map_err(|e| level_file_failure(&e))?;
+    let keep = grid::Keep::outside(spec, level, region).map_err(|e| {
+        let Region { x, y, w, h } = region;
+        Failure::new(exit::USAGE, format!("--region {x},{y},{w},{h}: {e}"))
+    })?;
+    Ok((keep, path))
+}
+
+/// `solve --count N --distinct D`: up to N levels, pairwise D cells apart
+/// ([`grid::solve_distinct`]), printed one after another with an empty line between; a line
+/// on standard error per level (its cost when soft, its distance to the closest earlier one),
+/// and why the series ended when it has fewer than N.
+fn solve_series(
+    grid_path: &Path,
+    model_args: ModelArgs,
+    (time, conflicts): (Option<Duration>, Option<u64>),
+    connectivity: ConnectivityArg,
+    (count, distance): (u64, u64),
+    print_stats: bool,
+) -> Result<u8, Failure> {
+    let start = Instant::now();
+    if connectivity != ConnectivityArg::Propagator {
+        return Err(Failure::new(
+            exit::USAGE,
+            "--count solves with the default --connectivity propagator only",
+        ));
+    }
+    let spec = read_spec(grid_path)?;
+    let options = model_args.options();
+    let budget = Budget {
+        conflicts,
+        propagations: None,
+    };
+    let want = grid::Distinct {
+        count: usize::try_from(count).unwrap_or(usize::MAX),
+        distance: usize::try_from(distance).unwrap_or(usize::MAX),
+    };
+    let stop = Terminator::default();
+    let (done, finished) = mpsc::channel::<()>();
+    let watchdog = time.map(|limit| {
+        let stop = stop.clone();
+        let left = limit.saturating_sub(start.elapsed());
+        std::thread::spawn(move || {
+            if finished.recv_timeout(left).is_err() {
+                stop.terminate();
+            }
+        })
+    });
+    let series = grid::solve_distinct(&spec, &options, want, budget, Some(&stop));
+    let _ = done.send(());
+    if let Some(w) = watchdog {
+        let _ = w.join();
+    }
+    let series = series.map_err(|e| grid_failure(grid_path, &e))?;
+    if print_stats {
+        let s = series.stats;
+        eprintln!(
+            "grim-encode: solve: {}, {}; model {}, {}; {:.3} s wall-clock in all",
+            plural(s.rounds, "round"),
+            plural(s.conflicts, "conflict"),
+            plural(s.vars, "variable"),
+            plural(s.clauses, "hard clause"),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let soft_preferences = options
+        .soft_preferences
+        .or_else(|| spec.preferences.as_ref().map(|p| p.soft))
+        .unwrap_or(false);
+    let mut text = String::new();
+    for (i, level) in series.levels.iter().enumerate() {
+        // Never trust our own solver's word: the referee again, and the distances.
+        if let Err(problems) = grid::check_level(&spec, level) {
+            return Err(Failure::new(
+                exit::INTERNAL,
+                format!(
+                    "internal error: level {} of the series breaks the rules: {}",
+                    i + 1,
+                    problems
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            ));
+        }
+        let closest = series.levels[..i]
+            .iter()
+            .map(|e| e.distance_to(level))
+            .min();
+        if closest.is_some_and(|d| (d as u64) < distance) {
+            return Err(Failure::new(
+                exit::INTERNAL,
+                format!(
+                    "internal error: level {} is closer than {distance} cells",
+                    i + 1
+                ),
+            ));
+        }
+        let cost = if spec.has_soft(soft_preferences) {
+            format!("cost {}", grid::level_cost(&spec, &options, level))
+        } else {
+            "valid".to_string()
+        };
+        let apart = match closest {
+            Some(d) => format!("; {} from the closest earlier level", plural(d, "cell")),
+            None => String::new(),
+        };
+        eprintln!("grim-encode: level {} of {count}: {cost}{apart}", i + 1);
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&level.to_text(&spec));
+    }
+    write_text(None, &text, "levels")?;
+    let found = series.levels.len();
+    match series.end {
+        grid::SeriesEnd::Complete => Ok(exit::OK),
+        grid::SeriesEnd::Exhausted => {
+            eprintln!(
+                "grim-encode: only {}: no other level differs from {} in at least {} (proven)",
+                plural(found, "level"),
+                if found == 1 { "it" } else { "each of them" },
+                plural(distance, "cell")
+            );
+            Ok(exit::OK)
+        }
+        grid::SeriesEnd::NoLevel { clash } => {
+            let outcome = GridOutcome::NoLevel { clash };
+            Err(Failure::new(
+                exit::UNSATISFIABLE,
+                format!("{}: {outcome}", display(grid_path)),
+            ))
+        }
+        grid::SeriesEnd::Stopped(reason) => {
+            let by = match reason {
+                StopReason::Interrupted => "the time limit",
+                StopReason::Budget => "the conflict budget",
+            };
+            eprintln!(
+                "grim-encode: {by} stopped the search after {} of {count}; this is not a proof \
+                 that no more exist",
+                plural(found, "level")
+            );
+            Ok(exit::UNKNOWN)
+        }
+    }
 }
 
 /// `--connectivity` as the library's strategy.

@@ -63,6 +63,16 @@ impl Level {
         }
     }
 
+    /// The number of cells whose tile differs between `self` and `other` (the Hamming distance
+    /// of the tile rows; cells past the shorter level count as differing): how far apart
+    /// [`solve_distinct`](crate::solve_distinct) keeps its levels.
+    pub fn distance_to(&self, other: &Level) -> usize {
+        let common = (self.tiles.iter().zip(&other.tiles))
+            .filter(|(a, b)| a != b)
+            .count();
+        common + self.tiles.len().abs_diff(other.tiles.len())
+    }
+
     /// The text form (see the module documentation): the tile rows, then each layer's rows
     /// under its name. Indices outside the spec draw as `?` (a level from elsewhere is
     /// rendered, not rejected — [`check_level`](crate::check_level) is the place to reject it).

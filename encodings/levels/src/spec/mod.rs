@@ -97,6 +97,14 @@ pub(crate) struct Origins {
     /// Each adjacency rule and the `(dir, a, b)` triples it forbids ("`b` on the `dir` side of
     /// `a`"), mirrors included (`adjacent` is true outside their union).
     pub(crate) adjacency: Vec<AdjacencyOrigin>,
+    /// Layer values a regenerated level keeps (`keep.rs`): the rule naming the kept cell, the
+    /// layer, the cell and the value (the kept tiles narrow `domains` and join `domain`). Empty
+    /// for a spec as read.
+    pub(crate) kept_values: Vec<(RuleRef, usize, usize, usize)>,
+    /// The domains as read, before kept cells narrowed them (`None` when nothing is kept): what
+    /// the seed draws the wishes from (`families/preferences`), so that a regenerated level is
+    /// wished for as the whole level was and the referee's cost agrees.
+    pub(crate) domains_as_read: Option<Vec<TileSet>>,
 }
 
 impl GridSpec {

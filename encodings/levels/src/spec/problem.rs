@@ -159,6 +159,18 @@ pub enum FieldProblem {
     },
     /// A count rule gives neither bound.
     NeedsMinOrMax,
+    /// A count rule's `min` lies above its `max` once both are rounded to whole cells of the
+    /// region (`min` up, `max` down): no count meets both. With `per`, the two fractions
+    /// themselves are compared (`cells` is `None`).
+    MinAboveMax {
+        /// `min` as written.
+        min: String,
+        /// `max` as written.
+        max: String,
+        /// The region's cells and the rounded bounds `(cells, min, max)`, when the base is
+        /// fixed (no `per`).
+        cells: Option<(u64, u64, u64)>,
+    },
     /// An enclosure has a `max`, which its Horn encoding cannot enforce (see `Display`).
     EnclosureCeiling,
     /// A connectivity root lies on a cell that the mask, pins or `allowed` keep from holding
@@ -434,6 +446,17 @@ impl std::fmt::Display for FieldProblem {
                 }
             }
             FieldProblem::NeedsMinOrMax => write!(f, "needs \"min\", \"max\" or both"),
+            FieldProblem::MinAboveMax { min, max, cells } => match cells {
+                Some((n, lo, hi)) => write!(
+                    f,
+                    "\"min\" {min} is above \"max\" {max}: of the region's {n} cells, min rounds \
+                     up to {lo} and max down to {hi}, so no count meets both"
+                ),
+                None => write!(
+                    f,
+                    "\"min\" {min} is above \"max\" {max}: no count meets both"
+                ),
+            },
             FieldProblem::EnclosureCeiling => write!(
                 f,
                 "an enclosure takes only a floor (\"min\"): reachability from the border is \

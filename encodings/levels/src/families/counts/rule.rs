@@ -82,6 +82,34 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<CountRule> 
     if min.is_none() && max.is_none() {
         return Err(invalid(path, FieldProblem::NeedsMinOrMax));
     }
+    // Bounds that cross (once rounded to cells: `floor` 0.9 to 0.6, or 0.34 to 0.36 of two
+    // cells) are a mistake in the file, not a level to search for: say so here, naming the
+    // rule, rather than answer "no level" after a solve.
+    if let (Some(lo), Some(hi)) = (min, max) {
+        let shown = |k: &str| field(m, k).map(|v| v.to_string()).unwrap_or_default();
+        let cells = match per {
+            // A fraction of another count: the fractions themselves must not cross.
+            Some(_) => {
+                let ((a, b), (c, d)) = (lo.fraction(), hi.fraction());
+                ((a as u128) * (d as u128) > (c as u128) * (b as u128)).then_some(None)
+            }
+            None => {
+                let n = region.cells() as u64;
+                let (l, h) = (lo.lower(n), hi.upper(n));
+                (l > h).then_some(Some((n, l, h)))
+            }
+        };
+        if let Some(cells) = cells {
+            return Err(invalid(
+                path,
+                FieldProblem::MinAboveMax {
+                    min: shown("min"),
+                    max: shown("max"),
+                    cells,
+                },
+            ));
+        }
+    }
     Ok(CountRule {
         of,
         per,

@@ -3,7 +3,8 @@
 //! cell's domain leaves none).
 //!
 //! The family is this file and `rule.rs` (the `layers` list's reading). A value's `requires`
-//! is its one kind of rule that can clash.
+//! can clash, and so can a value a regenerated level keeps (`keep.rs`: a unit `v(c)` per kept
+//! cell and layer, switched on its own in a clash like a pin).
 
 pub(crate) mod rule;
 
@@ -12,6 +13,7 @@ use crate::family::{Family, Pass, Reading, Switch, text};
 use crate::model::GridModel;
 use crate::spec::reader::field;
 use crate::spec::{GridSpec, MAX_TILES, RuleRef, RuleTag};
+use grim_solver::Lit;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Layers;
@@ -61,6 +63,10 @@ impl Family for Layers {
                 }
             }
         }
+        for &(_, l, c, v) in &m.spec.origins.kept_values {
+            let lit = m.value_lit(l, c, v);
+            m.problem.add_clause(&[lit], None);
+        }
     }
 
     /// Every value's `requires`, named with the document's words (`items.key only on floor`).
@@ -89,6 +95,21 @@ impl Family for Layers {
                 out.push((name, Switch::Tagged(tag(l, v))));
             }
         }
+        let kept = spec.origins.kept_values.iter().enumerate();
+        out.extend(kept.map(|(i, (rule, ..))| (rule.clone(), Switch::Own(i))));
         out
+    }
+
+    /// Drops the kept values (they come back one by one, [`Switch::Own`]).
+    fn open(&self, spec: &mut GridSpec) {
+        spec.origins.kept_values.clear();
+    }
+
+    /// A kept value: its unit.
+    fn own_clauses(&self, spec: &GridSpec, m: &GridModel, rule: usize) -> Vec<Vec<Lit>> {
+        match spec.origins.kept_values.get(rule) {
+            Some(&(_, l, c, v)) => vec![vec![m.value_lit(l, c, v)]],
+            None => Vec::new(),
+        }
     }
 }

@@ -3,7 +3,8 @@
 //! The generator is splitmix64 (`grim_formula::rng`, shared with `grim-gen`), so that the same
 //! seed gives the same level on every platform and every version of every dependency.
 //! Cells are visited in row-major order and each draws exactly one 64-bit number, whether or not
-//! its domain leaves a choice, so a pin in one cell does not shift the wishes of the others. The
+//! its domain leaves a choice, so a pin in one cell does not shift the wishes of the others
+//! (and a kept cell of a regenerated level draws from the domain as read, `keep.rs`). The
 //! wish is drawn among the tiles the cell's domain allows, with probability proportional to
 //! their weights (`draw % total`; uniform when every allowed weight is 0 — the modulo bias is
 //! below 2^-40 for any realistic total). Every tile variable of the cell is hinted: the wish
@@ -89,10 +90,16 @@ fn resolve(spec: &GridSpec, options: &GridOptions) -> Option<Preferences> {
 fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
     let mut rng = SplitMix64::new(seed);
     let t = spec.tiles.len();
+    // A regenerated level's kept cells narrow `domains`; the wishes are the whole level's.
+    let domains = spec
+        .origins
+        .domains_as_read
+        .as_ref()
+        .unwrap_or(&spec.domains);
     (0..spec.cells())
         .map(|c| {
             let draw = rng.next_u64();
-            let allowed: Vec<usize> = (0..t).filter(|&a| spec.domains[c][a]).collect();
+            let allowed: Vec<usize> = (0..t).filter(|&a| domains[c][a]).collect();
             let total: u128 = allowed.iter().map(|&a| spec.tiles[a].weight as u128).sum();
             if total == 0 {
                 return allowed
