@@ -30,6 +30,7 @@ const FIELDS: &[&str] = &[
     "enclosure",
     "connectivity",
     "paths",
+    "runs",
     "preferences",
     "comment",
 ];

@@ -17,12 +17,13 @@ pub(crate) mod enclosure;
 pub(crate) mod layers;
 pub(crate) mod paths;
 pub(crate) mod preferences;
+pub(crate) mod runs;
 pub(crate) mod tiles;
 
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 8] = [
+pub(crate) const FAMILIES: [&dyn Family; 9] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -30,5 +31,6 @@ pub(crate) const FAMILIES: [&dyn Family; 8] = [
     &enclosure::Enclosure,
     &connectivity::Connectivity,
     &paths::Paths,
+    &runs::Runs,
     &preferences::Prefs,
 ];

@@ -167,6 +167,16 @@ pub enum Finding {
     },
     /// No walk connects a path's ends.
     NoWalk,
+    /// A run of consecutive cells is longer than a `runs` rule allows (the violation's cell is
+    /// its first cell: its west end, or its north end when `vertical`).
+    LongRun {
+        /// Cells in the run.
+        length: u64,
+        /// The rule's `max`.
+        max: u64,
+        /// Along a column (`true`) or a row.
+        vertical: bool,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -285,6 +295,15 @@ impl fmt::Display for Finding {
                 "the shortest walk takes {steps} steps, more than {limit}"
             ),
             Finding::NoWalk => write!(f, "no walk connects the ends"),
+            Finding::LongRun {
+                length,
+                max,
+                vertical,
+            } => write!(
+                f,
+                "a run of {length} cells along a {}, more than {max}",
+                if *vertical { "column" } else { "row" }
+            ),
         }
     }
 }

@@ -22,6 +22,7 @@ pub use crate::families::counts::rule::CountRule;
 pub use crate::families::enclosure::rule::EnclosureRule;
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
+pub use crate::families::runs::rule::{RunAxis, RunRule};
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
@@ -61,6 +62,8 @@ pub struct GridSpec {
     pub paths: Vec<PathRule>,
     /// Seeded preferences, if given.
     pub preferences: Option<Preferences>,
+    /// Run rules (`runs`).
+    pub runs: Vec<RunRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -138,6 +141,7 @@ impl GridSpec {
     pub fn has_soft(&self, soft_preferences: bool) -> bool {
         self.counts.iter().any(|c| c.weight.is_some())
             || self.enclosure.iter().any(|e| e.weight.is_some())
+            || self.runs.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -156,6 +160,7 @@ impl GridSpec {
             connectivity: Vec::new(),
             paths: Vec::new(),
             preferences: None,
+            runs: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }

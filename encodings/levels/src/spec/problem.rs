@@ -252,6 +252,8 @@ pub enum Expected {
     Dir,
     /// A pair of names `["a", "b"]`.
     Pair,
+    /// A run rule's axis: `"row"`, `"column"` or `"both"`.
+    RunAxis,
 }
 
 /// The coordinate of a cell that [`FieldProblem::OutsideGrid`] is about.
@@ -330,6 +332,7 @@ impl std::fmt::Display for Expected {
             Expected::Mode => write!(f, "\"hint\" or \"soft\""),
             Expected::Dir => write!(f, "one of \"N\", \"E\", \"S\", \"W\""),
             Expected::Pair => write!(f, "a pair [\"a\", \"b\"]"),
+            Expected::RunAxis => write!(f, "\"row\", \"column\" or \"both\""),
         }
     }
 }

@@ -1,0 +1,94 @@
+//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, …), each judged
+//! from `FORMAT.md` with code of its own, like the rest of the referee (`mod.rs` says why).
+//! Kept apart from `mod.rs` only so that the families added here touch it in one place (the
+//! list of rules that may be soft, [`Doc::weighable`]).
+
+use super::verdict::Finding;
+use super::{Doc, Judged, Rule, broken, get, unreadable};
+use crate::level::Level;
+use crate::referee::verdict::Violation;
+use serde_json::Value;
+
+impl<'a> Doc<'a> {
+    /// The rule's `region` as `(x, y, w, h)` (the whole grid when absent).
+    fn rect(&self, rule: Rule) -> Result<(usize, usize, usize, usize), Violation> {
+        let Some(r) = get(rule.map, "region") else {
+            return Ok((0, 0, self.width, self.height));
+        };
+        let what = format!("{}.region", rule.path());
+        let rm = r.as_object().ok_or_else(|| unreadable(what.clone()))?;
+        let n = |k: &str| {
+            get(rm, k)
+                .and_then(Value::as_u64)
+                .and_then(|v| usize::try_from(v).ok())
+                .ok_or_else(|| unreadable(what.clone()))
+        };
+        let (x0, y0, w, h) = (n("x")?, n("y")?, n("w")?, n("h")?);
+        if x0.saturating_add(w) > self.width || y0.saturating_add(h) > self.height {
+            return Err(unreadable(what));
+        }
+        Ok((x0, y0, w, h))
+    }
+
+    /// A whole-number field of the rule.
+    fn whole(&self, rule: Rule, key: &str) -> Result<u64, Violation> {
+        let (v, at) = rule.field(key)?;
+        v.as_u64().ok_or_else(|| unreadable(at))
+    }
+
+    /// Runs: walking each row of the region west to east (each column north to south), count
+    /// consecutive cells holding `of`; the longest run must not exceed `max`.
+    pub(super) fn runs(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let (of, at) = rule.field("of")?;
+        let of = self.pick(of, &at)?;
+        let max = self.whole(rule, "max")?;
+        let (rows, columns) = match get(rule.map, "axis").map(Value::as_str) {
+            None | Some(Some("both")) => (true, true),
+            Some(Some("row")) => (true, false),
+            Some(Some("column")) => (false, true),
+            Some(_) => return Err(unreadable(format!("{path}.axis"))),
+        };
+        let (x0, y0, w, h) = self.rect(rule)?;
+        let mut lines: Vec<(bool, Vec<usize>)> = Vec::new();
+        if rows {
+            for y in y0..y0 + h {
+                lines.push((false, (x0..x0 + w).map(|x| y * self.width + x).collect()));
+            }
+        }
+        if columns {
+            for x in x0..x0 + w {
+                lines.push((true, (y0..y0 + h).map(|y| y * self.width + x).collect()));
+            }
+        }
+        let mut worst: Option<(u64, usize, bool)> = None;
+        for (vertical, line) in &lines {
+            let mut run = 0u64;
+            for (i, &c) in line.iter().enumerate() {
+                if self.picks(&of, level, c) {
+                    run += 1;
+                    if run > max && worst.is_none_or(|(l, _, _)| run > l) {
+                        // The run's first cell names it.
+                        worst = Some((run, line[i + 1 - run as usize], *vertical));
+                    }
+                } else {
+                    run = 0;
+                }
+            }
+        }
+        Ok(Judged {
+            soft: get(rule.map, "weight").is_some(),
+            broken: worst.map(|(length, c, vertical)| {
+                broken(
+                    path,
+                    Some(self.xy(c)),
+                    Finding::LongRun {
+                        length,
+                        max,
+                        vertical,
+                    },
+                )
+            }),
+        })
+    }
+}

@@ -1,0 +1,242 @@
+//! The level-vocabulary families of issue 42 (`runs`, `dead_ends`, `separation`, `symmetry`)
+//! against a brute-force definition of each rule, written here from `FORMAT.md` without the
+//! crate's referee, by exhaustive enumeration on 3×3 to 4×4 grids:
+//! - both ways per level, in the exported model (`GridModel::build`) and in the propagated
+//!   model (`GridModel::build_for_propagator` with its propagator connected): a level is a
+//!   model (its cell and layer variables assumed) exactly when the brute force keeps the rule,
+//!   and exactly when the referee accepts it;
+//! - the number of levels the export admits, counted with blocking clauses over the cell and
+//!   layer variables, equals the number the brute force keeps;
+//! - a spec with no level names the rule in its clash, and the referee names the rule on a
+//!   hand-made level that breaks it.
+
+use grim_levels::{
+    self as grid, Finding, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
+    level_cost,
+};
+use grim_solver::{Budget, Lit, Solver, Status};
+use grim_testkit::grid::{all_levels, assumptions};
+
+fn spec(json: &str) -> GridSpec {
+    GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
+}
+
+/// An engine holding the hard clauses of `model`, with its propagator when it has one.
+fn engine(model: &GridModel) -> Solver {
+    let w = model.to_wcnf();
+    let mut s = Solver::new();
+    s.reserve_vars(w.num_vars);
+    for c in &w.hard {
+        s.add_clause(c);
+    }
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    s
+}
+
+/// The brute force's verdict on a level.
+type Rule = dyn Fn(&Level) -> bool;
+
+/// Both ways, in both models: every level is a model exactly when `keeps` says the rule holds
+/// (and the referee agrees); and the export admits as many levels as `keeps` accepts (counted
+/// with blocking clauses). Returns (kept, broken) so that a test can assert it saw both.
+fn both_ways(json: &str, keeps: &Rule) -> (usize, usize) {
+    let spec = spec(json);
+    let levels = all_levels(&spec);
+    // The mask is not under test here: a level keeps the rules when it also fits the domains.
+    let fits = |l: &Level| (0..spec.cells()).all(|c| spec.domains[c][l.tiles[c]]);
+    let keeps = |l: &Level| fits(l) && keeps(l);
+    let kept = levels.iter().filter(|l| keeps(l)).count();
+    for l in &levels {
+        assert_eq!(
+            check_level(&spec, l).is_ok(),
+            keeps(l),
+            "the referee against the brute force on\n{}{:?}",
+            l.to_text(&spec),
+            check_level(&spec, l)
+        );
+    }
+    let options = GridOptions::default();
+    let export = GridModel::build(&spec, &options).unwrap();
+    let propagated = GridModel::build_for_propagator(&spec, &options).unwrap();
+    for (name, model) in [("export", &export), ("propagated", &propagated)] {
+        let mut s = engine(model);
+        for l in &levels {
+            let got = s.solve(&assumptions(model, &spec, l), Budget::UNLIMITED);
+            assert_eq!(s.propagator_error(), None);
+            assert_eq!(
+                got == Status::Sat,
+                keeps(l),
+                "{name} model on\n{}",
+                l.to_text(&spec)
+            );
+        }
+    }
+    assert_eq!(models(&export, &spec), kept, "levels the export admits");
+    (kept, levels.len() - kept)
+}
+
+/// The number of distinct levels among the models of `model`'s hard clauses, by blocking
+/// each level's cell and layer variables after it is found.
+fn models(model: &GridModel, spec: &GridSpec) -> usize {
+    let mut s = engine(model);
+    let mut n = 0;
+    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+        let values: Vec<bool> = (0..model.to_wcnf().num_vars)
+            .map(|v| {
+                let var = grim_solver::Var::new(v as u32).expect("a variable index");
+                s.value(var.pos()) == Some(true)
+            })
+            .collect();
+        let level = model.decode(&values).expect("a model decodes");
+        let block: Vec<Lit> = assumptions(model, spec, &level)
+            .into_iter()
+            .map(|l| !l)
+            .collect();
+        s.add_clause(&block);
+        n += 1;
+    }
+    n
+}
+
+fn assert_mixed((kept, broken): (usize, usize)) {
+    assert!(kept > 0 && broken > 0, "kept {kept}, broken {broken}");
+}
+
+/// The rules that clash in a spec with no level.
+fn clash(json: &str) -> Vec<String> {
+    let spec = spec(json);
+    match grid::solve(&spec, &GridOptions::default(), Budget::UNLIMITED) {
+        Ok(GridOutcome::NoLevel { clash }) => clash.into_iter().map(|r| r.path).collect(),
+        other => panic!("expected no level, got {other:?}"),
+    }
+}
+
+const AB: &str =
+    r#""tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b", "classes": ["k"]}]"#;
+/// Whether cell `c` of `l` holds one of `tiles`.
+fn holds(l: &Level, c: usize, tiles: &[usize]) -> bool {
+    tiles.contains(&l.tiles[c])
+}
+
+// ----- runs -----
+
+/// The longest run of `member` cells along rows (`rows`) or columns of the
+/// `x0, y0, w, h` rectangle.
+fn longest_run(
+    l: &Level,
+    rect: (usize, usize, usize, usize),
+    rows: bool,
+    member: &dyn Fn(usize) -> bool,
+) -> usize {
+    let (x0, y0, w, h) = rect;
+    let mut best = 0;
+    let (outer, inner) = if rows { (h, w) } else { (w, h) };
+    for o in 0..outer {
+        let mut run = 0;
+        for i in 0..inner {
+            let (x, y) = if rows {
+                (x0 + i, y0 + o)
+            } else {
+                (x0 + o, y0 + i)
+            };
+            if member(y * l.width + x) {
+                run += 1;
+                best = best.max(run);
+            } else {
+                run = 0;
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn runs_of_a_class_along_both_axes_match_the_brute_force() {
+    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "runs": [{{"of": "b", "max": 2}}]}}"#);
+    let keeps = |l: &Level| {
+        let m = |c| holds(l, c, &[1]);
+        longest_run(l, (0, 0, 4, 3), true, &m) <= 2 && longest_run(l, (0, 0, 4, 3), false, &m) <= 2
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn runs_along_one_axis_in_a_region_and_of_a_layer_value_match_the_brute_force() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "runs": [
+            {{"of": "k", "max": 1, "axis": "column", "region": {{"x": 1, "y": 0, "w": 2, "h": 3}}}},
+            {{"of": "b", "max": 2, "axis": "row"}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        longest_run(l, (1, 0, 2, 3), false, &|c| holds(l, c, &[1])) <= 1
+            && longest_run(l, (0, 0, 4, 3), true, &|c| holds(l, c, &[1])) <= 2
+    };
+    assert_mixed(both_ways(&json, &keeps));
+    let json = format!(
+        r#"{{"width": 3, "height": 2, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*", "requires": "b"}}]}}],
+            "runs": [{{"of": "it.gem", "max": 1, "axis": "row"}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        let gem_ok = (0..6).all(|c| l.layers[0][c] == 0 || l.tiles[c] == 1);
+        gem_ok && longest_run(l, (0, 0, 3, 2), true, &|c| l.layers[0][c] == 1) <= 1
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn a_soft_run_rule_costs_its_weight_once_and_the_solver_finds_the_least_cost() {
+    // All b is forced in the middle row; the soft rule says no run of 3: the least cost is 4,
+    // paid once however many runs are too long.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "mask": ["???", "bbb", "???"],
+            "runs": [{{"of": "b", "max": 2, "axis": "row", "weight": 4}}],
+            "counts": [{{"of": "b", "min": 8, "weight": 1}}]}}"#
+    );
+    let spec = spec(&json);
+    let options = GridOptions::default();
+    let best = all_levels(&spec)
+        .iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| level_cost(&spec, &options, l))
+        .min()
+        .unwrap();
+    assert_eq!(best, 4, "the all-b level breaks the rule, and pays once");
+    let level = grim_testkit::grid::solve_level(&spec, &options);
+    assert_eq!(level_cost(&spec, &options, &level), best);
+}
+
+#[test]
+fn runs_that_cannot_hold_are_named_in_the_clash() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "mask": ["????", "bbbb", "????"],
+            "counts": [{{"of": "a", "max": 5}}], "runs": [{{"of": "b", "max": 3}}]}}"#
+    );
+    let named = clash(&json);
+    assert!(named.contains(&"runs[0]".to_string()), "{named:?}");
+    assert!(
+        named.iter().all(|r| r == "runs[0]" || r == "mask[1]"),
+        "{named:?}"
+    );
+}
+
+#[test]
+fn the_referee_names_a_run_too_long_with_its_first_cell() {
+    let json = format!(r#"{{"width": 4, "height": 2, {AB}, "runs": [{{"of": "k", "max": 2}}]}}"#);
+    let spec = spec(&json);
+    let level = Level::from_text(&spec, "abbb\naaab\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "runs[0]");
+    assert_eq!(v[0].cell, Some((1, 0)));
+    assert_eq!(
+        v[0].found,
+        Finding::LongRun {
+            length: 3,
+            max: 2,
+            vertical: false
+        }
+    );
+}
