@@ -31,6 +31,7 @@ const FIELDS: &[&str] = &[
     "connectivity",
     "paths",
     "runs",
+    "dead_ends",
     "preferences",
     "comment",
 ];

@@ -240,3 +240,154 @@ fn the_referee_names_a_run_too_long_with_its_first_cell() {
         }
     );
 }
+
+// ----- dead ends -----
+
+/// The dead ends of `member` cells: members with exactly one member among their 4-neighbours.
+fn dead_ends(l: &Level, member: &dyn Fn(usize) -> bool) -> usize {
+    let (w, h) = (l.width, l.height);
+    (0..w * h)
+        .filter(|&c| {
+            let (x, y) = (c % w, c / w);
+            let mut nbrs = Vec::new();
+            if x > 0 {
+                nbrs.push(c - 1);
+            }
+            if x + 1 < w {
+                nbrs.push(c + 1);
+            }
+            if y > 0 {
+                nbrs.push(c - w);
+            }
+            if y + 1 < h {
+                nbrs.push(c + w);
+            }
+            member(c) && nbrs.into_iter().filter(|&d| member(d)).count() == 1
+        })
+        .count()
+}
+
+#[test]
+fn no_dead_ends_matches_the_brute_force() {
+    let json =
+        format!(r#"{{"width": 4, "height": 3, {AB}, "dead_ends": [{{"class": "b", "max": 0}}]}}"#);
+    let keeps = |l: &Level| dead_ends(l, &|c| holds(l, c, &[1])) == 0;
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn dead_ends_between_bounds_with_connectivity_match_the_brute_force() {
+    // Between 2 and 3 dead ends of a connected class: a corridor with a side branch at most.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "connectivity": [{{"class": "b"}}],
+            "dead_ends": [{{"class": "b", "min": 2, "max": 3}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        let n = dead_ends(l, &|c| holds(l, c, &[1]));
+        (2..=3).contains(&n) && connected(l, &|c| holds(l, c, &[1]))
+    };
+    assert_mixed(both_ways(&json, &keeps));
+    let json =
+        format!(r#"{{"width": 4, "height": 3, {AB}, "dead_ends": [{{"class": "a", "min": 3}}]}}"#);
+    let keeps = |l: &Level| dead_ends(l, &|c| holds(l, c, &[0])) >= 3;
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+/// Whether the `member` cells are 4-connected (the empty set is).
+fn connected(l: &Level, member: &dyn Fn(usize) -> bool) -> bool {
+    let (w, n) = (l.width, l.width * l.height);
+    let cells: Vec<usize> = (0..n).filter(|&c| member(c)).collect();
+    let Some(&start) = cells.first() else {
+        return true;
+    };
+    let mut seen = vec![false; n];
+    seen[start] = true;
+    let mut todo = vec![start];
+    let mut reached = 1;
+    while let Some(c) = todo.pop() {
+        let (x, y) = (c % w, c / w);
+        let mut nbrs = Vec::new();
+        if x > 0 {
+            nbrs.push(c - 1);
+        }
+        if x + 1 < w {
+            nbrs.push(c + 1);
+        }
+        if y > 0 {
+            nbrs.push(c - w);
+        }
+        if c + w < n {
+            nbrs.push(c + w);
+        }
+        for d in nbrs {
+            if member(d) && !seen[d] {
+                seen[d] = true;
+                reached += 1;
+                todo.push(d);
+            }
+        }
+    }
+    reached == cells.len()
+}
+
+#[test]
+fn a_soft_dead_end_rule_reaches_the_brute_force_optimum() {
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "mask": ["?b?", "?b?", "???"],
+            "dead_ends": [{{"class": "b", "max": 0, "weight": 3}}],
+            "counts": [{{"of": "b", "max": 3, "weight": 2}}]}}"#
+    );
+    let spec = spec(&json);
+    let options = GridOptions::default();
+    let best = all_levels(&spec)
+        .iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| level_cost(&spec, &options, l))
+        .min()
+        .unwrap();
+    // Three b in a column end in two dead ends; a loop of b needs four: either rule pays.
+    assert_eq!(best, 2);
+    let level = grim_testkit::grid::solve_level(&spec, &options);
+    assert_eq!(level_cost(&spec, &options, &level), best);
+}
+
+#[test]
+fn dead_ends_that_cannot_hold_are_named_in_the_clash() {
+    // A b corridor pinned from the west edge to the east edge, and no b elsewhere: its two
+    // ends are dead ends.
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "mask": ["aaaa", "bbbb", "aaaa"],
+            "counts": [{{"of": "b", "max": 6}}], "dead_ends": [{{"class": "b", "max": 1}}]}}"#
+    );
+    let named = clash(&json);
+    assert!(named.contains(&"dead_ends[0]".to_string()), "{named:?}");
+    assert!(
+        named
+            .iter()
+            .all(|r| r == "dead_ends[0]" || r.starts_with("mask[")),
+        "{named:?}"
+    );
+}
+
+#[test]
+fn the_referee_counts_dead_ends_and_names_the_first() {
+    let json =
+        format!(r#"{{"width": 4, "height": 3, {AB}, "dead_ends": [{{"class": "b", "max": 0}}]}}"#);
+    let spec = spec(&json);
+    // A loop of four b has none; the tail at x=3 y=2 is one.
+    let ok = Level::from_text(&spec, "bbaa\nbbaa\naaaa\n").unwrap();
+    assert_eq!(check_level(&spec, &ok), Ok(()));
+    let level = Level::from_text(&spec, "bbaa\nbbab\naaab\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "dead_ends[0]");
+    assert_eq!(v[0].cell, Some((3, 1)));
+    assert_eq!(
+        v[0].found,
+        Finding::DeadEnds {
+            found: 2,
+            min: 0,
+            max: Some(0)
+        }
+    );
+}

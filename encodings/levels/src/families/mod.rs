@@ -13,6 +13,7 @@
 pub(crate) mod adjacency;
 pub(crate) mod connectivity;
 pub(crate) mod counts;
+pub(crate) mod dead_ends;
 pub(crate) mod enclosure;
 pub(crate) mod layers;
 pub(crate) mod paths;
@@ -23,7 +24,7 @@ pub(crate) mod tiles;
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 9] = [
+pub(crate) const FAMILIES: [&dyn Family; 10] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -32,5 +33,6 @@ pub(crate) const FAMILIES: [&dyn Family; 9] = [
     &connectivity::Connectivity,
     &paths::Paths,
     &runs::Runs,
+    &dead_ends::DeadEnds,
     &preferences::Prefs,
 ];

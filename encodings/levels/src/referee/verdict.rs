@@ -177,6 +177,16 @@ pub enum Finding {
         /// Along a column (`true`) or a row.
         vertical: bool,
     },
+    /// The number of dead ends (class cells with exactly one class neighbour) is outside a
+    /// `dead_ends` rule's bounds (the violation's cell: the first dead end, if any).
+    DeadEnds {
+        /// Dead ends in the level.
+        found: u64,
+        /// The rule's `min` (0 when absent).
+        min: u64,
+        /// The rule's `max` (`None`: none).
+        max: Option<u64>,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -304,6 +314,13 @@ impl fmt::Display for Finding {
                 "a run of {length} cells along a {}, more than {max}",
                 if *vertical { "column" } else { "row" }
             ),
+            Finding::DeadEnds { found, min, max } => {
+                write!(f, "{found} dead ends, outside [{min}, ")?;
+                match max {
+                    Some(m) => write!(f, "{m}]"),
+                    None => write!(f, "∞]"),
+                }
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, …), each judged
+//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, `dead_ends`, …), each judged
 //! from `FORMAT.md` with code of its own, like the rest of the referee (`mod.rs` says why).
 //! Kept apart from `mod.rs` only so that the families added here touch it in one place (the
 //! list of rules that may be soft, [`Doc::weighable`]).
@@ -87,6 +87,37 @@ impl<'a> Doc<'a> {
                         max,
                         vertical,
                     },
+                )
+            }),
+        })
+    }
+
+    /// Dead ends: class cells with exactly one of their four neighbours in the class, counted
+    /// against `min` (0 when absent) and `max`.
+    pub(super) fn dead_ends(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let class = self.tiles_of(rule, "class")?;
+        let member = |c: usize| class[level.tiles[c]];
+        let ends: Vec<usize> = (0..self.cells())
+            .filter(|&c| member(c) && self.around(c).filter(|&d| member(d)).count() == 1)
+            .collect();
+        let bound = |k: &str| match get(rule.map, k) {
+            None => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| unreadable(format!("{path}.{k}"))),
+        };
+        let (min, max) = (bound("min")?.unwrap_or(0), bound("max")?);
+        let found = ends.len() as u64;
+        let bad = found < min || max.is_some_and(|m| found > m);
+        Ok(Judged {
+            soft: get(rule.map, "weight").is_some(),
+            broken: bad.then(|| {
+                broken(
+                    path.clone(),
+                    ends.first().map(|&c| self.xy(c)),
+                    Finding::DeadEnds { found, min, max },
                 )
             }),
         })

@@ -19,6 +19,7 @@ pub(crate) mod vocab;
 
 pub use crate::families::connectivity::rule::ConnectivityRule;
 pub use crate::families::counts::rule::CountRule;
+pub use crate::families::dead_ends::rule::DeadEndRule;
 pub use crate::families::enclosure::rule::EnclosureRule;
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
@@ -64,6 +65,8 @@ pub struct GridSpec {
     pub preferences: Option<Preferences>,
     /// Run rules (`runs`).
     pub runs: Vec<RunRule>,
+    /// Dead-end rules (`dead_ends`).
+    pub dead_ends: Vec<DeadEndRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -142,6 +145,7 @@ impl GridSpec {
         self.counts.iter().any(|c| c.weight.is_some())
             || self.enclosure.iter().any(|e| e.weight.is_some())
             || self.runs.iter().any(|r| r.weight.is_some())
+            || self.dead_ends.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -161,6 +165,7 @@ impl GridSpec {
             paths: Vec::new(),
             preferences: None,
             runs: Vec::new(),
+            dead_ends: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }
