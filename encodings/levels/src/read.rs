@@ -32,6 +32,7 @@ const FIELDS: &[&str] = &[
     "paths",
     "runs",
     "dead_ends",
+    "separation",
     "preferences",
     "comment",
 ];

@@ -391,3 +391,111 @@ fn the_referee_counts_dead_ends_and_names_the_first() {
         }
     );
 }
+
+// ----- separation -----
+
+/// Whether every two distinct `member` cells are at least `d` apart (Manhattan).
+fn apart(l: &Level, d: usize, member: &dyn Fn(usize) -> bool) -> bool {
+    let w = l.width;
+    let cells: Vec<usize> = (0..l.tiles.len()).filter(|&c| member(c)).collect();
+    cells.iter().all(|&a| {
+        cells
+            .iter()
+            .all(|&b| a == b || (a % w).abs_diff(b % w) + (a / w).abs_diff(b / w) >= d)
+    })
+}
+
+#[test]
+fn separation_of_a_tile_matches_the_brute_force() {
+    for d in [2, 3, 5] {
+        let json = format!(
+            r#"{{"width": 4, "height": 3, {AB}, "separation": [{{"of": "b", "min_distance": {d}}}]}}"#
+        );
+        let keeps = move |l: &Level| apart(l, d, &|c| holds(l, c, &[1]));
+        assert_mixed(both_ways(&json, &keeps));
+    }
+}
+
+#[test]
+fn separation_of_a_layer_value_with_a_pinned_cell_matches_the_brute_force() {
+    // A pinned b under the class k: its constant literal makes units in both models.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "mask": ["b??", "???", "???"],
+            "separation": [{{"of": "k", "min_distance": 2}}]}}"#
+    );
+    let keeps = |l: &Level| apart(l, 2, &|c| holds(l, c, &[1]));
+    assert_mixed(both_ways(&json, &keeps));
+    let json = format!(
+        r#"{{"width": 3, "height": 2, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*"}}]}}],
+            "separation": [{{"of": "it.gem", "min_distance": 3}}]}}"#
+    );
+    let keeps = |l: &Level| apart(l, 3, &|c| l.layers[0][c] == 1);
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn a_soft_separation_reaches_the_brute_force_optimum() {
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB},
+            "separation": [{{"of": "b", "min_distance": 3, "weight": 2}}],
+            "counts": [{{"of": "b", "min": 4, "weight": 3}}, {{"of": "b", "min": 3}}]}}"#
+    );
+    let spec = spec(&json);
+    let options = GridOptions::default();
+    let best = all_levels(&spec)
+        .iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| level_cost(&spec, &options, l))
+        .min()
+        .unwrap();
+    // No three cells of a 3×3 grid are pairwise 3 apart, so with three b (hard) some pair is
+    // closer: the least cost is the separation's 2, not the count's 3.
+    assert_eq!(best, 2);
+    let level = grim_testkit::grid::solve_level(&spec, &options);
+    assert_eq!(level_cost(&spec, &options, &level), best);
+}
+
+#[test]
+fn separation_that_cannot_hold_is_named_in_the_clash() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "counts": [{{"of": "b", "min": 4}}],
+            "separation": [{{"of": "b", "min_distance": 4}}]}}"#
+    );
+    assert_eq!(clash(&json), ["counts[0]", "separation[0]"]);
+}
+
+#[test]
+fn the_referee_names_the_closest_pair() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "separation": [{{"of": "b", "min_distance": 3}}]}}"#
+    );
+    let spec = spec(&json);
+    let ok = Level::from_text(&spec, "baaa\naaab\naaaa\n").unwrap();
+    assert_eq!(check_level(&spec, &ok), Ok(()));
+    let level = Level::from_text(&spec, "baaa\naaab\naaba\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "separation[0]");
+    assert_eq!(v[0].cell, Some((3, 1)));
+    assert_eq!(
+        v[0].found,
+        Finding::TooClose {
+            other: (2, 2),
+            distance: 2,
+            min: 3
+        }
+    );
+}
+
+#[test]
+fn a_separation_too_large_to_spell_out_is_refused_with_the_field() {
+    let json = format!(
+        r#"{{"width": 256, "height": 256, {AB}, "separation": [{{"of": "b", "min_distance": 40}}]}}"#
+    );
+    let e = GridSpec::from_json(&json).unwrap_err().to_string();
+    assert!(
+        e.starts_with("separation[0].min_distance: 40 on this grid makes up to"),
+        "{e}"
+    );
+}

@@ -19,12 +19,13 @@ pub(crate) mod layers;
 pub(crate) mod paths;
 pub(crate) mod preferences;
 pub(crate) mod runs;
+pub(crate) mod separation;
 pub(crate) mod tiles;
 
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 10] = [
+pub(crate) const FAMILIES: [&dyn Family; 11] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -34,5 +35,6 @@ pub(crate) const FAMILIES: [&dyn Family; 10] = [
     &paths::Paths,
     &runs::Runs,
     &dead_ends::DeadEnds,
+    &separation::Separation,
     &preferences::Prefs,
 ];

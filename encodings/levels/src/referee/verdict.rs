@@ -187,6 +187,16 @@ pub enum Finding {
         /// The rule's `max` (`None`: none).
         max: Option<u64>,
     },
+    /// Two cells of a `separation` rule's selection are closer than its `min_distance` (the
+    /// violation's cell is the first of the closest pair, row-major).
+    TooClose {
+        /// The other cell `(x, y)`.
+        other: (usize, usize),
+        /// Their Manhattan distance.
+        distance: u64,
+        /// The rule's `min_distance`.
+        min: u64,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -314,6 +324,11 @@ impl fmt::Display for Finding {
                 "a run of {length} cells along a {}, more than {max}",
                 if *vertical { "column" } else { "row" }
             ),
+            Finding::TooClose {
+                other: (x, y),
+                distance,
+                min,
+            } => write!(f, "x={x} y={y} is {distance} steps away, closer than {min}"),
             Finding::DeadEnds { found, min, max } => {
                 write!(f, "{found} dead ends, outside [{min}, ")?;
                 match max {

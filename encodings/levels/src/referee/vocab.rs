@@ -1,4 +1,4 @@
-//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, `dead_ends`, …), each judged
+//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, `dead_ends`, `separation`, …), each judged
 //! from `FORMAT.md` with code of its own, like the rest of the referee (`mod.rs` says why).
 //! Kept apart from `mod.rs` only so that the families added here touch it in one place (the
 //! list of rules that may be soft, [`Doc::weighable`]).
@@ -118,6 +118,42 @@ impl<'a> Doc<'a> {
                     path.clone(),
                     ends.first().map(|&c| self.xy(c)),
                     Finding::DeadEnds { found, min, max },
+                )
+            }),
+        })
+    }
+
+    /// Separation: every two distinct cells holding `of` are at least `min_distance` apart,
+    /// `|x − x'| + |y − y'|`, checked over all pairs.
+    pub(super) fn separation(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let (of, at) = rule.field("of")?;
+        let of = self.pick(of, &at)?;
+        let min = self.whole(rule, "min_distance")?;
+        let held: Vec<usize> = (0..self.cells())
+            .filter(|&c| self.picks(&of, level, c))
+            .collect();
+        let mut closest: Option<(u64, usize, usize)> = None;
+        for (i, &a) in held.iter().enumerate() {
+            for &b in &held[i + 1..] {
+                let ((ax, ay), (bx, by)) = (self.xy(a), self.xy(b));
+                let dist = (ax.abs_diff(bx) + ay.abs_diff(by)) as u64;
+                if dist < min && closest.is_none_or(|(d, _, _)| dist < d) {
+                    closest = Some((dist, a, b));
+                }
+            }
+        }
+        Ok(Judged {
+            soft: get(rule.map, "weight").is_some(),
+            broken: closest.map(|(distance, a, b)| {
+                broken(
+                    path,
+                    Some(self.xy(a)),
+                    Finding::TooClose {
+                        other: self.xy(b),
+                        distance,
+                        min,
+                    },
                 )
             }),
         })

@@ -24,11 +24,12 @@ pub use crate::families::enclosure::rule::EnclosureRule;
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
 pub use crate::families::runs::rule::{RunAxis, RunRule};
+pub use crate::families::separation::rule::SeparationRule;
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
-    Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SIDE, MAX_TILES, RATIO_DENOMINATOR, Region,
-    RuleRef, Selection, Tile, TileSet,
+    Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES,
+    RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile, TileSet,
 };
 
 use crate::families::adjacency::rule::AdjacencyOrigin;
@@ -67,6 +68,8 @@ pub struct GridSpec {
     pub runs: Vec<RunRule>,
     /// Dead-end rules (`dead_ends`).
     pub dead_ends: Vec<DeadEndRule>,
+    /// Separation rules (`separation`).
+    pub separation: Vec<SeparationRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -146,6 +149,7 @@ impl GridSpec {
             || self.enclosure.iter().any(|e| e.weight.is_some())
             || self.runs.iter().any(|r| r.weight.is_some())
             || self.dead_ends.iter().any(|r| r.weight.is_some())
+            || self.separation.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -166,6 +170,7 @@ impl GridSpec {
             preferences: None,
             runs: Vec::new(),
             dead_ends: Vec::new(),
+            separation: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }

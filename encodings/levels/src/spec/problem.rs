@@ -7,7 +7,7 @@
 //! buy nothing a caller can use — a family's problems are already told apart by the field path
 //! of [`crate::error::GridError::Invalid`].
 
-use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_TILES};
+use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_TILES};
 
 /// What is wrong with one field of `grid.json` ([`GridError::Invalid`](crate::GridError::Invalid),
 /// whose `field` is the path). `Display` writes the sentence after `field: `, quoting the value.
@@ -180,6 +180,13 @@ pub enum FieldProblem {
     },
     /// A directional adjacency rule gives both or neither of `allow` and `forbid`.
     NeedsAllowOrForbid,
+    /// A separation rule would spell out more than `MAX_SEPARATION_PAIRS` pairs of cells.
+    SeparationTooLarge {
+        /// `min_distance` (cut to the grid's diameter).
+        distance: u64,
+        /// The bound on the pairs it makes, `cells · d · (d − 1)`.
+        pairs: u64,
+    },
     /// One adjacency rule allows what another forbids: `tile` on the `dir` side of `of`.
     Contradiction {
         /// The tile beside.
@@ -465,6 +472,13 @@ impl std::fmt::Display for FieldProblem {
             FieldProblem::NeedsAllowOrForbid => {
                 write!(f, "needs exactly one of \"allow\" and \"forbid\"")
             }
+            FieldProblem::SeparationTooLarge { distance, pairs } => write!(
+                f,
+                "{distance} on this grid makes up to {pairs} pairs of cells to keep apart; at \
+                 most {} are supported (a smaller distance, or a count rule for a sparse \
+                 selection)",
+                MAX_SEPARATION_PAIRS
+            ),
             FieldProblem::Contradiction {
                 tile,
                 dir,
