@@ -33,6 +33,7 @@ const FIELDS: &[&str] = &[
     "runs",
     "dead_ends",
     "separation",
+    "symmetry",
     "preferences",
     "comment",
 ];

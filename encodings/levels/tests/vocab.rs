@@ -499,3 +499,123 @@ fn a_separation_too_large_to_spell_out_is_refused_with_the_field() {
         "{e}"
     );
 }
+
+// ----- symmetry -----
+
+/// Whether every cell of the `x0, y0, w, h` rectangle holds what its image under `map` (in the
+/// rectangle's coordinates) holds, by `same`.
+fn invariant(
+    l: &Level,
+    rect: (usize, usize, usize, usize),
+    map: &dyn Fn(usize, usize) -> (usize, usize),
+    same: &dyn Fn(usize, usize) -> bool,
+) -> bool {
+    let (x0, y0, w, h) = rect;
+    (0..h).all(|y| {
+        (0..w).all(|x| {
+            let (ix, iy) = map(x, y);
+            same((y0 + y) * l.width + x0 + x, (y0 + iy) * l.width + x0 + ix)
+        })
+    })
+}
+
+#[test]
+fn mirrors_and_turns_match_the_brute_force() {
+    let cases: [(
+        &str,
+        (usize, usize),
+        &dyn Fn(usize, usize) -> (usize, usize),
+    ); 4] = [
+        ("vertical", (4, 3), &|x, y| (3 - x, y)),
+        ("horizontal", (3, 4), &|x, y| (x, 3 - y)),
+        ("rotate_180", (4, 3), &|x, y| (3 - x, 2 - y)),
+        ("rotate_90", (3, 3), &|x, y| (2 - y, x)),
+    ];
+    for (kind, (w, h), map) in cases {
+        let json =
+            format!(r#"{{"width": {w}, "height": {h}, {AB}, "symmetry": [{{"kind": "{kind}"}}]}}"#);
+        let keeps =
+            move |l: &Level| invariant(l, (0, 0, w, h), map, &|a, b| l.tiles[a] == l.tiles[b]);
+        assert_mixed(both_ways(&json, &keeps));
+    }
+}
+
+#[test]
+fn a_symmetric_region_with_a_layer_matches_the_brute_force() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "symmetry": [{{"kind": "rotate_90",
+            "region": {{"x": 1, "y": 0, "w": 3, "h": 3}}}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        invariant(l, (1, 0, 3, 3), &|x, y| (2 - y, x), &|a, b| {
+            l.tiles[a] == l.tiles[b]
+        })
+    };
+    assert_mixed(both_ways(&json, &keeps));
+    let json = format!(
+        r#"{{"width": 3, "height": 2, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*"}}]}}],
+            "symmetry": [{{"kind": "vertical", "layer": "it"}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        invariant(l, (0, 0, 3, 2), &|x, y| (2 - x, y), &|a, b| {
+            l.tiles[a] == l.tiles[b] && l.layers[0][a] == l.layers[0][b]
+        })
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn a_soft_symmetry_reaches_the_brute_force_optimum() {
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "mask": ["b??", "???", "??a"],
+            "symmetry": [{{"kind": "rotate_180", "weight": 5}}, {{"kind": "vertical", "weight": 2}}]}}"#
+    );
+    let spec = spec(&json);
+    let options = GridOptions::default();
+    let best = all_levels(&spec)
+        .iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| level_cost(&spec, &options, l))
+        .min()
+        .unwrap();
+    // The pinned corners break the half turn; a vertical mirror is still possible.
+    assert_eq!(best, 5);
+    let level = grim_testkit::grid::solve_level(&spec, &options);
+    assert_eq!(level_cost(&spec, &options, &level), best);
+}
+
+#[test]
+fn a_symmetry_that_cannot_hold_is_named_in_the_clash() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "pins": [{{"x": 0, "y": 1, "tile": "a"}},
+            {{"x": 3, "y": 1, "tile": "b"}}], "symmetry": [{{"kind": "vertical"}}]}}"#
+    );
+    assert_eq!(clash(&json), ["pins[0]", "pins[1]", "symmetry[0]"]);
+}
+
+#[test]
+fn the_referee_names_the_first_cell_that_differs_from_its_image() {
+    let json =
+        format!(r#"{{"width": 4, "height": 2, {AB}, "symmetry": [{{"kind": "horizontal"}}]}}"#);
+    let spec = spec(&json);
+    let ok = Level::from_text(&spec, "abba\nabba\n").unwrap();
+    assert_eq!(check_level(&spec, &ok), Ok(()));
+    let level = Level::from_text(&spec, "abba\nabbb\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "symmetry[0]");
+    assert_eq!(v[0].cell, Some((3, 0)));
+    assert_eq!(
+        v[0].found,
+        Finding::Asymmetric {
+            image: (3, 1),
+            cells: 2
+        }
+    );
+    let e = GridSpec::from_json(&json.replace("horizontal", "rotate_90")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "symmetry[0].kind: \"rotate_90\" needs a square region; this one is 4x2"
+    );
+}

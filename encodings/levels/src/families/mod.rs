@@ -20,12 +20,13 @@ pub(crate) mod paths;
 pub(crate) mod preferences;
 pub(crate) mod runs;
 pub(crate) mod separation;
+pub(crate) mod symmetry;
 pub(crate) mod tiles;
 
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 11] = [
+pub(crate) const FAMILIES: [&dyn Family; 12] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -36,5 +37,6 @@ pub(crate) const FAMILIES: [&dyn Family; 11] = [
     &runs::Runs,
     &dead_ends::DeadEnds,
     &separation::Separation,
+    &symmetry::Symmetry,
     &preferences::Prefs,
 ];

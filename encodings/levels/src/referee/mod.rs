@@ -420,12 +420,14 @@ impl<'a> Doc<'a> {
         let runs = self.list("runs").into_iter();
         let dead_ends = self.list("dead_ends").into_iter();
         let separation = self.list("separation").into_iter();
+        let symmetry = self.list("symmetry").into_iter();
         counts
             .map(move |r| (r, self.count(r, level)))
             .chain(enclosures.map(move |r| (r, self.enclosure(r, level))))
             .chain(runs.map(move |r| (r, self.runs(r, level))))
             .chain(dead_ends.map(move |r| (r, self.dead_ends(r, level))))
             .chain(separation.map(move |r| (r, self.separation(r, level))))
+            .chain(symmetry.map(move |r| (r, self.symmetry(r, level))))
     }
 
     fn weight(&self, rule: Rule) -> Option<u64> {

@@ -197,6 +197,14 @@ pub enum Finding {
         /// The rule's `min_distance`.
         min: u64,
     },
+    /// A cell differs from its image under a `symmetry` rule (the violation's cell is the first
+    /// such cell, row-major).
+    Asymmetric {
+        /// The image `(x, y)`.
+        image: (usize, usize),
+        /// Cells of the region that differ from their image.
+        cells: u64,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -323,6 +331,13 @@ impl fmt::Display for Finding {
                 f,
                 "a run of {length} cells along a {}, more than {max}",
                 if *vertical { "column" } else { "row" }
+            ),
+            Finding::Asymmetric {
+                image: (x, y),
+                cells,
+            } => write!(
+                f,
+                "the cell differs from its image x={x} y={y} ({cells} cells differ)"
             ),
             Finding::TooClose {
                 other: (x, y),

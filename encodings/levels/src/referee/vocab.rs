@@ -1,4 +1,4 @@
-//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, `dead_ends`, `separation`, …), each judged
+//! The referee's reading of the level-vocabulary rules of issue 42 (`runs`, `dead_ends`, `separation`, `symmetry`), each judged
 //! from `FORMAT.md` with code of its own, like the rest of the referee (`mod.rs` says why).
 //! Kept apart from `mod.rs` only so that the families added here touch it in one place (the
 //! list of rules that may be soft, [`Doc::weighable`]).
@@ -153,6 +153,60 @@ impl<'a> Doc<'a> {
                         other: self.xy(b),
                         distance,
                         min,
+                    },
+                )
+            }),
+        })
+    }
+
+    /// Symmetry: every cell of the region holds the tile (and, with `layer`, the value) its
+    /// image holds — the image by the region's own coordinates, `FORMAT.md`'s table.
+    pub(super) fn symmetry(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
+        let path = rule.path();
+        let (x0, y0, w, h) = self.rect(rule)?;
+        let (kind, at) = rule.field("kind")?;
+        let image = |x: usize, y: usize| -> Option<(usize, usize)> {
+            let (lx, ly) = (x - x0, y - y0);
+            let (ix, iy) = match kind.as_str()? {
+                "vertical" => (w - 1 - lx, ly),
+                "horizontal" => (lx, h - 1 - ly),
+                "rotate_180" => (w - 1 - lx, h - 1 - ly),
+                "rotate_90" if w == h => (w - 1 - ly, lx),
+                _ => return None,
+            };
+            Some((x0 + ix, y0 + iy))
+        };
+        let layer = match get(rule.map, "layer") {
+            None => None,
+            Some(v) => Some(
+                v.as_str()
+                    .and_then(|n| self.layers.iter().position(|l| l.name == n))
+                    .ok_or_else(|| unreadable(format!("{path}.layer")))?,
+            ),
+        };
+        let mut first = None;
+        let mut differ = 0u64;
+        for y in y0..y0 + h {
+            for x in x0..x0 + w {
+                let (ix, iy) = image(x, y).ok_or_else(|| unreadable(at.clone()))?;
+                let (c, d) = (y * self.width + x, iy * self.width + ix);
+                let same = level.tiles[c] == level.tiles[d]
+                    && layer.is_none_or(|l| level.layers[l][c] == level.layers[l][d]);
+                if !same {
+                    differ += 1;
+                    first.get_or_insert((c, (ix, iy)));
+                }
+            }
+        }
+        Ok(Judged {
+            soft: get(rule.map, "weight").is_some(),
+            broken: first.map(|(c, image)| {
+                broken(
+                    path,
+                    Some(self.xy(c)),
+                    Finding::Asymmetric {
+                        image,
+                        cells: differ,
                     },
                 )
             }),

@@ -25,6 +25,7 @@ pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
 pub use crate::families::runs::rule::{RunAxis, RunRule};
 pub use crate::families::separation::rule::SeparationRule;
+pub use crate::families::symmetry::rule::{SymmetryKind, SymmetryRule};
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
@@ -70,6 +71,8 @@ pub struct GridSpec {
     pub dead_ends: Vec<DeadEndRule>,
     /// Separation rules (`separation`).
     pub separation: Vec<SeparationRule>,
+    /// Symmetry rules (`symmetry`).
+    pub symmetry: Vec<SymmetryRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -150,6 +153,7 @@ impl GridSpec {
             || self.runs.iter().any(|r| r.weight.is_some())
             || self.dead_ends.iter().any(|r| r.weight.is_some())
             || self.separation.iter().any(|r| r.weight.is_some())
+            || self.symmetry.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -171,6 +175,7 @@ impl GridSpec {
             runs: Vec::new(),
             dead_ends: Vec::new(),
             separation: Vec::new(),
+            symmetry: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }

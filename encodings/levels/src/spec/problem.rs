@@ -180,6 +180,13 @@ pub enum FieldProblem {
     },
     /// A directional adjacency rule gives both or neither of `allow` and `forbid`.
     NeedsAllowOrForbid,
+    /// A quarter-turn symmetry over a region that is not square.
+    QuarterTurnNeedsSquare {
+        /// The region's width.
+        width: usize,
+        /// Its height.
+        height: usize,
+    },
     /// A separation rule would spell out more than `MAX_SEPARATION_PAIRS` pairs of cells.
     SeparationTooLarge {
         /// `min_distance` (cut to the grid's diameter).
@@ -261,6 +268,8 @@ pub enum Expected {
     Pair,
     /// A run rule's axis: `"row"`, `"column"` or `"both"`.
     RunAxis,
+    /// A symmetry's kind.
+    SymmetryKind,
 }
 
 /// The coordinate of a cell that [`FieldProblem::OutsideGrid`] is about.
@@ -340,6 +349,10 @@ impl std::fmt::Display for Expected {
             Expected::Dir => write!(f, "one of \"N\", \"E\", \"S\", \"W\""),
             Expected::Pair => write!(f, "a pair [\"a\", \"b\"]"),
             Expected::RunAxis => write!(f, "\"row\", \"column\" or \"both\""),
+            Expected::SymmetryKind => write!(
+                f,
+                "\"vertical\", \"horizontal\", \"rotate_180\" or \"rotate_90\""
+            ),
         }
     }
 }
@@ -472,6 +485,10 @@ impl std::fmt::Display for FieldProblem {
             FieldProblem::NeedsAllowOrForbid => {
                 write!(f, "needs exactly one of \"allow\" and \"forbid\"")
             }
+            FieldProblem::QuarterTurnNeedsSquare { width, height } => write!(
+                f,
+                "\"rotate_90\" needs a square region; this one is {width}x{height}"
+            ),
             FieldProblem::SeparationTooLarge { distance, pairs } => write!(
                 f,
                 "{distance} on this grid makes up to {pairs} pairs of cells to keep apart; at \
