@@ -507,7 +507,7 @@ fn a_separation_too_large_to_spell_out_is_refused_with_the_field() {
 fn invariant(
     l: &Level,
     rect: (usize, usize, usize, usize),
-    map: &dyn Fn(usize, usize) -> (usize, usize),
+    map: &CellMap,
     same: &dyn Fn(usize, usize) -> bool,
 ) -> bool {
     let (x0, y0, w, h) = rect;
@@ -519,13 +519,12 @@ fn invariant(
     })
 }
 
+/// A map of a rectangle's cells onto themselves, in its own coordinates.
+type CellMap = dyn Fn(usize, usize) -> (usize, usize);
+
 #[test]
 fn mirrors_and_turns_match_the_brute_force() {
-    let cases: [(
-        &str,
-        (usize, usize),
-        &dyn Fn(usize, usize) -> (usize, usize),
-    ); 4] = [
+    let cases: [(&str, (usize, usize), &CellMap); 4] = [
         ("vertical", (4, 3), &|x, y| (3 - x, y)),
         ("horizontal", (3, 4), &|x, y| (x, 3 - y)),
         ("rotate_180", (4, 3), &|x, y| (3 - x, 2 - y)),
