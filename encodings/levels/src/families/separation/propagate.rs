@@ -5,9 +5,12 @@
 //! with the decision level at which its diamond was cleared (`done` of them are). Clearing a
 //! cell `c` looks at every cell `e` closer than the distance: a true `e` is a conflict (the
 //! clause `¬sel(c) ∨ ¬sel(e)`), an unassigned one is set false, lazily, with that clause as its reason
-//! (`Reason::at[0]` is `c`). Lazily because an eager reason becomes a learned clause in the
-//! engine: on `instances/grid/arena-spawns-64.json` handing the binary over at once made
-//! every conflict about ten times dearer (8.1 s against 0.7 s CPU, seed 1, 8 spawns 12 apart). Invariant: every cell of `true_cells[..done]` had its diamond cleared at a
+//! (`Reason::at[0]` is `c`). Lazily because an eager reason
+//! (`Context::propagate_because`) becomes a learned clause in the engine, one per propagated
+//! cell; measured on arena-spawns-64 with 8 spawns ≥ 12 apart under heavy load, the two did not
+//! differ beyond the noise (eager 6.5–8.1 s, lazy 8.9–10.1 s, seeds 1–3,
+//! `benches/results/issue42-vocab-2026-12-06.md`); lazy keeps the clause database small (an
+//! assumption, not measured). Invariant: every cell of `true_cells[..done]` had its diamond cleared at a
 //! level its assignment is still on, so after a backtrack `done` falls back to the first cell
 //! cleared above the new level.
 
