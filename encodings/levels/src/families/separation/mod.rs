@@ -2,9 +2,9 @@
 //! apart (Manhattan) — spawn points, chests, enemies spread over the map.
 //!
 //! The rule is a set of binary clauses, one per pair of cells closer than `min_distance`:
-//! `¬sel(c) ∨ ¬sel(d)`. That is what the export writes (sound and complete; about
-//! `cells · d · (d − 1) / 2` clauses, 1.5 million for `d` = 20 on 64×64, so the reader refuses
-//! a rule above `MAX_SEPARATION_PAIRS`). The propagated model leaves the hard rules' pairs to
+//! `¬sel(c) ∨ ¬sel(d)`. That is what the export writes (sound and complete; at most
+//! `cells · d · (d − 1)` clauses, 1.56 million for `d` = 20 on 64×64, so the reader refuses a
+//! rule above `MAX_SEPARATION_PAIRS`). The propagated model leaves the hard rules' pairs to
 //! a part of the grid propagator instead (`propagate.rs`): when `sel(c)` becomes true it
 //! sets `sel(d)` false for every cell `d` of the diamond around `c`, each with the binary
 //! reason — the same inferences as the clauses, without storing a million of them or

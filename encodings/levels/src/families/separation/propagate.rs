@@ -10,9 +10,11 @@
 //! cell; measured on arena-spawns-64 with 8 spawns ≥ 12 apart under heavy load, the two did not
 //! differ beyond the noise (eager 6.5–8.1 s, lazy 8.9–10.1 s, seeds 1–3,
 //! `benches/results/issue42-vocab-2026-12-06.md`); lazy keeps the clause database small (an
-//! assumption, not measured). Invariant: every cell of `true_cells[..done]` had its diamond cleared at a
-//! level its assignment is still on, so after a backtrack `done` falls back to the first cell
-//! cleared above the new level.
+//! assumption, not measured).
+//!
+//! Invariant: every cell of `true_cells[..done]` had its diamond cleared at a level its
+//! assignment is still on, so after a backtrack `done` falls back to the first cell cleared
+//! above the new level.
 
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
