@@ -30,6 +30,10 @@ const FIELDS: &[&str] = &[
     "enclosure",
     "connectivity",
     "paths",
+    "runs",
+    "dead_ends",
+    "separation",
+    "symmetry",
     "preferences",
     "comment",
 ];

@@ -13,16 +13,20 @@
 pub(crate) mod adjacency;
 pub(crate) mod connectivity;
 pub(crate) mod counts;
+pub(crate) mod dead_ends;
 pub(crate) mod enclosure;
 pub(crate) mod layers;
 pub(crate) mod paths;
 pub(crate) mod preferences;
+pub(crate) mod runs;
+pub(crate) mod separation;
+pub(crate) mod symmetry;
 pub(crate) mod tiles;
 
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 8] = [
+pub(crate) const FAMILIES: [&dyn Family; 12] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -30,5 +34,9 @@ pub(crate) const FAMILIES: [&dyn Family; 8] = [
     &enclosure::Enclosure,
     &connectivity::Connectivity,
     &paths::Paths,
+    &runs::Runs,
+    &dead_ends::DeadEnds,
+    &separation::Separation,
+    &symmetry::Symmetry,
     &preferences::Prefs,
 ];

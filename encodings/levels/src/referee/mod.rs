@@ -17,6 +17,7 @@
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
 pub(crate) mod verdict;
+mod vocab;
 
 pub use verdict::{Finding, Violation};
 
@@ -408,17 +409,25 @@ impl<'a> Doc<'a> {
             .unwrap_or_default()
     }
 
-    /// Every count and enclosure rule (the rules that may be soft) judged on `level`, in file
-    /// order.
+    /// Every rule that may be soft (counts, enclosures, and the vocabulary rules of
+    /// `vocab.rs`) judged on `level`, in file order.
     fn weighable<'d>(
         &'d self,
         level: &'d Level,
     ) -> impl Iterator<Item = (Rule<'a>, Result<Judged, Violation>)> + 'd {
         let counts = self.list("counts").into_iter();
         let enclosures = self.list("enclosure").into_iter();
+        let runs = self.list("runs").into_iter();
+        let dead_ends = self.list("dead_ends").into_iter();
+        let separation = self.list("separation").into_iter();
+        let symmetry = self.list("symmetry").into_iter();
         counts
             .map(move |r| (r, self.count(r, level)))
             .chain(enclosures.map(move |r| (r, self.enclosure(r, level))))
+            .chain(runs.map(move |r| (r, self.runs(r, level))))
+            .chain(dead_ends.map(move |r| (r, self.dead_ends(r, level))))
+            .chain(separation.map(move |r| (r, self.separation(r, level))))
+            .chain(symmetry.map(move |r| (r, self.symmetry(r, level))))
     }
 
     fn weight(&self, rule: Rule) -> Option<u64> {

@@ -167,6 +167,44 @@ pub enum Finding {
     },
     /// No walk connects a path's ends.
     NoWalk,
+    /// A run of consecutive cells is longer than a `runs` rule allows (the violation's cell is
+    /// its first cell: its west end, or its north end when `vertical`).
+    LongRun {
+        /// Cells in the run.
+        length: u64,
+        /// The rule's `max`.
+        max: u64,
+        /// Along a column (`true`) or a row.
+        vertical: bool,
+    },
+    /// The number of dead ends (class cells with exactly one class neighbour) is outside a
+    /// `dead_ends` rule's bounds (the violation's cell: the first dead end, if any).
+    DeadEnds {
+        /// Dead ends in the level.
+        found: u64,
+        /// The rule's `min` (0 when absent).
+        min: u64,
+        /// The rule's `max` (`None`: none).
+        max: Option<u64>,
+    },
+    /// Two cells of a `separation` rule's selection are closer than its `min_distance` (the
+    /// violation's cell is the first of the closest pair, row-major).
+    TooClose {
+        /// The other cell `(x, y)`.
+        other: (usize, usize),
+        /// Their Manhattan distance.
+        distance: u64,
+        /// The rule's `min_distance`.
+        min: u64,
+    },
+    /// A cell differs from its image under a `symmetry` rule (the violation's cell is the first
+    /// such cell, row-major).
+    Asymmetric {
+        /// The image `(x, y)`.
+        image: (usize, usize),
+        /// Cells of the region that differ from their image.
+        cells: u64,
+    },
 }
 
 impl fmt::Display for Finding {
@@ -285,6 +323,34 @@ impl fmt::Display for Finding {
                 "the shortest walk takes {steps} steps, more than {limit}"
             ),
             Finding::NoWalk => write!(f, "no walk connects the ends"),
+            Finding::LongRun {
+                length,
+                max,
+                vertical,
+            } => write!(
+                f,
+                "a run of {length} cells along a {}, more than {max}",
+                if *vertical { "column" } else { "row" }
+            ),
+            Finding::Asymmetric {
+                image: (x, y),
+                cells,
+            } => write!(
+                f,
+                "the cell differs from its image x={x} y={y} ({cells} cells differ)"
+            ),
+            Finding::TooClose {
+                other: (x, y),
+                distance,
+                min,
+            } => write!(f, "x={x} y={y} is {distance} steps away, closer than {min}"),
+            Finding::DeadEnds { found, min, max } => {
+                write!(f, "{found} dead ends, outside [{min}, ")?;
+                match max {
+                    Some(m) => write!(f, "{m}]"),
+                    None => write!(f, "∞]"),
+                }
+            }
         }
     }
 }

@@ -19,14 +19,18 @@ pub(crate) mod vocab;
 
 pub use crate::families::connectivity::rule::ConnectivityRule;
 pub use crate::families::counts::rule::CountRule;
+pub use crate::families::dead_ends::rule::DeadEndRule;
 pub use crate::families::enclosure::rule::EnclosureRule;
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
+pub use crate::families::runs::rule::{RunAxis, RunRule};
+pub use crate::families::separation::rule::SeparationRule;
+pub use crate::families::symmetry::rule::{SymmetryKind, SymmetryRule};
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
-    Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SIDE, MAX_TILES, RATIO_DENOMINATOR, Region,
-    RuleRef, Selection, Tile, TileSet,
+    Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES,
+    RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile, TileSet,
 };
 
 use crate::families::adjacency::rule::AdjacencyOrigin;
@@ -79,6 +83,14 @@ pub struct GridSpec {
     pub paths: Vec<PathRule>,
     /// Seeded preferences, if given.
     pub preferences: Option<Preferences>,
+    /// Run rules (`runs`).
+    pub runs: Vec<RunRule>,
+    /// Dead-end rules (`dead_ends`).
+    pub dead_ends: Vec<DeadEndRule>,
+    /// Separation rules (`separation`).
+    pub separation: Vec<SeparationRule>,
+    /// Symmetry rules (`symmetry`).
+    pub symmetry: Vec<SymmetryRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -164,6 +176,10 @@ impl GridSpec {
     pub fn has_soft(&self, soft_preferences: bool) -> bool {
         self.counts.iter().any(|c| c.weight.is_some())
             || self.enclosure.iter().any(|e| e.weight.is_some())
+            || self.runs.iter().any(|r| r.weight.is_some())
+            || self.dead_ends.iter().any(|r| r.weight.is_some())
+            || self.separation.iter().any(|r| r.weight.is_some())
+            || self.symmetry.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -182,6 +198,10 @@ impl GridSpec {
             connectivity: Vec::new(),
             paths: Vec::new(),
             preferences: None,
+            runs: Vec::new(),
+            dead_ends: Vec::new(),
+            separation: Vec::new(),
+            symmetry: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }

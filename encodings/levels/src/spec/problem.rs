@@ -7,7 +7,7 @@
 //! buy nothing a caller can use — a family's problems are already told apart by the field path
 //! of [`crate::error::GridError::Invalid`].
 
-use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_TILES};
+use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_TILES};
 
 /// What is wrong with one field of `grid.json` ([`GridError::Invalid`](crate::GridError::Invalid),
 /// whose `field` is the path). `Display` writes the sentence after `field: `, quoting the value.
@@ -192,6 +192,20 @@ pub enum FieldProblem {
     },
     /// A directional adjacency rule gives both or neither of `allow` and `forbid`.
     NeedsAllowOrForbid,
+    /// A quarter-turn symmetry over a region that is not square.
+    QuarterTurnNeedsSquare {
+        /// The region's width.
+        width: usize,
+        /// Its height.
+        height: usize,
+    },
+    /// A separation rule would spell out more than `MAX_SEPARATION_PAIRS` pairs of cells.
+    SeparationTooLarge {
+        /// `min_distance` (cut to the grid's diameter).
+        distance: u64,
+        /// The bound on the pairs it makes, `cells · d · (d − 1)`.
+        pairs: u64,
+    },
     /// One adjacency rule allows what another forbids: `tile` on the `dir` side of `of`.
     Contradiction {
         /// The tile beside.
@@ -264,6 +278,10 @@ pub enum Expected {
     Dir,
     /// A pair of names `["a", "b"]`.
     Pair,
+    /// A run rule's axis: `"row"`, `"column"` or `"both"`.
+    RunAxis,
+    /// A symmetry's kind.
+    SymmetryKind,
 }
 
 /// The coordinate of a cell that [`FieldProblem::OutsideGrid`] is about.
@@ -342,6 +360,11 @@ impl std::fmt::Display for Expected {
             Expected::Mode => write!(f, "\"hint\" or \"soft\""),
             Expected::Dir => write!(f, "one of \"N\", \"E\", \"S\", \"W\""),
             Expected::Pair => write!(f, "a pair [\"a\", \"b\"]"),
+            Expected::RunAxis => write!(f, "\"row\", \"column\" or \"both\""),
+            Expected::SymmetryKind => write!(
+                f,
+                "\"vertical\", \"horizontal\", \"rotate_180\" or \"rotate_90\""
+            ),
         }
     }
 }
@@ -485,6 +508,17 @@ impl std::fmt::Display for FieldProblem {
             FieldProblem::NeedsAllowOrForbid => {
                 write!(f, "needs exactly one of \"allow\" and \"forbid\"")
             }
+            FieldProblem::QuarterTurnNeedsSquare { width, height } => write!(
+                f,
+                "\"rotate_90\" needs a square region; this one is {width}x{height}"
+            ),
+            FieldProblem::SeparationTooLarge { distance, pairs } => write!(
+                f,
+                "{distance} on this grid makes up to {pairs} pairs of cells to keep apart; at \
+                 most {} are supported (a smaller distance, or a count rule for a sparse \
+                 selection)",
+                MAX_SEPARATION_PAIRS
+            ),
             FieldProblem::Contradiction {
                 tile,
                 dir,
