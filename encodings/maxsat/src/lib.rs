@@ -76,6 +76,7 @@ mod sle;
 mod stratify;
 mod symmetry;
 mod upcore;
+mod veripb;
 
 pub mod problem;
 
@@ -88,6 +89,7 @@ pub use grim_formula::{ClauseSink, Cnf, Wcnf};
 pub use grim_solver;
 pub use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 pub use oll::Oll;
+pub use veripb::VeriPbInput;
 
 /// The outcome of [`Oll::solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
