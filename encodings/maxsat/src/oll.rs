@@ -264,6 +264,9 @@ impl Oll {
             proof,
         };
         let definitions = oll.add_softs();
+        if let Some(proof) = &mut oll.proof {
+            proof.selectors_done();
+        }
         if oll.opts.equiv {
             oll.merge_equivalent_terms(&wcnf.hard);
         }
@@ -743,7 +746,7 @@ impl Oll {
         }
         self.stats.improvements += 1;
         if let Some(proof) = &mut self.proof {
-            proof.solution(&mut self.solver, &model, cost, &self.flat);
+            proof.solution(&mut self.solver, &model, cost, &self.flat, &self.wcnf);
         }
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });
@@ -765,7 +768,7 @@ impl Oll {
         }
         self.stats.improvements += 1;
         if let Some(proof) = &mut self.proof {
-            proof.solution(&mut self.solver, &model, cost, &self.flat);
+            proof.solution(&mut self.solver, &model, cost, &self.flat, &self.wcnf);
         }
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });

@@ -318,6 +318,12 @@ pub(super) struct PbProof {
     order: Vec<Var>,
     /// Selector variables and the flat soft clause each one stands for (`soli` sets them).
     selectors: Vec<(Var, usize)>,
+    /// The checker's selectors grim has no variable for (tautologies, weight 0, a repeated
+    /// literal): their positions and the `wcnf.soft` index of their clause; `soli` sets each
+    /// to its clause's value.
+    unnamed: Vec<(u64, usize)>,
+    /// The `wcnf.soft` indices that have a selector.
+    named: Vec<usize>,
     /// (constraint, weight): the lower bound's derivation (module doc).
     ledger: Vec<(u64, u64)>,
     /// Per totalizer of `relax.rs` (same index), its `E_K`.
@@ -354,6 +360,8 @@ impl PbProof {
             outputs: HashMap::new(),
             order: Vec::new(),
             selectors: Vec::new(),
+            unnamed: Vec::new(),
+            named: Vec::new(),
             ledger: Vec::new(),
             sums: Vec::new(),
             pending: Vec::new(),
@@ -389,6 +397,19 @@ impl PbProof {
         log.names[v.index()] = Name::Selector(position);
         drop(log);
         self.selectors.push((v, flat_soft));
+        self.named.push(soft);
+    }
+
+    /// After the selectors are named: every soft clause the checker gives a selector and grim
+    /// does not is remembered for `soli`.
+    pub(super) fn selectors_done(&mut self) {
+        self.named.sort_unstable();
+        for (soft, &id) in self.input.soft_constraint.iter().enumerate() {
+            if id > 0 && self.named.binary_search(&soft).is_err() {
+                let position = self.input.soft_position.get(soft).copied().unwrap_or(0);
+                self.unnamed.push((position, soft));
+            }
+        }
     }
 
     /// The input constraint of `wcnf.soft[soft]` when it is one (0 otherwise).
@@ -412,7 +433,11 @@ impl PbProof {
         if let Some(&id) = self.cores.get(&clause) {
             return id;
         }
-        let id = lock(&self.log).rup_clause(&clause);
+        let mut log = lock(&self.log);
+        // Marked for readers (and the tests' mutations): the line after is a core.
+        log.line(format_args!("% core"));
+        let id = log.rup_clause(&clause);
+        drop(log);
         self.cores.insert(clause, id);
         id
     }
@@ -580,6 +605,7 @@ impl PbProof {
         model: &[bool],
         cost: u64,
         flat: &super::flat::Flat,
+        wcnf: &Wcnf,
     ) {
         self.flush_engine(solver);
         let mut value: HashMap<usize, bool> = HashMap::new();
@@ -604,6 +630,16 @@ impl PbProof {
         }
         let mut log = lock(&self.log);
         log.buf.extend_from_slice(b"soli");
+        for &(position, soft) in &self.unnamed {
+            let sat = wcnf
+                .soft
+                .get(soft)
+                .is_some_and(|(_, c)| c.iter().any(|&l| lit_value(&value, l)));
+            put(
+                &mut log.buf,
+                format_args!(" {}_b{position}", if sat { "" } else { "~" }),
+            );
+        }
         let inputs = log.inputs;
         let named = value.into_iter();
         let mut all: Vec<(usize, bool)> = model
