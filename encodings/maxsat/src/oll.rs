@@ -211,11 +211,7 @@ impl Oll {
         proof.finish(&mut self.solver, optimum, unsat)
     }
 
-    fn build(
-        wcnf: &Wcnf,
-        options: OllOptions,
-        proof: Option<PbProof>,
-    ) -> Result<Oll, MaxSatError> {
+    fn build(wcnf: &Wcnf, options: OllOptions, proof: Option<PbProof>) -> Result<Oll, MaxSatError> {
         let num_vars = wcnf.vars_spanned();
         if num_vars > Var::MAX_INDEX as usize {
             return Err(MaxSatError::TooManyVariables { num_vars });
@@ -351,7 +347,11 @@ impl Oll {
                         let s = self.solver.new_var().pos();
                         let flat_soft = c_index - self.flat.num_hard;
                         if let Some(proof) = &mut self.proof {
-                            proof.name_selector(s.var(), self.flat.soft_origin[flat_soft], flat_soft);
+                            proof.name_selector(
+                                s.var(),
+                                self.flat.soft_origin[flat_soft],
+                                flat_soft,
+                            );
                         }
                         let mut def = c.clone();
                         def.push(!s);

@@ -27,8 +27,8 @@ use grim_solver::Lit;
 use grim_encodings::card::totalizer::Totalizer;
 
 use super::Event;
-use super::veripb::Holding;
 use super::oll::{Kind, Oll};
+use super::veripb::Holding;
 
 /// A totalizer over the violation literals of a core.
 #[derive(Debug)]

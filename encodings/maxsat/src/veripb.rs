@@ -82,9 +82,11 @@ impl VeriPbInput {
             }
             if soft {
                 input.soft_position.push(position as u64 + 1);
-                input
-                    .soft_constraint
-                    .push(if makes_constraint { input.constraints } else { 0 });
+                input.soft_constraint.push(if makes_constraint {
+                    input.constraints
+                } else {
+                    0
+                });
             }
         }
         input
@@ -386,13 +388,9 @@ impl PbProof {
         if log.names.len() <= v.index() {
             let inputs = log.inputs;
             let len = log.names.len();
-            log.names.extend((len..=v.index()).map(|i| {
-                if i < inputs {
-                    Name::Input
-                } else {
-                    Name::Aux
-                }
-            }));
+            log.names.extend(
+                (len..=v.index()).map(|i| if i < inputs { Name::Input } else { Name::Aux }),
+            );
         }
         log.names[v.index()] = Name::Selector(position);
         drop(log);
@@ -554,7 +552,9 @@ impl PbProof {
         let mut log = lock(&self.log);
         let mut e = self.ledger.get(sp.entry).map_or(0, |x| x.0);
         for jj in sp.j + 1..=j.min(root.len()) {
-            let Some(def) = root.get(jj - 1).and_then(|o| self.outputs.get(&o.var().index()))
+            let Some(def) = root
+                .get(jj - 1)
+                .and_then(|o| self.outputs.get(&o.var().index()))
             else {
                 break;
             };
@@ -713,7 +713,6 @@ impl PbProof {
             lock(&self.log).error.get_or_insert(e);
         }
     }
-
 }
 
 /// A [`ClauseSink`] that takes fresh variables from the engine but holds the clauses back,

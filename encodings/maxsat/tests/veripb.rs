@@ -149,7 +149,11 @@ fn every_optimum_of_random_instances_is_certified_by_veripb_under_every_option_s
         let mut rng = Rng::new(43);
         for i in 0..20 {
             let vars = 4 + rng.index(9);
-            let hard = if i % 10 == 9 { 8 * vars } else { rng.index(vars) };
+            let hard = if i % 10 == 9 {
+                8 * vars
+            } else {
+                rng.index(vars)
+            };
             let soft = 8 + rng.index(16);
             let max_weight = if i % 3 == 0 { 1 } else { 9 };
             let w = random_wcnf(&mut rng, vars, hard, soft, max_weight);
