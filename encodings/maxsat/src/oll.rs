@@ -190,7 +190,7 @@ impl Oll {
         options.sle = false;
         options.equiv = false;
         // Factoring's extension clauses are RAT, not RUP.
-        let _ = options.solver.set("factor", "0");
+        options.solver.factor = false;
         let proof = PbProof::new(out, input, wcnf.vars_spanned());
         Oll::build(wcnf, options, Some(proof))
     }
