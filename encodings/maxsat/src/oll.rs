@@ -28,6 +28,7 @@
 //! | `anytime` | `Anytime` | `anytime.rs` | the local search, the conflict slice of the main calls, the first burst |
 //! | `bnb` | `Bursts` | `bnb/mod.rs` | the branch and bound's search and its bursts' schedule |
 //! | `limits`, `started`, `done`, `reported_lb` | `Limits` | `oll.rs` | the running `solve` call's budget; where the run is |
+//! | `proof` | `PbProof` | `veripb.rs` | the VeriPB proof being written ([`Oll::with_proof`]), if any |
 //!
 //! **The loop** ([`Oll::solve`] → `run`), each rung a technique's predicate and action:
 //! - once, `start`: the first stratum (`stratify.rs`), its at-most-one groups (`am1.rs`),
