@@ -40,7 +40,7 @@ sat=$root/target/release/grim-sat
 check=$root/target/release/grim-check
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # The options a proof turns off (Oll::with_proof), for the second no-proof run.
-off=(--opt am1=0 --opt symmetry=0 --opt up_cores=0 --opt bnb_ticks=0 --opt factor=0)
+off=(--opt am1=0 --opt symmetry=0 --opt bnb_ticks=0 --opt factor=0)
 cpu() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (x + 0.01) / (y + 0.01) }'; }
 median_worst() {

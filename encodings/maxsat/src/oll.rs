@@ -186,7 +186,6 @@ impl Oll {
     ) -> Result<Oll, MaxSatError> {
         options.am1 = false;
         options.symmetry = false;
-        options.up_cores = false;
         options.bnb_ticks = 0;
         options.sle = false;
         options.equiv = false;

@@ -15,7 +15,8 @@
 //! - **cores**: after every UNSAT answer under assumptions, the clause of the failed
 //!   assumptions' negations, by `rup` (the engine's final conflict analysis resolved it from
 //!   clauses already logged). Logged at once, because later calls may delete learned clauses
-//!   it needs.
+//!   it needs. A unit-propagation core (`upcore.rs`) of a failed literal pair `x`, `¬x` takes
+//!   three: each probe's failed set (RUP by propagation), then their resolvent on `x`.
 //! - **totalizers**: every output `o` of a node over inputs `L` (`n` of them) counting "at
 //!   least `k`" is defined by reification, both ways, each a `red` step whose witness sets
 //!   the fresh `o`: `k·¬o + ΣL ≥ k` (`o → 0`) and `(n−k+1)·o + Σ¬L ≥ n−k+1` (`o → 1`). Each
@@ -40,10 +41,11 @@
 //!
 //! **What is off while a proof is written** (`Oll::with_proof`), each because it derives
 //! something this module does not log: the at-most-one groups, the complement-symmetry unit,
-//! unit-propagation cores, the branch and bound, subsumed label elimination, equivalent-term
+//! the branch and bound, subsumed label elimination, equivalent-term
 //! merging, the engine's factoring; identical soft clauses are not merged (each keeps its own
 //! selector, as the checker's objective has one per clause). Kept, and certified: the core
-//! minimisation and trimming, stratification, weight-aware core extraction, exhaustion,
+//! minimisation and trimming, unit-propagation cores, stratification, weight-aware core
+//! extraction, exhaustion,
 //! hardening, the anytime local search (its models are logged like any other), the engine's
 //! inprocessing (all RUP). A proof that cannot be completed is never silently partial: the
 //! first write error is kept and returned by `Oll::finish_proof`.

@@ -126,6 +126,15 @@ fn option_sets() -> Vec<(&'static str, OllOptions)> {
             },
         ),
         (
+            "up_cores+wce+stratify",
+            OllOptions {
+                up_cores: true,
+                wce: true,
+                stratify: true,
+                ..plain()
+            },
+        ),
+        (
             "anytime+hardening",
             OllOptions {
                 anytime_flips: 100,

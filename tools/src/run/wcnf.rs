@@ -99,7 +99,7 @@ pub fn run_wcnf(
             })?;
             out.comment(&format!(
                 "proof: VeriPB 3.0 to {} (check: veripb --wcnf INSTANCE {}); off while proving: \
-                 at-most-one groups, symmetry unit, propagation cores, branch and bound, \
+                 at-most-one groups, symmetry unit, branch and bound, \
                  label elimination, term merging, factoring, merging of identical soft clauses",
                 path.display(),
                 path.display()
