@@ -64,6 +64,17 @@ pub fn run_wcnf(
             path: proof.clone(),
         });
     }
+    // The proof file before anything is printed: a path that cannot be written is a usage
+    // error, as for a CNF.
+    let proof_file = match &args.proof {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|source| RunError::ProofFile {
+                path: path.clone(),
+                source,
+            })?,
+        ),
+        None => None,
+    };
     let instance = &read.instance;
     let mut out = Out {
         w: sink,
@@ -90,13 +101,8 @@ pub fn run_wcnf(
     ))?;
     ctx.settings(&mut out)?;
 
-    let mut oll = match &args.proof {
-        None => Oll::new(instance, options),
-        Some(path) => {
-            let file = std::fs::File::create(path).map_err(|source| RunError::ProofFile {
-                path: path.clone(),
-                source,
-            })?;
+    let mut oll = match (&args.proof, proof_file) {
+        (Some(path), Some(file)) => {
             out.comment(&format!(
                 "proof: VeriPB 3.0 to {} (check: veripb --wcnf INSTANCE {}); off while proving: \
                  at-most-one groups, symmetry unit, branch and bound, \
@@ -115,6 +121,7 @@ pub fn run_wcnf(
                 input,
             )
         }
+        _ => Oll::new(instance, options),
     }
     .map_err(|e| RunError::Internal(Internal::Refused(e)))?;
     let term = oll.terminator();
