@@ -65,7 +65,13 @@ for f in "${files[@]}"; do
   /usr/bin/time -f '%U %S' -o "$tmp/t2" timeout "$limit" "$sat" -q "$inst" --proof "$tmp/p.pbp" > "$tmp/out" 2>&1
   rc=$?
   if [[ $rc != 30 && $rc != 20 ]]; then
-    unsolved=$((unsolved + 1)); echo "unsolved (exit $rc): $name"; continue
+    unsolved=$((unsolved + 1))
+    if ((overhead)); then
+      echo "unsolved with the proof (exit $rc): $name (no proof: default $(cpu "$tmp/t0") s, off $(cpu "$tmp/t1") s)"
+    else
+      echo "unsolved (exit $rc): $name"
+    fi
+    continue
   fi
   if [[ $rc == 30 ]]; then
     "$check" "$inst" "$tmp/out" > /dev/null 2>&1 || { failed=$((failed + 1)); echo "FAIL (model): $name"; continue; }
