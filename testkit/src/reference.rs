@@ -1,4 +1,4 @@
-//! Reference tools (minisat, cadical, rate, python-sat, a C compiler, …) in tests: finding
+//! Reference tools (minisat, cadical, rate, veripb, python-sat, a C compiler, …) in tests: finding
 //! them, and skipping a check *visibly* when one is missing.
 //!
 //! A test that needs a tool the machine lacks passes after saying so — unless

@@ -451,14 +451,90 @@ fn the_banner_names_the_format_the_reason_and_the_parse_summary() {
 }
 
 #[test]
-fn a_proof_is_refused_for_a_wcnf_instead_of_silently_not_written() {
+fn an_lrat_or_binary_proof_is_refused_for_a_wcnf_instead_of_silently_written_as_veripb() {
     let (dir, f) = Dir::new_wcnf("wcnf-proof").with_file("b.wcnf", "3 1 0\nh 1 2 0\n");
     let proof = dir.0.join("out.drat");
+    for flag in ["--lrat", "--binary-proof"] {
+        let o = sat(&[flag, "--proof", p(&proof), p(&f)]);
+        assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains("VeriPB"), "{}", stderr(&o));
+        assert!(!proof.exists(), "no proof file is created");
+    }
+}
+
+#[test]
+fn a_proof_of_an_old_format_wcnf_is_refused_as_the_checker_cannot_read_it() {
+    let (dir, f) =
+        Dir::new_wcnf("wcnf-proof-old").with_file("o.wcnf", "p wcnf 2 2 9\n3 1 0\n9 1 2 0\n");
+    let proof = dir.0.join("out.pbp");
     let o = sat(&["--proof", p(&proof), p(&f)]);
     assert_eq!(code(&o), Some(2), "{}", stderr(&o));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("proofs are for CNF"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("headerless"), "{}", stderr(&o));
     assert!(!proof.exists(), "no proof file is created");
+}
+
+#[test]
+fn a_veripb_proof_of_each_headerless_corpus_wcnf_is_verified_when_veripb_is_installed() {
+    // The corpus's WCNF files as they are (soft and hard clauses interleaved as written), so
+    // the selectors' names follow the file's clause positions.
+    let Some(veripb) =
+        grim_testkit::reference::tool("wcnf veripb proofs", "veripb", "cargo install veripb")
+    else {
+        return;
+    };
+    let dir = Dir::new_wcnf("wcnf-veripb");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../instances/wcnf");
+    let mut files: Vec<_> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.extension().is_some_and(|e| e == "wcnf"))
+        .collect();
+    files.sort();
+    // Interleaved hard and soft clauses, a tautology, a repeated literal, an empty soft clause
+    // and a weight 0: the cases where grim's terms and the checker's objective differ.
+    let odd = dir.file(
+        "odd.wcnf",
+        "3 1 -1 0\nh 1 2 0\n2 2 2 0\n4 0\n0 1 2 0\n5 -1 -2 0\nh -1 3 0\n1 -3 0\n2 -2 0\n",
+    );
+    files.push(odd);
+    let mut verified = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        if text.lines().any(|l| l.starts_with("p wcnf")) {
+            continue;
+        }
+        let proof = dir.0.join("p.pbp");
+        let o = sat(&["-q", "--proof", p(&proof), p(f)]);
+        let out = stdout(&o);
+        let want = match code(&o) {
+            Some(30) => {
+                let cost = out
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("o "))
+                    .next_back()
+                    .unwrap();
+                format!("s VERIFIED BOUNDS {cost} <= obj <= {cost}")
+            }
+            Some(20) => "s VERIFIED BOUNDS INF <= obj <= INF".to_string(),
+            other => panic!("{}: exit {other:?}\n{out}", f.display()),
+        };
+        let v = std::process::Command::new(&veripb)
+            .arg("--wcnf")
+            .arg(f)
+            .arg(&proof)
+            .output()
+            .unwrap();
+        let vout = String::from_utf8_lossy(&v.stdout);
+        assert!(
+            v.status.success() && vout.lines().any(|l| l == want),
+            "{}: want {want}, veripb said\n{vout}{}",
+            f.display(),
+            String::from_utf8_lossy(&v.stderr)
+        );
+        verified += 1;
+    }
+    assert!(verified >= 8, "only {verified} files verified");
 }
 
 #[test]

@@ -227,9 +227,10 @@ fn wcnf_runs_prove_the_brute_force_optimum_and_print_a_model_of_that_cost() {
 }
 
 #[test]
-fn a_proof_for_a_wcnf_is_a_usage_error_before_anything_is_printed() {
+fn an_lrat_proof_for_a_wcnf_is_a_usage_error_before_anything_is_printed() {
     let config = RunConfig {
-        proof: Some("/nonexistent/p.drat".into()),
+        proof: Some("/nonexistent/p.lrat".into()),
+        lrat: true,
         ..RunConfig::default()
     };
     let ran = run_with(&config, b"h 1 0\n1 -1 0\n", "x.wcnf", OllOptions::default());
@@ -238,7 +239,22 @@ fn a_proof_for_a_wcnf_is_a_usage_error_before_anything_is_printed() {
     };
     assert!(matches!(e, RunError::ProofForWcnf { .. }), "{e:?}");
     assert_eq!(e.exit_code(), sat_exit::USAGE);
-    assert!(e.to_string().contains("proofs are for CNF"), "{e}");
+    assert!(e.to_string().contains("VeriPB"), "{e}");
+    assert!(ran.out.is_empty(), "{}", ran.out);
+}
+
+#[test]
+fn a_veripb_proof_file_that_cannot_be_created_is_a_usage_error_before_anything_is_printed() {
+    let config = RunConfig {
+        proof: Some("/nonexistent/p.pbp".into()),
+        ..RunConfig::default()
+    };
+    let ran = run_with(&config, b"h 1 0\n1 -1 0\n", "x.wcnf", OllOptions::default());
+    let Err(e) = ran.result else {
+        panic!("accepted: {}", ran.out)
+    };
+    assert!(matches!(e, RunError::ProofFile { .. }), "{e:?}");
+    assert_eq!(e.exit_code(), sat_exit::USAGE);
     assert!(ran.out.is_empty(), "{}", ran.out);
 }
 

@@ -139,9 +139,14 @@ impl Oll {
             match status {
                 Status::Unsat if !self.solver.failed_assumptions().is_empty() => {
                     self.raise_lb(w);
+                    if let Some(proof) = &mut self.proof {
+                        // "At least bound + 1 violated": the unit pays w (`veripb.rs`).
+                        let id = proof.core_clause(&mut self.solver, &[!lit]);
+                        proof.ledger_add(id, w);
+                    }
                     self.stats.exhausted += 1;
                     bound += 1;
-                    match tot.at_most(&mut self.solver, bound) {
+                    match self.at_most(tot, bound) {
                         Some(l) => lit = l,
                         None => return None,
                     }

@@ -42,6 +42,9 @@ pub(super) struct Flat {
     /// What the empty soft clauses cost every model (saturating: the caller checked that the
     /// soft weights fit in 64 bits).
     pub(super) offset: u64,
+    /// For each soft clause kept, its index in `wcnf.soft` (the VeriPB proof names selectors
+    /// after the input clause they stand for).
+    pub(super) soft_origin: Vec<usize>,
 }
 
 impl Flat {
@@ -55,6 +58,7 @@ impl Flat {
             num_hard: 0,
             soft_weight: Vec::new(),
             offset: 0,
+            soft_origin: Vec::new(),
         };
         let mut c = Vec::new();
         for clause in &wcnf.hard {
@@ -65,7 +69,7 @@ impl Flat {
             }
         }
         flat.num_hard = flat.num_clauses();
-        for (w, clause) in &wcnf.soft {
+        for (i, (w, clause)) in wcnf.soft.iter().enumerate() {
             if *w == 0 {
                 continue;
             }
@@ -80,6 +84,7 @@ impl Flat {
             }
             flat.push(&c);
             flat.soft_weight.push(*w);
+            flat.soft_origin.push(i);
         }
         flat
     }

@@ -28,6 +28,12 @@ impl Oll {
             return;
         };
         let gap = ub.saturating_sub(self.lb);
+        if self.proof.is_some() && self.live_weights().any(|w| w > gap) {
+            // The bound that propagates each of them (`veripb.rs`).
+            if let Some(proof) = &mut self.proof {
+                proof.bound(&mut self.solver);
+            }
+        }
         for t in 0..self.terms.len() {
             let term = &self.terms[t];
             if term.live && term.weight > gap {

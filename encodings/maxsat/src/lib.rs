@@ -53,11 +53,14 @@
 //!   core-guided search on small instances, where it proves what cores cannot (random
 //!   Max-2/3-SAT, max-cut, spin glasses);
 //! - `oll`: the [`Oll`] state and the main loop;
+//! - `veripb`: VeriPB proofs of the answer ([`Oll::with_proof`], [`VeriPbInput`]), checked by
+//!   `veripb --wcnf`: models, the engine's clauses, cores, totalizers, hardening, the bound;
 //! - `problem`: the Problem API — counts, clauses, conjunctions and implications, hard or
 //!   weighted — encoded into a [`Wcnf`] and solved by [`Oll`].
 //!
 //! Determinism: the same instance and options give the same events, bounds and final model on
-//! every run; nothing iterates over a hash map, and cores are sorted before use. The terminate
+//! every run; nothing iterates over a hash map, and cores are sorted before use (the proof
+//! logger's maps are only looked up, and the values it collects are sorted before written). The terminate
 //! flag (a wall-clock limit or a signal) is the one documented exception.
 
 #![warn(missing_docs)]
@@ -77,6 +80,7 @@ mod sle;
 mod stratify;
 mod symmetry;
 mod upcore;
+mod veripb;
 
 pub mod problem;
 
@@ -89,6 +93,7 @@ pub use grim_formula::{ClauseSink, Cnf, Wcnf};
 pub use grim_solver;
 pub use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 pub use oll::Oll;
+pub use veripb::VeriPbInput;
 
 /// The outcome of [`Oll::solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -28,6 +28,7 @@
 //! | `anytime` | `Anytime` | `anytime.rs` | the local search, the conflict slice of the main calls, the first burst |
 //! | `bnb` | `Bursts` | `bnb/mod.rs` | the branch and bound's search and its bursts' schedule |
 //! | `limits`, `started`, `done`, `reported_lb` | `Limits` | `oll.rs` | the running `solve` call's budget; where the run is |
+//! | `proof` | `PbProof` | `veripb.rs` | the VeriPB proof being written ([`Oll::with_proof`]), if any |
 //!
 //! **The loop** ([`Oll::solve`] → `run`), each rung a technique's predicate and action:
 //! - once, `start`: the first stratum (`stratify.rs`), its at-most-one groups (`am1.rs`),
@@ -45,7 +46,9 @@
 //!   - UNKNOWN: a slice ran out (`stalled`, `anytime.rs`, when it was the anytime phase's), or
 //!     the budget or the terminate flag stopped the run.
 
-use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
+use std::io::Write;
+
+use grim_solver::{Budget, Lit, ProofFormat, Solver, Status, Terminator, Var};
 
 use grim_formula::Wcnf;
 
@@ -55,6 +58,7 @@ use super::flat::Flat;
 use super::relax::Relax;
 use super::stratify::Strata;
 use super::upcore::UpCores;
+use super::veripb::{PbProof, VeriPbInput};
 use super::{Event, MaxSatError, MaxSatStatus, OllOptions, OllStats, am1, symmetry};
 
 /// What a term's literal stands for.
@@ -168,6 +172,8 @@ pub struct Oll {
     started: bool,
     /// Set once the answer is final (`Optimum` or `Unsatisfiable`).
     done: Option<MaxSatStatus>,
+    /// The VeriPB proof being written (`veripb.rs`), if one was asked for.
+    pub(super) proof: Option<PbProof>,
 }
 
 impl Oll {
@@ -184,6 +190,52 @@ impl Oll {
     /// Errors: [`MaxSatError::WeightOverflow`] when the soft weights add up past `u64::MAX`,
     /// [`MaxSatError::TooManyVariables`] past the engine's variable limit.
     pub fn new(wcnf: &Wcnf, options: OllOptions) -> Result<Oll, MaxSatError> {
+        Oll::build(wcnf, options, None)
+    }
+
+    /// An optimiser that writes a VeriPB proof of its answer to `out` (`veripb.rs`): the
+    /// optimum, or the hard clauses' unsatisfiability, certified for `veripb --wcnf FILE
+    /// PROOF`, where `input` says where the soft clauses sit in FILE
+    /// ([`VeriPbInput::hard_first`] for the file grim's writer makes of `wcnf`).
+    ///
+    /// The techniques whose reasoning the proof does not log are off (the list is in
+    /// `veripb.rs`; `options` is otherwise taken as given). Call [`Oll::finish_proof`] after
+    /// the last [`Oll::solve`]: it writes the conclusion and reports whether the proof is
+    /// complete.
+    pub fn with_proof(
+        wcnf: &Wcnf,
+        mut options: OllOptions,
+        out: Box<dyn Write + Send>,
+        input: VeriPbInput,
+    ) -> Result<Oll, MaxSatError> {
+        options.am1 = false;
+        options.symmetry = false;
+        options.bnb_ticks = 0;
+        options.sle = false;
+        options.equiv = false;
+        // Factoring's extension clauses are RAT, not RUP.
+        options.solver.factor = false;
+        let proof = PbProof::new(out, input, wcnf.vars_spanned());
+        Oll::build(wcnf, options, Some(proof))
+    }
+
+    /// Ends the proof (`with_proof`): the conclusion that the answer so far supports — the
+    /// optimum after `Optimum`, infeasibility after `Unsatisfiable`, none otherwise — and a
+    /// flush. An error means the proof is incomplete and must not be used. Without a proof,
+    /// `Ok` at once.
+    pub fn finish_proof(&mut self) -> std::io::Result<()> {
+        let Some(proof) = &mut self.proof else {
+            return Ok(());
+        };
+        let optimum = match self.done {
+            Some(MaxSatStatus::Optimum) => Some(self.lb),
+            _ => None,
+        };
+        let unsat = self.done == Some(MaxSatStatus::Unsatisfiable);
+        proof.finish(&mut self.solver, optimum, unsat)
+    }
+
+    fn build(wcnf: &Wcnf, options: OllOptions, proof: Option<PbProof>) -> Result<Oll, MaxSatError> {
         let num_vars = wcnf.vars_spanned();
         if num_vars > Var::MAX_INDEX as usize {
             return Err(MaxSatError::TooManyVariables { num_vars });
@@ -196,6 +248,9 @@ impl Oll {
         }
 
         let mut solver = Solver::with_options(options.solver.clone());
+        if let Some(proof) = &proof {
+            solver.set_proof(Box::new(proof.engine_feed()), ProofFormat::Binary);
+        }
         solver.reserve_vars(num_vars);
         for clause in &wcnf.hard {
             solver.add_clause(clause);
@@ -226,8 +281,12 @@ impl Oll {
             started: false,
             done: None,
             opts: options,
+            proof,
         };
         let definitions = oll.add_softs();
+        if let Some(proof) = &mut oll.proof {
+            proof.selectors_done();
+        }
         if oll.opts.equiv {
             oll.merge_equivalent_terms(&wcnf.hard);
         }
@@ -265,8 +324,29 @@ impl Oll {
         let mut seen: Vec<(Vec<Lit>, usize)> = Vec::new();
         self.lb = self.lb.saturating_add(self.flat.offset);
         for c in self.flat.num_hard..self.flat.num_clauses() {
+            let c_index = c;
             let w = self.flat.soft_weight[c - self.flat.num_hard];
             match *self.flat.clause(c) {
+                [l] if self.proof.is_some() => {
+                    // A longer clause in the file (a literal repeated): the checker's
+                    // objective has its selector, which the input constraint links to `l`.
+                    let soft = self.flat.soft_origin[c - self.flat.num_hard];
+                    if let Some(proof) = &mut self.proof {
+                        let id = proof.soft_constraint(soft);
+                        if id > 0 {
+                            proof.ledger_add(id, w);
+                        }
+                    }
+                    match self.term_index(l) {
+                        Some(t) => {
+                            self.stats.merged_softs += 1;
+                            self.terms[t].weight = self.terms[t].weight.saturating_add(w);
+                        }
+                        None => {
+                            self.add_term(l, w, Kind::Soft);
+                        }
+                    }
+                }
                 [l] => match self.term_index(l) {
                     Some(t) => {
                         self.stats.merged_softs += 1;
@@ -277,14 +357,26 @@ impl Oll {
                     }
                 },
                 ref clause => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(clause)) {
-                    Ok(pos) => {
+                    // With a proof, identical clauses keep their own selectors (`veripb.rs`).
+                    Ok(pos) if self.proof.is_none() => {
                         self.stats.merged_softs += 1;
                         let t = seen[pos].1;
                         self.terms[t].weight = self.terms[t].weight.saturating_add(w);
                     }
-                    Err(pos) => {
+                    Ok(_) | Err(_) => {
+                        let pos = match seen.binary_search_by(|(k, _)| k.as_slice().cmp(clause)) {
+                            Ok(p) | Err(p) => p,
+                        };
                         let c = clause.to_vec();
                         let s = self.solver.new_var().pos();
+                        let flat_soft = c_index - self.flat.num_hard;
+                        if let Some(proof) = &mut self.proof {
+                            proof.name_selector(
+                                s.var(),
+                                self.flat.soft_origin[flat_soft],
+                                flat_soft,
+                            );
+                        }
                         let mut def = c.clone();
                         def.push(!s);
                         self.solver.add_clause(&def);
@@ -354,6 +446,9 @@ impl Oll {
     /// Adds the hard unit clause `lit` (a proven fact or a hardened term) to the engine and to
     /// the at-most-one detector.
     pub(super) fn add_fact(&mut self, lit: Lit) {
+        if let Some(proof) = &mut self.proof {
+            proof.unit(&mut self.solver, lit);
+        }
         self.solver.add_clause(&[lit]);
         if let Some(am1) = &mut self.am1 {
             am1.add_clause(&[lit]);
@@ -632,13 +727,22 @@ impl Oll {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        self.solver.solve(
+        let status = self.solver.solve(
             assumptions,
             Budget {
                 conflicts,
                 propagations,
             },
-        )
+        );
+        if status == Status::Unsat
+            && let Some(proof) = &mut self.proof
+        {
+            let failed = self.solver.failed_assumptions().to_vec();
+            if !failed.is_empty() {
+                proof.core(&mut self.solver, &failed);
+            }
+        }
+        status
     }
 
     /// Prices the engine's model on the original instance; stores and reports it when it is
@@ -665,6 +769,9 @@ impl Oll {
             return;
         }
         self.stats.improvements += 1;
+        if let Some(proof) = &mut self.proof {
+            proof.solution(&mut self.solver, &model, cost, &self.flat, &self.wcnf);
+        }
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });
     }
@@ -684,6 +791,9 @@ impl Oll {
             return false;
         }
         self.stats.improvements += 1;
+        if let Some(proof) = &mut self.proof {
+            proof.solution(&mut self.solver, &model, cost, &self.flat, &self.wcnf);
+        }
         let (c, m) = self.best.insert((cost, model));
         on_event(Event::Improved { cost: *c, model: m });
         true

@@ -28,6 +28,7 @@ use grim_encodings::card::totalizer::Totalizer;
 
 use super::Event;
 use super::oll::{Kind, Oll};
+use super::veripb::Holding;
 
 /// A totalizer over the violation literals of a core.
 #[derive(Debug)]
@@ -75,31 +76,59 @@ impl Oll {
                 self.activate(sum, bound + 1);
             }
         }
+        let entry = match &mut self.proof {
+            Some(proof) => {
+                let id = proof.core_clause(&mut self.solver, &violations);
+                proof.ledger_add(id, w)
+            }
+            None => 0,
+        };
         if let [v] = violations.as_slice() {
             self.stats.unit_cores += 1;
             self.add_fact(*v);
         } else if self.opts.wce {
             self.stats.delayed += 1;
             self.relax.pending.push((violations, w));
+            if let Some(proof) = &mut self.proof {
+                proof.pending.push(entry);
+            }
         } else {
-            self.relax(violations, w, on_event);
+            self.relax(violations, w, entry, on_event);
         }
     }
 
     /// Builds the totalizers of the cores delayed by weight-aware core extraction.
     pub(super) fn relax_pending(&mut self, on_event: &mut dyn FnMut(Event<'_>)) {
-        for (violations, w) in std::mem::take(&mut self.relax.pending) {
-            self.relax(violations, w, on_event);
+        let entries = match &mut self.proof {
+            Some(proof) => std::mem::take(&mut proof.pending),
+            None => Vec::new(),
+        };
+        for (i, (violations, w)) in std::mem::take(&mut self.relax.pending)
+            .into_iter()
+            .enumerate()
+        {
+            let entry = entries.get(i).copied().unwrap_or(0);
+            self.relax(violations, w, entry, on_event);
         }
     }
 
     /// Builds a totalizer over `violations` (at least two) with the term "at most one" of
     /// weight `w` (or higher bounds, after exhaustion).
-    fn relax(&mut self, violations: Vec<Lit>, w: u64, on_event: &mut dyn FnMut(Event<'_>)) {
-        let mut tot = Totalizer::new(&mut self.solver, &violations, 2);
-        let Some(lit) = tot.at_most(&mut self.solver, 1) else {
+    /// `entry` is the core's ledger entry in the proof, if one is written.
+    fn relax(
+        &mut self,
+        violations: Vec<Lit>,
+        w: u64,
+        entry: usize,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) {
+        let mut tot = self.new_totalizer(&violations, 2);
+        let Some(lit) = self.at_most(&mut tot, 1) else {
             return; // fewer than two inputs: nothing to count
         };
+        if let Some(proof) = &mut self.proof {
+            proof.new_sum(entry);
+        }
         self.stats.totalizers += 1;
         let exhausted = if self.opts.exhaust {
             self.exhaust(&mut tot, lit, w, on_event)
@@ -107,6 +136,11 @@ impl Oll {
             Some((1, lit))
         };
         let sum = self.relax.sums.len();
+        if let Some(proof) = &mut self.proof {
+            // E_K counts every output the exhaustion proved and the one made a term.
+            let j = exhausted.map_or(violations.len(), |(bound, _)| bound + 1);
+            proof.extend_sum(sum, tot.outputs(), j);
+        }
         match exhausted {
             Some((bound, lit)) => {
                 self.relax.sums.push(Sum {
@@ -141,9 +175,58 @@ impl Oll {
         }
         s.activated = bound;
         let w = s.weight;
-        if let Some(lit) = s.tot.at_most(&mut self.solver, bound) {
+        let mut tot = std::mem::take(&mut s.tot);
+        let lit = self.at_most(&mut tot, bound);
+        if let Some(proof) = &mut self.proof {
+            proof.extend_sum(sum, tot.outputs(), bound + 1);
+        }
+        if let Some(s) = self.relax.sums.get_mut(sum) {
+            s.tot = tot;
+        }
+        if let Some(lit) = lit {
             self.stats.outputs_activated += 1;
             self.add_term(lit, w, Kind::Output { sum, bound });
+        }
+    }
+
+    /// A totalizer over `inputs` to `bound`; with a proof, its outputs are defined and its
+    /// clauses derived before the engine gets them (`veripb.rs`).
+    fn new_totalizer(&mut self, inputs: &[Lit], bound: usize) -> Totalizer {
+        if self.proof.is_none() {
+            return Totalizer::new(&mut self.solver, inputs, bound);
+        }
+        let mut hold = Holding {
+            solver: &mut self.solver,
+            clauses: Vec::new(),
+        };
+        let tot = Totalizer::new(&mut hold, inputs, bound);
+        let clauses = hold.clauses;
+        self.give_clauses(&tot, clauses);
+        tot
+    }
+
+    /// [`Totalizer::at_most`], with the proof's definitions and derivations when one is
+    /// written.
+    pub(super) fn at_most(&mut self, tot: &mut Totalizer, k: usize) -> Option<Lit> {
+        if self.proof.is_none() {
+            return tot.at_most(&mut self.solver, k);
+        }
+        let mut hold = Holding {
+            solver: &mut self.solver,
+            clauses: Vec::new(),
+        };
+        let lit = tot.at_most(&mut hold, k);
+        let clauses = hold.clauses;
+        self.give_clauses(tot, clauses);
+        lit
+    }
+
+    fn give_clauses(&mut self, tot: &Totalizer, clauses: Vec<Vec<Lit>>) {
+        if let Some(proof) = &mut self.proof {
+            proof.totalizer(&mut self.solver, &tot.inner_nodes(), &clauses);
+        }
+        for c in &clauses {
+            self.solver.add_clause(c);
         }
     }
 }

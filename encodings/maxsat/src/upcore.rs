@@ -119,7 +119,12 @@ impl Oll {
             // A core already (clauses learned by earlier searches propagate it). Empty: the
             // hard clauses are unsatisfiable, which the main call reports.
             Probes::AssumptionsFail(f) if f.is_empty() => return Vec::new(),
-            Probes::AssumptionsFail(f) => return vec![f],
+            Probes::AssumptionsFail(f) => {
+                if let Some(proof) = &mut self.proof {
+                    proof.core(&mut self.solver, &f);
+                }
+                return vec![f];
+            }
             Probes::Each(each) => {
                 let mut out = Vec::new();
                 for (x, pair) in vars.iter().zip(each.chunks(2)) {
@@ -137,6 +142,13 @@ impl Oll {
                     core.sort_unstable();
                     core.dedup();
                     if !core.is_empty() {
+                        if let Some(proof) = &mut self.proof {
+                            // Each probe's failed set is RUP now; the core is their resolvent
+                            // on the probe, RUP once both are in (`veripb.rs`).
+                            proof.core(&mut self.solver, a);
+                            proof.core(&mut self.solver, b);
+                            proof.core(&mut self.solver, &core);
+                        }
                         out.push(core);
                     }
                 }

@@ -112,9 +112,12 @@ struct Args {
     #[arg(long)]
     relaxed: bool,
 
-    /// Write a DRAT proof of UNSAT to FILE (text; CNF only). Check it with an independent
-    /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`. If the proof cannot be
-    /// written, grim-sat says so and claims no answer (exit 5).
+    /// Write a proof to FILE. CNF: DRAT of UNSAT (text); check it with an independent
+    /// checker, e.g. `rate INSTANCE FILE` or `drat-trim INSTANCE FILE`. WCNF (headerless
+    /// format): a VeriPB 3.0 proof of the optimum (or of the hard clauses' UNSAT); check it
+    /// with `veripb --wcnf INSTANCE FILE`; techniques it does not certify are off while it is
+    /// written (listed on a `c proof:` line). If the proof cannot be written, grim-sat says
+    /// so and claims no answer (exit 5).
     #[arg(long, value_name = "FILE")]
     proof: Option<std::path::PathBuf>,
 

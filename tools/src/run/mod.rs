@@ -122,8 +122,13 @@ pub enum RunError {
         /// Why.
         source: io::Error,
     },
-    /// `--proof` on a WCNF input, whose optimum has no DRAT certificate.
+    /// `--lrat` or `--binary-proof` on a WCNF input, whose proof is VeriPB text.
     ProofForWcnf {
+        /// The `--proof` path.
+        path: PathBuf,
+    },
+    /// `--proof` on a WCNF with a `p wcnf` header, which the VeriPB checker does not read.
+    ProofOldWcnf {
         /// The `--proof` path.
         path: PathBuf,
     },
@@ -278,9 +283,16 @@ impl fmt::Display for RunError {
             ),
             RunError::ProofForWcnf { path } => write!(
                 f,
-                "--proof {}: proofs are for CNF (DRAT of an UNSAT answer); this input is WCNF, \
-                 whose optimum has no DRAT certificate. Drop --proof, or pass --format cnf if \
-                 the file is a CNF",
+                "--proof {}: a WCNF's proof is VeriPB text (checked by `veripb --wcnf`); \
+                 --lrat and --binary-proof are for CNF. Drop them, or pass --format cnf if the \
+                 file is a CNF",
+                path.display()
+            ),
+            RunError::ProofOldWcnf { path } => write!(
+                f,
+                "--proof {}: this WCNF has a `p wcnf` header, and the VeriPB checker reads only \
+                 the headerless (2022+) format; write the instance in that format first (the \
+                 clauses in the same order) and prove that file",
                 path.display()
             ),
             RunError::Input { path, error, .. } => write!(f, "{}", error.with_path(path)),
@@ -296,7 +308,9 @@ impl RunError {
     /// The exit code of `grim-sat` for this error ([`sat_exit`]).
     pub fn exit_code(&self) -> u8 {
         match self {
-            RunError::ProofFile { .. } | RunError::ProofForWcnf { .. } => sat_exit::USAGE,
+            RunError::ProofFile { .. }
+            | RunError::ProofForWcnf { .. }
+            | RunError::ProofOldWcnf { .. } => sat_exit::USAGE,
             RunError::Input { error, .. } if error.is_io() => sat_exit::IO,
             RunError::Input { .. } => sat_exit::PARSE,
             RunError::Output(_) => sat_exit::IO,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use grim_maxsat::{Event, MaxSatStatus, Oll, OllOptions, OllStats};
+use grim_maxsat::{Event, MaxSatStatus, Oll, OllOptions, OllStats, VeriPbInput};
 use grim_solver::Lit;
 
 use super::{Internal, ModelCheck, Out, Run, RunError, banner, progress_printer, start_timer};
@@ -47,14 +47,34 @@ pub fn run_wcnf(
     sink: &mut dyn Write,
 ) -> Result<u8, RunError> {
     let args = ctx.config;
-    if let Some(proof) = &args.proof {
-        // Silently writing no proof would let a pipeline believe it has one.
+    if let Some(proof) = &args.proof
+        && (args.lrat || args.binary_proof)
+    {
+        // Silently writing another proof than asked would let a pipeline believe it has one.
         return Err(RunError::ProofForWcnf {
             path: proof.clone(),
         });
     }
     let compression = detected.compression();
     let read = read(ctx, detected)?;
+    if let Some(proof) = &args.proof
+        && read.old_dialect
+    {
+        return Err(RunError::ProofOldWcnf {
+            path: proof.clone(),
+        });
+    }
+    // The proof file before anything is printed: a path that cannot be written is a usage
+    // error, as for a CNF.
+    let proof_file = match &args.proof {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|source| RunError::ProofFile {
+                path: path.clone(),
+                source,
+            })?,
+        ),
+        None => None,
+    };
     let instance = &read.instance;
     let mut out = Out {
         w: sink,
@@ -81,8 +101,29 @@ pub fn run_wcnf(
     ))?;
     ctx.settings(&mut out)?;
 
-    let mut oll =
-        Oll::new(instance, options).map_err(|e| RunError::Internal(Internal::Refused(e)))?;
+    let mut oll = match (&args.proof, proof_file) {
+        (Some(path), Some(file)) => {
+            out.comment(&format!(
+                "proof: VeriPB 3.0 to {} (check: veripb --wcnf INSTANCE {}); off while proving: \
+                 at-most-one groups, symmetry unit, branch and bound, \
+                 label elimination, term merging, factoring, merging of identical soft clauses",
+                path.display(),
+                path.display()
+            ))?;
+            if !matches!(compression, crate::formats::compress::Compression::None) {
+                out.comment("proof: veripb reads the uncompressed file")?;
+            }
+            let input = VeriPbInput::from_clauses(read.order.iter().copied());
+            Oll::with_proof(
+                instance,
+                options,
+                Box::new(io::BufWriter::with_capacity(1 << 20, file)),
+                input,
+            )
+        }
+        _ => Oll::new(instance, options),
+    }
+    .map_err(|e| RunError::Internal(Internal::Refused(e)))?;
     let term = oll.terminator();
     (ctx.arm)(&term);
     start_timer(ctx, &term);
@@ -91,6 +132,14 @@ pub fn run_wcnf(
 
     let solve_start = Instant::now();
     let (status, bounds) = optimise(ctx, &mut oll, instance, &mut out, solve_start)?;
+    if args.proof.is_some() {
+        // An optimum claimed with a broken proof would be worse than no proof: say so and stop.
+        oll.finish_proof()
+            .map_err(|e| RunError::Internal(Internal::ProofWrite(e)))?;
+        if !matches!(status, MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable) {
+            out.comment("proof: the search stopped before an answer; it concludes nothing")?;
+        }
+    }
     let answer = match status {
         MaxSatStatus::Optimum => maxsat_output::Answer::OptimumFound,
         MaxSatStatus::Satisfiable => maxsat_output::Answer::Satisfiable,
@@ -118,6 +167,10 @@ struct Read {
     soft_total: u64,
     /// Seconds since the start, parsing included.
     seconds: f64,
+    /// The file's clauses in order: soft or not, and the literals given (for the proof).
+    order: Vec<(bool, usize)>,
+    /// The file has a `p wcnf` header (the proof checker reads only the headerless dialect).
+    old_dialect: bool,
 }
 
 /// Reads the instance, stopping early on a signal or the time limit.
@@ -129,11 +182,16 @@ fn read(ctx: &Run, detected: Detected) -> Result<Read, RunError> {
     let mut clause = Vec::new();
     let mut literals = 0usize;
     let mut interrupted = false;
+    let mut order = Vec::new();
+    let keep_order = ctx.config.proof.is_some();
     while let Some(start) = parser
         .next_clause(&mut clause)
         .map_err(|e| ctx.input_error(e))?
     {
         literals += clause.len();
+        if keep_order {
+            order.push((matches!(start.weight, Weight::Soft(_)), clause.len()));
+        }
         match start.weight {
             Weight::Hard => instance.hard.push(clause.clone()),
             Weight::Soft(w) => instance.soft.push((w, clause.clone())),
@@ -168,6 +226,8 @@ fn read(ctx: &Run, detected: Detected) -> Result<Read, RunError> {
         }),
         soft_total: parser.soft_total(),
         seconds: ctx.start.elapsed().as_secs_f64(),
+        order,
+        old_dialect: parser.dialect() == Dialect::Old,
     })
 }
 

@@ -230,6 +230,31 @@ impl Totalizer {
         self.outputs().get(k - 1).copied()
     }
 
+    /// Every inner node as (its inputs below it, as a multiset in tree order; its output
+    /// literals, `outputs[m - 1]` meaning "at least `m` of those inputs"). Children come
+    /// before their parents.
+    ///
+    /// Why: a proof logger (grim-maxsat's VeriPB proofs) defines each output by reification
+    /// over the inputs below it and derives every clause of the node from those definitions;
+    /// it needs the tree, which the clauses alone do not name.
+    pub fn inner_nodes(&self) -> Vec<(Vec<Lit>, Vec<Lit>)> {
+        let mut below: Vec<Vec<Lit>> = Vec::with_capacity(self.nodes.len());
+        let mut inner = Vec::new();
+        for node in &self.nodes {
+            let inputs = match node.kind {
+                Kind::Leaf(lit) => vec![lit],
+                Kind::Inner(l, r) => {
+                    let mut v = below.get(l).cloned().unwrap_or_default();
+                    v.extend(below.get(r).into_iter().flatten().copied());
+                    inner.push((v.clone(), node.outputs.clone()));
+                    v
+                }
+            };
+            below.push(inputs);
+        }
+        inner
+    }
+
     /// Builds a balanced subtree over `inputs` at the current bound; `None` when empty.
     fn subtree<S: ClauseSink + ?Sized>(&mut self, sink: &mut S, inputs: &[Lit]) -> Option<usize> {
         if inputs.is_empty() {
