@@ -95,6 +95,7 @@ mod graph;
 mod level;
 mod model;
 mod options;
+mod presolve;
 pub mod range;
 mod read;
 mod referee;
@@ -103,7 +104,7 @@ mod solve;
 pub mod spec;
 pub mod svg;
 
-pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
+pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR, Presolved, presolve};
 pub use describe::{Description, describe};
 pub use encode::comment_name;
 pub use error::{GridError, ModelFault, Rejection};
@@ -118,6 +119,7 @@ pub use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 pub use level::{Level, TextProblem, TextRows};
 pub use model::GridModel;
 pub use options::GridOptions;
+pub use presolve::Bounds;
 pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,

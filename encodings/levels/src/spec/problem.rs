@@ -159,6 +159,14 @@ pub enum FieldProblem {
     },
     /// A count rule gives neither bound.
     NeedsMinOrMax,
+    /// A count's own `min` exceeds its `max` once both are rounded to whole cells (`min` up,
+    /// `max` down): no level can keep it, whatever the other rules say.
+    MinAboveMax {
+        /// `min` in cells, rounded up.
+        min: u64,
+        /// `max` in cells, rounded down.
+        max: u64,
+    },
     /// An enclosure has a `max`, which its Horn encoding cannot enforce (see `Display`).
     EnclosureCeiling,
     /// A connectivity root lies on a cell that the mask, pins or `allowed` keep from holding
@@ -434,6 +442,11 @@ impl std::fmt::Display for FieldProblem {
                 }
             }
             FieldProblem::NeedsMinOrMax => write!(f, "needs \"min\", \"max\" or both"),
+            FieldProblem::MinAboveMax { min, max } => write!(
+                f,
+                "\"min\" ({min} cells, rounded up) exceeds \"max\" ({max} cells, rounded \
+                 down): no level can keep this count"
+            ),
             FieldProblem::EnclosureCeiling => write!(
                 f,
                 "an enclosure takes only a floor (\"min\"): reachability from the border is \
