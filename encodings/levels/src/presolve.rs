@@ -829,6 +829,11 @@ pub(crate) fn restricted(spec: &GridSpec, facts: &[Fact]) -> GridSpec {
         }
     }
     out.counts = counts;
+    // Its own restrictions are the kept ones (a presolve of it must not see the others).
+    out.origins.domain = (spec.origins.domain.iter().enumerate())
+        .filter(|&(i, _)| facts.contains(&Fact::Domain(i)))
+        .map(|(_, o)| o.clone())
+        .collect();
     for (l, layer) in out.layers.iter_mut().enumerate() {
         for (v, value) in layer.values.iter_mut().enumerate() {
             if !facts.contains(&Fact::Requires(l, v)) {
