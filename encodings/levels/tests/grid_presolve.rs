@@ -26,7 +26,7 @@ fn count(spec: &GridSpec, level: &Level, sel: &Selection, region: &grid::spec::R
 /// A random small spec: 3×2 or 3×3, two or three tiles, maybe a layer whose item requires a
 /// tile, pins, a mask, counts over the grid, regions and ratios, maybe a rooted connectivity.
 fn random_spec(rng: &mut SplitMix64) -> Value {
-    let mut pick = |n: u64| (rng.next_u64() % n) as usize;
+    let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
     let layer = pick(3) == 0;
     let three = !layer && pick(2) == 0;
     let (w, h) = if layer || three { (3, 2) } else { (3, 3) };
@@ -50,7 +50,7 @@ fn random_spec(rng: &mut SplitMix64) -> Value {
         selections.push("items.item");
     }
     let pins: Vec<Value> = (0..pick(3))
-        .map(|_| json!({"x": pick(w), "y": pick(h), "tile": names[pick(names.len() as u64)]}))
+        .map(|_| json!({"x": pick(w), "y": pick(h), "tile": names[pick(names.len())]}))
         .collect();
     doc["pins"] = Value::Array(pins);
     if pick(3) == 0 {
@@ -58,7 +58,7 @@ fn random_spec(rng: &mut SplitMix64) -> Value {
             .map(|_| {
                 let row: String = (0..w)
                     .map(|_| match pick(5) {
-                        0 => names[pick(names.len() as u64)].chars().next().unwrap(),
+                        0 => names[pick(names.len())].chars().next().unwrap(),
                         _ => '?',
                     })
                     .collect();
@@ -70,12 +70,12 @@ fn random_spec(rng: &mut SplitMix64) -> Value {
     let n = w * h;
     let counts: Vec<Value> = (0..1 + pick(3))
         .map(|_| {
-            let of = selections[pick(selections.len() as u64)];
+            let of = selections[pick(selections.len())];
             let mut c = json!({"of": of});
             match pick(4) {
                 0 => {
                     // A ratio of another selection.
-                    let per = selections[pick(selections.len() as u64)];
+                    let per = selections[pick(selections.len())];
                     c["per"] = json!(per);
                     let fractions = [0.0, 0.25, 0.5, 1.0];
                     if pick(2) == 0 {
@@ -112,7 +112,7 @@ fn random_spec(rng: &mut SplitMix64) -> Value {
         .collect();
     doc["counts"] = Value::Array(counts);
     if pick(2) == 0 {
-        let mut c = json!({"class": selections[pick(names.len() as u64 + 1)]});
+        let mut c = json!({"class": selections[pick(names.len() + 1)]});
         if pick(3) > 0 {
             c["root"] = json!({"x": pick(w), "y": pick(h)});
         }
