@@ -176,6 +176,9 @@ const ROUNDS: usize = 16;
 /// A counted quantity and its interval.
 type Sum = (Selection, Region, u64, u64);
 
+/// Per count rule its interval, and every counted quantity's.
+type Found = (Vec<Option<(u64, u64)>>, Vec<Sum>);
+
 /// A set of facts (indices into `Active::facts`), shared: bounds copy their reasons often.
 type Why = Rc<Vec<u64>>;
 
@@ -213,7 +216,7 @@ pub(crate) fn presolve(spec: &GridSpec, active: &Active) -> Presolve {
             .map_or_else(|| Rc::new(Vec::new()), |&i| single(i))
     };
     let mut p = Cells::new(spec, active, &why_of);
-    let result = (|| -> Result<(Vec<Option<(u64, u64)>>, Vec<Sum>), Why> {
+    let result = (|| -> Result<Found, Why> {
         p.check_empty()?;
         let mut counts = (vec![None; spec.counts.len()], Vec::new());
         for _ in 0..ROUNDS {
@@ -380,11 +383,7 @@ impl<'a> Cells<'a> {
 
     /// Builds the atoms and the rows over the current domains, propagates them, narrows the
     /// domains by what it found. The counts' intervals, and whether a domain changed.
-    #[allow(clippy::type_complexity)]
-    fn counts(
-        &mut self,
-        why_of: &dyn Fn(Fact) -> Why,
-    ) -> Result<((Vec<Option<(u64, u64)>>, Vec<Sum>), bool), Why> {
+    fn counts(&mut self, why_of: &dyn Fn(Fact) -> Why) -> Result<(Found, bool), Why> {
         let spec = self.spec;
         let active = self.active;
         let t = spec.tiles.len();
