@@ -173,7 +173,7 @@ pub(crate) fn presolve_within(
         // The bounds the presolve finds for the rest go in, as in a solve: a ratio of counts
         // alone is a hard search without them (issue 41).
         let sub = match presolve::presolve(&sub, &Active::all(&sub)) {
-            Presolve::Bounds(b) => b.apply(&sub),
+            Presolve::Bounds(b) => b.apply(&sub, true),
             Presolve::Empty(_) => {
                 core = without;
                 continue;

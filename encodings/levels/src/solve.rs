@@ -282,7 +282,7 @@ pub fn solve_within(
         clash::Presolved::NoLevel { clash } => {
             return Ok((GridOutcome::NoLevel { clash }, SolveStats::default()));
         }
-        clash::Presolved::Bounds(bounds) => bounds.apply(spec),
+        clash::Presolved::Bounds(bounds) => bounds.apply(spec, false),
     };
     let model = GridModel::build_with(&tight, options, mode)?;
     if mode == Mode::Propagate {
