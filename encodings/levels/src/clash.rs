@@ -36,11 +36,13 @@
 
 use crate::error::{GridError, Rejection};
 use crate::families::FAMILIES;
+use crate::families::{connectivity, counts};
 use crate::family::{Family, Switch};
 use crate::model::{GridModel, Mode};
 use crate::options::GridOptions;
+use crate::presolve::{self, Active, Bounds, Fact, Presolve};
 use crate::referee::check_level;
-use crate::spec::{GridSpec, RuleRef};
+use crate::spec::{GridSpec, MAX_TILES, RuleRef};
 use grim_solver::{Budget, Lit, Solver, Status, Terminator, Var};
 
 /// Conflicts the diagnosis may always spend (whatever the proof cost).
@@ -83,6 +85,176 @@ pub(crate) fn explain(
     Ok(core.iter().map(|&r| d.rules[r].0.clone()).collect())
 }
 
+/// What the bounds presolve (`presolve.rs`) says about a spec before any search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Presolved {
+    /// Bounds every level keeps: what the encoder is given instead of the rules as written.
+    Bounds(Bounds),
+    /// No level: these rules (in file order) admit none, by arithmetic on the counts, the
+    /// domains and what the connectivity roots reach — shrunk by deletion as a clash found by
+    /// the search is.
+    NoLevel {
+        /// The rules that cannot all hold.
+        clash: Vec<RuleRef>,
+    },
+}
+
+/// The presolve of `spec` with every rule active: its bounds, or "no level" with the rules
+/// that clash. The clash is shrunk twice: by deletion with the presolve itself as the oracle
+/// (dropping a rule the presolve still refutes without), then by the diagnosis's deletion with
+/// the engine (each test within [`DIAGNOSIS_BASE`] conflicts in all; a test that runs out
+/// keeps its rule), so that the named set is minimal for the rules as a whole, not only for
+/// what the presolve sees. A count whose own `min` exceeds its `max` is an error naming it.
+pub fn presolve(spec: &GridSpec) -> Result<Presolved, GridError> {
+    presolve_within(spec, None)
+}
+
+/// [`presolve`] that stops shrinking a clash once `stop` is set (the clash then may be larger
+/// than needed, never wrong).
+pub(crate) fn presolve_within(
+    spec: &GridSpec,
+    stop: Option<&Terminator>,
+) -> Result<Presolved, GridError> {
+    presolve::check_counts(spec)?;
+    let found = match presolve::presolve(spec, &Active::all(spec)) {
+        Presolve::Bounds(b) => return Ok(Presolved::Bounds(b)),
+        Presolve::Empty(found) => found,
+    };
+    let rules = listed(spec);
+    let facts: Vec<Option<Fact>> = rules.iter().map(|(_, s, f)| fact(*f, *s)).collect();
+    // The rules of a set of facts (indices into `rules`, sorted).
+    let of = |found: &[Fact]| -> Vec<usize> {
+        (0..rules.len())
+            .filter(|&k| facts[k].is_some_and(|f| found.contains(&f)))
+            .collect()
+    };
+    let refutes = |set: &[usize]| -> Option<Vec<usize>> {
+        let active: Vec<Fact> = set.iter().filter_map(|&k| facts[k]).collect();
+        match presolve::presolve(spec, &Active::only(spec, &active)) {
+            Presolve::Empty(found) => Some(of(&found)),
+            Presolve::Bounds(_) => None,
+        }
+    };
+    let mut core = of(&found);
+    // Deletion by halves, then one by one (the presolve is cheap; a mask makes hundreds of
+    // domain rules, of which a clash needs a few).
+    let mut chunk = core.len().div_ceil(2).max(1);
+    loop {
+        let mut i = 0;
+        while i < core.len() {
+            if stop.is_some_and(Terminator::is_set) {
+                break;
+            }
+            let end = (i + chunk).min(core.len());
+            let without = [&core[..i], &core[end..]].concat();
+            match refutes(&without) {
+                Some(smaller) => core = smaller,
+                None => i += chunk,
+            }
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+    // The engine: a rule the presolve needs may still be spared by the rules as a whole.
+    // Each test solves the spec of the other rules of the clash alone (a propagated model,
+    // usually a level within a few conflicts); a level means the rule is needed.
+    let mut spent = 0u64;
+    let mut i = 0;
+    while core.len() > 1 && i < core.len() {
+        let left = DIAGNOSIS_BASE.saturating_sub(spent);
+        if left == 0 || stop.is_some_and(Terminator::is_set) {
+            break;
+        }
+        let without = [&core[..i], &core[i + 1..]].concat();
+        let active: Vec<Fact> = without.iter().filter_map(|&k| facts[k]).collect();
+        let sub = presolve::restricted(spec, &active);
+        // The bounds the presolve finds for the rest go in, as in a solve: a ratio of counts
+        // alone is a hard search without them (issue 41).
+        let sub = match presolve::presolve(&sub, &Active::all(&sub)) {
+            Presolve::Bounds(b) => b.apply(&sub, true),
+            Presolve::Empty(_) => {
+                core = without;
+                continue;
+            }
+        };
+        let (status, conflicts) = has_level(&sub, left, stop)?;
+        spent = spent.saturating_add(conflicts);
+        match status {
+            Status::Unsat => core = without,
+            Status::Sat | Status::Unknown => i += 1,
+        }
+    }
+    Ok(Presolved::NoLevel {
+        clash: core.iter().map(|&k| rules[k].0.clone()).collect(),
+    })
+}
+
+/// Whether `spec` has a level, by the propagated model with at most `budget` conflicts: the
+/// status and the conflicts spent. No referee: the spec is a restriction whose document is
+/// the original's.
+fn has_level(
+    spec: &GridSpec,
+    budget: u64,
+    stop: Option<&Terminator>,
+) -> Result<(Status, u64), GridError> {
+    let options = GridOptions {
+        seed: None,
+        soft_preferences: Some(false),
+    };
+    let model = GridModel::build_with(spec, &options, Mode::Propagate)?;
+    let wcnf = model.problem.to_wcnf();
+    let mut s = Solver::new();
+    if let Some(stop) = stop {
+        s.set_terminator(stop);
+    }
+    s.reserve_vars(wcnf.num_vars);
+    for c in &wcnf.hard {
+        s.add_clause(c);
+    }
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    let status = s.solve(&[], Budget::conflicts(budget));
+    if let Some(e) = s.propagator_error() {
+        return Err(GridError::Rejected(Rejection::Propagator(e.clone())));
+    }
+    Ok((status, s.stats().conflicts))
+}
+
+/// The fact of the presolve a rule is, if the presolve reasons from it.
+fn fact(family: &dyn Family, switch: Switch) -> Option<Fact> {
+    match switch {
+        Switch::Own(i) if family.name() == "tiles" => Some(Fact::Domain(i)),
+        Switch::Own(_) => None,
+        Switch::Tagged(tag) if tag.family == counts::rule::NAME => Some(Fact::Count(tag.rule)),
+        Switch::Tagged(tag) if tag.family == connectivity::rule::NAME => {
+            Some(Fact::Connectivity(tag.rule))
+        }
+        Switch::Tagged(tag) if tag.family == "layers" => {
+            Some(Fact::Requires(tag.rule / MAX_TILES, tag.rule % MAX_TILES))
+        }
+        Switch::Tagged(_) => None,
+    }
+}
+
+/// Every family's hard rules, in table order, each with its switch and its family.
+fn listed(spec: &GridSpec) -> Vec<(RuleRef, Switch, &'static dyn Family)> {
+    let mut out = Vec::new();
+    for family in FAMILIES {
+        for (r, switch) in family.clash_rules(spec) {
+            debug_assert!(
+                !matches!(switch, Switch::Tagged(t) if t.family != family.name()),
+                "{} names a rule it does not tag: {r}",
+                family.name(),
+            );
+            out.push((r, switch, family));
+        }
+    }
+    out
+}
+
 enum Test {
     /// The active rules admit a level.
     Sat,
@@ -115,20 +287,10 @@ impl<'a> Diagnosis<'a> {
         let model = GridModel::build_with(&open, &options, Mode::Lazy)?;
         let wcnf = model.problem.to_wcnf();
         // Every family's rules, in table order; `owner[k]` is the family of `rules[k]`.
-        let mut rules: Vec<(RuleRef, Switch)> = Vec::new();
-        let mut owner: Vec<&dyn Family> = Vec::new();
-        for family in FAMILIES {
-            for rule in family.clash_rules(spec) {
-                debug_assert!(
-                    !matches!(rule.1, Switch::Tagged(t) if t.family != family.name()),
-                    "{} names a rule it does not tag: {}",
-                    family.name(),
-                    rule.0
-                );
-                rules.push(rule);
-                owner.push(family);
-            }
-        }
+        let (rules, owner): (Vec<(RuleRef, Switch)>, Vec<&dyn Family>) = listed(spec)
+            .into_iter()
+            .map(|(r, switch, family)| ((r, switch), family))
+            .unzip();
         let mut solver = Solver::new();
         if let Some(stop) = stop {
             solver.set_terminator(stop);

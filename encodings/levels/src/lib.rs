@@ -102,6 +102,7 @@ mod keep;
 mod level;
 mod model;
 mod options;
+mod presolve;
 pub mod range;
 mod read;
 mod referee;
@@ -110,7 +111,7 @@ mod solve;
 pub mod spec;
 pub mod svg;
 
-pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR};
+pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR, Presolved, presolve};
 pub use describe::{Description, describe};
 pub use distinct::{Distinct, Series, SeriesEnd, solve_distinct};
 pub use encode::comment_name;
@@ -127,6 +128,7 @@ pub use keep::{Keep, solve_region, solve_region_within};
 pub use level::{Level, TextProblem, TextRows};
 pub use model::GridModel;
 pub use options::GridOptions;
+pub use presolve::Bounds;
 pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,

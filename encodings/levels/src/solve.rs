@@ -315,7 +315,15 @@ pub fn solve_within(
         ConnectivityStrategy::Lazy => Mode::Lazy,
         ConnectivityStrategy::Eager => Mode::Eager,
     };
-    let model = GridModel::build_with(spec, options, mode)?;
+    // The bounds presolve first: "no level" by arithmetic needs no search, and the bounds it
+    // finds are what the encoder is given (the referee still judges by the document).
+    let tight = match clash::presolve_within(spec, stop)? {
+        clash::Presolved::NoLevel { clash } => {
+            return Ok((GridOutcome::NoLevel { clash }, SolveStats::default()));
+        }
+        clash::Presolved::Bounds(bounds) => bounds.apply(spec, false),
+    };
+    let model = GridModel::build_with(&tight, options, mode)?;
     if mode == Mode::Propagate {
         let wcnf = model.problem.to_wcnf();
         let stats = SolveStats::of(&wcnf);
