@@ -54,11 +54,11 @@ impl Dir {
 pub const MAX_SIDE: usize = 256;
 /// Largest accepted `max_length × cells` of a path (the layered encoding's variables / 2).
 pub const MAX_PATH_LAYERS: usize = 1 << 22;
-/// Largest accepted number of tiles, and of values per layer.
 /// The most cell pairs a `separation` rule may make the export spell out (a binary clause
 /// each, `cells · d · (d − 1)` bounding them): 2²⁵, some 400 MB of CNF; `min_distance` 45 on
 /// a 64×64 grid is 8.1 million.
 pub const MAX_SEPARATION_PAIRS: u64 = 1 << 25;
+/// Largest accepted number of tiles, and of values per layer.
 pub const MAX_TILES: usize = 256;
 /// Ratios are read to this many decimal places (6): `0.3333333` is `333333/1000000`.
 pub const RATIO_DENOMINATOR: u64 = 1_000_000;
