@@ -92,6 +92,7 @@ mod families;
 mod family;
 mod founded;
 mod graph;
+mod layered;
 mod level;
 mod model;
 mod options;

@@ -61,10 +61,14 @@ pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
-    for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(RuleTag::new(NAME, i)));
-        if mode != Mode::Propagate || !checked(m, rule, &mut left) {
-            encode_rule(m, rule);
+    if mode == Mode::Eager {
+        super::unary::encode_rules(m, &rules);
+    } else {
+        for (i, rule) in rules.iter().enumerate() {
+            m.tag(Some(RuleTag::new(NAME, i)));
+            if mode != Mode::Propagate || !checked(m, rule, &mut left) {
+                encode_rule(m, rule);
+            }
         }
     }
     m.tag(None);
@@ -208,7 +212,7 @@ fn checked(m: &mut GridModel, rule: &CountRule, left: &mut Vec<Linear>) -> bool 
 
 /// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
 /// rounded inwards; `hi` at most `n`).
-fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
+pub(super) fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
     let base = rule.region.cells() as u64;
     let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
     let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
@@ -217,7 +221,7 @@ fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
 
 /// [`bounds`] when the count is large (neither bound within [`SMALL`] of its end, over more
 /// than [`SMALL_LIST`] literals) and not contradictory; `None` sends it to the front end.
-fn large_bounds(rule: &CountRule, n: usize) -> Option<(usize, usize)> {
+pub(super) fn large_bounds(rule: &CountRule, n: usize) -> Option<(usize, usize)> {
     let (lo, hi) = bounds(rule, n);
     let small = n <= SMALL_LIST || hi <= SMALL || n.saturating_sub(lo) <= SMALL;
     (!small && lo <= hi && lo <= n).then_some((lo, hi))

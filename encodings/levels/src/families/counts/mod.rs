@@ -12,6 +12,7 @@ pub(crate) mod rule;
 
 mod encode;
 mod propagate;
+mod unary;
 
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};
