@@ -4,7 +4,10 @@
 //! Only existence is required, so reachability is encoded in the justifying direction alone
 //! (a reached literal needs a reason; nothing forces it true): any solution's reached cells
 //! have a walk, and the true reachability of a level satisfies the clauses.
-//! - **Bounded** (`max_length = L`): layers `s_t(c)` = "a walk of at most `t` steps ends at
+//! - **Bounded, in the export** (`max_length = L`, issue 40): `windowed` below — the walk's
+//!   cells layered (`layered.rs`) only in the layers where a walk of at most `L` steps can
+//!   pass them, one variable per cell and layer of the window.
+//! - **Bounded, in the cut loop's model**: layers `s_t(c)` = "a walk of at most `t` steps ends at
 //!   `c`": `s_0(c) → from(c)`, `s_t(c) → s_{t−1}(c) ∨ ⋁_{d ~ c} q_{t−1}(d)` with
 //!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
 //!   `⋁_c g(c)`, `g(c) → to(c) ∧ s_L(c)`. `2·L·cells` variables: fine for the short paths a
