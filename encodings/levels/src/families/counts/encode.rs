@@ -45,8 +45,8 @@
 //! that region by unit clauses (see `confine`).
 
 use super::propagate::{Counts, Linear, Plan};
-use super::rule::CountRule;
 use super::rule::NAME;
+use super::rule::{CountRule, bounds};
 use crate::adders::{binary_at_least, binary_const, binary_count, ratio};
 use crate::model::{GridModel, Mode};
 use crate::spec::RuleTag;
@@ -214,15 +214,6 @@ fn checked(m: &mut GridModel, rule: &CountRule, left: &mut Vec<Linear>) -> bool 
     true
 }
 
-/// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
-/// rounded inwards; `hi` at most `n`).
-pub(super) fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
-    let base = rule.region.cells() as u64;
-    let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
-    let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
-    (lo, hi)
-}
-
 /// [`bounds`] when the count is large (neither bound within [`SMALL`] of its end, over more
 /// than [`SMALL_LIST`] literals) and not contradictory; `None` sends it to the front end.
 pub(super) fn large_bounds(rule: &CountRule, n: usize) -> Option<(usize, usize)> {
@@ -269,8 +260,4 @@ fn encode_rule(m: &mut GridModel, rule: &CountRule) {
     if let (Some(g), Some(w)) = (guard, rule.weight) {
         m.problem.add_clause(&[!g], Some(w));
     }
-}
-
-fn to_usize(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
 }

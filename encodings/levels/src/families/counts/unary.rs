@@ -19,8 +19,7 @@
 //! Constants are folded before anything is built: a cell whose domain excludes the selection
 //! is no input, one that must hold it shifts the bound.
 
-use super::encode::bounds;
-use super::rule::{CountRule, NAME};
+use super::rule::{CountRule, NAME, bounds};
 use crate::model::GridModel;
 use crate::spec::{Bound, RuleTag};
 use grim_encodings::card::cardnet::sorted_outputs;
