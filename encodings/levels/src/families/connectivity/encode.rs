@@ -21,8 +21,8 @@
 //!
 //! Why: with the founded ranks alone (the export before issue 40) CaDiCaL 1.5.3, Kissat 4.0.4
 //! and grim-sat found no 32×32 dungeon in 20 s; with layers up to `K = 32` and the fallback,
-//! 0.24–0.35 s in CaDiCaL. `K` measured on dungeon-32 (CaDiCaL, CPU s, unary counts): 16 →
-//! > 30 (the solver falls back on the ranks), 32 → 0.24, 64 → 0.33, 128 → 0.42, so the cap is
+//! 0.24–0.35 s in CaDiCaL. `K` measured on dungeon-32 (CaDiCaL, CPU s, unary counts): 16 → over
+//! 30 (the solver falls back on the ranks), 32 → 0.24, 64 → 0.33, 128 → 0.42, so the cap is
 //! the grid's longer side (dungeon-64: 2.3 s at `K = 64`). Size at 64×64: 262,144 layer
 //! variables, two clauses each, beside the fallback's ~600,000 clauses
 //! (`benches/results/issue40-export-2026-12-06.md`).
