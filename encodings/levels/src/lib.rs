@@ -99,6 +99,7 @@ mod family;
 mod founded;
 mod graph;
 mod keep;
+mod layered;
 mod level;
 mod model;
 mod options;

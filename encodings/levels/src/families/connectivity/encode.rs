@@ -2,26 +2,34 @@
 //! (4-neighbour) — sound and complete: a disconnected map is impossible, and every connected
 //! map stays possible.
 //!
-//! # The eager encoding (what an exported CNF carries)
-//! A *founded* reachability: every class cell `c` other than the root picks a parent
-//! `par(c, d)` among its class neighbours, and parents must have a strictly smaller rank,
-//! a binary number of `⌈log₂ cells⌉` bits per cell compared by a chain of `LT` literals
-//! (`LT_i → ¬x_i ∨ y_i`, `LT_i → ¬x_i ∨ LT_{i−1}`, `LT_i → y_i ∨ LT_{i−1}`, `LT_{-1} = ⊥`; 3 clauses
-//! and one variable per bit and directed edge, `LT_top = par`). Sound: following parents the
-//! rank decreases, so the walk ends, and only at the root. Complete: a connected map has a BFS
-//! tree; its depths are ranks. With `"root": "any"` the root is the first class cell in
-//! row-major order (`r(c) ↔ class(c) ∧ ¬before(c)`, `before` a prefix-or chain), which also
-//! breaks the symmetry between roots. Size at 32×32: 1,024 cells × 10 bits, 3,968 directed
-//! edges → about 44,000 variables and 120,000 clauses.
+//! # The eager encoding (what an exported CNF carries, issue 40)
+//! Two parts, together sound and complete:
+//! - **Layers** (`layered.rs`): `g_t(c)` = "a walk of at most `t` class cells leads from the
+//!   root to `c`", order-encoded per cell, for `t ≤ K = max(W, H)` (a fixed root's cell
+//!   starts at its BFS distance from the root). A class cell within `K` steps is reached by
+//!   a support clause per layer, which fails as soon as its neighbourhood is cut.
+//! - **The founded fallback** (`founded.rs`): every class cell is either on the last layer
+//!   (`g_K(c)`) or has a parent class neighbour of strictly smaller binary rank. So a class
+//!   cell farther than `K` steps (a long snake) stays possible — the layers alone would lose
+//!   it, and complete layers need `K` = the number of cells (1,048,576 variables at 32×32).
 //!
-//! Layered reachability (`reach_t(c)` for t = 0..L) is complete only within `L` steps and
-//! needs `L = cells` to be complete in general: 1,048,576 variables at 32×32 — rejected. The
-//! issue measured a rank encoding at 304 s in CaDiCaL at 32×32; that is why [`solve`](fn@crate::solve) does not
-//! use this encoding by default (`cuts.rs`, `propagate.rs`) — it is there for external solvers, for
-//! which soundness and completeness matter more than speed.
+//! Sound: following parents the rank decreases to a last-layer cell, whose supports lead to
+//! the root. Complete: in a connected map, BFS depths give the layers (`g_t(c)` = depth ≤ t)
+//! and the ranks (depth) of the cells beyond `K`. With `"root": "any"` the root is the first
+//! class cell in row-major order (`r(c) ↔ class(c) ∧ ¬before(c)`, `before` a prefix-or
+//! chain), which also breaks the symmetry between roots.
+//!
+//! Why: with the founded ranks alone (the export before issue 40) CaDiCaL 1.5.3, Kissat 4.0.4
+//! and grim-sat found no 32×32 dungeon in 20 s; with layers up to `K = 32` and the fallback,
+//! 0.24–0.35 s in CaDiCaL. `K` measured on dungeon-32 (CaDiCaL, CPU s, unary counts): 16 → over
+//! 30 (the solver falls back on the ranks), 32 → 0.24, 64 → 0.33, 128 → 0.42, so the cap is
+//! the grid's longer side (dungeon-64: 2.3 s at `K = 64`). Size at 64×64: 262,144 layer
+//! variables, two clauses each, beside the fallback's ~600,000 clauses
+//! (`benches/results/issue40-export-2026-12-06.md`).
 
 use super::rule::NAME;
 use crate::founded::founded;
+use crate::layered::{distances, layered};
 use crate::model::{GridModel, Mode};
 use crate::spec::GridSpec;
 use crate::spec::RuleTag;
@@ -76,10 +84,21 @@ pub(super) fn encode(m: &mut GridModel) {
             }
         };
         if mode == Mode::Eager {
-            founded(m, &class, &root, None);
+            let k = layer_cap(&m.spec);
+            let lo = distances(m, &root, &class);
+            let hi = vec![k; cells];
+            let layers = layered(m, &class, &root, &lo, &hi);
+            let near: Vec<Lit> = (0..cells).map(|c| layers.top(c)).collect();
+            founded(m, &class, &near, None);
         }
     }
     m.tag(None);
+}
+
+/// The export's layer cap `K`: class cells within `K` steps of the root are reached by the
+/// layers, the rest by the founded ranks from the layers' last one.
+fn layer_cap(spec: &GridSpec) -> usize {
+    spec.width.max(spec.height)
 }
 
 /// The largest fragment cut up front in lazy mode. Measured on the 32×32 dungeon (sorting-

@@ -5,6 +5,7 @@
 //! - `encode.rs`: the clauses (the front end's unary encodings for small counts, binary adders
 //!   for large ones and ratios, the confinement units), and the rows a propagated model leaves
 //!   to the search.
+//! - `unary.rs`: the export's clauses (every count unary, ratios on shared sorted outputs).
 //! - `propagate.rs`: the part of the grid propagator that checks those rows as linear
 //!   constraints.
 
@@ -12,6 +13,7 @@ pub(crate) mod rule;
 
 mod encode;
 mod propagate;
+mod unary;
 
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};

@@ -119,3 +119,16 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<CountRule> 
         weight: weight(m, path)?,
     })
 }
+
+/// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
+/// rounded inwards; `hi` at most `n`).
+pub(super) fn bounds(rule: &CountRule, n: usize) -> (usize, usize) {
+    let base = rule.region.cells() as u64;
+    let lo = to_usize(rule.min.map_or(0, |b| b.lower(base)));
+    let hi = to_usize(rule.max.map_or(u64::MAX, |b| b.upper(base))).min(n);
+    (lo, hi)
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}

@@ -41,7 +41,7 @@ impl Family for Enclosure {
         at.rules(NAME, rule::read_rule, |spec, rules| spec.enclosure = rules)
     }
 
-    /// Emits every enclosure rule (and, for the propagator's model, the implied no-exposure
+    /// Emits every enclosure rule (and, but in the cut loop's model, the implied no-exposure
     /// clauses, see [`sealed_whole`]).
     fn encode(&self, m: &mut GridModel) {
         let mode = m.mode;
@@ -74,7 +74,7 @@ impl Family for Enclosure {
                 }
                 sealed.push(s);
             }
-            if mode == Mode::Propagate && sealed_whole(m, rule) {
+            if mode != Mode::Lazy && sealed_whole(m, rule) {
                 // No class cell may be exposed: off the border, and no neighbour reachable.
                 for c in 0..cells {
                     if m.spec.on_border(c) {
@@ -129,8 +129,10 @@ impl Family for Enclosure {
 /// Why the clauses: the Horn encoding alone lets the search discover this one counted cell at
 /// a time. On `benches/grid/keep-connected-16.json` (connected floor, at least half of it
 /// sealed) and on `instances/grid/enclosure-soft-12.json` neither propagator nor cut loop
-/// finished in 60 s without them (measured in FORMAT.md). They are implied, so they go only
-/// into the model the propagator solves; the exported CNF stays as it was.
+/// finished in 60 s without them (measured in FORMAT.md). They are implied, so every level
+/// keeps them: the propagated model and the export (issue 40) carry them; the cut loop's model
+/// does not, because the clash diagnosis builds that one and needs every clause to come from
+/// one rule.
 fn sealed_whole(m: &GridModel, rule: &EnclosureRule) -> bool {
     if rule.weight.is_some() || rule.min.fraction().0 == 0 {
         return false;

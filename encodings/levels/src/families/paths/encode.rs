@@ -4,7 +4,10 @@
 //! Only existence is required, so reachability is encoded in the justifying direction alone
 //! (a reached literal needs a reason; nothing forces it true): any solution's reached cells
 //! have a walk, and the true reachability of a level satisfies the clauses.
-//! - **Bounded** (`max_length = L`): layers `s_t(c)` = "a walk of at most `t` steps ends at
+//! - **Bounded, in the export** (`max_length = L`, issue 40): `windowed` below — the walk's
+//!   cells layered (`layered.rs`) only in the layers where a walk of at most `L` steps can
+//!   pass them, one variable per cell and layer of the window.
+//! - **Bounded, in the cut loop's model**: layers `s_t(c)` = "a walk of at most `t` steps ends at
 //!   `c`": `s_0(c) → from(c)`, `s_t(c) → s_{t−1}(c) ∨ ⋁_{d ~ c} q_{t−1}(d)` with
 //!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
 //!   `⋁_c g(c)`, `g(c) → to(c) ∧ s_L(c)`. `2·L·cells` variables: fine for the short paths a
@@ -19,6 +22,7 @@ use super::propagate::Plan;
 use super::rule::NAME;
 use super::rule::{Endpoint, PathRule};
 use crate::founded::founded;
+use crate::layered::{distances, layered};
 use crate::model::{GridModel, Mode};
 use crate::spec::RuleTag;
 use grim_solver::Lit;
@@ -74,6 +78,7 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
         })
         .collect();
     let reach: Vec<Lit> = match rule.max_length {
+        Some(len) if m.mode == Mode::Eager => windowed(m, &from, &to, &pass, len),
         Some(len) => {
             let mut s: Vec<Lit> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
             for c in 0..cells {
@@ -115,4 +120,52 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
         goal.push(g);
     }
     m.problem.add_clause(&goal, None);
+}
+
+/// The export's bounded path (issue 40): `reach[c]` = "a walk of at most `len` steps from a
+/// `from` cell ends at `c`, its cells before `c` passable". The walk's cells before the end
+/// are layered (`layered.rs`), each only in the layers where it can lie on a walk of at most
+/// `len` steps from a `from` cell to a `to` cell — from its BFS distance to the `from` cells
+/// to `len` minus its distance to the `to` cells (both over the cells not excluded outright),
+/// so a 150-step path on the 64×64 cave builds a window per cell instead of 150 layers of
+/// every cell; the end needs a `from` cell or a passable neighbour one layer lower.
+/// Complete: on a shortest walk, every cell's distance lies in its window (module doc of
+/// `layered.rs`).
+fn windowed(m: &mut GridModel, from: &[Lit], to: &[Lit], pass: &[Lit], len: usize) -> Vec<Lit> {
+    let cells = m.spec.cells();
+    let ff = m.problem.always_false();
+    let lo = distances(m, from, pass);
+    let back = distances(m, to, pass);
+    // A cell at layer t continues to a `to` cell at least back[c] steps away: t ≤ len − back.
+    // The end itself is read one layer lower, so layers stop at len − 1.
+    let hi: Vec<usize> = (0..cells)
+        .map(|c| {
+            let b = back[c].max(1);
+            match len.checked_sub(b) {
+                Some(h) if lo[c] != usize::MAX => h,
+                _ => 0,
+            }
+        })
+        .collect();
+    let layers = if len == 0 {
+        None
+    } else {
+        Some(layered(m, pass, from, &lo, &hi))
+    };
+    (0..cells)
+        .map(|c| {
+            if to[c] == ff {
+                return ff;
+            }
+            let r = m.problem.new_var().pos();
+            let mut support = vec![!r, from[c]];
+            if let (Some(layers), Some(t)) = (&layers, len.checked_sub(1)) {
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                support.extend(nbrs.iter().map(|&d| layers.at(d, t.min(hi[d]))));
+            }
+            support.retain(|&l| l != ff);
+            m.problem.add_clause(&support, None);
+            r
+        })
+        .collect()
 }

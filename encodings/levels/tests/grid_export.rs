@@ -1,0 +1,285 @@
+//! The exported CNF (issue 40's encodings: layered connectivity with the founded fallback,
+//! windowed bounded paths, unary counts) against the referee, beyond `grid_enum.rs`:
+//! - levels past the layer cap (snakes longer than `max(W, H)` on 4×4 grids), which only the
+//!   founded fallback admits, every level both ways;
+//! - paths whose windows are cut by the mask and by ends that cannot be walked through;
+//! - the models of the CNF projected onto the tile variables, enumerated with blocking clauses,
+//!   are exactly the levels the referee accepts;
+//! - an external solver's model (CaDiCaL, when installed) decoded and judged by the referee;
+//!   the export of a spec with no level refuted by CaDiCaL with a DRAT proof that `rate`
+//!   verifies (when both are installed).
+
+use grim_levels::decode::{Answer, read_answer};
+use grim_levels::encode::write_encoding;
+use grim_levels::{GridModel, GridOptions, GridSpec, check_level};
+use grim_solver::{Budget, Lit, Solver, Status};
+use grim_testkit::grid::{all_levels, assumptions};
+use grim_testkit::reference;
+
+fn spec(json: &str) -> GridSpec {
+    GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
+}
+
+fn engine(model: &GridModel) -> Solver {
+    let w = model.to_wcnf();
+    let mut s = Solver::new();
+    s.reserve_vars(w.num_vars);
+    for c in &w.hard {
+        s.add_clause(c);
+    }
+    s
+}
+
+/// SAT under the level's assumptions ⇔ the referee accepts it, for every level; returns the
+/// (accepted, rejected) counts.
+fn both_ways(json: &str) -> (usize, usize) {
+    let spec = spec(json);
+    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    let mut s = engine(&model);
+    let (mut yes, mut no) = (0, 0);
+    for level in all_levels(&spec) {
+        let expected = check_level(&spec, &level).is_ok();
+        let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
+        assert_ne!(got, Status::Unknown);
+        assert_eq!(
+            got == Status::Sat,
+            expected,
+            "level\n{}referee says {:?}",
+            level.to_text(&spec),
+            check_level(&spec, &level)
+        );
+        if expected { yes += 1 } else { no += 1 }
+    }
+    (yes, no)
+}
+
+const AB: &str =
+    r#""tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b", "classes": ["k"]}]"#;
+const ABC: &str = r#""tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b", "classes": ["k"]},
+    {"name": "c", "glyph": "c", "classes": ["k"]}]"#;
+
+/// Whether some accepted level of `json` has a class cell farther than `cap` steps from the
+/// root `(0, 0)` (so the layers alone cannot admit it).
+fn has_level_past(json: &str, cap: usize) -> bool {
+    let spec = spec(json);
+    all_levels(&spec).iter().any(|level| {
+        check_level(&spec, level).is_ok() && {
+            let w = spec.width;
+            let b = |c: usize| level.tiles[c] == 1;
+            let mut dist = vec![usize::MAX; spec.cells()];
+            let mut queue = std::collections::VecDeque::from([0usize]);
+            dist[0] = 0;
+            while let Some(c) = queue.pop_front() {
+                let (x, y) = (c % w, c / w);
+                let mut nbrs = Vec::new();
+                if x > 0 {
+                    nbrs.push(c - 1)
+                }
+                if x + 1 < w {
+                    nbrs.push(c + 1)
+                }
+                if y > 0 {
+                    nbrs.push(c - w)
+                }
+                if y + 1 < spec.height {
+                    nbrs.push(c + w)
+                }
+                for d in nbrs {
+                    if b(d) && dist[d] == usize::MAX {
+                        dist[d] = dist[c] + 1;
+                        queue.push_back(d);
+                    }
+                }
+            }
+            dist.iter().any(|&d| d != usize::MAX && d > cap)
+        }
+    })
+}
+
+#[test]
+fn connected_snakes_longer_than_the_layer_cap_are_admitted_by_the_fallback() {
+    let json = r#"{"width": 4, "height": 4, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}],
+        "pins": [{"x": 0, "y": 0, "tile": "b"}],
+        "connectivity": [{"class": "b", "root": {"x": 0, "y": 0}}]}"#;
+    assert!(
+        has_level_past(json, 4),
+        "no level needs the fallback: the test tests nothing"
+    );
+    let (yes, no) = both_ways(json);
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+    let any = r#"{"width": 4, "height": 3, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}],
+        "connectivity": [{"class": "b", "root": "any"}]}"#;
+    let (yes, no) = both_ways(any);
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+}
+
+#[test]
+fn bounded_paths_with_cut_windows_match_the_referee() {
+    // The end `c` is not passable (`through` is `b`), the mask closes cells, and the bound
+    // is tight and loose in turn.
+    for len in [1, 3, 5, 7] {
+        let (yes, no) = both_ways(&format!(
+            r#"{{"width": 4, "height": 3, {ABC}, "mask": ["????", "?a??", "????"],
+                "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "b", "max_length": {len}}}]}}"#
+        ));
+        assert!(
+            yes > 0 && no > 0,
+            "max_length {len}: accepted {yes}, rejected {no}"
+        );
+    }
+    // From a selection to a cell, through a class holding the end tiles.
+    let (yes, no) = both_ways(&format!(
+        r#"{{"width": 3, "height": 3, {ABC},
+            "paths": [{{"from": "c", "to": {{"x": 2, "y": 2}}, "through": "k", "max_length": 3}}]}}"#
+    ));
+    assert!(yes > 0 && no > 0, "accepted {yes}, rejected {no}");
+}
+
+#[test]
+fn projected_models_of_the_export_are_exactly_the_accepted_levels() {
+    // Every global family at once on a 3×3 grid (the layers' `requires` and the domains are
+    // `grid_enum.rs`'s): the CNF's models, projected onto the tile and layer
+    // variables and blocked one by one, are the referee's accepted levels, no more, no fewer.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
+            "counts": [{{"of": "k", "min": 0.3, "max": 0.8}}, {{"of": "c", "per": "k", "max": 0.5}}],
+            "connectivity": [{{"class": "k", "root": "any"}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
+    );
+    let spec = spec(&json);
+    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    let mut s = engine(&model);
+    let accepted: std::collections::BTreeSet<String> = all_levels(&spec)
+        .into_iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| l.to_text(&spec))
+        .collect();
+    assert!(accepted.len() > 10, "only {} levels", accepted.len());
+    let mut found = std::collections::BTreeSet::new();
+    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+        let values: Vec<bool> = (0..model.problem().num_vars())
+            .map(|v| s.value(grim_solver::Var::new(v as u32).unwrap().pos()) == Some(true))
+            .collect();
+        let level = model.decode(&values).expect("a model decodes");
+        assert!(
+            check_level(&spec, &level).is_ok(),
+            "the export admits a level the referee rejects:\n{}",
+            level.to_text(&spec)
+        );
+        assert!(found.insert(level.to_text(&spec)), "a level found twice");
+        let block: Vec<Lit> = assumptions(&model, &spec, &level)
+            .iter()
+            .map(|&l| !l)
+            .collect();
+        s.add_clause(&block);
+        assert!(
+            found.len() <= accepted.len(),
+            "more models than accepted levels"
+        );
+    }
+    assert_eq!(found, accepted);
+}
+
+/// Writes the export of `json` to a temporary file; returns its path and the model.
+fn export(json: &str, name: &str) -> (std::path::PathBuf, GridModel, GridSpec) {
+    let spec = spec(json);
+    let options = GridOptions::default();
+    let model = GridModel::build(&spec, &options).unwrap();
+    let path = std::env::temp_dir().join(format!("grim-export-{}-{name}.cnf", std::process::id()));
+    let mut out = Vec::new();
+    write_encoding(
+        &spec,
+        &model,
+        None,
+        grim_formats::wcnf::Dialect::New,
+        &mut out,
+    )
+    .unwrap();
+    std::fs::write(&path, out).unwrap();
+    (path, model, spec)
+}
+
+#[test]
+fn cadical_s_model_of_the_export_decodes_to_a_level_the_referee_accepts() {
+    let Some(cadical) = reference::tool("grid_export", "cadical", "apt-get install cadical") else {
+        return;
+    };
+    let specs = [
+        format!(
+            r#"{{"width": 6, "height": 6, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
+            "counts": [{{"of": "k", "min": 0.4, "max": 0.6}}, {{"of": "c", "per": "k", "min": 0.2, "max": 0.3}}],
+            "connectivity": [{{"class": "k", "root": {{"x": 0, "y": 0}}}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": {{"x": 5, "y": 5}}, "through": "k", "max_length": 12}}]}}"#
+        ),
+        format!(
+            r#"{{"width": 6, "height": 5, {AB}, "enclosure": [{{"class": "b", "open": "a", "min": 3}}],
+            "connectivity": [{{"class": "b"}}]}}"#
+        ),
+    ];
+    for (i, json) in specs.iter().enumerate() {
+        let (path, model, spec) = export(json, &format!("sat{i}"));
+        let out = std::process::Command::new(&cadical)
+            .arg("-q")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&path);
+        let (_, answer) = read_answer(&out.stdout[..], model.problem().num_vars()).unwrap();
+        let Answer::Model { values, .. } = answer else {
+            panic!("cadical found no level of spec {i}: {answer:?}");
+        };
+        // DIMACS variable v + 1 is our variable v (0 the constant true, a unit of the CNF).
+        let ours: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
+        let level = model.decode(&ours).expect("cadical's model decodes");
+        assert!(
+            check_level(&spec, &level).is_ok(),
+            "spec {i}: {:?}\n{}",
+            check_level(&spec, &level),
+            level.to_text(&spec)
+        );
+    }
+}
+
+#[test]
+fn the_export_of_a_spec_with_no_level_is_refuted_by_cadical_with_a_proof_rate_verifies() {
+    let Some(cadical) = reference::tool("grid_export", "cadical", "apt-get install cadical") else {
+        return;
+    };
+    // Two pinned b cells in opposite corners, b connected, at most 3 b cells: no level.
+    let json = r#"{"width": 4, "height": 4, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}],
+        "pins": [{"x": 0, "y": 0, "tile": "b"}, {"x": 3, "y": 3, "tile": "b"}],
+        "counts": [{"of": "b", "max": 3}],
+        "connectivity": [{"class": "b"}]}"#;
+    let (path, _, _) = export(json, "unsat");
+    let proof = path.with_extension("drat");
+    let out = std::process::Command::new(&cadical)
+        .arg("-q")
+        .arg(&path)
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(20),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let rate = reference::tool(
+        "grid_export",
+        "rate",
+        "cargo install rate (github.com/krobelus/rate)",
+    );
+    if let Some(rate) = rate {
+        let checked = std::process::Command::new(&rate)
+            .arg(&path)
+            .arg(&proof)
+            .output()
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&checked.stdout).contains("s VERIFIED"),
+            "rate: {}",
+            String::from_utf8_lossy(&checked.stdout)
+        );
+    }
+    let _ = (std::fs::remove_file(&path), std::fs::remove_file(&proof));
+}
