@@ -55,6 +55,8 @@ for spec in $SPECS; do
     if grep -q '^p cnf' "$f"; then
       fmt=cnf; read -r _ _ vars clauses < <(grep -m1 '^p cnf' "$f")
     else
+      # RC2 (python-sat) reads a file by its extension: a WCNF named .cnf fails at once.
+      mv "$f" "${f%.cnf}.wcnf"; f=${f%.cnf}.wcnf
       fmt=wcnf; vars=$(grep -v '^c' "$f" | tr ' ' '\n' | grep -v '^h$' | awk 'NR>0{v=$1<0?-$1:$1; if(v>m)m=v} END{print m+0}')
       clauses=$(grep -vc '^c' "$f")
     fi
@@ -65,8 +67,7 @@ for spec in $SPECS; do
         cadical) [ $fmt = cnf ] || continue; run "$solver" "$LIMIT" "$TMP/out" cadical -q "$f" ;;
         kissat404) [ $fmt = cnf ] || continue; run "$solver" "$LIMIT" "$TMP/out" python3 "$ADAPT/pysat-sat.py" kissat404 "$f" ;;
         grim-sat) run "$solver" "$LIMIT" "$TMP/out" "$BIN/grim-sat" "$f" ;;
-        # RC2's default configuration: the adapter's MSE18 configuration B exits 1 at once on
-        # these exports (seen on showcase-12 and enclosure-soft-12).
+        # RC2's default configuration (python-sat's command line).
         rc2) [ $fmt = wcnf ] || continue; run "$solver" "$LIMIT" "$TMP/out" python3 -m pysat.examples.rc2 -vv --vnew "$f" ;;
       esac
       if [ -z "$STATUS" ]; then
