@@ -151,27 +151,20 @@ pub struct Bounds {
 /// `min > max` still admits a zero count).
 pub(crate) fn check_counts(spec: &GridSpec) -> Result<(), GridError> {
     for (i, rule) in spec.counts.iter().enumerate() {
-        if rule.per.is_some() {
-            continue;
-        }
-        let base = rule.region.cells() as u64;
-        if let (Some(lo), Some(hi)) = (rule.min, rule.max) {
-            let (min, max) = (lo.lower(base), hi.upper(base));
-            if min > max {
-                // The reader refuses these already; a spec built in code meets the same words.
-                let shown = |b: Bound| match b {
-                    Bound::Absolute(n) => n.to_string(),
-                    Bound::Ratio { num, den } => (num as f64 / den as f64).to_string(),
-                };
-                return Err(GridError::Invalid {
-                    field: format!("counts[{i}]"),
-                    problem: FieldProblem::MinAboveMax {
-                        min: shown(lo),
-                        max: shown(hi),
-                        cells: Some((base, min, max)),
-                    },
-                });
-            }
+        if let (Some(Some(cells)), Some(lo), Some(hi)) = (rule.crossing(), rule.min, rule.max) {
+            // The reader refuses these already; a spec built in code meets the same words.
+            let shown = |b: Bound| match b {
+                Bound::Absolute(n) => n.to_string(),
+                Bound::Ratio { num, den } => (num as f64 / den as f64).to_string(),
+            };
+            return Err(GridError::Invalid {
+                field: format!("counts[{i}]"),
+                problem: FieldProblem::MinAboveMax {
+                    min: shown(lo),
+                    max: shown(hi),
+                    cells: Some(cells),
+                },
+            });
         }
     }
     Ok(())

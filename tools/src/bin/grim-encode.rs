@@ -427,44 +427,31 @@ fn main() -> ExitCode {
             verbose,
             keep,
             region,
-            count: Some(count),
+            count,
             distinct,
-        }) => {
-            let _ = (svg, verbose, keep, region);
-            solve_series(
+        }) => match count {
+            // Clap refuses --count beside --keep, --svg and -v: a series prints only levels.
+            Some(count) => solve_series(
                 grid,
                 *model,
                 (*time, *conflicts),
                 *connectivity,
                 (*count, distinct.unwrap_or(1)),
                 *stats,
-            )
-        }
-        Some(Command::Solve {
-            grid,
-            model,
-            svg,
-            time,
-            conflicts,
-            connectivity,
-            stats,
-            verbose,
-            keep,
-            region,
-            count: None,
-            distinct: _,
-        }) => solve(
-            grid,
-            *model,
-            svg.as_deref(),
-            (*time, *conflicts),
-            *connectivity,
-            Report {
-                stats: *stats,
-                verbose: *verbose,
-            },
-            keep.as_deref().zip(*region),
-        ),
+            ),
+            None => solve(
+                grid,
+                *model,
+                svg.as_deref(),
+                (*time, *conflicts),
+                *connectivity,
+                Report {
+                    stats: *stats,
+                    verbose: *verbose,
+                },
+                keep.as_deref().zip(*region),
+            ),
+        },
         Some(Command::Describe {
             grid,
             level,

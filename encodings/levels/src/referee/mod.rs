@@ -761,10 +761,10 @@ impl<'a> Doc<'a> {
         Ok(())
     }
 
-    /// `region` (default: the whole grid) as the list of its cells.
-    fn region(&self, rule: Rule) -> Result<Vec<usize>, Violation> {
+    /// The rule's `region` as `(x, y, w, h)` (the whole grid when absent).
+    fn rect(&self, rule: Rule) -> Result<(usize, usize, usize, usize), Violation> {
         let Some(r) = get(rule.map, "region") else {
-            return Ok((0..self.cells()).collect());
+            return Ok((0, 0, self.width, self.height));
         };
         let what = format!("{}.region", rule.path());
         let rm = r.as_object().ok_or_else(|| unreadable(what.clone()))?;
@@ -778,6 +778,12 @@ impl<'a> Doc<'a> {
         if x0.saturating_add(w) > self.width || y0.saturating_add(h) > self.height {
             return Err(unreadable(what));
         }
+        Ok((x0, y0, w, h))
+    }
+
+    /// `region` (default: the whole grid) as the list of its cells.
+    fn region(&self, rule: Rule) -> Result<Vec<usize>, Violation> {
+        let (x0, y0, w, h) = self.rect(rule)?;
         Ok((y0..y0 + h)
             .flat_map(|y| (x0..x0 + w).map(move |x| y * self.width + x))
             .collect())

@@ -10,26 +10,6 @@ use crate::referee::verdict::Violation;
 use serde_json::Value;
 
 impl<'a> Doc<'a> {
-    /// The rule's `region` as `(x, y, w, h)` (the whole grid when absent).
-    fn rect(&self, rule: Rule) -> Result<(usize, usize, usize, usize), Violation> {
-        let Some(r) = get(rule.map, "region") else {
-            return Ok((0, 0, self.width, self.height));
-        };
-        let what = format!("{}.region", rule.path());
-        let rm = r.as_object().ok_or_else(|| unreadable(what.clone()))?;
-        let n = |k: &str| {
-            get(rm, k)
-                .and_then(Value::as_u64)
-                .and_then(|v| usize::try_from(v).ok())
-                .ok_or_else(|| unreadable(what.clone()))
-        };
-        let (x0, y0, w, h) = (n("x")?, n("y")?, n("w")?, n("h")?);
-        if x0.saturating_add(w) > self.width || y0.saturating_add(h) > self.height {
-            return Err(unreadable(what));
-        }
-        Ok((x0, y0, w, h))
-    }
-
     /// A whole-number field of the rule.
     fn whole(&self, rule: Rule, key: &str) -> Result<u64, Violation> {
         let (v, at) = rule.field(key)?;

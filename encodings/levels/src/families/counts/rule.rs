@@ -28,6 +28,28 @@ pub struct CountRule {
     pub weight: Option<u64>,
 }
 
+impl CountRule {
+    /// Whether the bounds cross, which no count can meet: `None` when they do not (or one is
+    /// absent); `Some(Some((cells, min, max)))` for a count of a region, its bounds rounded to
+    /// cells (`min` up, `max` down); `Some(None)` for a ratio of another count (`per`), whose
+    /// two fractions are compared as written. The reader refuses such a count, and the
+    /// presolve says the same of a spec built in code.
+    pub(crate) fn crossing(&self) -> Option<Option<(u64, u64, u64)>> {
+        let (lo, hi) = (self.min?, self.max?);
+        match self.per {
+            Some(_) => {
+                let ((a, b), (c, d)) = (lo.fraction(), hi.fraction());
+                ((a as u128) * (d as u128) > (c as u128) * (b as u128)).then_some(None)
+            }
+            None => {
+                let n = self.region.cells() as u64;
+                let (l, h) = (lo.lower(n), hi.upper(n));
+                (l > h).then_some(Some((n, l, h)))
+            }
+        }
+    }
+}
+
 pub(crate) fn region(reader: &Reader, v: &Value, path: &str) -> R<Region> {
     let m = object(v, path, &["x", "y", "w", "h"])?;
     let get = |k: &str| uint(required(m, path, k)?, &join(path, k), Expected::WholeNumber);
@@ -82,42 +104,30 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<CountRule> 
     if min.is_none() && max.is_none() {
         return Err(invalid(path, FieldProblem::NeedsMinOrMax));
     }
-    // Bounds that cross (once rounded to cells: `floor` 0.9 to 0.6, or 0.34 to 0.36 of two
-    // cells) are a mistake in the file, not a level to search for: say so here, naming the
-    // rule, rather than answer "no level" after a solve.
-    if let (Some(lo), Some(hi)) = (min, max) {
-        let shown = |k: &str| field(m, k).map(|v| v.to_string()).unwrap_or_default();
-        let cells = match per {
-            // A fraction of another count: the fractions themselves must not cross.
-            Some(_) => {
-                let ((a, b), (c, d)) = (lo.fraction(), hi.fraction());
-                ((a as u128) * (d as u128) > (c as u128) * (b as u128)).then_some(None)
-            }
-            None => {
-                let n = region.cells() as u64;
-                let (l, h) = (lo.lower(n), hi.upper(n));
-                (l > h).then_some(Some((n, l, h)))
-            }
-        };
-        if let Some(cells) = cells {
-            return Err(invalid(
-                path,
-                FieldProblem::MinAboveMax {
-                    min: shown("min"),
-                    max: shown("max"),
-                    cells,
-                },
-            ));
-        }
-    }
-    Ok(CountRule {
+    let mut rule = CountRule {
         of,
         per,
         region,
         min,
         max,
-        weight: weight(m, path)?,
-    })
+        weight: None,
+    };
+    // Bounds that cross (once rounded to cells: `floor` 0.9 to 0.6, or 0.34 to 0.36 of two
+    // cells) are a mistake in the file, not a level to search for: say so here, naming the
+    // rule, rather than answer "no level" after a solve.
+    if let Some(cells) = rule.crossing() {
+        let shown = |k: &str| field(m, k).map(|v| v.to_string()).unwrap_or_default();
+        return Err(invalid(
+            path,
+            FieldProblem::MinAboveMax {
+                min: shown("min"),
+                max: shown("max"),
+                cells,
+            },
+        ));
+    }
+    rule.weight = weight(m, path)?;
+    Ok(rule)
 }
 
 /// The bounds `[lo, hi]` of a count without `per` over `n` literals (ratios of the region
