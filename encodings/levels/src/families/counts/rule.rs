@@ -5,7 +5,7 @@ use crate::spec::reader::{
     R, Reader, bound, field, invalid, join, object, required, uint, weight, wrong,
 };
 use crate::spec::vocab::{Bound, Region, Selection};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The family's name: the field of `grid.json` its rules are listed under.
 pub(crate) const NAME: &str = "counts";
@@ -50,6 +50,19 @@ impl CountRule {
     }
 }
 
+/// The rule's `region` field at `path`, or the whole grid when it is absent.
+pub(crate) fn region_or_grid(reader: &Reader, m: &Map<String, Value>, path: &str) -> R<Region> {
+    match field(m, "region") {
+        Some(r) => region(reader, r, &join(path, "region")),
+        None => Ok(Region {
+            x: 0,
+            y: 0,
+            w: reader.width,
+            h: reader.height,
+        }),
+    }
+}
+
 pub(crate) fn region(reader: &Reader, v: &Value, path: &str) -> R<Region> {
     let m = object(v, path, &["x", "y", "w", "h"])?;
     let get = |k: &str| uint(required(m, path, k)?, &join(path, k), Expected::WholeNumber);
@@ -83,15 +96,7 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<CountRule> 
         Some(p) => Some(reader.selection(p, &join(path, "per"))?),
         None => None,
     };
-    let region = match field(m, "region") {
-        Some(r) => region(reader, r, &join(path, "region"))?,
-        None => Region {
-            x: 0,
-            y: 0,
-            w: reader.width,
-            h: reader.height,
-        },
-    };
+    let region = region_or_grid(reader, m, path)?;
     let ratio_only = per.is_some();
     let min = match field(m, "min") {
         Some(b) => Some(bound(b, &join(path, "min"), ratio_only)?),

@@ -1,6 +1,6 @@
 //! The runs family's part of `grid.json`: [`RunRule`] and its reading.
 
-use crate::families::counts::rule::region;
+use crate::families::counts::rule::region_or_grid;
 use crate::spec::problem::Expected;
 use crate::spec::reader::{R, Reader, field, join, object, required, weight, wrong};
 use crate::spec::vocab::{Region, Selection};
@@ -68,15 +68,7 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<RunRule> {
             _ => return Err(wrong(&join(path, "axis"), a, Expected::RunAxis)),
         },
     };
-    let region = match field(m, "region") {
-        Some(r) => region(reader, r, &join(path, "region"))?,
-        None => Region {
-            x: 0,
-            y: 0,
-            w: reader.width,
-            h: reader.height,
-        },
-    };
+    let region = region_or_grid(reader, m, path)?;
     Ok(RunRule {
         of,
         max,

@@ -1,6 +1,6 @@
 //! The symmetry family's part of `grid.json`: [`SymmetryRule`] and its reading.
 
-use crate::families::counts::rule::region;
+use crate::families::counts::rule::region_or_grid;
 use crate::spec::problem::{Expected, FieldProblem};
 use crate::spec::reader::{
     R, Reader, field, invalid, join, object, required, string, weight, wrong,
@@ -64,15 +64,7 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<SymmetryRul
         Some("rotate_90") => SymmetryKind::Rotate90,
         _ => return Err(wrong(&kp, kv, Expected::SymmetryKind)),
     };
-    let region = match field(m, "region") {
-        Some(r) => region(reader, r, &join(path, "region"))?,
-        None => Region {
-            x: 0,
-            y: 0,
-            w: reader.width,
-            h: reader.height,
-        },
-    };
+    let region = region_or_grid(reader, m, path)?;
     if kind == SymmetryKind::Rotate90 && region.w != region.h {
         return Err(invalid(
             &kp,
