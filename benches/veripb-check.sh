@@ -14,7 +14,7 @@
 # With --no-check (with --overhead), veripb is not run: the proof-writing overhead alone (checking
 # takes 5-40x grim's own time on maxsat-main).
 #
-# Usage: benches/veripb-check.sh [--overhead [--no-check]] [--timeout S] DIR_OR_FILES...
+# Usage: benches/veripb-check.sh [--overhead [--no-check]] [--timeout CPU_S] DIR_OR_FILES...
 # Exits 0 when every solved answer was verified.
 set -uo pipefail
 overhead=0; nocheck=0; limit=60
@@ -33,14 +33,18 @@ for a in "$@"; do
     shopt -s nullglob; files+=("$a"/*.wcnf "$a"/*.wcnf.gz "$a"/*/*.wcnf "$a"/*/*.wcnf.gz); shopt -u nullglob
   else files+=("$a"); fi
 done
-command -v veripb >/dev/null || { echo "veripb is not installed (cargo install veripb)"; exit 2; }
+((nocheck)) || command -v veripb >/dev/null || { echo "veripb is not installed (cargo install veripb)"; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$root" && cargo build --release -q --bin grim-sat --bin grim-check) || exit 2
 sat=$root/target/release/grim-sat
 check=$root/target/release/grim-check
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # The options a proof turns off (Oll::with_proof), for the second no-proof run.
-off=(--opt am1=0 --opt symmetry=0 --opt bnb_ticks=0 --opt factor=0)
+off=(--opt am1=0 --opt symmetry=0 --opt bnb_ticks=0 --opt factor=0 --opt sle=0 --opt equiv=0 --opt merge_softs=0)
+# The limit is CPU time (ulimit -t), not wall time: on a loaded machine a wall-clock limit cuts
+# runs short by how busy the other processes are, not by what they cost. A wall guard of 20x
+# stops a run that hangs without computing.
+limited=(timeout $((limit * 20)) bash -c 'ulimit -t "$0"; exec "$@"' "$limit")
 cpu() { tail -1 "$1" | awk '{printf "%.2f", $1 + $2}'; }
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN { printf "%.2f", (x + 0.01) / (y + 0.01) }'; }
 median_worst() {
@@ -59,10 +63,10 @@ for f in "${files[@]}"; do
   if [[ $f == *.gz ]]; then inst=$tmp/${name%.gz}; gzip -dc "$f" > "$inst"; fi
   if grep -qm1 '^p wcnf' "$inst"; then skipped=$((skipped + 1)); continue; fi
   if ((overhead)); then
-    /usr/bin/time -f '%U %S' -o "$tmp/t0" timeout "$limit" "$sat" -q -n "$inst" > /dev/null 2>&1
-    /usr/bin/time -f '%U %S' -o "$tmp/t1" timeout "$limit" "$sat" -q -n "${off[@]}" "$inst" > /dev/null 2>&1
+    /usr/bin/time -f '%U %S' -o "$tmp/t0" "${limited[@]}" "$sat" -q -n "$inst" > /dev/null 2>&1
+    /usr/bin/time -f '%U %S' -o "$tmp/t1" "${limited[@]}" "$sat" -q -n "${off[@]}" "$inst" > /dev/null 2>&1
   fi
-  /usr/bin/time -f '%U %S' -o "$tmp/t2" timeout "$limit" "$sat" -q "$inst" --proof "$tmp/p.pbp" > "$tmp/out" 2>&1
+  /usr/bin/time -f '%U %S' -o "$tmp/t2" "${limited[@]}" "$sat" -q "$inst" --proof "$tmp/p.pbp" > "$tmp/out" 2>&1
   rc=$?
   if [[ $rc != 30 && $rc != 20 ]]; then
     unsolved=$((unsolved + 1))

@@ -211,6 +211,12 @@ grim_solver::options_table! {
     /// measured not to pay. It merges one pair on the real set (bwt3cc, solved in milliseconds
     /// either way) and none on `maxsat-main` (identical conflicts with and without).
     equiv: bool = false, [0, 1];
+    /// Merge soft clauses that are the same set of literals into one term of their summed
+    /// weight. Off while a VeriPB proof is written (the checker's objective has one selector
+    /// per clause of the file, and the merge is not logged); `grim-sat --opt merge_softs=0`
+    /// gives the same search without a proof, which is how the proof's own cost is measured.
+    /// Unit soft clauses on one literal are always merged.
+    merge_softs: bool = true, [0, 1];
     /// Work of the first branch-and-bound burst (`bnb.rs`), in clause visits. 0 turns the branch
     /// and bound off. Once a model exists the two searches share the time: a burst is due when the
     /// core-guided search has spent as many engine conflicts as the burst is worth (4000 visits a
@@ -244,6 +250,8 @@ impl OllOptions {
             freeze_terms: false,
             sle: false,
             equiv: false,
+            // A normalisation rather than a technique: plain OLL has always merged.
+            merge_softs: true,
             bnb_ticks: 0,
             bnb_max_literals: 0,
         }

@@ -213,6 +213,7 @@ impl Oll {
         options.bnb_ticks = 0;
         options.sle = false;
         options.equiv = false;
+        options.merge_softs = false;
         // Factoring's extension clauses are RAT, not RUP.
         options.solver.factor = false;
         let proof = PbProof::new(out, input, wcnf.vars_spanned());
@@ -358,7 +359,7 @@ impl Oll {
                 },
                 ref clause => match seen.binary_search_by(|(k, _)| k.as_slice().cmp(clause)) {
                     // With a proof, identical clauses keep their own selectors (`veripb.rs`).
-                    Ok(pos) if self.proof.is_none() => {
+                    Ok(pos) if self.opts.merge_softs => {
                         self.stats.merged_softs += 1;
                         let t = seen[pos].1;
                         self.terms[t].weight = self.terms[t].weight.saturating_add(w);

@@ -51,6 +51,7 @@
 //! first write error is kept and returned by `Oll::finish_proof`.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -130,8 +131,78 @@ struct Log {
     /// Clauses the engine added (sorted literal codes) and their identifiers, so that its
     /// deletions can name them. Only the engine's: its deletions of anything else (input
     /// constraints, the totalizers' clauses) are not logged, which is always sound.
-    engine: HashMap<Vec<u32>, Vec<u64>>,
+    engine: HashMap<Box<[u32]>, Ids, BuildHasherDefault<CodeHasher>>,
+    /// The text `1 <name> ` of each literal already written in a clause, by literal code
+    /// (offset + 1 into `term_text`, 0 = not yet; the text's first byte is its length). A
+    /// clause's line is then a copy per literal instead of a name lookup and a number to
+    /// format: the engine's learned clauses are most of the proof's bytes. Cleared when a
+    /// variable is renamed (`name_selector`, before the search).
+    term_at: Vec<u32>,
+    term_text: Vec<u8>,
     error: Option<io::Error>,
+}
+
+/// The identifiers of the copies of one engine clause in the proof: nearly always one, kept
+/// without an allocation of its own.
+#[derive(Default)]
+struct Ids {
+    first: u64,
+    more: Vec<u64>,
+}
+
+impl Ids {
+    fn push(&mut self, id: u64) {
+        if self.first == 0 {
+            self.first = id;
+        } else {
+            self.more.push(id);
+        }
+    }
+
+    /// The identifier of the copy added last, removed (0 when none is left).
+    fn pop(&mut self) -> u64 {
+        self.more
+            .pop()
+            .unwrap_or_else(|| std::mem::take(&mut self.first))
+    }
+}
+
+/// A multiply-rotate hasher for the engine's clause keys (sorted literal codes): the keys are
+/// the engine's own clauses, not adversarial input, so the default SipHash's protection buys
+/// nothing, and hashing every learned clause twice (on adding and on deleting) showed in the
+/// proof's profile.
+#[derive(Default)]
+struct CodeHasher(u64);
+
+impl Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // A slice of codes arrives here as its bytes: eight at a time.
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 /// Bytes buffered before a write to the sink.
@@ -152,20 +223,31 @@ impl Log {
         }
         let v = l.var();
         match self.name(v) {
-            Name::Input => put(&mut self.buf, format_args!("x{}", v.index() + 1)),
-            Name::Selector(p) => put(&mut self.buf, format_args!("_b{p}")),
-            Name::Aux => put(&mut self.buf, format_args!("y{}", v.index() + 1)),
+            Name::Input => {
+                self.buf.push(b'x');
+                push_number(&mut self.buf, v.index() as u64 + 1);
+            }
+            Name::Selector(p) => {
+                self.buf.extend_from_slice(b"_b");
+                push_number(&mut self.buf, p);
+            }
+            Name::Aux => {
+                self.buf.push(b'y');
+                push_number(&mut self.buf, v.index() as u64 + 1);
+            }
         }
     }
 
     /// Writes `coef lit` terms, then ` >= degree`.
     fn terms(&mut self, terms: &[(u64, Lit)], degree: u64) {
         for &(c, l) in terms {
-            put(&mut self.buf, format_args!("{c} "));
+            push_number(&mut self.buf, c);
+            self.buf.push(b' ');
             self.lit(l);
             self.buf.push(b' ');
         }
-        put(&mut self.buf, format_args!(">= {degree}"));
+        self.buf.extend_from_slice(b">= ");
+        push_number(&mut self.buf, degree);
     }
 
     /// Ends a step that adds a constraint; returns its identifier.
@@ -184,9 +266,40 @@ impl Log {
 
     fn rup_clause(&mut self, lits: &[Lit]) -> u64 {
         self.buf.extend_from_slice(b"rup ");
-        let terms: Vec<(u64, Lit)> = lits.iter().map(|&l| (1, l)).collect();
-        self.terms(&terms, 1);
+        for &l in lits {
+            self.clause_term(l);
+        }
+        self.buf.extend_from_slice(b">= 1");
         self.added()
+    }
+
+    /// Writes `1 <name of l> ` (from `term_at` when written before).
+    fn clause_term(&mut self, l: Lit) {
+        let code = l.code();
+        let at = self.term_at.get(code).copied().unwrap_or(0) as usize;
+        if at > 0 {
+            let len = usize::from(self.term_text[at - 1]);
+            self.buf.extend_from_slice(&self.term_text[at..at + len]);
+            return;
+        }
+        let start = self.buf.len();
+        self.buf.extend_from_slice(b"1 ");
+        self.lit(l);
+        self.buf.push(b' ');
+        let text = &self.buf[start..];
+        // Names are at most "1 ~_b" and 20 digits and a space: 27 bytes, and the arena stays
+        // far below 4 GiB (a few dozen bytes per literal of the instance).
+        if let (Ok(len), Ok(at)) = (
+            u8::try_from(text.len()),
+            u32::try_from(self.term_text.len() + 1),
+        ) {
+            if self.term_at.len() <= code {
+                self.term_at.resize(code + 1, 0);
+            }
+            self.term_text.push(len);
+            self.term_at[code] = at;
+            self.term_text.extend_from_slice(text);
+        }
     }
 
     fn drain_if_full(&mut self) {
@@ -218,11 +331,30 @@ fn put(buf: &mut Vec<u8>, args: std::fmt::Arguments<'_>) {
     let _ = buf.write_fmt(args);
 }
 
+/// Appends `n` in decimal: the proof is mostly numbers, and `format_args!` machinery per
+/// number was a visible share of the writing cost.
+fn push_number(buf: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
+}
+
 /// The engine's side of the proof: binary DRAT in, VeriPB steps out (module doc).
 pub(super) struct EngineFeed {
     log: Arc<Mutex<Log>>,
     /// Bytes of an unfinished DRAT record.
     pending: Vec<u8>,
+    /// Scratch: the record's literal codes, and its literals.
+    codes: Vec<u32>,
+    lits: Vec<Lit>,
 }
 
 impl Write for EngineFeed {
@@ -230,7 +362,8 @@ impl Write for EngineFeed {
         self.pending.extend_from_slice(bytes);
         let mut log = lock(&self.log);
         let mut start = 0;
-        let mut codes: Vec<u32> = Vec::new();
+        let codes = &mut self.codes;
+        let lits = &mut self.lits;
         while let Some(len) = self.pending[start..].iter().position(|&b| b == 0) {
             let record = &self.pending[start..start + len];
             start += len + 1;
@@ -249,24 +382,42 @@ impl Write for EngineFeed {
                     shift = 0;
                 }
             }
-            let lits: Vec<Lit> = codes
-                .iter()
-                .filter_map(|&c| {
-                    let d = i64::from(c / 2);
-                    Lit::from_dimacs(if c & 1 == 1 { -d } else { d })
-                })
-                .collect();
-            let mut key = codes.clone();
-            key.sort_unstable();
+            // The key names the clause whatever the order of its literals; the proof's
+            // constraint does not depend on the order either.
+            codes.sort_unstable();
             match kind {
                 b'a' => {
-                    let id = log.rup_clause(&lits);
-                    log.engine.entry(key).or_default().push(id);
+                    lits.clear();
+                    lits.extend(codes.iter().filter_map(|&c| {
+                        let d = i64::from(c / 2);
+                        Lit::from_dimacs(if c & 1 == 1 { -d } else { d })
+                    }));
+                    let id = log.rup_clause(lits);
+                    match log.engine.get_mut(codes.as_slice()) {
+                        Some(ids) => ids.push(id),
+                        None => {
+                            let ids = Ids {
+                                first: id,
+                                more: Vec::new(),
+                            };
+                            log.engine.insert(codes.as_slice().into(), ids);
+                        }
+                    }
                 }
                 b'd' => {
-                    let id = log.engine.get_mut(&key).and_then(|ids| ids.pop());
-                    if let Some(id) = id {
-                        log.line(format_args!("deld {id};"));
+                    let mut id = 0;
+                    if let Some(ids) = log.engine.get_mut(codes.as_slice()) {
+                        id = ids.pop();
+                        if ids.first == 0 {
+                            // The last copy: forget the clause, so the table holds only the
+                            // engine's live clauses.
+                            log.engine.remove(codes.as_slice());
+                        }
+                    }
+                    if id > 0 {
+                        log.buf.extend_from_slice(b"deld ");
+                        push_number(&mut log.buf, id);
+                        log.line(format_args!(";"));
                     }
                 }
                 _ => {
@@ -353,7 +504,9 @@ impl PbProof {
             next: input.constraints + 1,
             names: Vec::new(),
             inputs,
-            engine: HashMap::new(),
+            engine: HashMap::default(),
+            term_at: Vec::new(),
+            term_text: Vec::new(),
             error: None,
         };
         log.line(format_args!("pseudo-Boolean proof version 3.0"));
@@ -380,6 +533,8 @@ impl PbProof {
         EngineFeed {
             log: self.log.clone(),
             pending: Vec::new(),
+            codes: Vec::new(),
+            lits: Vec::new(),
         }
     }
 
@@ -395,6 +550,8 @@ impl PbProof {
             );
         }
         log.names[v.index()] = Name::Selector(position);
+        log.term_at.clear();
+        log.term_text.clear();
         drop(log);
         self.selectors.push((v, flat_soft));
         self.named.push(soft);
