@@ -1,6 +1,6 @@
 //! The referee's reading of `acyclic` and `chokepoints` (issue 42), judged from `FORMAT.md`
 //! by definition, with code of its own (no union-find, no depth-first search: pieces counted
-//! by flooding, an articulation cell found by removing it and counting again).
+//! by flooding, an articulation cell found by removing it and flooding from a neighbour).
 
 use super::verdict::Finding;
 use super::{Doc, Judged, Rule, broken, get, unreadable};
@@ -19,12 +19,9 @@ impl<'a> Doc<'a> {
         Ok(member)
     }
 
-    /// The pieces (connected by 4-neighbour edges) of the `member` cells other than `gone`.
-    fn pieces(&self, member: &[bool], gone: Option<usize>) -> usize {
+    /// The pieces (connected by 4-neighbour edges) of the `member` cells.
+    fn pieces(&self, member: &[bool]) -> usize {
         let mut seen = vec![false; self.cells()];
-        if let Some(g) = gone {
-            seen[g] = true;
-        }
         let mut pieces = 0;
         for s in 0..self.cells() {
             if !member[s] || seen[s] {
@@ -51,16 +48,32 @@ impl<'a> Doc<'a> {
     pub(super) fn acyclic(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
         let member = self.members(rule, level)?;
         let cells = member.iter().filter(|&&m| m).count();
-        let degree = |m: &[bool], c: usize| self.around(c).filter(|&d| m[d]).count();
+        let mut degree: Vec<usize> = (0..self.cells())
+            .map(|c| self.around(c).filter(|&d| member[d]).count())
+            .collect();
         let edges: usize = (0..self.cells())
             .filter(|&c| member[c])
-            .map(|c| degree(&member, c))
+            .map(|c| degree[c])
             .sum::<usize>()
             / 2;
-        let rank = (edges + self.pieces(&member, None)).saturating_sub(cells) as u64;
+        let rank = (edges + self.pieces(&member)).saturating_sub(cells) as u64;
         let mut core = member.clone();
-        while let Some(c) = (0..self.cells()).find(|&c| core[c] && degree(&core, c) <= 1) {
+        let mut leaves: Vec<usize> = (0..self.cells())
+            .filter(|&c| core[c] && degree[c] <= 1)
+            .collect();
+        while let Some(c) = leaves.pop() {
+            if !core[c] {
+                continue;
+            }
             core[c] = false;
+            for d in self.around(c) {
+                if core[d] {
+                    degree[d] -= 1;
+                    if degree[d] == 1 {
+                        leaves.push(d);
+                    }
+                }
+            }
         }
         Ok(Judged {
             soft: get(rule.map, "weight").is_some(),
@@ -72,15 +85,19 @@ impl<'a> Doc<'a> {
     }
 
     /// Chokepoints: a class cell is an articulation cell when removing it leaves more pieces
-    /// than before; their number against `min` (0 when absent) and `max` (0 with `loop`). With
-    /// `loop: true`, each class cell must also lie on a cycle: two of its class neighbours
-    /// still in one piece without it.
+    /// than before — when some two of its class neighbours are no longer joined (a cell with
+    /// fewer than two class neighbours never is); their number against `min` (0 when absent)
+    /// and `max` (0 with `loop`). With `loop: true`, each class cell must also lie on a cycle:
+    /// two of its class neighbours still joined without it.
     pub(super) fn chokepoints(&self, rule: Rule, level: &Level) -> Result<Judged, Violation> {
         let path = rule.path();
         let member = self.members(rule, level)?;
-        let whole = self.pieces(&member, None);
         let cuts: Vec<usize> = (0..self.cells())
-            .filter(|&v| member[v] && self.pieces(&member, Some(v)) > whole)
+            .filter(|&v| member[v])
+            .filter(|&v| {
+                let nbrs: Vec<usize> = self.around(v).filter(|&d| member[d]).collect();
+                nbrs.len() >= 2 && self.joined(&member, v, &nbrs) < nbrs.len()
+            })
             .collect();
         let bound = |k: &str| match get(rule.map, k) {
             None => Ok(None),
@@ -119,50 +136,35 @@ impl<'a> Doc<'a> {
     /// neighbours are joined by a walk of member cells avoiding `v`.
     fn on_cycle(&self, member: &[bool], v: usize) -> bool {
         let nbrs: Vec<usize> = self.around(v).filter(|&d| member[d]).collect();
-        let Some((&a, rest)) = nbrs.split_first() else {
-            return false;
+        (0..nbrs.len().saturating_sub(1)).any(|i| self.joined(member, v, &nbrs[i..]) >= 2)
+    }
+
+    /// How many of `targets` (member cells; the first is the start) a breadth-first walk of
+    /// member cells from `targets[0]` avoiding `v` reaches, the start included; the walk stops
+    /// once it has them all.
+    fn joined(&self, member: &[bool], v: usize, targets: &[usize]) -> usize {
+        let Some(&start) = targets.first() else {
+            return 0;
         };
         let mut seen = vec![false; self.cells()];
         seen[v] = true;
-        seen[a] = true;
-        let mut stack = vec![a];
-        while let Some(c) = stack.pop() {
+        seen[start] = true;
+        let mut found = 1;
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(c) = queue.pop_front() {
             for d in self.around(c) {
                 if member[d] && !seen[d] {
                     seen[d] = true;
-                    stack.push(d);
+                    if targets.contains(&d) {
+                        found += 1;
+                        if found == targets.len() {
+                            return found;
+                        }
+                    }
+                    queue.push_back(d);
                 }
             }
         }
-        // From `a`'s piece; the other neighbours are all in it, or a cycle through `v` uses
-        // two of them outside it: check each pair by flooding from each one not reached.
-        if rest.iter().any(|&b| seen[b]) {
-            return true;
-        }
-        rest.iter().enumerate().any(|(i, &b)| {
-            rest[i + 1..]
-                .iter()
-                .any(|&c| self.joined(member, v, b, c))
-        })
-    }
-
-    /// Whether member cells `b` and `c` are joined by a walk of member cells avoiding `v`.
-    fn joined(&self, member: &[bool], v: usize, b: usize, c: usize) -> bool {
-        let mut seen = vec![false; self.cells()];
-        seen[v] = true;
-        seen[b] = true;
-        let mut stack = vec![b];
-        while let Some(x) = stack.pop() {
-            if x == c {
-                return true;
-            }
-            for d in self.around(x) {
-                if member[d] && !seen[d] {
-                    seen[d] = true;
-                    stack.push(d);
-                }
-            }
-        }
-        false
+        found
     }
 }
