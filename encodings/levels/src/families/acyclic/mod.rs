@@ -14,12 +14,12 @@
 //! (`¬a ∨ ¬b ∨ ¬c ∨ ¬d`) are added too: implied, and what unit propagation needs to see the
 //! smallest cycles at once.
 //!
-//! Why ranks and not vertex elimination (Rankooh & Rintanen, AAAI 2022): elimination adds an
-//! edge variable per pair of neighbours of each eliminated cell, and on a grid the frontier of
-//! any ordering is about a side long, so the closure has about `cells · side²` clauses — some
-//! 16 million at 64×64 (counted by `benches/grid/acyclic-elimination.py`, row-major order);
-//! the ranks cost `12 · 16,128` comparator variables and three times as many clauses there
-//! (the figures are in `FORMAT.md`).
+//! Why ranks and not vertex elimination (Rankooh & Rintanen, AAAI 2022) for the order:
+//! eliminating a cell adds a clause per ordered pair of its neighbours in the filled graph,
+//! and a grid's fill grows with its side. Counted by `benches/grid/acyclic-elimination.py`:
+//! at 16×16 greedy minimum degree takes 21,193 clauses against the ranks' 27,201, at 32×32
+//! 235,950 against 136,065, and row-major order 15.4 million at 63×63 against 629,182 —
+//! the ranks win from 32×32 on, where the benchmark specs are.
 //!
 //! **Search** (`Mode::Propagate`, hard rules): the 2×2 blocks, and a part of the grid
 //! propagator (`propagate.rs`): a union-find over the cells certainly in the class; a conflict
