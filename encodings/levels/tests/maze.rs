@@ -129,7 +129,7 @@ fn members(l: &Level, t: usize, (x0, y0, w, h): (usize, usize, usize, usize)) ->
 /// The 4-neighbours of `c` on a `w`-wide grid of `n` cells.
 fn nbrs(c: usize, w: usize, n: usize) -> Vec<usize> {
     let mut out = Vec::new();
-    if c % w > 0 {
+    if !c.is_multiple_of(w) {
         out.push(c - 1);
     }
     if c % w + 1 < w {
@@ -286,7 +286,10 @@ fn a_soft_acyclic_rule_costs_its_weight_once() {
         .map(|l| level_cost(&spec, &options, l))
         .min()
         .unwrap();
-    assert_eq!(best, 3, "the forced block breaks the rule, nine b cells are free");
+    assert_eq!(
+        best, 3,
+        "the forced block breaks the rule, nine b cells are free"
+    );
     let level = grim_testkit::grid::solve_level(&spec, &options);
     assert_eq!(level_cost(&spec, &options, &level), best);
     let keeps = |_: &Level| true;
@@ -328,7 +331,9 @@ fn the_referee_counts_independent_cycles() {
 
 #[test]
 fn no_chokepoints_matches_the_brute_force_in_both_models() {
-    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "max": 0}}]}}"#);
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "max": 0}}]}}"#
+    );
     let keeps = |l: &Level| articulation(&members(l, 1, (0, 0, 4, 3)), 4) == 0;
     assert_mixed(both_ways(&json, &keeps));
 }
@@ -350,7 +355,9 @@ fn chokepoints_between_bounds_and_in_a_region_match_the_brute_force() {
 
 #[test]
 fn loop_means_no_chokepoint_and_every_cell_on_a_cycle() {
-    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": true}}]}}"#);
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": true}}]}}"#
+    );
     let keeps = |l: &Level| {
         let m = members(l, 1, (0, 0, 4, 3));
         articulation(&m, 4) == 0 && all_on_loops(&m, 4)
@@ -393,7 +400,9 @@ fn a_forced_corridor_is_named_in_the_clash() {
 
 #[test]
 fn the_referee_counts_articulation_cells_and_loops() {
-    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "max": 0}}]}}"#);
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "max": 0}}]}}"#
+    );
     let spec = spec(&json);
     let ok = Level::from_text(&spec, "bbba\nbaba\nbbba\n").unwrap();
     assert_eq!(check_level(&spec, &ok), Ok(()));
@@ -411,7 +420,9 @@ fn the_referee_counts_articulation_cells_and_loops() {
         }
     );
     // Two cells side by side: no articulation cell, but not on a loop.
-    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": true}}]}}"#);
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": true}}]}}"#
+    );
     let spec = self::spec(&json);
     let level = Level::from_text(&spec, "bbba\nbaba\nbbba\n").unwrap();
     assert_eq!(check_level(&spec, &level), Ok(()));

@@ -32,8 +32,8 @@ pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
     Bound, Dir, Layer, LayerValue, MAX_CHOKEPOINT_EXPORT_CLAUSES, MAX_PATH_LAYERS,
-    MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES,
-    RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile, TileSet,
+    MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES, RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile,
+    TileSet,
 };
 
 use crate::families::adjacency::rule::AdjacencyOrigin;

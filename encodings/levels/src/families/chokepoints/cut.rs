@@ -176,7 +176,12 @@ pub(super) fn witness(
 
 /// Every cell certainly in the class with certain neighbours on two sides, with two such
 /// neighbours: the articulation cells every completion has.
-pub(super) fn certain(w: usize, h: usize, status: &[u8], sides: &Sides) -> Vec<(usize, usize, usize)> {
+pub(super) fn certain(
+    w: usize,
+    h: usize,
+    status: &[u8],
+    sides: &Sides,
+) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
     for v in 0..status.len() {
         if status[v] != IN {

@@ -47,7 +47,6 @@ use std::sync::Arc;
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Chokepoints;
 
-
 /// Per cell, its literal for `rule` (the constant false outside the region).
 fn lits_of(m: &mut GridModel, rule: &ChokepointRule) -> Vec<Lit> {
     let class = m.class_lits(&rule.class);
@@ -82,7 +81,9 @@ impl Family for Chokepoints {
     }
 
     fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
-        at.rules(NAME, rule::read_rule, |spec, rules| spec.chokepoints = rules)
+        at.rules(NAME, rule::read_rule, |spec, rules| {
+            spec.chokepoints = rules
+        })
     }
 
     fn encode(&self, m: &mut GridModel) {
@@ -288,8 +289,7 @@ fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
             let nbrs: Vec<usize> = m.spec.neighbours(c).filter(|&d| reach[d] != ff).collect();
             for d in nbrs {
                 // Closed: a class neighbour of a reached cell is reached.
-                m.problem
-                    .add_clause(&[!reach[c], !lits[d], reach[d]], None);
+                m.problem.add_clause(&[!reach[c], !lits[d], reach[d]], None);
                 // Founded: a parent of smaller rank.
                 let par = m.problem.new_var().pos();
                 support.push(par);
@@ -325,9 +325,9 @@ fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
         m.problem.add_clause(&some, None);
         indicators.push(a);
     }
-    let hi = rule
-        .max
-        .map_or(indicators.len(), |x| x.min(indicators.len() as u64) as usize);
+    let hi = rule.max.map_or(indicators.len(), |x| {
+        x.min(indicators.len() as u64) as usize
+    });
     let lo = usize::try_from(rule.min).unwrap_or(usize::MAX);
     m.problem.count(&indicators, lo, hi, None);
 }
