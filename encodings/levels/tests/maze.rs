@@ -582,3 +582,38 @@ fn pinned_5x5_grids_admit_the_same_levels_in_both_models_as_the_brute_force() {
         "{some} specs with levels, {none} without"
     );
 }
+
+// ----- describe -----
+
+#[test]
+fn describe_measures_what_the_rules_bound_on_the_levels_they_make() {
+    // The shipped seeds of the fuzz corpus: a 6×6 tree maze and a 6×6 cave of loops.
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/seeds/grid_json_parse"
+    );
+    for (file, set, metric) in [
+        ("maze-6.json", "floor", "cycle_rank"),
+        ("loops-6.json", "open", "articulation_cells"),
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+        let spec = spec(&text);
+        for seed in 0..5 {
+            let level = grim_testkit::grid::solve_level(&spec, &grim_testkit::grid::seeded(seed));
+            let d = grid::describe(&spec, &level);
+            let s = d.sets.iter().find(|s| s.name == set).expect("the set");
+            let value = if metric == "cycle_rank" {
+                s.cycle_rank
+            } else {
+                s.articulation_cells
+            };
+            assert_eq!(
+                value,
+                0,
+                "{file} seed {seed}: {metric}\n{}",
+                level.to_text(&spec)
+            );
+            assert!(s.cells > 0, "{file} seed {seed}: no {set} cells");
+        }
+    }
+}
