@@ -27,8 +27,9 @@ use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 use std::collections::VecDeque;
 
-/// Where the part runs among the search parts: after the counts and separation, before paths
-/// and connectivity (a pass over the region, cheaper than theirs).
+/// Where the part runs among the search parts: after the counts and separation, with paths
+/// (after them: the table's order), before connectivity (its conflicts are found in the
+/// union-find's few look-ups per new cell; the scan runs only after trees were joined).
 const RANK: u32 = 2;
 
 /// A hard acyclic rule left to the search: the grid and, per cell, its literal (the constant
