@@ -198,7 +198,9 @@ impl SearchPart for Chokepoints {
         if regained {
             self.sides = None;
         }
-        self.fresh.clear();
+        // Cells that entered the class at a kept level still want their local pass.
+        let status = &self.status;
+        self.fresh.retain(|&c| status[c as usize] == IN);
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
