@@ -617,3 +617,16 @@ fn describe_measures_what_the_rules_bound_on_the_levels_they_make() {
         }
     }
 }
+
+#[test]
+fn on_4x4_both_rules_match_the_brute_force_in_both_models() {
+    let json = format!(
+        r#"{{"width": 4, "height": 4, {AB}, "acyclic": [{{"class": "b"}}],
+            "chokepoints": [{{"class": "b", "max": 0}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        let m = members(l, 1, (0, 0, 4, 4));
+        !has_cycle(&m, 4) && articulation(&m, 4) == 0
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
