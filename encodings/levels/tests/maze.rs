@@ -459,7 +459,7 @@ fn the_export_refuses_a_chokepoint_rule_too_large_and_the_solve_does_not() {
 }
 
 #[test]
-fn loop_with_a_ceiling_is_rejected_by_the_reader() {
+fn the_reader_rejects_loop_with_a_ceiling_a_loop_not_boolean_and_no_bound() {
     let json = format!(
         r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": true, "max": 2}}]}}"#
     );
@@ -470,6 +470,14 @@ fn loop_with_a_ceiling_is_rejected_by_the_reader() {
         }
         other => panic!("expected an error, got {other:?}"),
     }
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b", "loop": "yes"}}]}}"#
+    );
+    let e = GridSpec::from_json(&json).unwrap_err().to_string();
+    assert_eq!(e, "chokepoints[0].loop: \"yes\" must be true or false");
+    let json = format!(r#"{{"width": 4, "height": 3, {AB}, "chokepoints": [{{"class": "b"}}]}}"#);
+    let e = GridSpec::from_json(&json).unwrap_err().to_string();
+    assert!(e.starts_with("chokepoints[0]: "), "{e}");
 }
 
 // ----- 5×5, pinned at random -----
