@@ -37,6 +37,8 @@ for target in "${targets[@]}"; do
     mkdir -p "corpus/$target"
     if [ "$target" = grid_json_parse ] && [ -z "$(ls -A corpus/grid_json_parse)" ]; then
         cp ../instances/grid/*.json corpus/grid_json_parse/
+        # Small specs of their own (at most 36 cells: the target solves only those).
+        cp seeds/grid_json_parse/*.json corpus/grid_json_parse/
     fi
     if [ "$target" = wcnf_parse ] && [ -z "$(ls -A corpus/wcnf_parse)" ]; then
         find ../instances -name "*.wcnf*" -size -8k -exec cp {} corpus/wcnf_parse/ \; || true

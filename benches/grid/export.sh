@@ -51,6 +51,11 @@ for spec in $SPECS; do
     f="$TMP/$name-$seed.cnf"
     /usr/bin/time -f "%U %S" -o "$TMP/et" "$BIN/grim-encode" "$spec" --seed "$seed" -o "$f" 2> /dev/null
     ecpu=$(cpu_of "$TMP/et")
+    if [ ! -s "$f" ]; then
+      # The export refused the spec (a chokepoints rule too large for its exact encoding).
+      echo "$name,$seed,refused,0,0,0,$ecpu,export,REFUSED,0" >> "$OUT"
+      continue
+    fi
     bytes=$(stat -c %s "$f")
     if grep -q '^p cnf' "$f"; then
       fmt=cnf; read -r _ _ vars clauses < <(grep -m1 '^p cnf' "$f")

@@ -57,6 +57,9 @@ impl GridModel {
         for family in FAMILIES {
             family.encode(&mut m);
         }
+        if let Some(why) = m.refused.take() {
+            return Err(why);
+        }
         if m.is_soft() && m.problem.to_wcnf().total_soft_weight().is_none() {
             return Err(GridError::WeightOverflow);
         }

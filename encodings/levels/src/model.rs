@@ -77,6 +77,9 @@ pub struct GridModel {
     /// What the families left to the search, in table order (see [`SearchPlan`]): the parts
     /// of [`GridModel::propagator`].
     pub(crate) plans: Vec<Arc<dyn SearchPlan>>,
+    /// Why this model cannot be built, when a family found out while encoding (an exact
+    /// encoding too large for the export): the build returns it instead of the model.
+    pub(crate) refused: Option<GridError>,
 }
 
 impl GridModel {
@@ -108,6 +111,7 @@ impl GridModel {
             wished: Vec::new(),
             tags: Vec::new(),
             plans: Vec::new(),
+            refused: None,
         }
     }
 
@@ -245,6 +249,11 @@ impl GridModel {
     }
 
     // ----- what the families encode with -----
+
+    /// Records why the model cannot be built (the first reason is kept).
+    pub(crate) fn refuse(&mut self, why: GridError) {
+        self.refused.get_or_insert(why);
+    }
 
     /// From here on, the hard clauses belong to `tag` (`None`: structural).
     pub(crate) fn tag(&mut self, tag: Option<RuleTag>) {

@@ -34,6 +34,8 @@ const FIELDS: &[&str] = &[
     "dead_ends",
     "separation",
     "symmetry",
+    "acyclic",
+    "chokepoints",
     "preferences",
     "comment",
 ];

@@ -10,7 +10,9 @@
 //! rules. The read stage runs the table in passes ([`crate::family::Pass`]), the propagator
 //! orders its parts by their own rank (`search.rs`).
 
+pub(crate) mod acyclic;
 pub(crate) mod adjacency;
+pub(crate) mod chokepoints;
 pub(crate) mod connectivity;
 pub(crate) mod counts;
 pub(crate) mod dead_ends;
@@ -26,7 +28,7 @@ pub(crate) mod tiles;
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 12] = [
+pub(crate) const FAMILIES: [&dyn Family; 14] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -38,5 +40,7 @@ pub(crate) const FAMILIES: [&dyn Family; 12] = [
     &dead_ends::DeadEnds,
     &separation::Separation,
     &symmetry::Symmetry,
+    &acyclic::Acyclic,
+    &chokepoints::Chokepoints,
     &preferences::Prefs,
 ];

@@ -16,6 +16,7 @@
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
+mod maze;
 pub(crate) mod verdict;
 mod vocab;
 
@@ -421,6 +422,8 @@ impl<'a> Doc<'a> {
         let dead_ends = self.list("dead_ends").into_iter();
         let separation = self.list("separation").into_iter();
         let symmetry = self.list("symmetry").into_iter();
+        let acyclic = self.list("acyclic").into_iter();
+        let chokepoints = self.list("chokepoints").into_iter();
         counts
             .map(move |r| (r, self.count(r, level)))
             .chain(enclosures.map(move |r| (r, self.enclosure(r, level))))
@@ -428,6 +431,8 @@ impl<'a> Doc<'a> {
             .chain(dead_ends.map(move |r| (r, self.dead_ends(r, level))))
             .chain(separation.map(move |r| (r, self.separation(r, level))))
             .chain(symmetry.map(move |r| (r, self.symmetry(r, level))))
+            .chain(acyclic.map(move |r| (r, self.acyclic(r, level))))
+            .chain(chokepoints.map(move |r| (r, self.chokepoints(r, level))))
     }
 
     fn weight(&self, rule: Rule) -> Option<u64> {

@@ -205,6 +205,24 @@ pub enum Finding {
         /// Cells of the region that differ from their image.
         cells: u64,
     },
+    /// An `acyclic` rule's class cells have a cycle (the violation's cell lies on one, or on a
+    /// walk between two).
+    Cycle {
+        /// Independent cycles: edges − cells + pieces of the class graph.
+        rank: u64,
+    },
+    /// The number of articulation cells is outside a `chokepoints` rule's bounds (the
+    /// violation's cell: the first articulation cell, if any).
+    Chokepoints {
+        /// Articulation cells in the level.
+        found: u64,
+        /// The rule's `min` (0 when absent).
+        min: u64,
+        /// The rule's `max` (`None`: none).
+        max: Option<u64>,
+    },
+    /// A class cell of a `chokepoints` rule with `loop: true` lies on no cycle of class cells.
+    OffLoop,
 }
 
 impl fmt::Display for Finding {
@@ -344,6 +362,15 @@ impl fmt::Display for Finding {
                 distance,
                 min,
             } => write!(f, "x={x} y={y} is {distance} steps away, closer than {min}"),
+            Finding::Cycle { rank } => write!(f, "the class has {rank} independent cycles"),
+            Finding::Chokepoints { found, min, max } => {
+                write!(f, "{found} articulation cells, outside [{min}, ")?;
+                match max {
+                    Some(m) => write!(f, "{m}]"),
+                    None => write!(f, "∞]"),
+                }
+            }
+            Finding::OffLoop => write!(f, "a class cell on no loop of class cells"),
             Finding::DeadEnds { found, min, max } => {
                 write!(f, "{found} dead ends, outside [{min}, ")?;
                 match max {

@@ -17,6 +17,8 @@ pub(crate) mod problem;
 pub(crate) mod reader;
 pub(crate) mod vocab;
 
+pub use crate::families::acyclic::rule::AcyclicRule;
+pub use crate::families::chokepoints::rule::ChokepointRule;
 pub use crate::families::connectivity::rule::ConnectivityRule;
 pub use crate::families::counts::rule::CountRule;
 pub use crate::families::dead_ends::rule::DeadEndRule;
@@ -29,8 +31,9 @@ pub use crate::families::symmetry::rule::{SymmetryKind, SymmetryRule};
 pub use problem::{AdjacencySource, Axis, Expected, FieldProblem, JsonProblem};
 pub(crate) use vocab::RuleTag;
 pub use vocab::{
-    Bound, Dir, Layer, LayerValue, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES,
-    RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile, TileSet,
+    Bound, Dir, Layer, LayerValue, MAX_CHOKEPOINT_EXPORT_CLAUSES, MAX_PATH_LAYERS,
+    MAX_SEPARATION_PAIRS, MAX_SIDE, MAX_TILES, RATIO_DENOMINATOR, Region, RuleRef, Selection, Tile,
+    TileSet,
 };
 
 use crate::families::adjacency::rule::AdjacencyOrigin;
@@ -91,6 +94,10 @@ pub struct GridSpec {
     pub separation: Vec<SeparationRule>,
     /// Symmetry rules (`symmetry`).
     pub symmetry: Vec<SymmetryRule>,
+    /// Acyclic rules (`acyclic`).
+    pub acyclic: Vec<AcyclicRule>,
+    /// Chokepoint rules (`chokepoints`).
+    pub chokepoints: Vec<ChokepointRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -180,6 +187,7 @@ impl GridSpec {
             || self.dead_ends.iter().any(|r| r.weight.is_some())
             || self.separation.iter().any(|r| r.weight.is_some())
             || self.symmetry.iter().any(|r| r.weight.is_some())
+            || self.acyclic.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 
@@ -202,6 +210,8 @@ impl GridSpec {
             dead_ends: Vec::new(),
             separation: Vec::new(),
             symmetry: Vec::new(),
+            acyclic: Vec::new(),
+            chokepoints: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
         }

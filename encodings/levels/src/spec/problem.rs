@@ -7,7 +7,9 @@
 //! buy nothing a caller can use — a family's problems are already told apart by the field path
 //! of [`crate::error::GridError::Invalid`].
 
-use super::vocab::{Dir, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_TILES};
+use super::vocab::{
+    Dir, MAX_CHOKEPOINT_EXPORT_CLAUSES, MAX_PATH_LAYERS, MAX_SEPARATION_PAIRS, MAX_TILES,
+};
 
 /// What is wrong with one field of `grid.json` ([`GridError::Invalid`](crate::GridError::Invalid),
 /// whose `field` is the path). `Display` writes the sentence after `field: `, quoting the value.
@@ -206,6 +208,14 @@ pub enum FieldProblem {
         /// The bound on the pairs it makes, `cells · d · (d − 1)`.
         pairs: u64,
     },
+    /// A chokepoint rule's exact export encoding would take more than
+    /// [`MAX_CHOKEPOINT_EXPORT_CLAUSES`] clauses (it grows with the square of the cells).
+    ChokepointsExportTooLarge {
+        /// The estimated clauses.
+        clauses: u64,
+    },
+    /// A chokepoint rule with `loop: true` and a `min` or `max` above 0.
+    LoopWithBounds,
     /// One adjacency rule allows what another forbids: `tile` on the `dir` side of `of`.
     Contradiction {
         /// The tile beside.
@@ -280,6 +290,8 @@ pub enum Expected {
     Pair,
     /// A run rule's axis: `"row"`, `"column"` or `"both"`.
     RunAxis,
+    /// `true` or `false`.
+    Boolean,
     /// A symmetry's kind.
     SymmetryKind,
 }
@@ -333,6 +345,7 @@ impl std::fmt::Display for Expected {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Expected::Object => write!(f, "an object"),
+            Expected::Boolean => write!(f, "true or false"),
             Expected::Array => write!(f, "an array"),
             Expected::String => write!(f, "a string"),
             Expected::Number => write!(f, "a number"),
@@ -518,6 +531,18 @@ impl std::fmt::Display for FieldProblem {
                  most {} are supported (a smaller distance, or a count rule for a sparse \
                  selection)",
                 MAX_SEPARATION_PAIRS
+            ),
+            FieldProblem::ChokepointsExportTooLarge { clauses } => write!(
+                f,
+                "the exact export of this rule takes about {clauses} clauses, more than the \
+                 {} the export allows (it grows with the square of the region's cells): solve \
+                 in process (`grim-encode solve`), or export a smaller region",
+                MAX_CHOKEPOINT_EXPORT_CLAUSES
+            ),
+            FieldProblem::LoopWithBounds => write!(
+                f,
+                "`loop: true` means no articulation cell at all: leave out `min` and `max` \
+                 (or set them to 0)"
             ),
             FieldProblem::Contradiction {
                 tile,

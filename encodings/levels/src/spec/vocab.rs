@@ -58,6 +58,10 @@ pub const MAX_PATH_LAYERS: usize = 1 << 22;
 /// each, `cells · d · (d − 1)` bounding them): 2²⁵, some 400 MB of CNF; `min_distance` 45 on
 /// a 64×64 grid is 8.1 million.
 pub const MAX_SEPARATION_PAIRS: u64 = 1 << 25;
+/// The most clauses a `chokepoints` rule's exact export encoding may take (estimated before
+/// encoding; it grows with the square of the region's cells): 2²³, a 16×16 grid's fits, a
+/// 24×24 grid's does not. Only the export refuses; the in-process solve needs no such encoding.
+pub const MAX_CHOKEPOINT_EXPORT_CLAUSES: u64 = 1 << 23;
 /// Largest accepted number of tiles, and of values per layer.
 pub const MAX_TILES: usize = 256;
 /// Ratios are read to this many decimal places (6): `0.3333333` is `333333/1000000`.

@@ -1,0 +1,333 @@
+//! Loops and chokepoints: the number of articulation cells of a class (`FORMAT.md`,
+//! `chokepoints`) lies between `min` and `max`; `max: 0` is a class without chokepoints,
+//! `loop: true` adds that every class cell lies on a cycle (DeBroglie's Loop).
+//!
+//! **Local clauses, in every model** (with `loop`): a class cell has a class neighbour, and two
+//! neighbouring class cells have a third class cell beside one of them — no piece of one or
+//! two cells. Without articulation cells, a piece of three or more cells is 2-connected, so
+//! every cell of it lies on a cycle: with `max` 0 these clauses are exactly the rest of `loop`.
+//!
+//! **Export** (`Mode::Eager`): exact, and large. Per cell `v` that may hold the class with
+//! two or more neighbours that may: a set `R_v` of cells, closed (a class neighbour of a cell
+//! of `R_v`, other than `v`, is in `R_v`) and founded (every cell of `R_v` but the first class
+//! neighbour of `v` has a parent in `R_v` of smaller rank, the ranks of `founded.rs`), so
+//! `R_v` is exactly the piece of `v`'s first class neighbour once `v` is removed; `v` is an
+//! articulation cell ⇔ it is in the class and some class neighbour is outside `R_v`, an
+//! indicator defined both ways, counted by grim-encodings' cardinality. Sound and complete;
+//! about `cells · (2 + bits + directed edges · (3 · bits + 3) / cells)` clauses per cell, so
+//! quadratic in the cells: the build refuses it above `MAX_CHOKEPOINT_EXPORT_CLAUSES` (`spec/vocab.rs`) (16×16 fits,
+//! 24×24 does not) and says so (`FieldProblem::ChokepointsExportTooLarge`); the in-process
+//! solve does not need it.
+//!
+//! **Search** (`Mode::Propagate`): the part in `propagate.rs` (sides of the possible cells;
+//! conflicts past `max`, and with `max` 0 the cells that would be chokepoints set false; the
+//! exact count checked against `min` once the region is decided). **Cut loop** (`Mode::Lazy`,
+//! the clash diagnosis): the same witness clauses for a level over `max`, and for a level
+//! under `min` the clause that the region's class cells change.
+//!
+//! No soft variant: a soft count would need the exact indicators in every model, so the
+//! quadratic encoding on every grid.
+
+pub(crate) mod rule;
+
+mod cut;
+mod propagate;
+
+use crate::error::GridError;
+use crate::family::{Family, Reading, Switch, tagged};
+use crate::level::Level;
+use crate::model::{GridModel, Mode};
+use crate::spec::vocab::MAX_CHOKEPOINT_EXPORT_CLAUSES;
+use crate::spec::{FieldProblem, GridSpec, RuleRef, RuleTag};
+use cut::{IN, OPEN, OUT};
+use grim_solver::Lit;
+use rule::{ChokepointRule, NAME};
+use std::sync::Arc;
+
+/// The family in the table (`families/mod.rs`).
+pub(crate) struct Chokepoints;
+
+/// Per cell, its literal for `rule` (the constant false outside the region).
+fn lits_of(m: &mut GridModel, rule: &ChokepointRule) -> Vec<Lit> {
+    let class = m.class_lits(&rule.class);
+    let ff = m.problem.always_false();
+    (0..m.spec.cells())
+        .map(|c| {
+            let (x, y) = (c % m.spec.width, c / m.spec.width);
+            if rule.region.contains(x, y) {
+                class[c]
+            } else {
+                ff
+            }
+        })
+        .collect()
+}
+
+/// The clauses of the exact encoding for `n` cells that may hold the class with `e` directed
+/// edges between them: per such cell, `n` closure-and-support clauses, `e · (3 · bits + 3)`
+/// for the parents, a few for the indicator.
+fn estimate(n: u64, e: u64) -> u64 {
+    let bits = u64::from(u64::BITS - n.max(2).saturating_sub(1).leading_zeros());
+    n.saturating_mul(
+        n.saturating_mul(2)
+            .saturating_add(e.saturating_mul(3 * bits + 3))
+            .saturating_add(8),
+    )
+}
+
+impl Family for Chokepoints {
+    fn fields(&self) -> &'static [&'static str] {
+        &[NAME]
+    }
+
+    fn read(&self, at: &mut Reading<'_>) -> Result<(), GridError> {
+        at.rules(NAME, rule::read_rule, |spec, rules| {
+            spec.chokepoints = rules
+        })
+    }
+
+    fn encode(&self, m: &mut GridModel) {
+        let rules = m.spec.chokepoints.clone();
+        let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+        for (i, rule) in rules.iter().enumerate() {
+            m.tag(Some(RuleTag::new(NAME, i)));
+            let lits = lits_of(m, rule);
+            if rule.on_loop {
+                local(m, &lits);
+            }
+            match m.mode {
+                Mode::Eager => {
+                    let n = lits.iter().filter(|&&l| l != ff).count() as u64;
+                    let e = (0..m.spec.cells())
+                        .filter(|&c| lits[c] != ff)
+                        .map(|c| m.spec.neighbours(c).filter(|&d| lits[d] != ff).count() as u64)
+                        .sum();
+                    let clauses = estimate(n, e);
+                    if clauses > MAX_CHOKEPOINT_EXPORT_CLAUSES {
+                        m.refuse(GridError::Invalid {
+                            field: format!("{NAME}[{i}]"),
+                            problem: FieldProblem::ChokepointsExportTooLarge { clauses },
+                        });
+                        continue;
+                    }
+                    exact(m, &lits, rule);
+                }
+                Mode::Lazy => {}
+                Mode::Propagate => {
+                    let lit_of = lits.iter().map(|&l| (l != tt && l != ff).then_some(l));
+                    let fixed = lits
+                        .iter()
+                        .map(|&l| match l {
+                            l if l == tt => IN,
+                            l if l == ff => OUT,
+                            _ => OPEN,
+                        })
+                        .collect();
+                    m.plans.push(Arc::new(propagate::Plan {
+                        width: m.spec.width,
+                        height: m.spec.height,
+                        min: rule.min,
+                        max: rule.max,
+                        lit_of: lit_of.collect(),
+                        fixed,
+                    }));
+                }
+            }
+        }
+        m.tag(None);
+    }
+
+    fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
+        tagged(
+            spec,
+            NAME,
+            &["class", "min", "max", "loop"],
+            0..spec.chokepoints.len(),
+        )
+    }
+
+    fn cut_lits(&self, m: &GridModel) -> Vec<Lit> {
+        let mut out = Vec::new();
+        for rule in &m.spec.chokepoints {
+            if let Some(class) = m.class_lits.get(&rule.class) {
+                out.extend(class.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// For a level over `max`: the witness clauses of `max + 1` of its articulation cells; under
+    /// `min`: the clause that the region's class cells change.
+    fn cuts(&self, m: &GridModel, level: &Level) -> Vec<(RuleTag, Vec<Lit>)> {
+        let mut out = Vec::new();
+        let (w, h) = (m.spec.width, m.spec.height);
+        let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+        for (i, rule) in m.spec.chokepoints.iter().enumerate() {
+            let Some(class) = m.class_lits.get(&rule.class) else {
+                continue;
+            };
+            let inside = |c: usize| rule.region.contains(c % w, c / w);
+            let status: Vec<u8> = (0..m.spec.cells())
+                .map(|c| {
+                    if inside(c) && rule.class[level.tiles[c]] {
+                        IN
+                    } else {
+                        OUT
+                    }
+                })
+                .collect();
+            let lit_of: Vec<Option<Lit>> = (0..m.spec.cells())
+                .map(|c| (inside(c) && class[c] != tt && class[c] != ff).then_some(class[c]))
+                .collect();
+            let sides = cut::Sides::new(w, h, &status);
+            let found = cut::certain(w, h, &status, &sides);
+            let tag = RuleTag::new(NAME, i);
+            if rule.max.is_some_and(|max| found.len() as u64 > max) {
+                let take = rule.max.unwrap_or(0) as usize + 1;
+                let mut clause = Vec::new();
+                for &x in found.iter().take(take) {
+                    clause.extend(cut::witness(w, h, &status, &lit_of, x));
+                }
+                clause.sort_unstable_by_key(|l| l.code());
+                clause.dedup();
+                out.push((tag, clause));
+            } else if (found.len() as u64) < rule.min {
+                let clause = lit_of
+                    .iter()
+                    .zip(&status)
+                    .filter_map(|(l, &s)| l.map(|l| if s == IN { !l } else { l }))
+                    .collect();
+                out.push((tag, clause));
+            }
+        }
+        out
+    }
+}
+
+/// `loop`'s local clauses (see the module doc).
+fn local(m: &mut GridModel, lits: &[Lit]) {
+    let ff = m.problem.always_false();
+    for c in 0..m.spec.cells() {
+        if lits[c] == ff {
+            continue;
+        }
+        let nc: Vec<usize> = m.spec.neighbours(c).filter(|&d| lits[d] != ff).collect();
+        let mut alone = vec![!lits[c]];
+        alone.extend(nc.iter().map(|&d| lits[d]));
+        m.problem.add_clause(&alone, None);
+        for &d in nc.iter().filter(|&&d| d > c) {
+            let mut pair = vec![!lits[c], !lits[d]];
+            let others = m
+                .spec
+                .neighbours(c)
+                .chain(m.spec.neighbours(d))
+                .filter(|&e| e != c && e != d && lits[e] != ff);
+            pair.extend(others.map(|e| lits[e]));
+            m.problem.add_clause(&pair, None);
+        }
+    }
+}
+
+/// The export's exact encoding (see the module doc).
+fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
+    let ff = m.problem.always_false();
+    let cells = m.spec.cells();
+    let n = lits.iter().filter(|&&l| l != ff).count();
+    let bits = (usize::BITS - (n.max(2) - 1).leading_zeros()) as usize;
+    let mut indicators = Vec::new();
+    for v in 0..cells {
+        if lits[v] == ff {
+            continue;
+        }
+        let nv: Vec<usize> = m.spec.neighbours(v).filter(|&d| lits[d] != ff).collect();
+        if nv.len() < 2 {
+            continue; // removing v leaves its one neighbour's piece whole
+        }
+        // first[k]: nv[k] is the first class neighbour of v.
+        let mut first = Vec::new();
+        for k in 0..nv.len() {
+            let f = m.problem.new_var().pos();
+            m.problem.add_clause(&[!f, lits[nv[k]]], None);
+            for &j in &nv[..k] {
+                m.problem.add_clause(&[!f, !lits[j]], None);
+            }
+            let mut def = vec![f, !lits[nv[k]]];
+            def.extend(nv[..k].iter().map(|&j| lits[j]));
+            m.problem.add_clause(&def, None);
+            first.push(f);
+        }
+        let reach: Vec<Lit> = (0..cells)
+            .map(|c| {
+                if c == v || lits[c] == ff {
+                    ff
+                } else {
+                    m.problem.new_var().pos()
+                }
+            })
+            .collect();
+        let rank: Vec<Vec<Lit>> = (0..cells)
+            .map(|c| {
+                if reach[c] == ff {
+                    Vec::new()
+                } else {
+                    (0..bits).map(|_| m.problem.new_var().pos()).collect()
+                }
+            })
+            .collect();
+        for (k, &f) in first.iter().enumerate() {
+            m.problem.add_clause(&[!f, reach[nv[k]]], None);
+        }
+        for c in 0..cells {
+            if reach[c] == ff {
+                continue;
+            }
+            m.problem.add_clause(&[!reach[c], lits[c]], None);
+            let mut support = vec![!reach[c]];
+            if let Some(k) = nv.iter().position(|&x| x == c) {
+                support.push(first[k]);
+            }
+            let nbrs: Vec<usize> = m.spec.neighbours(c).filter(|&d| reach[d] != ff).collect();
+            for d in nbrs {
+                // Closed: a class neighbour of a reached cell is reached.
+                m.problem.add_clause(&[!reach[c], !lits[d], reach[d]], None);
+                // Founded: a parent of smaller rank.
+                let par = m.problem.new_var().pos();
+                support.push(par);
+                m.problem.add_clause(&[!par, reach[d]], None);
+                let mut lt = par;
+                for b in (0..bits).rev() {
+                    let (x, y) = (rank[d][b], rank[c][b]);
+                    let next = if b == 0 {
+                        ff
+                    } else {
+                        m.problem.new_var().pos()
+                    };
+                    m.problem.add_clause(&[!lt, !x, y], None);
+                    m.problem.add_clause(&[!lt, !x, next], None);
+                    m.problem.add_clause(&[!lt, y, next], None);
+                    lt = next;
+                }
+            }
+            m.problem.add_clause(&support, None);
+        }
+        // out[k] ↔ class(nv[k]) ∧ ¬reach(nv[k]); a ↔ class(v) ∧ ⋁ out[k].
+        let a = m.problem.new_var().pos();
+        m.problem.add_clause(&[!a, lits[v]], None);
+        let mut some = vec![!a];
+        for &u in &nv {
+            let o = m.problem.new_var().pos();
+            m.problem.add_clause(&[!o, lits[u]], None);
+            m.problem.add_clause(&[!o, !reach[u]], None);
+            m.problem.add_clause(&[o, !lits[u], reach[u]], None);
+            m.problem.add_clause(&[a, !lits[v], !o], None);
+            some.push(o);
+        }
+        m.problem.add_clause(&some, None);
+        indicators.push(a);
+    }
+    let hi = rule.max.map_or(indicators.len(), |x| {
+        x.min(indicators.len() as u64) as usize
+    });
+    let lo = usize::try_from(rule.min).unwrap_or(usize::MAX);
+    m.problem.count(&indicators, lo, hi, None);
+}
