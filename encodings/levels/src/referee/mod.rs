@@ -944,7 +944,7 @@ impl<'a> Doc<'a> {
     }
 
     /// A path: a walk from a `from` cell to a `to` cell whose inner cells hold `through`, of at
-    /// most `max_length` steps.
+    /// most `max_length` steps, and none of fewer than `min_length` steps.
     fn path(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
         let path = rule.path();
         let end = |k: &str| rule.field(k).and_then(|(v, at)| self.endpoint(v, &at));
@@ -982,10 +982,27 @@ impl<'a> Doc<'a> {
                 }
             }
         }
+        let floor = match get(rule.map, "min_length") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| unreadable(format!("{path}.min_length")))?,
+            ),
+        };
         let best = (0..n)
             .filter(|&c| self.picks(&to, level, c))
-            .filter_map(|c| steps[c])
+            .filter_map(|c| steps[c].map(|s| (s, c)))
             .min();
+        if let (Some((s, c)), Some(min)) = (best, floor)
+            && s < min
+        {
+            return Err(broken(
+                path,
+                Some(self.xy(c)),
+                Finding::PathTooShort { steps: s, min },
+            ));
+        }
+        let best = best.map(|(s, _)| s);
         match (best, limit) {
             (Some(s), Some(l)) if s > l => Err(broken(
                 path,

@@ -167,6 +167,14 @@ pub enum Finding {
     },
     /// No walk connects a path's ends.
     NoWalk,
+    /// The shortest walk between a path's ends is shorter than its `min_length` (the
+    /// violation's cell is the walk's end).
+    PathTooShort {
+        /// Steps of the shortest walk.
+        steps: u64,
+        /// `min_length`.
+        min: u64,
+    },
     /// A run of consecutive cells is longer than a `runs` rule allows (the violation's cell is
     /// its first cell: its west end, or its north end when `vertical`).
     LongRun {
@@ -323,6 +331,9 @@ impl fmt::Display for Finding {
                 "the shortest walk takes {steps} steps, more than {limit}"
             ),
             Finding::NoWalk => write!(f, "no walk connects the ends"),
+            Finding::PathTooShort { steps, min } => {
+                write!(f, "the shortest walk takes {steps} steps, fewer than {min}")
+            }
             Finding::LongRun {
                 length,
                 max,
