@@ -337,6 +337,36 @@ fn a_minimum_length_that_cannot_hold_is_named_in_the_clash() {
 }
 
 #[test]
+fn describe_measures_the_shortest_walk_of_each_path() {
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {ABC}, "paths": [
+            {{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "a"}},
+            {{"from": "b", "to": "c", "through": "open", "min_length": 2}}]}}"#
+    );
+    let spec = spec(&json);
+    let (mut walks, mut none) = (0, 0);
+    for l in domain_levels(&spec) {
+        let d = grid::describe(&spec, &l);
+        let first = shortest(&l, &|c| c == 0, &|c| l.tiles[c] == 2, &|c| l.tiles[c] == 0);
+        let second = shortest(&l, &|c| l.tiles[c] == 1, &|c| l.tiles[c] == 2, &|c| {
+            l.tiles[c] != 1
+        });
+        assert_eq!(d.paths, vec![first, second], "\n{}", l.to_text(&spec));
+        let scalar = d
+            .scalars()
+            .into_iter()
+            .find(|s| s.name == "paths[1].shortest_walk");
+        assert_eq!(scalar.and_then(|s| s.value), second.map(|s| s as f64));
+        if first.is_some() {
+            walks += 1;
+        } else {
+            none += 1;
+        }
+    }
+    assert!(walks > 0 && none > 0);
+}
+
+#[test]
 fn the_referee_names_a_walk_too_short_with_its_end() {
     let json = format!(
         r#"{{"width": 4, "height": 1, {ABC},
