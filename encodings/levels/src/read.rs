@@ -34,6 +34,7 @@ const FIELDS: &[&str] = &[
     "dead_ends",
     "separation",
     "symmetry",
+    "locks",
     "preferences",
     "comment",
 ];

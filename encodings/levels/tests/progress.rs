@@ -380,3 +380,178 @@ fn the_referee_names_a_walk_too_short_with_its_end() {
     assert_eq!(v[0].cell, Some((1, 0)));
     assert_eq!(v[0].found, Finding::PathTooShort { steps: 1, min: 3 });
 }
+
+// ----- locks and keys -----
+
+/// One colour for the brute force: whether a cell holds a key, whether it is a door.
+type Color<'a> = (&'a dyn Fn(usize) -> bool, &'a dyn Fn(usize) -> bool);
+
+/// `FORMAT.md`'s `locks`, by brute force: the progression from `start` over `walk` cells and
+/// door cells, with keys picked up on arrival; gated (each colour's doors not on or beside the
+/// progression with that colour's keys impassable and the colour never held) and opens (every
+/// door cell entered by the full progression).
+fn locks_hold(l: &Level, start: usize, walk: &dyn Fn(usize) -> bool, colors: &[Color]) -> bool {
+    let (w, h) = (l.width, l.height);
+    let n = w * h;
+    let k = colors.len();
+    let door_colors = |c: usize| (0..k).filter(move |&d| (colors[d].1)(c));
+    // Repeat: flood from the start with the held colours, then hold every colour whose key
+    // was reached (except `never`), until nothing new is held.
+    let progress = |never: Option<usize>, blocked: &dyn Fn(usize) -> bool| -> Vec<bool> {
+        let mut held = vec![false; k];
+        loop {
+            let mut seen = vec![false; n];
+            if !blocked(start) {
+                seen[start] = true;
+                let mut stack = vec![start];
+                while let Some(c) = stack.pop() {
+                    for d in around(c, w, h) {
+                        let walkable = walk(d) || door_colors(d).next().is_some();
+                        let unlocked = door_colors(d).all(|e| held[e]);
+                        if !seen[d] && walkable && unlocked && !blocked(d) {
+                            seen[d] = true;
+                            stack.push(d);
+                        }
+                    }
+                }
+            }
+            let before = held.clone();
+            for e in 0..k {
+                if Some(e) != never && (0..n).any(|c| seen[c] && (colors[e].0)(c)) {
+                    held[e] = true;
+                }
+            }
+            if held == before {
+                return seen;
+            }
+        }
+    };
+    for c in 0..k {
+        let seen = progress(Some(c), &|x| (colors[c].0)(x));
+        let touched = (0..n)
+            .any(|x| (colors[c].1)(x) && (seen[x] || around(x, w, h).iter().any(|&y| seen[y])));
+        if touched {
+            return false;
+        }
+    }
+    let seen = progress(None, &|_| false);
+    (0..n).all(|x| door_colors(x).next().is_none() || seen[x])
+}
+
+const LOCK_TILES: &str = r#""tiles": [{"name": "wall", "glyph": "x"},
+    {"name": "floor", "glyph": ".", "classes": ["walk"]},
+    {"name": "key_a", "glyph": "a", "classes": ["walk"]},
+    {"name": "door_a", "glyph": "A"},
+    {"name": "key_b", "glyph": "b", "classes": ["walk"]},
+    {"name": "door_b", "glyph": "B"}]"#;
+
+#[test]
+fn one_colour_of_locks_matches_the_brute_force() {
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {LOCK_TILES},
+        "allowed": [{{"x": 1, "y": 0, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 0, "tiles": ["wall", "floor"]}},
+                    {{"x": 0, "y": 1, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 1, "y": 1, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 1, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 0, "y": 2, "tiles": ["wall", "floor"]}},
+                    {{"x": 1, "y": 2, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 2, "tiles": ["wall", "floor"]}}],
+        "mask": ["???", "???", "???"],
+        "pins": [{{"x": 0, "y": 0, "tile": "floor"}}],
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}}]}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        let key = |c: usize| l.tiles[c] == 2;
+        let door = |c: usize| l.tiles[c] == 3;
+        locks_hold(l, 0, &|c| matches!(l.tiles[c], 1 | 2 | 4), &[(&key, &door)])
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn two_colours_of_locks_match_the_brute_force() {
+    // A 4×2 grid, the start in the north-west corner: 7 free cells of 6 tiles, minus a few.
+    let every = r#"["wall", "floor", "key_a", "door_a", "key_b", "door_b"]"#;
+    let allowed: Vec<String> = (1..8)
+        .map(|c| {
+            let tiles = if c == 7 {
+                r#"["wall", "door_a", "door_b"]"#
+            } else {
+                every
+            };
+            format!(r#"{{"x": {}, "y": {}, "tiles": {tiles}}}"#, c % 4, c / 4)
+        })
+        .collect();
+    let json = format!(
+        r#"{{"width": 4, "height": 2, {LOCK_TILES}, "allowed": [{}],
+        "pins": [{{"x": 0, "y": 0, "tile": "floor"}}],
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}},
+                               {{"key": "key_b", "door": "door_b"}}]}}]}}"#,
+        allowed.join(", ")
+    );
+    let keeps = |l: &Level| {
+        let (ka, da) = (|c: usize| l.tiles[c] == 2, |c: usize| l.tiles[c] == 3);
+        let (kb, db) = (|c: usize| l.tiles[c] == 4, |c: usize| l.tiles[c] == 5);
+        locks_hold(
+            l,
+            0,
+            &|c| matches!(l.tiles[c], 1 | 2 | 4),
+            &[(&ka, &da), (&kb, &db)],
+        )
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn keys_as_a_layer_value_and_a_door_class_match_the_brute_force() {
+    let json = r#"{"width": 3, "height": 2,
+        "tiles": [{"name": "wall", "glyph": "x"}, {"name": "floor", "glyph": "."},
+                  {"name": "gate", "glyph": "G", "classes": ["door"]}],
+        "layers": [{"name": "it", "values": [{"name": "none", "glyph": " "},
+            {"name": "key", "glyph": "k"}]}],
+        "pins": [{"x": 0, "y": 0, "tile": "floor"}],
+        "locks": [{"start": {"x": 0, "y": 0}, "through": "floor",
+                   "colors": [{"key": "it.key", "door": "door"}]}]}"#;
+    let keeps = |l: &Level| {
+        let key = |c: usize| l.layers[0][c] == 1;
+        let door = |c: usize| l.tiles[c] == 2;
+        locks_hold(l, 0, &|c| l.tiles[c] == 1, &[(&key, &door)])
+    };
+    assert_mixed(both_ways(json, &keeps));
+}
+
+#[test]
+fn a_key_behind_its_own_door_is_named_in_the_clash() {
+    let json = format!(
+        r#"{{"width": 4, "height": 1, {LOCK_TILES}, "mask": [".A.a"],
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}}]}}]}}"#
+    );
+    let named = clash(&json);
+    assert!(named.contains(&"locks[0]".to_string()), "{named:?}");
+}
+
+#[test]
+fn the_referee_names_a_door_reached_before_its_key_and_a_door_that_never_opens() {
+    let json = format!(
+        r#"{{"width": 4, "height": 1, {LOCK_TILES},
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}}]}}]}}"#
+    );
+    let spec = spec(&json);
+    let level = Level::from_text(&spec, ".A.a\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "locks[0]");
+    assert_eq!(v[0].cell, Some((1, 0)));
+    assert_eq!(v[0].found, Finding::DoorBeforeKey { color: 0 });
+    let level = Level::from_text(&spec, ".xaA\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v[0].found, Finding::DoorNeverOpens { color: 0 });
+    assert_eq!(v[0].cell, Some((3, 0)));
+    let level = Level::from_text(&spec, ".aA.\n").unwrap();
+    assert_eq!(check_level(&spec, &level), Ok(()));
+}

@@ -16,6 +16,7 @@ pub(crate) mod counts;
 pub(crate) mod dead_ends;
 pub(crate) mod enclosure;
 pub(crate) mod layers;
+pub(crate) mod locks;
 pub(crate) mod paths;
 pub(crate) mod preferences;
 pub(crate) mod runs;
@@ -26,7 +27,7 @@ pub(crate) mod tiles;
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 12] = [
+pub(crate) const FAMILIES: [&dyn Family; 13] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -38,5 +39,6 @@ pub(crate) const FAMILIES: [&dyn Family; 12] = [
     &dead_ends::DeadEnds,
     &separation::Separation,
     &symmetry::Symmetry,
+    &locks::Locks,
     &preferences::Prefs,
 ];

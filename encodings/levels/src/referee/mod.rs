@@ -16,6 +16,7 @@
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
+mod locks;
 pub(crate) mod verdict;
 mod vocab;
 
@@ -60,6 +61,11 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
     }
     for rule in doc.list("paths") {
         if let Err(v) = doc.path(rule, level) {
+            found.push(v);
+        }
+    }
+    for rule in doc.list("locks") {
+        if let Err(v) = doc.locks(rule, level) {
             found.push(v);
         }
     }

@@ -21,6 +21,7 @@ pub use crate::families::connectivity::rule::ConnectivityRule;
 pub use crate::families::counts::rule::CountRule;
 pub use crate::families::dead_ends::rule::DeadEndRule;
 pub use crate::families::enclosure::rule::EnclosureRule;
+pub use crate::families::locks::rule::{LockColor, LockRule, MAX_LOCK_COLORS};
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
 pub use crate::families::runs::rule::{RunAxis, RunRule};
@@ -91,6 +92,8 @@ pub struct GridSpec {
     pub separation: Vec<SeparationRule>,
     /// Symmetry rules (`symmetry`).
     pub symmetry: Vec<SymmetryRule>,
+    /// Locks-and-keys rules (`locks`).
+    pub locks: Vec<LockRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -201,6 +204,7 @@ impl GridSpec {
             runs: Vec::new(),
             dead_ends: Vec::new(),
             separation: Vec::new(),
+            locks: Vec::new(),
             symmetry: Vec::new(),
             document: Arc::new(document.clone()),
             origins: Origins::default(),
