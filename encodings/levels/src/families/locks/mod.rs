@@ -29,7 +29,7 @@ use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};
 use crate::founded::founded;
 use crate::model::GridModel;
-use crate::spec::{GridSpec, RuleRef, RuleTag};
+use crate::spec::{GridSpec, RuleRef, RuleTag, Selection};
 use grim_solver::Lit;
 use rule::{LockRule, NAME};
 
@@ -86,7 +86,33 @@ fn encode_rule(m: &mut GridModel, rule: &LockRule) {
     for c in 0..rule.colors.len() {
         gated(m, &lits, c);
     }
-    opens(m, &lits);
+    if !opens_follows(&m.spec, rule) {
+        opens(m, &lits);
+    }
+}
+
+/// Whether "every door opens" follows from the gating and a connectivity rule of the spec, so
+/// that its staged encoding (the costly part) can be left out without admitting a level that
+/// breaks it: a connectivity rule rooted at the start whose class is exactly the walkable
+/// tiles (`through` and the door tiles; the doors given as tiles or classes). Then, in a level
+/// keeping both, a door never entered would have a walkable path from the start, and the first
+/// cell of it outside `R*` would be a door of a colour never held beside `R*`, which the
+/// gating forbids (`FORMAT.md`, `locks`).
+fn opens_follows(spec: &GridSpec, rule: &LockRule) -> bool {
+    let mut walkable = rule.through.clone();
+    for color in &rule.colors {
+        match &color.door {
+            Selection::Tiles(set) => {
+                for (w, &d) in walkable.iter_mut().zip(set) {
+                    *w |= d;
+                }
+            }
+            Selection::LayerValue { .. } => return false,
+        }
+    }
+    spec.connectivity
+        .iter()
+        .any(|c| c.root == Some(rule.start) && c.class == walkable)
 }
 
 /// A clause without its constant false literals; none when a literal is constant true.
