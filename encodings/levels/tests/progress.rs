@@ -555,3 +555,52 @@ fn the_referee_names_a_door_reached_before_its_key_and_a_door_that_never_opens()
     let level = Level::from_text(&spec, ".aA.\n").unwrap();
     assert_eq!(check_level(&spec, &level), Ok(()));
 }
+
+/// Whether every cell `member` holds is joined to `start` through `member` cells.
+fn connected_from(l: &Level, start: usize, member: &dyn Fn(usize) -> bool) -> bool {
+    let (w, h) = (l.width, l.height);
+    let n = w * h;
+    if !member(start) {
+        return false;
+    }
+    let mut seen = vec![false; n];
+    seen[start] = true;
+    let mut stack = vec![start];
+    while let Some(c) = stack.pop() {
+        for d in around(c, w, h) {
+            if member(d) && !seen[d] {
+                seen[d] = true;
+                stack.push(d);
+            }
+        }
+    }
+    (0..n).all(|c| !member(c) || seen[c])
+}
+
+#[test]
+fn locks_with_the_walkable_tiles_connected_match_the_brute_force() {
+    // The connectivity rule's class is exactly the walkable tiles, rooted at the start: the
+    // model leaves out the "opens" stages, which then follow from the gating.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {LOCK_TILES},
+        "allowed": [{{"x": 1, "y": 0, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 0, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 0, "y": 1, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 1, "y": 1, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 1, "tiles": ["wall", "floor", "door_a"]}},
+                    {{"x": 0, "y": 2, "tiles": ["wall", "floor", "door_a"]}},
+                    {{"x": 1, "y": 2, "tiles": ["wall", "floor", "key_a", "door_a"]}},
+                    {{"x": 2, "y": 2, "tiles": ["wall", "floor", "key_a"]}}],
+        "pins": [{{"x": 0, "y": 0, "tile": "floor"}}],
+        "connectivity": [{{"class": ["walk", "door_a"], "root": {{"x": 0, "y": 0}}}}],
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}}]}}]}}"#
+    );
+    let keeps = |l: &Level| {
+        let key = |c: usize| l.tiles[c] == 2;
+        let door = |c: usize| l.tiles[c] == 3;
+        let walk = |c: usize| matches!(l.tiles[c], 1 | 2 | 4);
+        connected_from(l, 0, &|c| walk(c) || door(c)) && locks_hold(l, 0, &walk, &[(&key, &door)])
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}
