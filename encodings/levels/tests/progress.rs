@@ -426,10 +426,10 @@ fn locks_hold(l: &Level, start: usize, walk: &dyn Fn(usize) -> bool, colors: &[C
             }
         }
     };
-    for c in 0..k {
-        let seen = progress(Some(c), &|x| (colors[c].0)(x));
-        let touched = (0..n)
-            .any(|x| (colors[c].1)(x) && (seen[x] || around(x, w, h).iter().any(|&y| seen[y])));
+    for (c, (key, door)) in colors.iter().enumerate() {
+        let seen = progress(Some(c), &|x| key(x));
+        let touched =
+            (0..n).any(|x| door(x) && (seen[x] || around(x, w, h).iter().any(|&y| seen[y])));
         if touched {
             return false;
         }
