@@ -28,7 +28,7 @@ pub(crate) mod rule;
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};
 use crate::founded::founded;
-use crate::model::GridModel;
+use crate::model::{GridModel, set_wished};
 use crate::spec::{GridSpec, RuleRef, RuleTag, Selection};
 use grim_solver::Lit;
 use rule::{LockRule, NAME};
@@ -132,17 +132,31 @@ fn gated(m: &mut GridModel, l: &Lits, c: usize) {
     let k = l.doors.len();
     let reach: Vec<Lit> = (0..cells).map(|_| m.problem.new_var().pos()).collect();
     let open: Vec<Lit> = (0..k).map(|_| m.problem.new_var().pos()).collect();
+    // With seeded hints, the gating's reach is hinted "reached": deciding a cell unreached
+    // would force walls around it, deciding it reached only forbids the rare door beside it.
+    let hinted = !m.wished.is_empty();
+    if hinted {
+        for &r in &reach {
+            set_wished(&mut m.wished, r, Some(true));
+        }
+    }
     clause(m, &[l.keys[c][l.start], reach[l.start]]);
     for v in 0..cells {
         // g_d(v): "v is no closed door of d" for the other colours that may be doors here.
         let mut closed_any: Vec<Lit> = Vec::new();
         for d in (0..k).filter(|&d| d != c && l.doors[d][v] != ff) {
             let g = m.problem.new_var().pos();
+            if hinted {
+                set_wished(&mut m.wished, g, Some(true));
+            }
             clause(m, &[l.doors[d][v], g]);
             clause(m, &[!open[d], g]);
             closed_any.push(!g);
         }
         let enter = m.problem.new_var().pos();
+        if hinted {
+            set_wished(&mut m.wished, enter, Some(true));
+        }
         let walk: Vec<Lit> = std::iter::once(l.through[v])
             .chain(l.doors.iter().map(|d| d[v]))
             .filter(|&w| w != ff)
