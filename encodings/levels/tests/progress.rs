@@ -604,3 +604,26 @@ fn locks_with_the_walkable_tiles_connected_match_the_brute_force() {
     };
     assert_mixed(both_ways(&json, &keeps));
 }
+
+#[test]
+fn locks_whose_start_may_hold_a_key_a_door_or_a_wall_match_the_brute_force() {
+    // The start is always occupied whatever it holds; a key there is held at once (and gates
+    // nothing); a door there is reached at once.
+    let some = r#"["wall", "floor", "key_a", "door_a"]"#;
+    let json = format!(
+        r#"{{"width": 3, "height": 2, {LOCK_TILES},
+        "allowed": [{}],
+        "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk",
+                    "colors": [{{"key": "key_a", "door": "door_a"}}]}}]}}"#,
+        (0..6)
+            .map(|c| format!(r#"{{"x": {}, "y": {}, "tiles": {some}}}"#, c % 3, c / 3))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let keeps = |l: &Level| {
+        let key = |c: usize| l.tiles[c] == 2;
+        let door = |c: usize| l.tiles[c] == 3;
+        locks_hold(l, 0, &|c| matches!(l.tiles[c], 1 | 2 | 4), &[(&key, &door)])
+    };
+    assert_mixed(both_ways(&json, &keeps));
+}

@@ -19,7 +19,6 @@
 //! cells; a complete assignment is therefore judged exactly (every walk of a complete level
 //! uses certain literals only), which is what makes the propagated model sound.
 
-use super::propagate::PathWatch;
 use crate::graph::Graph;
 use grim_solver::{ClauseKind, Context, Lit};
 
@@ -45,9 +44,8 @@ pub(super) struct Floor {
 const NONE: u32 = u32::MAX;
 
 impl Floor {
-    /// The floor `min` of the rule `w`.
-    pub(super) fn new(min: usize, w: &PathWatch) -> Floor {
-        let (from, to, through) = w.ends();
+    /// The floor `min` of the rule over per-cell `from`, `to` and `through` literals.
+    pub(super) fn new(min: usize, from: &[Lit], to: &[Lit], through: &[Lit]) -> Floor {
         let codes = from
             .iter()
             .chain(to)
@@ -110,14 +108,13 @@ impl Floor {
     /// The pass of the module doc; returns true on a conflict (its clause added).
     pub(super) fn propagate(
         &mut self,
-        w: &PathWatch,
+        (from, to, through): (&[Lit], &[Lit], &[Lit]),
         graph: &Graph,
         ctx: &mut Context<'_>,
     ) -> bool {
         if !self.grown {
             return false;
         }
-        let (from, to, through) = w.ends();
         let cells = from.len();
         let truth = |l: Lit| ctx.value(l) == Some(true);
         let (mut df, mut pf) = (std::mem::take(&mut self.df), std::mem::take(&mut self.pf));

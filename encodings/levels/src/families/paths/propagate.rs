@@ -80,7 +80,7 @@ impl Witnesses {
                 .map(|(from, to, through, max_length, min_length)| {
                     let mut w =
                         PathWatch::new(from.clone(), to.clone(), through.clone(), *max_length);
-                    w.floor = min_length.map(|m| Floor::new(m, &w));
+                    w.floor = min_length.map(|m| Floor::new(m, from, to, through));
                     w
                 })
                 .collect(),
@@ -118,7 +118,7 @@ impl SearchPart for Witnesses {
                 return true; // a conflict
             }
             if let Some(mut floor) = p.floor.take() {
-                let conflict = floor.propagate(p, &self.graph, ctx);
+                let conflict = floor.propagate(p.ends(), &self.graph, ctx);
                 p.floor = Some(floor);
                 if conflict {
                     return true;
