@@ -627,3 +627,71 @@ fn locks_whose_start_may_hold_a_key_a_door_or_a_wall_match_the_brute_force() {
     };
     assert_mixed(both_ways(&json, &keeps));
 }
+
+// ----- walking separation -----
+
+/// Whether every two distinct `member` cells are at least `d` steps apart along walks whose
+/// inner cells are `through` (FORMAT.md, `separation` with `"metric": "walk"`).
+fn walk_apart(
+    l: &Level,
+    d: usize,
+    member: &dyn Fn(usize) -> bool,
+    through: &dyn Fn(usize) -> bool,
+) -> bool {
+    let n = l.width * l.height;
+    (0..n).filter(|&a| member(a)).all(|a| {
+        (0..n)
+            .filter(|&b| b != a && member(b))
+            .all(|b| shortest(l, &|c| c == a, &|c| c == b, through).is_none_or(|s| s >= d))
+    })
+}
+
+#[test]
+fn walking_separation_matches_the_brute_force() {
+    for (d, w, h) in [(2, 3, 3), (3, 3, 3), (5, 4, 2)] {
+        let json = format!(
+            r#"{{"width": {w}, "height": {h}, {ABC},
+            "separation": [{{"of": "c", "min_distance": {d}, "metric": "walk", "through": "a"}}]}}"#
+        );
+        let keeps = move |l: &Level| walk_apart(l, d, &|c| l.tiles[c] == 2, &|c| l.tiles[c] == 0);
+        assert_mixed(both_ways(&json, &keeps));
+    }
+    // `through` holding the selected tile: a walk may pass another selected cell.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {ABC},
+        "separation": [{{"of": "c", "min_distance": 3, "metric": "walk", "through": "open"}}]}}"#
+    );
+    let keeps = |l: &Level| walk_apart(l, 3, &|c| l.tiles[c] == 2, &|c| l.tiles[c] != 1);
+    assert_mixed(both_ways(&json, &keeps));
+}
+
+#[test]
+fn walking_separation_that_cannot_hold_is_named_and_the_referee_measures_the_walk() {
+    let json = format!(
+        r#"{{"width": 3, "height": 1, {ABC}, "mask": ["cac"],
+        "separation": [{{"of": "c", "min_distance": 3, "metric": "walk", "through": "a"}}]}}"#
+    );
+    let named = clash(&json);
+    assert!(named.contains(&"separation[0]".to_string()), "{named:?}");
+    // Walled apart, two c cells side by side in Manhattan terms are far in walking terms.
+    let json = format!(
+        r#"{{"width": 3, "height": 2, {ABC},
+        "separation": [{{"of": "c", "min_distance": 3, "metric": "walk", "through": "a"}}]}}"#
+    );
+    let spec = spec(&json);
+    // Walled apart by the b, the two c cells are 4 steps apart walking through the a row
+    // (2 in Manhattan terms).
+    let level = Level::from_text(&spec, "cbc\naaa\n").unwrap();
+    assert_eq!(check_level(&spec, &level), Ok(()));
+    let level = Level::from_text(&spec, "cac\nbbb\n").unwrap();
+    let v = check_level(&spec, &level).unwrap_err();
+    assert_eq!(v[0].rule, "separation[0]");
+    assert_eq!(
+        v[0].found,
+        Finding::TooClose {
+            other: (2, 0),
+            distance: 2,
+            min: 3
+        }
+    );
+}
