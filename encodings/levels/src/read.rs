@@ -36,6 +36,7 @@ const FIELDS: &[&str] = &[
     "symmetry",
     "acyclic",
     "chokepoints",
+    "locks",
     "preferences",
     "comment",
 ];

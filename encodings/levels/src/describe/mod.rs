@@ -25,6 +25,7 @@
 
 mod blocks;
 mod shape;
+mod walks;
 
 pub use blocks::{Blocks, blocks};
 
@@ -57,6 +58,9 @@ pub struct Description {
     pub sets: Vec<SetDescription>,
     /// Per layer (file order), the count of each value.
     pub layers: Vec<LayerCounts>,
+    /// Per `paths` rule (file order), the steps of the shortest walk between its ends, as the
+    /// rule defines a walk (`None`: no walk) — what `min_length` and `max_length` bound.
+    pub paths: Vec<Option<usize>>,
 }
 
 /// Whether a [`SetDescription`] is about one tile or a class of tiles.
@@ -297,6 +301,7 @@ pub fn describe(spec: &GridSpec, level: &Level) -> Description {
         symmetry: symmetry(w, h, tile_at),
         sets,
         layers,
+        paths: walks::shortest_walks(spec, level),
     }
 }
 
@@ -485,6 +490,12 @@ impl Description {
                 });
             }
         }
+        for (i, steps) in self.paths.iter().enumerate() {
+            out.push(Scalar {
+                name: format!("paths[{i}].shortest_walk"),
+                value: steps.map(|s| s as f64),
+            });
+        }
         out
     }
 
@@ -553,6 +564,10 @@ impl Description {
                 .map(|v| format!("{} {}", v.name, v.count))
                 .collect();
             let _ = writeln!(out, "layer {}: {}", layer.name, values.join(", "));
+        }
+        for (i, steps) in self.paths.iter().enumerate() {
+            let text = steps.map_or("no walk".to_string(), |s| format!("{s} steps"));
+            let _ = writeln!(out, "paths[{i}]: shortest walk {text}");
         }
         out
     }

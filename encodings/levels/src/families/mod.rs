@@ -18,6 +18,7 @@ pub(crate) mod counts;
 pub(crate) mod dead_ends;
 pub(crate) mod enclosure;
 pub(crate) mod layers;
+pub(crate) mod locks;
 pub(crate) mod paths;
 pub(crate) mod preferences;
 pub(crate) mod runs;
@@ -28,7 +29,7 @@ pub(crate) mod tiles;
 use crate::family::Family;
 
 /// Every family, in encoding order.
-pub(crate) const FAMILIES: [&dyn Family; 14] = [
+pub(crate) const FAMILIES: [&dyn Family; 15] = [
     &tiles::Tiles,
     &adjacency::Adjacency,
     &layers::Layers,
@@ -42,5 +43,6 @@ pub(crate) const FAMILIES: [&dyn Family; 14] = [
     &symmetry::Symmetry,
     &acyclic::Acyclic,
     &chokepoints::Chokepoints,
+    &locks::Locks,
     &preferences::Prefs,
 ];

@@ -17,6 +17,7 @@
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
 mod maze;
+mod locks;
 pub(crate) mod verdict;
 mod vocab;
 
@@ -61,6 +62,11 @@ pub fn check_level(spec: &GridSpec, level: &Level) -> Result<(), Vec<Violation>>
     }
     for rule in doc.list("paths") {
         if let Err(v) = doc.path(rule, level) {
+            found.push(v);
+        }
+    }
+    for rule in doc.list("locks") {
+        if let Err(v) = doc.locks(rule, level) {
             found.push(v);
         }
     }
@@ -949,7 +955,7 @@ impl<'a> Doc<'a> {
     }
 
     /// A path: a walk from a `from` cell to a `to` cell whose inner cells hold `through`, of at
-    /// most `max_length` steps.
+    /// most `max_length` steps, and none of fewer than `min_length` steps.
     fn path(&self, rule: Rule, level: &Level) -> Result<(), Violation> {
         let path = rule.path();
         let end = |k: &str| rule.field(k).and_then(|(v, at)| self.endpoint(v, &at));
@@ -987,10 +993,27 @@ impl<'a> Doc<'a> {
                 }
             }
         }
+        let floor = match get(rule.map, "min_length") {
+            None => None,
+            Some(v) => Some(
+                v.as_u64()
+                    .ok_or_else(|| unreadable(format!("{path}.min_length")))?,
+            ),
+        };
         let best = (0..n)
             .filter(|&c| self.picks(&to, level, c))
-            .filter_map(|c| steps[c])
+            .filter_map(|c| steps[c].map(|s| (s, c)))
             .min();
+        if let (Some((s, c)), Some(min)) = (best, floor)
+            && s < min
+        {
+            return Err(broken(
+                path,
+                Some(self.xy(c)),
+                Finding::PathTooShort { steps: s, min },
+            ));
+        }
+        let best = best.map(|(s, _)| s);
         match (best, limit) {
             (Some(s), Some(l)) if s > l => Err(broken(
                 path,

@@ -167,6 +167,25 @@ pub enum Finding {
     },
     /// No walk connects a path's ends.
     NoWalk,
+    /// A door of a `locks` rule's colour can be reached (stood on or beside) without a key of
+    /// that colour (the violation's cell is the door).
+    DoorBeforeKey {
+        /// The colour's index in `colors`.
+        color: usize,
+    },
+    /// A door of a `locks` rule is never entered by the progression (the violation's cell).
+    DoorNeverOpens {
+        /// The colour's index in `colors`.
+        color: usize,
+    },
+    /// The shortest walk between a path's ends is shorter than its `min_length` (the
+    /// violation's cell is the walk's end).
+    PathTooShort {
+        /// Steps of the shortest walk.
+        steps: u64,
+        /// `min_length`.
+        min: u64,
+    },
     /// A run of consecutive cells is longer than a `runs` rule allows (the violation's cell is
     /// its first cell: its west end, or its north end when `vertical`).
     LongRun {
@@ -341,6 +360,17 @@ impl fmt::Display for Finding {
                 "the shortest walk takes {steps} steps, more than {limit}"
             ),
             Finding::NoWalk => write!(f, "no walk connects the ends"),
+            Finding::DoorBeforeKey { color } => write!(
+                f,
+                "a door of colour {color} can be reached without a key of that colour"
+            ),
+            Finding::DoorNeverOpens { color } => write!(
+                f,
+                "a door of colour {color} is never entered: the progression gets stuck"
+            ),
+            Finding::PathTooShort { steps, min } => {
+                write!(f, "the shortest walk takes {steps} steps, fewer than {min}")
+            }
             Finding::LongRun {
                 length,
                 max,

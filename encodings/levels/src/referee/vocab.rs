@@ -113,11 +113,40 @@ impl<'a> Doc<'a> {
         let held: Vec<usize> = (0..self.cells())
             .filter(|&c| self.picks(&of, level, c))
             .collect();
+        // Walking distance (`"metric": "walk"`): breadth-first from each held cell, leaving a
+        // cell other than the start only when it holds `through`.
+        let walk = match get(rule.map, "metric").map(Value::as_str) {
+            None | Some(Some("manhattan")) => None,
+            Some(Some("walk")) => Some(self.tiles_of(rule, "through")?),
+            Some(_) => return Err(unreadable(format!("{path}.metric"))),
+        };
+        let steps_from = |a: usize| -> Vec<u64> {
+            let mut dist = vec![u64::MAX; self.cells()];
+            dist[a] = 0;
+            let mut queue = std::collections::VecDeque::from([a]);
+            while let Some(c) = queue.pop_front() {
+                let passes = walk.as_ref().is_none_or(|t| t[level.tiles[c]]);
+                if c != a && !passes {
+                    continue;
+                }
+                for d in self.around(c) {
+                    if dist[d] == u64::MAX {
+                        dist[d] = dist[c] + 1;
+                        queue.push_back(d);
+                    }
+                }
+            }
+            dist
+        };
         let mut closest: Option<(u64, usize, usize)> = None;
         for (i, &a) in held.iter().enumerate() {
+            let walked = walk.as_ref().map(|_| steps_from(a));
             for &b in &held[i + 1..] {
                 let ((ax, ay), (bx, by)) = (self.xy(a), self.xy(b));
-                let dist = (ax.abs_diff(bx) + ay.abs_diff(by)) as u64;
+                let dist = match &walked {
+                    None => (ax.abs_diff(bx) + ay.abs_diff(by)) as u64,
+                    Some(steps) => steps[b],
+                };
                 if dist < min && closest.is_none_or(|(d, _, _)| dist < d) {
                     closest = Some((dist, a, b));
                 }

@@ -23,6 +23,7 @@ pub use crate::families::connectivity::rule::ConnectivityRule;
 pub use crate::families::counts::rule::CountRule;
 pub use crate::families::dead_ends::rule::DeadEndRule;
 pub use crate::families::enclosure::rule::EnclosureRule;
+pub use crate::families::locks::rule::{LockColor, LockRule, MAX_LOCK_COLORS};
 pub use crate::families::paths::rule::{Endpoint, PathRule};
 pub use crate::families::preferences::rule::Preferences;
 pub use crate::families::runs::rule::{RunAxis, RunRule};
@@ -98,6 +99,8 @@ pub struct GridSpec {
     pub acyclic: Vec<AcyclicRule>,
     /// Chokepoint rules (`chokepoints`).
     pub chokepoints: Vec<ChokepointRule>,
+    /// Locks-and-keys rules (`locks`).
+    pub locks: Vec<LockRule>,
     /// The document as written, for the referee ([`crate::check_level`]), which reads every
     /// rule from it by its own interpretation of `FORMAT.md` instead of from the tables above:
     /// a misreading then has to be made twice, independently, to go unseen.
@@ -209,6 +212,7 @@ impl GridSpec {
             runs: Vec::new(),
             dead_ends: Vec::new(),
             separation: Vec::new(),
+            locks: Vec::new(),
             symmetry: Vec::new(),
             acyclic: Vec::new(),
             chokepoints: Vec::new(),

@@ -266,6 +266,8 @@ pub enum Expected {
     },
     /// A ratio in `[0, 1]` (a number with a decimal point).
     Ratio,
+    /// A separation's `"metric"`: `"manhattan"` or `"walk"` (and `through` only with `"walk"`).
+    Metric,
     /// A ratio in `[0, 1]` where a whole number above 1 was given: a count with `per` takes
     /// ratios only (`1` is 100%).
     RatioWithPer,
@@ -361,6 +363,10 @@ impl std::fmt::Display for Expected {
             }
             Expected::Range { min, max } => write!(f, "a whole number from {min} to {max}"),
             Expected::Ratio => write!(f, "a ratio between 0 and 1"),
+            Expected::Metric => write!(
+                f,
+                "\"manhattan\" or \"walk\" (\"through\" goes with \"walk\" only)"
+            ),
             Expected::RatioWithPer => write!(f, "a ratio between 0 and 1 here"),
             Expected::CountOrRatio => {
                 write!(f, "a whole number of cells or a ratio between 0 and 1")

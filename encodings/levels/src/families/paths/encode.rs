@@ -39,7 +39,7 @@ pub(super) fn encode(m: &mut GridModel) {
             let from = endpoint_lits(m, &rule.from);
             let to = endpoint_lits(m, &rule.to);
             let through = m.class_lits(&rule.through);
-            left.push((from, to, through, rule.max_length));
+            left.push((from, to, through, rule.max_length, rule.min_length));
         } else {
             encode_rule(m, rule);
         }
@@ -68,6 +68,9 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
     let from = endpoint_lits(m, &rule.from);
     let to = endpoint_lits(m, &rule.to);
     let through = m.class_lits(&rule.through);
+    if let Some(min) = rule.min_length {
+        forbid_short(m, &from, &to, &through, min);
+    }
     let cells = m.spec.cells();
     // pass(d) → from(d) ∨ through(d).
     let pass: Vec<Lit> = (0..cells)
@@ -168,4 +171,74 @@ fn windowed(m: &mut GridModel, from: &[Lit], to: &[Lit], pass: &[Lit], len: usiz
             r
         })
         .collect()
+}
+
+/// `min_length = L` in the clause models (export and cut loop): no walk of fewer than `L` steps
+/// from a `from` cell to a `to` cell. Reachability is encoded in the **forcing** direction here
+/// (the opposite of the path's own existence, which only needs reasons): `r_k(v)` = "some walk
+/// of at most `k` steps from a `from` cell ends at `v`" is implied by
+/// `from(v) → r_0(v)`, `r_k(v) → r_{k+1}(v)`, `r_0(u) → r_1(v)` and
+/// `r_k(u) ∧ through(u) → r_{k+1}(v)` for each neighbour `u` of `v`; then
+/// `¬(r_{L−1}(v) ∧ to(v))`. Sound: along a walk `c_0 … c_j` (`j < L`) the clauses force
+/// `r_i(c_i)` one step at a time, so its end is forbidden. Complete: the true distances
+/// (`r_k(v)` iff the level's shortest such walk to `v` has at most `k` steps) satisfy every
+/// clause of a level that keeps the rule.
+///
+/// Windowed like the bounded path: `v` has layers only from `lo(v)` (its BFS distance from the
+/// cells that may be `from`, over the cells that may be `through`) up to `L − 1 − back(v)`
+/// (`back`: the same towards the cells that may be `to`) — on a too-short walk, `c_i` lies at
+/// `lo(c_i) ≤ i ≤ L − 1 − back(c_i)`, so the walk's layers all exist; the others never take part
+/// in forbidding anything, and a clause naming a missing layer is left out (a missing layer
+/// below the window is false in every level; above it, unused).
+fn forbid_short(m: &mut GridModel, from: &[Lit], to: &[Lit], through: &[Lit], min: usize) {
+    let cells = m.spec.cells();
+    let ff = m.problem.always_false();
+    let lo = distances(m, from, through);
+    let back = distances(m, to, through);
+    let top = min - 1;
+    // window[v] = (first layer, its literals); empty when v lies on no walk shorter than `min`.
+    let mut window: Vec<(usize, Vec<Lit>)> = Vec::with_capacity(cells);
+    for v in 0..cells {
+        let (l, b) = (lo[v], back[v]);
+        if l == usize::MAX || b == usize::MAX || l.saturating_add(b) > top {
+            window.push((0, Vec::new()));
+            continue;
+        }
+        let lits: Vec<Lit> = (l..=top - b).map(|_| m.problem.new_var().pos()).collect();
+        for pair in lits.windows(2) {
+            m.problem.add_clause(&[!pair[0], pair[1]], None);
+        }
+        window.push((l, lits));
+    }
+    let at = |window: &[(usize, Vec<Lit>)], v: usize, k: usize| -> Option<Lit> {
+        let (first, lits) = &window[v];
+        k.checked_sub(*first).and_then(|i| lits.get(i)).copied()
+    };
+    for v in 0..cells {
+        if from[v] != ff
+            && let Some(r0) = at(&window, v, 0)
+        {
+            m.problem.add_clause(&[!from[v], r0], None);
+        }
+        let (first, len) = (window[v].0, window[v].1.len());
+        for k in first..first + len {
+            let Some(r) = at(&window, v, k) else { continue };
+            let nbrs: Vec<usize> = m.spec.neighbours(v).collect();
+            for w in nbrs {
+                let Some(next) = at(&window, w, k + 1) else {
+                    continue;
+                };
+                if k == 0 {
+                    m.problem.add_clause(&[!r, next], None);
+                } else if through[v] != ff {
+                    m.problem.add_clause(&[!r, !through[v], next], None);
+                }
+            }
+        }
+        if to[v] != ff
+            && let Some(last) = at(&window, v, top)
+        {
+            m.problem.add_clause(&[!last, !to[v]], None);
+        }
+    }
 }

@@ -4,12 +4,14 @@
 //! - `rule.rs`: [`rule::PathRule`], [`rule::Endpoint`] and their reading.
 //! - `encode.rs`: the clauses of the export's and the cut loop's models (layers when bounded,
 //!   the founded encoding when not), and the literals a propagated model leaves to the search.
+//! - `floor.rs`: `min_length` inside the search (walks over the cells certainly in the class).
 //! - `propagate.rs`: the part of the grid propagator that keeps a witness walk and refutes the
 //!   rule as soon as none is left.
 
 pub(crate) mod rule;
 
 mod encode;
+mod floor;
 mod propagate;
 
 use crate::error::GridError;
@@ -35,7 +37,7 @@ impl Family for Paths {
     }
 
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
-        let keys = ["from", "to", "through", "max_length"];
+        let keys = ["from", "to", "through", "max_length", "min_length"];
         tagged(spec, NAME, &keys, 0..spec.paths.len())
     }
 }

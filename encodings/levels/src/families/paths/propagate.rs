@@ -32,6 +32,7 @@
 //! 64×64 cave, seeds 1–5: 23, 58, 26, 56, 69 conflicts without the forcing, 9, 58, 12, 56, 68
 //! with it.
 
+use super::floor::Floor;
 use crate::graph::Graph;
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
@@ -41,9 +42,9 @@ use grim_solver::{ClauseKind, Context, Lit, Var};
 /// before connectivity (a pass over the region); a path costs nothing while its witness stands.
 const RANK: u32 = 2;
 
-/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, and
-/// `max_length`.
-pub(super) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>);
+/// One path rule's literals for the propagator: `from`, `to`, `through` per cell, then
+/// `max_length` and `min_length`.
+pub(super) type PathLits = (Vec<Lit>, Vec<Lit>, Vec<Lit>, Option<usize>, Option<usize>);
 
 /// The path rules a propagated model leaves to the search, by their literals (`encode.rs`
 /// records it).
@@ -52,7 +53,14 @@ pub(super) struct Plan(pub(super) Vec<PathLits>);
 
 impl SearchPlan for Plan {
     fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
-        Box::new(Witnesses::new(m.spec.width, m.spec.height, &self.0))
+        let mut part = Witnesses::new(m.spec.width, m.spec.height, &self.0);
+        let tt = m.problem.always_true();
+        for w in &mut part.watches {
+            if let Some(floor) = &mut w.floor {
+                floor.rooted(&[tt]);
+            }
+        }
+        Box::new(part)
     }
 }
 
@@ -63,14 +71,17 @@ struct Witnesses {
 }
 
 impl Witnesses {
-    /// The rules' `(from, to, through, max_length)` on a `width × height` grid.
+    /// The rules' `(from, to, through, max_length, min_length)` on a `width × height` grid.
     fn new(width: usize, height: usize, rules: &[PathLits]) -> Self {
         Witnesses {
             graph: Graph::grid(width, height),
             watches: rules
                 .iter()
-                .map(|(from, to, through, max_length)| {
-                    PathWatch::new(from.clone(), to.clone(), through.clone(), *max_length)
+                .map(|(from, to, through, max_length, min_length)| {
+                    let mut w =
+                        PathWatch::new(from.clone(), to.clone(), through.clone(), *max_length);
+                    w.floor = min_length.map(|m| Floor::new(m, from, to, through));
+                    w
                 })
                 .collect(),
         }
@@ -86,9 +97,14 @@ impl SearchPart for Witnesses {
         out.extend(self.watches.iter().flat_map(|p| p.lits().map(|l| l.var())));
     }
 
-    fn notify(&mut self, lits: &[Lit], _level: u32, _first: u64) {
+    fn notify(&mut self, lits: &[Lit], level: u32, _first: u64) {
         for p in &mut self.watches {
             p.assigned(lits);
+            if level == 0
+                && let Some(floor) = &mut p.floor
+            {
+                floor.rooted(lits);
+            }
         }
     }
 
@@ -100,6 +116,13 @@ impl SearchPart for Witnesses {
         for p in &mut self.watches {
             if p.propagate(&self.graph, ctx) {
                 return true; // a conflict
+            }
+            if let Some(mut floor) = p.floor.take() {
+                let conflict = floor.propagate(p.ends(), &self.graph, ctx);
+                p.floor = Some(floor);
+                if conflict {
+                    return true;
+                }
             }
         }
         false
@@ -135,6 +158,8 @@ pub(super) struct PathWatch {
     /// `force`'s distance maps from each side, kept between calls (no allocation per break).
     df: Vec<u32>,
     dt: Vec<u32>,
+    /// `min_length`'s part, when the rule has one (`floor.rs`).
+    pub(super) floor: Option<Floor>,
 }
 
 /// The result of one search over the optimistic map.
@@ -176,7 +201,13 @@ impl PathWatch {
             seen_epoch: 0,
             df: Vec::new(),
             dt: Vec::new(),
+            floor: None,
         }
+    }
+
+    /// The rule's `from`, `to` and `through` literals per cell.
+    pub(super) fn ends(&self) -> (&[Lit], &[Lit], &[Lit]) {
+        (&self.from, &self.to, &self.through)
     }
 
     /// Every literal the rule reads.
@@ -191,6 +222,9 @@ impl PathWatch {
     /// `lits` became true: the witness is gone when the negation of one was on it (once gone,
     /// the rest need not be looked at).
     fn assigned(&mut self, lits: &[Lit]) {
+        if let Some(floor) = &mut self.floor {
+            floor.assigned(lits);
+        }
         if self.dirty {
             return;
         }
@@ -203,6 +237,9 @@ impl PathWatch {
     /// Forget the witness (the safety net of `check_model`).
     pub(super) fn invalidate(&mut self) {
         self.dirty = true;
+        if let Some(floor) = &mut self.floor {
+            floor.invalidate();
+        }
     }
 
     /// Looks for a witness if the last one is gone; on none, adds the refuting clause and

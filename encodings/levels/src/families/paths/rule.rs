@@ -18,7 +18,8 @@ pub enum Endpoint {
 }
 
 /// `paths[i]`: a 4-neighbour walk from a `from` cell to a `to` cell whose cells strictly
-/// between the two ends hold `through`, of at most `max_length` steps.
+/// between the two ends hold `through`, of at most `max_length` steps; with `min_length`, no such
+/// walk (between any `from` cell and any `to` cell) is shorter than `min_length` steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathRule {
     /// Start.
@@ -29,6 +30,9 @@ pub struct PathRule {
     pub through: TileSet,
     /// Maximum number of steps (`None`: unbounded).
     pub max_length: Option<usize>,
+    /// Minimum number of steps of the shortest walk (`None`: no floor; a value above the
+    /// grid's `cells − 1` is kept as `cells`, which no walk reaches).
+    pub min_length: Option<usize>,
 }
 
 pub(crate) fn endpoint(reader: &Reader, v: &Value, path: &str) -> R<Endpoint> {
@@ -43,7 +47,11 @@ pub(crate) fn endpoint(reader: &Reader, v: &Value, path: &str) -> R<Endpoint> {
 }
 
 pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<PathRule> {
-    let m = object(v, path, &["from", "to", "through", "max_length"])?;
+    let m = object(
+        v,
+        path,
+        &["from", "to", "through", "max_length", "min_length"],
+    )?;
     let from = endpoint(reader, required(m, path, "from")?, &join(path, "from"))?;
     let to = endpoint(reader, required(m, path, "to")?, &join(path, "to"))?;
     let through = reader.tile_sets(required(m, path, "through")?, &join(path, "through"))?;
@@ -63,10 +71,34 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<PathRule> {
         }
         None => None,
     };
+    let min_length = match field(m, "min_length") {
+        Some(l) => {
+            let lp = join(path, "min_length");
+            let n = uint(l, &lp, Expected::Steps)?;
+            // No walk is longer than cells − 1 steps: a floor of `cells` already excludes every
+            // walk, and a larger one says nothing more (it is kept as `cells`).
+            let n = (n as usize).min(cells);
+            if n == 0 {
+                None // every walk has at least 0 steps
+            } else if n.saturating_mul(cells) > MAX_PATH_LAYERS {
+                return Err(invalid(
+                    &lp,
+                    FieldProblem::PathTooLong {
+                        steps: n as u64,
+                        cells,
+                    },
+                ));
+            } else {
+                Some(n)
+            }
+        }
+        None => None,
+    };
     Ok(PathRule {
         from,
         to,
         through,
         max_length,
+        min_length,
     })
 }

@@ -22,6 +22,7 @@
 pub(crate) mod rule;
 
 mod propagate;
+mod walk;
 
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};
@@ -49,6 +50,14 @@ impl Family for Separation {
             m.tag(Some(RuleTag::new(NAME, i)));
             let sel = m.selection_lits(&rule.of);
             let guard = rule.weight.map(|_| m.problem.new_var().pos());
+            if let Some(through) = &rule.through {
+                let through = m.class_lits(through);
+                walk::encode(m, &sel, &through, rule.min_distance, guard);
+                if let (Some(g), Some(wt)) = (guard, rule.weight) {
+                    m.problem.add_clause(&[!g], Some(wt));
+                }
+                continue;
+            }
             let searched = m.mode == Mode::Propagate && guard.is_none();
             let d = rule.min_distance;
             for c in 0..m.spec.cells() {
@@ -91,6 +100,6 @@ impl Family for Separation {
     /// The hard separation rules (a soft one is a price, not a rule that can clash).
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
         let hard = (0..spec.separation.len()).filter(|&i| spec.separation[i].weight.is_none());
-        tagged(spec, NAME, &["of", "min_distance"], hard)
+        tagged(spec, NAME, &["of", "min_distance", "metric"], hard)
     }
 }
