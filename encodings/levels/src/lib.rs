@@ -87,6 +87,7 @@
 #![forbid(unsafe_code)]
 
 mod adders;
+mod anytime;
 mod clash;
 mod compile;
 pub mod decode;
@@ -112,6 +113,7 @@ mod solve;
 pub mod spec;
 pub mod svg;
 
+pub use anytime::{Flow, Improvement, OnLevel};
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR, Presolved, presolve};
 pub use describe::{Description, describe};
 pub use distinct::{Distinct, Series, SeriesEnd, solve_distinct};
@@ -133,7 +135,7 @@ pub use presolve::Bounds;
 pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,
-    solve_with, solve_within,
+    solve_soft_anytime, solve_with, solve_within,
 };
 pub use spec::{
     AdjacencySource, Axis, Dir, Expected, FieldProblem, GridSpec, JsonProblem, Region, RuleRef,
