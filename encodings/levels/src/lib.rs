@@ -59,6 +59,9 @@
 //!   binary arithmetic as clauses, each shared by two families.
 //! - `clash`: when no level exists, the rules that clash (activation literals, the failed
 //!   core, shrunk by deletion).
+//! - `anytime`: [`solve_soft_anytime`], soft levels for a frame budget — the first valid
+//!   level at once, then better ones through a callback, from neighbourhood probes on the
+//!   optimiser's engine between slices of its core-guided search.
 //! - `keep`: regenerating a region of a level ([`solve_region`]): the kept cells as pins, each
 //!   a rule a clash can name.
 //! - `distinct`: several levels for one seed ([`solve_distinct`]), pairwise a given number of
