@@ -1,4 +1,4 @@
-//! Anytime soft solving for a frame budget ([`solve_soft_anytime`]): the first valid level at
+//! Anytime soft solving for a frame budget ([`solve_soft_anytime`](crate::solve_soft_anytime)): the first valid level at
 //! once, then better ones, each delivered through the caller's callback with its cost and the
 //! proven lower bound, until the optimum is proven, the budget runs out or the callback says
 //! stop.
@@ -45,7 +45,7 @@ pub struct Improvement<'a> {
     pub lower_bound: u64,
 }
 
-/// What the callback of [`solve_soft_anytime`] wants next.
+/// What the callback of [`solve_soft_anytime`](crate::solve_soft_anytime) wants next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
     /// Keep improving.
