@@ -234,7 +234,12 @@ impl Wishes {
                 let c = left(oll)
                     .conflicts
                     .map_or(PROBE_CONFLICTS, |c| c.clamp(1, PROBE_CONFLICTS));
+                let before = (oll.stats().conflicts, oll.stats().propagations);
                 let status = oll.probe(&keep, &wants, c, &mut failed, on_event);
+                if (oll.stats().conflicts, oll.stats().propagations) == before {
+                    // The optimiser did not search (its answer is final): nothing to gain.
+                    return;
+                }
                 if status == Status::Sat && oll.best_cost() < Some(cost) {
                     self.fruitless = 0;
                     self.radius = 1;
