@@ -10,7 +10,9 @@
 # under the same limit, so the three are compared on the same formula.
 #
 # Usage: benches/grid/soft-tails.sh [N=100] [TIME=5] [R=3] [OUT=benches/grid/soft-tails.csv]
-# Environment: SPECS="a.json b.json" overrides the list; BUILD=0 skips the release build.
+# Environment: SPECS="a.json b.json" overrides the list; BUILD=0 skips the release build;
+# EXTRA="-v" adds arguments to every `grim-encode solve` (`-v`: the anytime schedule,
+# `grim_levels::solve_soft_anytime`; its rows are named grim-encode-v).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${1:-100}
@@ -45,8 +47,9 @@ for spec in $SPECS; do
   grep -q '"mode": *"soft"' "$spec" || extra=(--preferences soft)
   name=$(basename "$spec" .json)
   for ((s = 0; s < N; s++)); do
+    # shellcheck disable=SC2086 # EXTRA is a list of words
     /usr/bin/time -f '%U %S' -o "$TMP/t" "$ENC" solve "$spec" --seed "$s" "${extra[@]}" \
-      --time "$LIMIT" >/dev/null 2>"$TMP/e" || true
+      --time "$LIMIT" ${EXTRA:-} >/dev/null 2>"$TMP/e" || true
     cpu=$(tail -1 "$TMP/t" | awk '{printf "%.3f", $1 + $2}')
     if grep -q 'proven least' "$TMP/e"; then
       cost=$(sed -n 's/.*: cost \([0-9]*\) (proven least.*/\1/p' "$TMP/e" | tail -1)
@@ -57,7 +60,7 @@ for spec in $SPECS; do
       lb=$(sed -n 's/.*no level costs less than \([0-9]*\).*/\1/p' "$TMP/e" | tail -1)
       proven=0
     fi
-    echo "$name,$s,grim-encode,$cpu,${cost:--},${lb:--},$proven" >>"$OUT"
+    echo "$name,$s,grim-encode${EXTRA:+${EXTRA// /}},$cpu,${cost:--},${lb:--},$proven" >>"$OUT"
     if ((s < R)); then
       "$ENC" "$spec" --seed "$s" --preferences soft -o "$TMP/x.wcnf" 2>/dev/null
       /usr/bin/time -f '%U %S' -o "$TMP/t" "$SAT" --time "$LIMIT" "$TMP/x.wcnf" >"$TMP/o" 2>/dev/null || true

@@ -806,6 +806,41 @@ fn solve_verbose_prints_progress_on_stderr_only_and_the_same_level() {
     }
 }
 
+/// `-v` on a soft level runs the anytime schedule: a line per better level, costs falling, the
+/// last one the proven optimum, which the quiet run proves too.
+#[test]
+fn solve_verbose_on_a_soft_level_prints_each_better_level() {
+    let (_dir, json) = dungeon_8_in("verbose-soft");
+    let args = ["solve", p(&json), "--seed", "5", "--preferences", "soft"];
+    let quiet = encode(&args);
+    let verbose = encode(&[&args[..], &["-v"]].concat());
+    assert_eq!(code(&quiet), 0, "{}", stderr(&quiet));
+    assert_eq!(code(&verbose), 0, "{}", stderr(&verbose));
+    let cost_of = |text: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.contains("proven least"))?;
+        line.split("cost ").nth(1)?.split(' ').next()?.parse().ok()
+    };
+    let optimum = cost_of(&stderr(&quiet)).expect("the quiet run proves an optimum");
+    assert_eq!(cost_of(&stderr(&verbose)), Some(optimum));
+    let mut costs = Vec::new();
+    for line in stderr(&verbose)
+        .lines()
+        .filter(|l| l.contains("a level of cost"))
+    {
+        assert_starts_with(line, "grim-encode: solve: a level of cost ");
+        assert_contains(line, &["no level costs less than", "s CPU"]);
+        let cost: u64 = line["grim-encode: solve: a level of cost ".len()..]
+            .split(',')
+            .next()
+            .and_then(|c| c.parse().ok())
+            .expect("a cost");
+        costs.push(cost);
+    }
+    assert!(!costs.is_empty(), "no level line: {}", stderr(&verbose));
+    assert!(costs.windows(2).all(|w| w[1] < w[0]), "{costs:?}");
+    assert_eq!(costs.last(), Some(&optimum));
+}
+
 /// The level blocks of `solve --count` output: each level's text (tile rows, then each
 /// layer's rows under its name), the levels separated by one empty line.
 fn split_levels(spec: &GridSpec, text: &str) -> Vec<grid::Level> {

@@ -119,7 +119,7 @@ pub fn solve_distinct(
             first,
         );
         let (outcome, stats) = if model.is_soft() {
-            solve_soft_propagated(job, options)?
+            solve_soft_propagated(job, options, None)?
         } else {
             solve_propagated(job)?
         };

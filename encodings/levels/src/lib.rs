@@ -59,6 +59,9 @@
 //!   binary arithmetic as clauses, each shared by two families.
 //! - `clash`: when no level exists, the rules that clash (activation literals, the failed
 //!   core, shrunk by deletion).
+//! - `anytime`: [`solve_soft_anytime`], soft levels for a frame budget — the first valid
+//!   level at once, then better ones through a callback, from neighbourhood probes on the
+//!   optimiser's engine between slices of its core-guided search.
 //! - `keep`: regenerating a region of a level ([`solve_region`]): the kept cells as pins, each
 //!   a rule a clash can name.
 //! - `distinct`: several levels for one seed ([`solve_distinct`]), pairwise a given number of
@@ -87,6 +90,7 @@
 #![forbid(unsafe_code)]
 
 mod adders;
+mod anytime;
 mod clash;
 mod compile;
 pub mod decode;
@@ -112,6 +116,7 @@ mod solve;
 pub mod spec;
 pub mod svg;
 
+pub use anytime::{Flow, Improvement, OnLevel};
 pub use clash::{DIAGNOSIS_BASE, DIAGNOSIS_FACTOR, Presolved, presolve};
 pub use describe::{Description, describe};
 pub use distinct::{Distinct, Series, SeriesEnd, solve_distinct};
@@ -133,7 +138,7 @@ pub use presolve::Bounds;
 pub use referee::{Finding, Violation, check_level, level_cost};
 pub use solve::{
     ConnectivityStrategy, GridOutcome, Progress, ProgressReport, SolveStats, StopReason, solve,
-    solve_with, solve_within,
+    solve_soft_anytime, solve_with, solve_within,
 };
 pub use spec::{
     AdjacencySource, Axis, Dir, Expected, FieldProblem, GridSpec, JsonProblem, Region, RuleRef,

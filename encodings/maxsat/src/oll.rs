@@ -174,7 +174,12 @@ pub struct Oll {
     done: Option<MaxSatStatus>,
     /// The VeriPB proof being written (`veripb.rs`), if one was asked for.
     pub(super) proof: Option<PbProof>,
+    /// Switches of past probes not yet made false (`Oll::probe`, `Oll::retire`).
+    retired: Vec<Lit>,
 }
+
+/// Switches of probes retired together (`Oll::retire`).
+const RETIRE_BATCH: usize = 256;
 
 impl Oll {
     /// Translates `wcnf` for the engine.
@@ -283,6 +288,7 @@ impl Oll {
             done: None,
             opts: options,
             proof,
+            retired: Vec::new(),
         };
         let definitions = oll.add_softs();
         if let Some(proof) = &mut oll.proof {
@@ -552,6 +558,7 @@ impl Oll {
         if let Some(status) = self.done {
             return status;
         }
+        self.retire();
         self.limits = Limits {
             budget,
             start_conflicts: self.solver.stats().conflicts,
@@ -744,6 +751,103 @@ impl Oll {
             }
         }
         status
+    }
+
+    /// An improving probe from outside the core-guided loop: one engine call under `keep`
+    /// (literals that must hold) and, for each group of `wants`, "at least one of its literals
+    /// holds", within `conflicts`. Each of these is a clause set switched on for this call only
+    /// by a fresh literal (made false for good afterwards), so nothing outlives the call. A
+    /// model it finds is priced on the original instance and, when cheaper than the best,
+    /// stored and reported as [`Event::Improved`] like every other (and the engine's saved
+    /// phases seeded with it). On `Unsat`, `failed` receives the indices of the groups in the
+    /// engine's failed assumptions (a subset of `wants` that cannot hold together with `keep`;
+    /// empty when `keep` alone cannot).
+    ///
+    /// Why: a caller that knows the instance's shape (a grid's cells) can search
+    /// neighbourhoods of the best model — keep the wishes it meets far away, ask for one more
+    /// in each of several small windows — where the core-guided loop improves its upper bound
+    /// only when it reaches the optimum; the engine's learned clauses serve both. Sound
+    /// whatever the arguments: the switched clauses are off outside the call and nothing the
+    /// loop proved depends on the probe. It may run between two [`Oll::solve`] calls; after
+    /// the final answer, or when a proof is being written (the switched clauses are not
+    /// logged), it answers `Unknown` without searching.
+    pub fn probe(
+        &mut self,
+        keep: &[Lit],
+        wants: &[Vec<Lit>],
+        conflicts: u64,
+        failed: &mut Vec<usize>,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Status {
+        failed.clear();
+        if self.done.is_some() || self.proof.is_some() {
+            return Status::Unknown;
+        }
+        // `keep` as binary clauses under one switch: one decision for them all (thousands of
+        // assumptions would be thousands of decision levels, each a round of a connected
+        // propagator).
+        let mut switches = Vec::with_capacity(wants.len() + 1);
+        if !keep.is_empty() {
+            let act = self.solver.new_var().pos();
+            for &l in keep {
+                self.solver.add_clause(&[!act, l]);
+            }
+            switches.push(act);
+        }
+        let first_want = switches.len();
+        for group in wants {
+            let act = self.solver.new_var().pos();
+            let mut clause = vec![!act];
+            clause.extend_from_slice(group);
+            self.solver.add_clause(&clause);
+            switches.push(act);
+        }
+        let status = self.solver.solve(
+            &switches,
+            Budget {
+                conflicts: Some(conflicts),
+                propagations: None,
+            },
+        );
+        match status {
+            Status::Sat => {
+                let before = self.best_cost();
+                self.record_model(on_event);
+                if self.best_cost() != before
+                    && let Some((_, best)) = &self.best
+                {
+                    self.solver.seed_phases(best);
+                }
+            }
+            Status::Unsat => {
+                for (i, &act) in switches.iter().enumerate().skip(first_want) {
+                    if self.solver.failed(act) {
+                        failed.push(i - first_want);
+                    }
+                }
+            }
+            Status::Unknown => {}
+        }
+        self.retired.extend(switches);
+        if self.retired.len() >= RETIRE_BATCH {
+            self.retire();
+        }
+        let engine = self.solver.stats();
+        self.stats.conflicts = engine.conflicts;
+        self.stats.propagations = engine.propagations;
+        self.stats.decisions = engine.decisions;
+        status
+    }
+
+    /// Makes the switches of past probes false for good (`probe`): a unit clause each, which
+    /// lets the engine delete their clauses at its next simplification. Batched, because each
+    /// batch of units costs a simplification of the whole formula (on a 64×64 grid it was most
+    /// of a probe's time when every probe paid it); until then a retired switch is an
+    /// unconstrained variable whose clauses any model satisfies by making it false.
+    fn retire(&mut self) {
+        for act in std::mem::take(&mut self.retired) {
+            self.solver.add_clause(&[!act]);
+        }
     }
 
     /// Prices the engine's model on the original instance; stores and reports it when it is

@@ -1220,3 +1220,59 @@ fn branch_and_bound_with_empty_soft_clauses_keeps_the_lower_bound_below_the_opti
     assert_eq!(status, MaxSatStatus::Optimum);
     assert_eq!(oll.best_cost(), Some(opt));
 }
+
+/// `Oll::probe` between slices of the search changes no optimum: random instances, probes
+/// under random keeps and wants between one-conflict-budget `solve` calls; every model a probe
+/// reports is priced right and cheaper than the one before, and the final optimum is the brute
+/// force's. An `Unsat` probe's failed groups are groups it was given.
+#[test]
+fn probes_between_slices_keep_every_optimum() {
+    use grim_testkit::generate::random_wcnf;
+    for seed in 0..60u64 {
+        let mut rng = Rng::new(seed);
+        let w = random_wcnf(&mut rng, 10, 14, 16, 1 + seed % 4);
+        let expected = brute_force(&w);
+        let mut oll = Oll::new(&w, OllOptions::default()).unwrap();
+        let mut costs: Vec<u64> = Vec::new();
+        let mut on_event = |e: Event<'_>| {
+            if let Event::Improved { cost, model } = e {
+                assert_eq!(w.cost(model), Some(cost), "seed {seed}: mispriced");
+                costs.push(cost);
+            }
+        };
+        let one = Budget {
+            conflicts: Some(1),
+            propagations: None,
+        };
+        let mut failed = Vec::new();
+        let lit_of = |rng: &mut Rng| {
+            let v = 1 + rng.below(10) as i64;
+            Lit::from_dimacs(if rng.coin() { v } else { -v }).unwrap()
+        };
+        let status = loop {
+            let keep: Vec<Lit> = (0..rng.index(4)).map(|_| lit_of(&mut rng)).collect();
+            let wants: Vec<Vec<Lit>> = (0..rng.index(3))
+                .map(|_| (0..1 + rng.index(3)).map(|_| lit_of(&mut rng)).collect())
+                .collect();
+            let answer = oll.probe(&keep, &wants, 20, &mut failed, &mut on_event);
+            if answer == grim_solver::Status::Unsat {
+                assert!(failed.iter().all(|&g| g < wants.len()), "seed {seed}");
+            }
+            match oll.solve(one, &mut on_event) {
+                MaxSatStatus::Satisfiable | MaxSatStatus::Unknown => continue,
+                done => break done,
+            }
+        };
+        assert!(
+            costs.windows(2).all(|c| c[1] < c[0]),
+            "seed {seed}: {costs:?}"
+        );
+        match expected {
+            None => assert_eq!(status, MaxSatStatus::Unsatisfiable, "seed {seed}"),
+            Some(opt) => {
+                assert_eq!(status, MaxSatStatus::Optimum, "seed {seed}");
+                assert_eq!(oll.best_cost(), Some(opt), "seed {seed}");
+            }
+        }
+    }
+}

@@ -28,7 +28,7 @@ use std::fs;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::{LazyLock, mpsc};
 use std::time::{Duration, Instant};
 
 use clap::Parser as _;
@@ -156,7 +156,9 @@ enum Command {
         stats: bool,
         /// Print a progress line on standard error about every second while the search runs:
         /// conflicts, the grid propagator's conflicts, and for soft levels the bounds on the
-        /// cost. The search is the same with and without it.
+        /// cost; and for soft levels a line for every better level found on the way (its
+        /// cost, the lower bound, CPU seconds so far): the anytime schedule
+        /// (`grim_levels::solve_soft_anytime`), which proves the same optimum.
         #[arg(short, long)]
         verbose: bool,
         /// Regenerate a region of LEVEL.txt (a level as `solve` prints it): keep its cells
@@ -404,6 +406,7 @@ fn read_spec(path: &Path) -> Result<GridSpec, Failure> {
 }
 
 fn main() -> ExitCode {
+    LazyLock::force(&PROCESS_START);
     let args = Args::parse();
     let result = match &args.command {
         None => match &args.grid {
@@ -820,7 +823,32 @@ fn solve(
         Some((path, region)) => Some(read_keep(&spec, path, region)?),
         None => None,
     };
+    // With -v a soft level is solved by the anytime schedule, and each better level found on the
+    // way is announced (cost, lower bound, CPU seconds of the process so far).
+    let soft = spec.has_soft(
+        options
+            .soft_preferences
+            .or_else(|| spec.preferences.as_ref().map(|p| p.soft))
+            .unwrap_or(false),
+    );
+    let anytime = verbose && soft && strategy == ConnectivityStrategy::Propagator;
     let run = |stop: Option<&Terminator>, progress| match &keep {
+        None if anytime => grid::solve_soft_anytime(
+            &spec,
+            &options,
+            budget,
+            stop,
+            progress,
+            &mut |better: &grid::Improvement<'_>| {
+                eprintln!(
+                    "grim-encode: solve: a level of cost {}, no level costs less than {}; {}",
+                    better.cost,
+                    better.lower_bound,
+                    cpu_so_far()
+                );
+                grid::Flow::Continue
+            },
+        ),
         None => grid::solve_within(&spec, &options, budget, strategy, stop, progress),
         Some((keep, _)) => {
             grid::solve_region_within(&spec, keep, &options, budget, strategy, stop, progress)
@@ -954,6 +982,22 @@ fn solve(
     }
     Ok(exit::OK)
 }
+
+/// The CPU time of this thread so far, for `solve -v` (from `/proc/self/schedstat`, in
+/// nanoseconds; Linux only), or the wall-clock time since the process started where that file
+/// is missing, said as such.
+fn cpu_so_far() -> String {
+    let ns = fs::read_to_string("/proc/self/schedstat")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse::<u64>().ok());
+    match ns {
+        Some(ns) => format!("{:.3} s CPU", ns as f64 / 1e9),
+        None => format!("{:.3} s wall-clock", PROCESS_START.elapsed().as_secs_f64()),
+    }
+}
+
+/// When the process started (first read), for [`cpu_so_far`]'s fallback.
+static PROCESS_START: LazyLock<Instant> = LazyLock::new(Instant::now);
 
 /// `--region X,Y,W,H`: four whole numbers (whether the rectangle fits the grid is checked
 /// once the grid is read).
