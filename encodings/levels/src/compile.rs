@@ -55,6 +55,7 @@ impl GridModel {
             family.wish(&mut m);
         }
         for family in FAMILIES {
+            m.part(family.name());
             family.encode(&mut m);
         }
         if m.is_soft() && m.problem.to_wcnf().total_soft_weight().is_none() {

@@ -31,6 +31,7 @@ use grim_solver::Lit;
 use std::collections::VecDeque;
 
 /// The layer literals of every cell: `at(c, t)` reads one.
+#[derive(Clone, Debug)]
 pub(crate) struct Layers {
     /// Per cell, its window's first layer and the literals of the window.
     cells: Vec<(usize, Vec<Lit>)>,
@@ -51,6 +52,24 @@ impl Layers {
     pub(crate) fn top(&self, c: usize) -> Lit {
         self.cells[c].1.last().copied().unwrap_or(self.ff)
     }
+}
+
+/// Layers a connectivity rule with a fixed root built, kept in the model for a bounded path
+/// from the same root through the same class (`families/paths/encode.rs`), whose walk they
+/// already describe: `g_t(c)` = "a walk of at most `t` class cells from `root` ends at `c`" is
+/// the path's reachability when its `pass` is the class. The connectivity rule widened the
+/// windows to the path's (`hi(c) ≥ max_length − dist(c, to)`), so reading layer
+/// `max_length − 1` of a cell on a shortest walk is complete (module doc).
+#[derive(Clone, Debug)]
+pub(crate) struct SharedLayers {
+    /// The root cell.
+    pub(crate) root: usize,
+    /// The class the walk goes through (a `TileSet`).
+    pub(crate) class: Vec<bool>,
+    /// The path's `max_length` the windows were widened to.
+    pub(crate) len: usize,
+    /// The layers.
+    pub(crate) layers: Layers,
 }
 
 /// BFS distances (in steps) from the cells where `source` is not the constant false, walking

@@ -13,6 +13,7 @@
 //! write into it (`families/<name>/`), and `compile.rs` runs them through the table.
 
 use crate::error::{GridError, ModelFault};
+use crate::layered::SharedLayers;
 use crate::level::Level;
 use crate::options::GridOptions;
 use crate::search::{Composite, SearchPart};
@@ -77,6 +78,24 @@ pub struct GridModel {
     /// What the families left to the search, in table order (see [`SearchPlan`]): the parts
     /// of [`GridModel::propagator`].
     pub(crate) plans: Vec<Arc<dyn SearchPlan>>,
+    /// Where each named part of the encoding started: its name, the variable count and the
+    /// hard clause count at that moment (see [`GridModel::sizes`]). Marked by the compile
+    /// stage per family and by the large encodings per sub-part.
+    pub(crate) parts: Vec<(String, usize, usize)>,
+    /// Reachability layers one rule built for another to read (the export only: a
+    /// connectivity rule's for a bounded path from its root through its class).
+    pub(crate) shared_layers: Vec<SharedLayers>,
+}
+
+/// What one part of an encoding cost (see [`GridModel::sizes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartSize {
+    /// The part: a family's name, or a family's rule and sub-part (`connectivity 0 layers`).
+    pub name: String,
+    /// Variables the part created.
+    pub vars: usize,
+    /// Hard clauses the part added.
+    pub clauses: usize,
 }
 
 impl GridModel {
@@ -108,7 +127,50 @@ impl GridModel {
             wished: Vec::new(),
             tags: Vec::new(),
             plans: Vec::new(),
+            parts: Vec::new(),
+            shared_layers: Vec::new(),
         }
+    }
+
+    /// Marks the start of a named part of the encoding: everything created from here to the
+    /// next mark is counted under `name` by [`GridModel::sizes`].
+    pub(crate) fn part(&mut self, name: impl Into<String>) {
+        let (vars, clauses) = (self.problem.num_vars(), self.problem.hard_len());
+        self.parts.push((name.into(), vars, clauses));
+    }
+
+    /// Variables and hard clauses per part of the encoding, in the order they were made
+    /// (parts that made nothing left out): which rule a large export's size comes from, for
+    /// `grim-encode -v` and the measurements of issue 40. The cell and layer variables come
+    /// first, under `cells`; the parts sum to the whole model.
+    pub fn sizes(&self) -> Vec<PartSize> {
+        let mut marks = vec![("cells".to_string(), 0, 0)];
+        marks.extend(self.parts.iter().cloned());
+        let end = (
+            String::new(),
+            self.problem.num_vars(),
+            self.problem.hard_len(),
+        );
+        let mut out: Vec<PartSize> = Vec::new();
+        for (i, (name, v, c)) in marks.iter().enumerate() {
+            let (_, nv, nc) = marks.get(i + 1).unwrap_or(&end);
+            let (vars, clauses) = (nv.saturating_sub(*v), nc.saturating_sub(*c));
+            if vars == 0 && clauses == 0 {
+                continue;
+            }
+            match out.iter_mut().find(|p| p.name == *name) {
+                Some(p) => {
+                    p.vars += vars;
+                    p.clauses += clauses;
+                }
+                None => out.push(PartSize {
+                    name: name.clone(),
+                    vars,
+                    clauses,
+                }),
+            }
+        }
+        out
     }
 
     /// The propagator that enforces this model's connectivity, path and large count rules

@@ -28,11 +28,12 @@
 //! (`benches/results/issue40-export-2026-12-06.md`).
 
 use super::rule::NAME;
+use crate::families::paths::rule::Endpoint;
 use crate::founded::founded;
-use crate::layered::{distances, layered};
+use crate::layered::{SharedLayers, distances, layered};
 use crate::model::{GridModel, Mode};
-use crate::spec::GridSpec;
 use crate::spec::RuleTag;
+use crate::spec::{GridSpec, TileSet};
 use grim_solver::Lit;
 
 /// Per rule, the class literal of every cell (as the model encoded it) and the root cell.
@@ -68,6 +69,7 @@ pub(super) fn encode(m: &mut GridModel) {
             Mode::Propagate => continue,
             Mode::Eager => {}
         }
+        m.part(format!("connectivity {i} root"));
         let root: Vec<Lit> = match root_cell {
             Some(r) => (0..cells).map(|c| if c == r { tt } else { ff }).collect(),
             None => {
@@ -84,15 +86,56 @@ pub(super) fn encode(m: &mut GridModel) {
             }
         };
         if mode == Mode::Eager {
+            m.part(format!("connectivity {i} layers"));
             let k = layer_cap(&m.spec);
             let lo = distances(m, &root, &class);
-            let hi = vec![k; cells];
+            let mut hi: Vec<usize> = match std::env::var("GRIM_EXP_WIN").as_deref() {
+                Ok("fixed") => vec![k; cells],
+                _ => lo.iter().map(|&d| d.saturating_add(k)).collect(),
+            };
+            let path = root_cell.and_then(|r| shared_path(m, r, &rule.class));
+            if let Some((len, to)) = &path {
+                // The path's windows (see `families/paths/encode.rs`, `windowed`).
+                let back = distances(m, to, &class);
+                for c in 0..cells {
+                    if let Some(h) = len.checked_sub(back[c].max(1))
+                        && lo[c] != usize::MAX
+                    {
+                        hi[c] = hi[c].max(h);
+                    }
+                }
+            }
             let layers = layered(m, &class, &root, &lo, &hi);
+            if let (Some((len, _)), Some(r)) = (path, root_cell) {
+                m.shared_layers.push(SharedLayers {
+                    root: r,
+                    class: rule.class.clone(),
+                    len,
+                    layers: layers.clone(),
+                });
+            }
             let near: Vec<Lit> = (0..cells).map(|c| layers.top(c)).collect();
+            m.part(format!("connectivity {i} founded"));
             founded(m, &class, &near, None);
         }
     }
     m.tag(None);
+}
+
+/// The first bounded path from cell `root` through `class` whose layers this rule's can be
+/// (the paths family reads them back from `GridModel::shared_layers`): its `max_length` and
+/// its `to` literals. Only when sharing is on (`GRIM_EXP_SHARE` unset or not `0`).
+fn shared_path(m: &mut GridModel, root: usize, class: &TileSet) -> Option<(usize, Vec<Lit>)> {
+    if std::env::var("GRIM_EXP_SHARE").as_deref() == Ok("0") {
+        return None;
+    }
+    let rule = m.spec.paths.iter().find(|p| {
+        matches!(p.from, Endpoint::Cell(x, y) if m.spec.index(x, y) == root)
+            && p.through == *class
+            && p.max_length.is_some()
+    })?;
+    let (len, to) = (rule.max_length?, rule.to.clone());
+    Some((len, to.lits(m)))
 }
 
 /// The export's layer cap `K`: class cells within `K` steps of the root are reached by the

@@ -65,11 +65,12 @@ pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
-    if mode == Mode::Eager {
+    if mode == Mode::Eager && std::env::var("GRIM_EXP_COUNTS").as_deref() != Ok("adder") {
         super::unary::encode_rules(m, &rules);
     } else {
         for (i, rule) in rules.iter().enumerate() {
             m.tag(Some(RuleTag::new(NAME, i)));
+            m.part(format!("counts {i}"));
             if mode != Mode::Propagate || !checked(m, rule, &mut left) {
                 encode_rule(m, rule);
             }
@@ -79,6 +80,7 @@ pub(super) fn encode(m: &mut GridModel) {
     // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
     // every clause to come from one rule, and a confinement comes from several.
     if mode != Mode::Lazy {
+        m.part("counts confinement");
         confine(m);
     }
     if !left.is_empty() {

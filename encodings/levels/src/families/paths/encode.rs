@@ -41,6 +41,7 @@ pub(super) fn encode(m: &mut GridModel) {
             let through = m.class_lits(&rule.through);
             left.push((from, to, through, rule.max_length));
         } else {
+            m.part(format!("paths {i}"));
             encode_rule(m, rule);
         }
     }
@@ -52,16 +53,7 @@ pub(super) fn encode(m: &mut GridModel) {
 
 /// One literal per cell for a path endpoint.
 fn endpoint_lits(m: &mut GridModel, e: &Endpoint) -> Vec<Lit> {
-    match e {
-        Endpoint::Cell(x, y) => {
-            let target = m.spec.index(*x, *y);
-            let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
-            (0..m.spec.cells())
-                .map(|c| if c == target { tt } else { ff })
-                .collect()
-        }
-        Endpoint::Select(sel) => m.selection_lits(sel),
-    }
+    e.lits(m)
 }
 
 fn encode_rule(m: &mut GridModel, rule: &PathRule) {
@@ -69,6 +61,10 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
     let to = endpoint_lits(m, &rule.to);
     let through = m.class_lits(&rule.through);
     let cells = m.spec.cells();
+    if let Some(reach) = on_shared(m, rule, &from, &to) {
+        goal(m, &to, &reach);
+        return;
+    }
     // pass(d) → from(d) ∨ through(d).
     let pass: Vec<Lit> = (0..cells)
         .map(|d| {
@@ -112,6 +108,12 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
             r
         }
     };
+    goal(m, &to, &reach);
+}
+
+/// Some `to` cell is reached: `⋁_c g(c)`, `g(c) → to(c) ∧ reach(c)`.
+fn goal(m: &mut GridModel, to: &[Lit], reach: &[Lit]) {
+    let cells = m.spec.cells();
     let mut goal = Vec::with_capacity(cells);
     for c in 0..cells {
         let g = m.problem.new_var().pos();
@@ -120,6 +122,44 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
         goal.push(g);
     }
     m.problem.add_clause(&goal, None);
+}
+
+/// A bounded path from a connectivity rule's fixed root through its class, on that rule's
+/// layers (`SharedLayers`, widened to this path's windows): `reach[c]` = "`c` is the root, or
+/// a neighbour is reached within `max_length − 1` steps". `None` when no connectivity rule
+/// built layers for this path. Why: on the 64×64 cave the path's own layers were a second
+/// copy of the connectivity rule's over the same cells (864,000 clauses), and CaDiCaL found
+/// no level in 40 s with both (`benches/results/issue40-export-2026-12-06.md`).
+fn on_shared(m: &mut GridModel, rule: &PathRule, from: &[Lit], to: &[Lit]) -> Option<Vec<Lit>> {
+    let Endpoint::Cell(x, y) = rule.from else {
+        return None;
+    };
+    let len = rule.max_length?;
+    let root = m.spec.index(x, y);
+    let shared = m
+        .shared_layers
+        .iter()
+        .find(|s| s.root == root && s.class == rule.through && s.len == len)?
+        .layers
+        .clone();
+    let cells = m.spec.cells();
+    let ff = m.problem.always_false();
+    let reach = (0..cells)
+        .map(|c| {
+            if to[c] == ff {
+                return ff;
+            }
+            let r = m.problem.new_var().pos();
+            let mut support = vec![!r, from[c]];
+            if let Some(t) = len.checked_sub(1) {
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                support.extend(nbrs.iter().map(|&d| shared.at(d, t)));
+            }
+            m.problem.add_clause(&support, None);
+            r
+        })
+        .collect();
+    Some(reach)
 }
 
 /// The export's bounded path (issue 40): `reach[c]` = "a walk of at most `len` steps from a
