@@ -89,10 +89,7 @@ pub(super) fn encode(m: &mut GridModel) {
             m.part(format!("connectivity {i} layers"));
             let k = layer_cap(&m.spec);
             let lo = distances(m, &root, &class);
-            let mut hi: Vec<usize> = match std::env::var("GRIM_EXP_WIN").as_deref() {
-                Ok("fixed") => vec![k; cells],
-                _ => lo.iter().map(|&d| d.saturating_add(k)).collect(),
-            };
+            let mut hi: Vec<usize> = lo.iter().map(|&d| d.saturating_add(k)).collect();
             let path = root_cell.and_then(|r| shared_path(m, r, &rule.class));
             if let Some((len, to)) = &path {
                 // The path's windows (see `families/paths/encode.rs`, `windowed`).
@@ -124,11 +121,8 @@ pub(super) fn encode(m: &mut GridModel) {
 
 /// The first bounded path from cell `root` through `class` whose layers this rule's can be
 /// (the paths family reads them back from `GridModel::shared_layers`): its `max_length` and
-/// its `to` literals. Only when sharing is on (`GRIM_EXP_SHARE` unset or not `0`).
+/// its `to` literals.
 fn shared_path(m: &mut GridModel, root: usize, class: &TileSet) -> Option<(usize, Vec<Lit>)> {
-    if std::env::var("GRIM_EXP_SHARE").as_deref() == Ok("0") {
-        return None;
-    }
     let rule = m.spec.paths.iter().find(|p| {
         matches!(p.from, Endpoint::Cell(x, y) if m.spec.index(x, y) == root)
             && p.through == *class

@@ -65,7 +65,7 @@ pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
-    if mode == Mode::Eager && std::env::var("GRIM_EXP_COUNTS").as_deref() != Ok("adder") {
+    if mode == Mode::Eager {
         super::unary::encode_rules(m, &rules);
     } else {
         for (i, rule) in rules.iter().enumerate() {
