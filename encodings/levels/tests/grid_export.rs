@@ -172,6 +172,30 @@ fn bounded_paths_on_the_connectivity_layers_match_the_referee() {
 }
 
 #[test]
+fn separation_through_row_windows_matches_the_referee() {
+    // The export's windows (sparse-table ORs per row) against the referee, every level both
+    // ways: distances that cover part of a row, a whole row and past the grid, on a class and
+    // on a tile, with a pinned cell.
+    for (tiles, w, h, d, of) in [
+        (AB, 4, 4, 2, "b"),
+        (AB, 4, 4, 3, "b"),
+        (AB, 4, 4, 7, "b"),
+        (ABC, 3, 3, 2, "k"),
+        (ABC, 4, 2, 3, "k"),
+    ] {
+        let json = format!(
+            r#"{{"width": {w}, "height": {h}, {tiles}, "pins": [{{"x": 1, "y": 1, "tile": "a"}}],
+                "separation": [{{"of": "{of}", "min_distance": {d}}}]}}"#
+        );
+        let (yes, no) = both_ways(&json);
+        assert!(
+            yes > 0 && no > 0,
+            "{w}×{h}, distance {d}: accepted {yes}, rejected {no}"
+        );
+    }
+}
+
+#[test]
 fn the_export_s_parts_sum_to_the_whole_model() {
     let json = format!(
         r#"{{"width": 4, "height": 3, {ABC}, "counts": [{{"of": "k", "min": 2, "max": 9}}],

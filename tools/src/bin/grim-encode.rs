@@ -582,6 +582,12 @@ fn encode(
             Some(written)
         }
     };
+    if verbose {
+        eprintln!(
+            "grim-encode: model built and written in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
     // Phase hints are comments in the export: another solver reads the clauses only, and its level
     // then follows no seed — often one tile wherever the rules let it (on the showcase specs,
     // CaDiCaL gave a map 70% wall, grim-sat without the hints one all grass). Said on every

@@ -5,13 +5,18 @@
 //! # The eager encoding (what an exported CNF carries, issue 40)
 //! Two parts, together sound and complete:
 //! - **Layers** (`layered.rs`): `g_t(c)` = "a walk of at most `t` class cells leads from the
-//!   root to `c`", order-encoded per cell, for `t ≤ K = max(W, H)` (a fixed root's cell
-//!   starts at its BFS distance from the root). A class cell within `K` steps is reached by
+//!   root to `c`", order-encoded per cell, in the window `lo(c) ≤ t ≤ lo(c) + K`, `lo(c)` the
+//!   BFS distance from the root over the cells the class may hold (0 everywhere for `"any"`)
+//!   and `K = max(W, H)`. A class cell at most `K` steps farther than that bound is reached by
 //!   a support clause per layer, which fails as soon as its neighbourhood is cut.
-//! - **The founded fallback** (`founded.rs`): every class cell is either on the last layer
-//!   (`g_K(c)`) or has a parent class neighbour of strictly smaller binary rank. So a class
-//!   cell farther than `K` steps (a long snake) stays possible — the layers alone would lose
+//! - **The founded fallback** (`founded.rs`): every class cell is either on its last layer
+//!   (`g_{lo+K}(c)`) or has a parent class neighbour of strictly smaller binary rank. So a
+//!   class cell farther than that (a long snake) stays possible — the layers alone would lose
 //!   it, and complete layers need `K` = the number of cells (1,048,576 variables at 32×32).
+//! - **A bounded path from the root through the class** (`paths` with `from` the root,
+//!   `through` the class, `max_length = L`) widens the windows to its own, `hi(c) ≥ L −
+//!   dist(c, to)`, and reads these layers (`GridModel::shared_layers`) instead of building a
+//!   second copy over the same cells.
 //!
 //! Sound: following parents the rank decreases to a last-layer cell, whose supports lead to
 //! the root. Complete: in a connected map, BFS depths give the layers (`g_t(c)` = depth ≤ t)
@@ -25,7 +30,10 @@
 //! 30 (the solver falls back on the ranks), 32 → 0.24, 64 → 0.33, 128 → 0.42, so the cap is
 //! the grid's longer side (dungeon-64: 2.3 s at `K = 64`). Size at 64×64: 262,144 layer
 //! variables, two clauses each, beside the fallback's ~600,000 clauses
-//! (`benches/results/issue40-export-2026-12-06.md`).
+//! (`benches/results/issue40-export-2026-12-06.md`). The window starts at `lo(c)` rather than
+//! 0 since a fixed root far from the grid's far side (the 64×64 cave's, on its west edge:
+//! 92 steps to the far corner) otherwise left the east to the ranks, the same failure as a
+//! small `K`: that cave without its path went from no level in 40 s (CaDiCaL) to 9.7 s.
 
 use super::rule::NAME;
 use crate::families::paths::rule::Endpoint;

@@ -7,6 +7,8 @@
 //! - **Bounded, in the export** (`max_length = L`, issue 40): `windowed` below — the walk's
 //!   cells layered (`layered.rs`) only in the layers where a walk of at most `L` steps can
 //!   pass them, one variable per cell and layer of the window.
+//!   When a connectivity rule has the path's `from` cell as its root and its `through` as its
+//!   class, the path reads that rule's layers instead (`on_shared`): the same walks, built once.
 //! - **Bounded, in the cut loop's model**: layers `s_t(c)` = "a walk of at most `t` steps ends at
 //!   `c`": `s_0(c) → from(c)`, `s_t(c) → s_{t−1}(c) ∨ ⋁_{d ~ c} q_{t−1}(d)` with
 //!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
