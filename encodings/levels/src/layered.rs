@@ -48,28 +48,21 @@ impl Layers {
         lits.get(t - lo).copied().unwrap_or(self.ff)
     }
 
+    /// Per cell, its window's first layer and literals: what the model keeps of layers shared
+    /// between rules (`GridModel::shared_layers`, which cannot name this module).
+    pub(crate) fn windows(&self) -> Vec<(usize, Vec<Lit>)> {
+        self.cells.clone()
+    }
+
+    /// Layers from [`Layers::windows`] again (`ff`: the constant false).
+    pub(crate) fn from_windows(cells: Vec<(usize, Vec<Lit>)>, ff: Lit) -> Layers {
+        Layers { cells, ff }
+    }
+
     /// The literal of `c`'s last layer, or the constant false when `c` has no window.
     pub(crate) fn top(&self, c: usize) -> Lit {
         self.cells[c].1.last().copied().unwrap_or(self.ff)
     }
-}
-
-/// Layers a connectivity rule with a fixed root built, kept in the model for a bounded path
-/// from the same root through the same class (`families/paths/encode.rs`), whose walk they
-/// already describe: `g_t(c)` = "a walk of at most `t` class cells from `root` ends at `c`" is
-/// the path's reachability when its `pass` is the class. The connectivity rule widened the
-/// windows to the path's (`hi(c) ≥ max_length − dist(c, to)`), so reading layer
-/// `max_length − 1` of a cell on a shortest walk is complete (module doc).
-#[derive(Clone, Debug)]
-pub(crate) struct SharedLayers {
-    /// The root cell.
-    pub(crate) root: usize,
-    /// The class the walk goes through (a `TileSet`).
-    pub(crate) class: Vec<bool>,
-    /// The path's `max_length` the windows were widened to.
-    pub(crate) len: usize,
-    /// The layers.
-    pub(crate) layers: Layers,
 }
 
 /// BFS distances (in steps) from the cells where `source` is not the constant false, walking

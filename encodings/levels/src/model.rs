@@ -13,7 +13,6 @@
 //! write into it (`families/<name>/`), and `compile.rs` runs them through the table.
 
 use crate::error::{GridError, ModelFault};
-use crate::layered::SharedLayers;
 use crate::level::Level;
 use crate::options::GridOptions;
 use crate::search::{Composite, SearchPart};
@@ -85,6 +84,24 @@ pub struct GridModel {
     /// Reachability layers one rule built for another to read (the export only: a
     /// connectivity rule's for a bounded path from its root through its class).
     pub(crate) shared_layers: Vec<SharedLayers>,
+}
+
+/// Reachability layers a connectivity rule with a fixed root built, kept for a bounded path
+/// from the same root through the same class, whose walks they already describe: `g_t(c)` =
+/// "a walk of at most `t` class cells from `root` ends at `c`" is the path's reachability when
+/// its `pass` is the class. The connectivity rule widened the windows to the path's (`hi(c) ≥
+/// max_length − dist(c, to)`), so reading layer `max_length − 1` of a cell on a shortest walk
+/// is complete (`layered.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct SharedLayers {
+    /// The root cell.
+    pub(crate) root: usize,
+    /// The class the walk goes through.
+    pub(crate) class: TileSet,
+    /// The path's `max_length` the windows were widened to.
+    pub(crate) len: usize,
+    /// Per cell, its window's first layer and literals (`layered::Layers::windows`).
+    pub(crate) windows: Vec<(usize, Vec<Lit>)>,
 }
 
 /// What one part of an encoding cost (see [`GridModel::sizes`]).

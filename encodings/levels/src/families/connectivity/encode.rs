@@ -38,8 +38,8 @@
 use super::rule::NAME;
 use crate::families::paths::rule::Endpoint;
 use crate::founded::founded;
-use crate::layered::{SharedLayers, distances, layered};
-use crate::model::{GridModel, Mode};
+use crate::layered::{distances, layered};
+use crate::model::{GridModel, Mode, SharedLayers};
 use crate::spec::RuleTag;
 use crate::spec::{GridSpec, TileSet};
 use grim_solver::Lit;
@@ -116,7 +116,7 @@ pub(super) fn encode(m: &mut GridModel) {
                     root: r,
                     class: rule.class.clone(),
                     len,
-                    layers: layers.clone(),
+                    windows: layers.windows(),
                 });
             }
             let near: Vec<Lit> = (0..cells).map(|c| layers.top(c)).collect();
@@ -137,7 +137,18 @@ fn shared_path(m: &mut GridModel, root: usize, class: &TileSet) -> Option<(usize
             && p.max_length.is_some()
     })?;
     let (len, to) = (rule.max_length?, rule.to.clone());
-    Some((len, to.lits(m)))
+    // The path's `to` literals, as `families/paths/encode.rs` makes them.
+    let to = match to {
+        Endpoint::Cell(x, y) => {
+            let target = m.spec.index(x, y);
+            let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+            (0..m.spec.cells())
+                .map(|c| if c == target { tt } else { ff })
+                .collect()
+        }
+        Endpoint::Select(sel) => m.selection_lits(&sel),
+    };
+    Some((len, to))
 }
 
 /// The export's layer cap `K`: class cells within `K` steps of the root are reached by the

@@ -24,7 +24,7 @@ use super::propagate::Plan;
 use super::rule::NAME;
 use super::rule::{Endpoint, PathRule};
 use crate::founded::founded;
-use crate::layered::{distances, layered};
+use crate::layered::{Layers, distances, layered};
 use crate::model::{GridModel, Mode};
 use crate::spec::RuleTag;
 use grim_solver::Lit;
@@ -55,7 +55,16 @@ pub(super) fn encode(m: &mut GridModel) {
 
 /// One literal per cell for a path endpoint.
 fn endpoint_lits(m: &mut GridModel, e: &Endpoint) -> Vec<Lit> {
-    e.lits(m)
+    match e {
+        Endpoint::Cell(x, y) => {
+            let target = m.spec.index(*x, *y);
+            let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+            (0..m.spec.cells())
+                .map(|c| if c == target { tt } else { ff })
+                .collect()
+        }
+        Endpoint::Select(sel) => m.selection_lits(sel),
+    }
 }
 
 fn encode_rule(m: &mut GridModel, rule: &PathRule) {
@@ -127,7 +136,7 @@ fn goal(m: &mut GridModel, to: &[Lit], reach: &[Lit]) {
 }
 
 /// A bounded path from a connectivity rule's fixed root through its class, on that rule's
-/// layers (`SharedLayers`, widened to this path's windows): `reach[c]` = "`c` is the root, or
+/// layers (`model::SharedLayers`, widened to this path's windows): `reach[c]` = "`c` is the root, or
 /// a neighbour is reached within `max_length − 1` steps". `None` when no connectivity rule
 /// built layers for this path. Why: on the 64×64 cave the path's own layers were a second
 /// copy of the connectivity rule's over the same cells (864,000 clauses), and CaDiCaL found
@@ -138,14 +147,15 @@ fn on_shared(m: &mut GridModel, rule: &PathRule, from: &[Lit], to: &[Lit]) -> Op
     };
     let len = rule.max_length?;
     let root = m.spec.index(x, y);
-    let shared = m
+    let windows = m
         .shared_layers
         .iter()
         .find(|s| s.root == root && s.class == rule.through && s.len == len)?
-        .layers
+        .windows
         .clone();
     let cells = m.spec.cells();
     let ff = m.problem.always_false();
+    let shared = Layers::from_windows(windows, ff);
     let reach = (0..cells)
         .map(|c| {
             if to[c] == ff {

@@ -1,10 +1,8 @@
 //! The paths family's part of `grid.json`: [`PathRule`], [`Endpoint`] and their reading.
 
-use crate::model::GridModel;
 use crate::spec::problem::{Expected, FieldProblem};
 use crate::spec::reader::{R, Reader, field, invalid, join, object, required, uint, wrong};
 use crate::spec::vocab::{MAX_PATH_LAYERS, Selection, TileSet};
-use grim_solver::Lit;
 use serde_json::Value;
 
 /// The family's name: the field of `grid.json` its rules are listed under.
@@ -31,22 +29,6 @@ pub struct PathRule {
     pub through: TileSet,
     /// Maximum number of steps (`None`: unbounded).
     pub max_length: Option<usize>,
-}
-
-impl Endpoint {
-    /// One literal per cell: "the cell is this endpoint" (constants for a cell endpoint).
-    pub(crate) fn lits(&self, m: &mut GridModel) -> Vec<Lit> {
-        match self {
-            Endpoint::Cell(x, y) => {
-                let target = m.spec.index(*x, *y);
-                let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
-                (0..m.spec.cells())
-                    .map(|c| if c == target { tt } else { ff })
-                    .collect()
-            }
-            Endpoint::Select(sel) => m.selection_lits(sel),
-        }
-    }
 }
 
 pub(crate) fn endpoint(reader: &Reader, v: &Value, path: &str) -> R<Endpoint> {
