@@ -24,10 +24,10 @@
 //! the true OR satisfies every clause when no two selected cells are close. Unit propagation
 //! infers what the pairs do (`sel(c)` empties every window, each window its cells). Size
 //! `O(cells · (d + log W))` against `cells · d²`: on the 64×64 arenas (spawns 24 apart),
-//! 1,756,758 clauses → see `benches/results/issue40-export-2026-12-06.md`.
+//! 1,756,758 clauses → 239,420 (`benches/results/issue40-export-2026-12-06.md`).
 //!
-//! Soft (`weight`): every pair clause is guarded by one relaxation literal, in every model
-//! (the propagator part handles hard rules only).
+//! Soft (`weight`): every pair clause (in the export: every window clause) is guarded by one
+//! relaxation literal, in every model (the propagator part handles hard rules only).
 
 pub(crate) mod rule;
 
