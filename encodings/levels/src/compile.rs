@@ -55,6 +55,7 @@ impl GridModel {
             family.wish(&mut m);
         }
         for family in FAMILIES {
+            m.part(family.name());
             family.encode(&mut m);
         }
         if let Some(why) = m.refused.take() {

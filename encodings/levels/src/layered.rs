@@ -31,6 +31,7 @@ use grim_solver::Lit;
 use std::collections::VecDeque;
 
 /// The layer literals of every cell: `at(c, t)` reads one.
+#[derive(Clone, Debug)]
 pub(crate) struct Layers {
     /// Per cell, its window's first layer and the literals of the window.
     cells: Vec<(usize, Vec<Lit>)>,
@@ -45,6 +46,17 @@ impl Layers {
             return self.ff;
         }
         lits.get(t - lo).copied().unwrap_or(self.ff)
+    }
+
+    /// Per cell, its window's first layer and literals: what the model keeps of layers shared
+    /// between rules (`GridModel::shared_layers`, which cannot name this module).
+    pub(crate) fn windows(&self) -> Vec<(usize, Vec<Lit>)> {
+        self.cells.clone()
+    }
+
+    /// Layers from [`Layers::windows`] again (`ff`: the constant false).
+    pub(crate) fn from_windows(cells: Vec<(usize, Vec<Lit>)>, ff: Lit) -> Layers {
+        Layers { cells, ff }
     }
 
     /// The literal of `c`'s last layer, or the constant false when `c` has no window.

@@ -132,7 +132,7 @@ pub use grim_solver;
 pub use grim_solver::{Budget, Lit, Options, Solver, Status, Terminator, Var};
 pub use keep::{Keep, solve_region, solve_region_within};
 pub use level::{Level, TextProblem, TextRows};
-pub use model::GridModel;
+pub use model::{GridModel, PartSize};
 pub use options::GridOptions;
 pub use presolve::Bounds;
 pub use referee::{Finding, Violation, check_level, level_cost};

@@ -80,6 +80,42 @@ pub struct GridModel {
     /// Why this model cannot be built, when a family found out while encoding (an exact
     /// encoding too large for the export): the build returns it instead of the model.
     pub(crate) refused: Option<GridError>,
+    /// Where each named part of the encoding started: its name, the variable count and the
+    /// hard clause count at that moment (see [`GridModel::sizes`]). Marked by the compile
+    /// stage per family and by the large encodings per sub-part.
+    pub(crate) parts: Vec<(String, usize, usize)>,
+    /// Reachability layers one rule built for another to read (the export only: a
+    /// connectivity rule's for a bounded path from its root through its class).
+    pub(crate) shared_layers: Vec<SharedLayers>,
+}
+
+/// Reachability layers a connectivity rule with a fixed root built, kept for a bounded path
+/// from the same root through the same class, whose walks they already describe: `g_t(c)` =
+/// "a walk of at most `t` class cells from `root` ends at `c`" is the path's reachability when
+/// its `pass` is the class. The connectivity rule widened the windows to the path's (`hi(c) ≥
+/// max_length − dist(c, to)`), so reading layer `max_length − 1` of a cell on a shortest walk
+/// is complete (`layered.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct SharedLayers {
+    /// The root cell.
+    pub(crate) root: usize,
+    /// The class the walk goes through.
+    pub(crate) class: TileSet,
+    /// The path's `max_length` the windows were widened to.
+    pub(crate) len: usize,
+    /// Per cell, its window's first layer and literals (`layered::Layers::windows`).
+    pub(crate) windows: Vec<(usize, Vec<Lit>)>,
+}
+
+/// What one part of an encoding cost (see [`GridModel::sizes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartSize {
+    /// The part: a family's name, or a family's rule and sub-part (`connectivity 0 layers`).
+    pub name: String,
+    /// Variables the part created.
+    pub vars: usize,
+    /// Hard clauses the part added.
+    pub clauses: usize,
 }
 
 impl GridModel {
@@ -112,7 +148,50 @@ impl GridModel {
             tags: Vec::new(),
             plans: Vec::new(),
             refused: None,
+            parts: Vec::new(),
+            shared_layers: Vec::new(),
         }
+    }
+
+    /// Marks the start of a named part of the encoding: everything created from here to the
+    /// next mark is counted under `name` by [`GridModel::sizes`].
+    pub(crate) fn part(&mut self, name: impl Into<String>) {
+        let (vars, clauses) = (self.problem.num_vars(), self.problem.hard_len());
+        self.parts.push((name.into(), vars, clauses));
+    }
+
+    /// Variables and hard clauses per part of the encoding, in the order they were made
+    /// (parts that made nothing left out): which rule a large export's size comes from, for
+    /// `grim-encode -v` and the measurements of issue 40. The cell and layer variables come
+    /// first, under `cells`; the parts sum to the whole model.
+    pub fn sizes(&self) -> Vec<PartSize> {
+        let mut marks = vec![("cells".to_string(), 0, 0)];
+        marks.extend(self.parts.iter().cloned());
+        let end = (
+            String::new(),
+            self.problem.num_vars(),
+            self.problem.hard_len(),
+        );
+        let mut out: Vec<PartSize> = Vec::new();
+        for (i, (name, v, c)) in marks.iter().enumerate() {
+            let (_, nv, nc) = marks.get(i + 1).unwrap_or(&end);
+            let (vars, clauses) = (nv.saturating_sub(*v), nc.saturating_sub(*c));
+            if vars == 0 && clauses == 0 {
+                continue;
+            }
+            match out.iter_mut().find(|p| p.name == *name) {
+                Some(p) => {
+                    p.vars += vars;
+                    p.clauses += clauses;
+                }
+                None => out.push(PartSize {
+                    name: name.clone(),
+                    vars,
+                    clauses,
+                }),
+            }
+        }
+        out
     }
 
     /// The propagator that enforces this model's connectivity, path and large count rules

@@ -58,8 +58,9 @@ const AB: &str =
 const ABC: &str = r#""tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b", "classes": ["k"]},
     {"name": "c", "glyph": "c", "classes": ["k"]}]"#;
 
-/// Whether some accepted level of `json` has a class cell farther than `cap` steps from the
-/// root `(0, 0)` (so the layers alone cannot admit it).
+/// Whether some accepted level of `json` has a class cell more than `cap` steps farther from
+/// the root `(0, 0)` than its grid distance (the start of its window of layers), so the layers
+/// alone cannot admit it.
 fn has_level_past(json: &str, cap: usize) -> bool {
     let spec = spec(json);
     all_levels(&spec).iter().any(|level| {
@@ -91,7 +92,9 @@ fn has_level_past(json: &str, cap: usize) -> bool {
                     }
                 }
             }
-            dist.iter().any(|&d| d != usize::MAX && d > cap)
+            dist.iter()
+                .enumerate()
+                .any(|(c, &d)| d != usize::MAX && d > c % w + c / w + cap)
         }
     })
 }
@@ -133,6 +136,83 @@ fn bounded_paths_with_cut_windows_match_the_referee() {
             "paths": [{{"from": "c", "to": {{"x": 2, "y": 2}}, "through": "k", "max_length": 3}}]}}"#
     ));
     assert!(yes > 0 && no > 0, "accepted {yes}, rejected {no}");
+}
+
+#[test]
+fn bounded_paths_on_the_connectivity_layers_match_the_referee() {
+    // A path from the connectivity root through its class reads the connectivity rule's
+    // layers (widened to the path's windows) instead of building its own: every level both
+    // ways, with the bound tight and loose, the end inside and outside the class, and a mask.
+    for (len, to, mask) in [
+        (1, "c", r#"["????", "????", "????"]"#),
+        (3, "c", r#"["????", "?a??", "????"]"#),
+        (5, "c", r#"["????", "?a??", "????"]"#),
+        (4, "a", r#"["????", "????", "????"]"#),
+        (7, "c", r#"["????", "????", "????"]"#),
+    ] {
+        let json = format!(
+            r#"{{"width": 4, "height": 3, {ABC}, "mask": {mask},
+                "connectivity": [{{"class": "k", "root": {{"x": 0, "y": 0}}}}],
+                "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "{to}", "through": "k", "max_length": {len}}}]}}"#
+        );
+        let model = GridModel::build(&spec(&json), &GridOptions::default()).unwrap();
+        let path = model.sizes().into_iter().find(|p| p.name == "paths 0");
+        let cells = 12;
+        assert!(
+            path.is_some_and(|p| p.vars <= 2 * cells), // a reach and a goal literal per cell
+            "max_length {len}: the path built layers of its own: {:?}",
+            model.sizes()
+        );
+        let (yes, no) = both_ways(&json);
+        assert!(
+            yes > 0 && no > 0,
+            "max_length {len} to {to}: accepted {yes}, rejected {no}"
+        );
+    }
+}
+
+#[test]
+fn separation_through_row_windows_matches_the_referee() {
+    // The export's windows (sparse-table ORs per row) against the referee, every level both
+    // ways: distances that cover part of a row, a whole row and past the grid, on a class and
+    // on a tile, with a pinned cell.
+    for (tiles, w, h, d, of) in [
+        (AB, 4, 4, 2, "b"),
+        (AB, 4, 4, 3, "b"),
+        (AB, 4, 4, 7, "b"),
+        (ABC, 3, 3, 2, "k"),
+        (ABC, 4, 2, 3, "k"),
+    ] {
+        let json = format!(
+            r#"{{"width": {w}, "height": {h}, {tiles}, "pins": [{{"x": 1, "y": 1, "tile": "a"}}],
+                "separation": [{{"of": "{of}", "min_distance": {d}}}]}}"#
+        );
+        let (yes, no) = both_ways(&json);
+        assert!(
+            yes > 0 && no > 0,
+            "{w}×{h}, distance {d}: accepted {yes}, rejected {no}"
+        );
+    }
+}
+
+#[test]
+fn the_export_s_parts_sum_to_the_whole_model() {
+    let json = format!(
+        r#"{{"width": 4, "height": 3, {ABC}, "counts": [{{"of": "k", "min": 2, "max": 9}}],
+            "connectivity": [{{"class": "k", "root": {{"x": 0, "y": 0}}}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
+    );
+    let model = GridModel::build(&spec(&json), &GridOptions::default()).unwrap();
+    let parts = model.sizes();
+    let w = model.to_wcnf();
+    assert_eq!(parts.iter().map(|p| p.clauses).sum::<usize>(), w.hard.len());
+    assert_eq!(parts.iter().map(|p| p.vars).sum::<usize>(), w.num_vars);
+    for name in ["counts 0", "connectivity 0 layers", "paths 0"] {
+        assert!(
+            parts.iter().any(|p| p.name == name && p.clauses > 0),
+            "no part {name}: {parts:?}"
+        );
+    }
 }
 
 #[test]

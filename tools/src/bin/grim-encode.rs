@@ -105,6 +105,11 @@ struct Args {
     /// MaxSAT Evaluation's format since 2022) or `old` (`p wcnf V C TOP`).
     #[arg(long, value_enum, default_value_t = WcnfArg::New)]
     wcnf: WcnfArg,
+
+    /// Print on standard error what the export is made of (variables and clauses per rule
+    /// and part of its encoding) and how long building and writing it took.
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -410,7 +415,13 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let result = match &args.command {
         None => match &args.grid {
-            Some(grid) => encode(grid, args.model, args.output.as_deref(), args.wcnf),
+            Some(grid) => encode(
+                grid,
+                args.model,
+                args.output.as_deref(),
+                args.wcnf,
+                args.verbose,
+            ),
             None => Err(Failure::new(exit::USAGE, "no GRID.json given (see --help)")),
         },
         Some(Command::Decode {
@@ -507,6 +518,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// `-v` on an export: the model's size per part, largest parts marked by their share.
+fn print_sizes(model: &GridModel, took: Duration) {
+    let parts = model.sizes();
+    let vars: usize = parts.iter().map(|p| p.vars).sum();
+    let clauses: usize = parts.iter().map(|p| p.clauses).sum();
+    eprintln!(
+        "grim-encode: model built in {:.2} s: {vars} variables, {clauses} hard clauses",
+        took.as_secs_f64()
+    );
+    eprintln!(
+        "{:<28} {:>10} {:>10} {:>6}",
+        "part", "variables", "clauses", "share"
+    );
+    for p in &parts {
+        let share = 100.0 * p.clauses as f64 / clauses.max(1) as f64;
+        eprintln!(
+            "{:<28} {:>10} {:>10} {:>5.1}%",
+            p.name, p.vars, p.clauses, share
+        );
+    }
+}
+
 /// The seed the model is built with: `--seed`, else the file's, else none.
 fn effective_seed(spec: &GridSpec, model: ModelArgs) -> Option<u64> {
     model
@@ -519,10 +552,15 @@ fn encode(
     model_args: ModelArgs,
     output: Option<&Path>,
     wcnf: WcnfArg,
+    verbose: bool,
 ) -> Result<u8, Failure> {
     let spec = read_spec(grid_path)?;
+    let started = std::time::Instant::now();
     let model =
         GridModel::build(&spec, &model_args.options()).map_err(|e| grid_failure(grid_path, &e))?;
+    if verbose {
+        print_sizes(&model, started.elapsed());
+    }
     let seed = effective_seed(&spec, model_args);
     let dialect = match wcnf {
         WcnfArg::New => Dialect::New,
@@ -547,6 +585,12 @@ fn encode(
             Some(written)
         }
     };
+    if verbose {
+        eprintln!(
+            "grim-encode: model built and written in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
     // Phase hints are comments in the export: another solver reads the clauses only, and its level
     // then follows no seed — often one tile wherever the rules let it (on the showcase specs,
     // CaDiCaL gave a map 70% wall, grim-sat without the hints one all grass). Said on every

@@ -5,13 +5,18 @@
 //! # The eager encoding (what an exported CNF carries, issue 40)
 //! Two parts, together sound and complete:
 //! - **Layers** (`layered.rs`): `g_t(c)` = "a walk of at most `t` class cells leads from the
-//!   root to `c`", order-encoded per cell, for `t ≤ K = max(W, H)` (a fixed root's cell
-//!   starts at its BFS distance from the root). A class cell within `K` steps is reached by
+//!   root to `c`", order-encoded per cell, in the window `lo(c) ≤ t ≤ lo(c) + K`, `lo(c)` the
+//!   BFS distance from the root over the cells the class may hold (0 everywhere for `"any"`)
+//!   and `K = max(W, H)`. A class cell at most `K` steps farther than that bound is reached by
 //!   a support clause per layer, which fails as soon as its neighbourhood is cut.
-//! - **The founded fallback** (`founded.rs`): every class cell is either on the last layer
-//!   (`g_K(c)`) or has a parent class neighbour of strictly smaller binary rank. So a class
-//!   cell farther than `K` steps (a long snake) stays possible — the layers alone would lose
+//! - **The founded fallback** (`founded.rs`): every class cell is either on its last layer
+//!   (`g_{lo+K}(c)`) or has a parent class neighbour of strictly smaller binary rank. So a
+//!   class cell farther than that (a long snake) stays possible — the layers alone would lose
 //!   it, and complete layers need `K` = the number of cells (1,048,576 variables at 32×32).
+//! - **A bounded path from the root through the class** (`paths` with `from` the root,
+//!   `through` the class, `max_length = L`) widens the windows to its own, `hi(c) ≥ L −
+//!   dist(c, to)`, and reads these layers (`GridModel::shared_layers`) instead of building a
+//!   second copy over the same cells.
 //!
 //! Sound: following parents the rank decreases to a last-layer cell, whose supports lead to
 //! the root. Complete: in a connected map, BFS depths give the layers (`g_t(c)` = depth ≤ t)
@@ -25,14 +30,18 @@
 //! 30 (the solver falls back on the ranks), 32 → 0.24, 64 → 0.33, 128 → 0.42, so the cap is
 //! the grid's longer side (dungeon-64: 2.3 s at `K = 64`). Size at 64×64: 262,144 layer
 //! variables, two clauses each, beside the fallback's ~600,000 clauses
-//! (`benches/results/issue40-export-2026-12-06.md`).
+//! (`benches/results/issue40-export-2026-12-06.md`). The window starts at `lo(c)` rather than
+//! 0 since a fixed root far from the grid's far side (the 64×64 cave's, on its west edge:
+//! 92 steps to the far corner) otherwise left the east to the ranks, the same failure as a
+//! small `K`: that cave without its path went from no level in 40 s (CaDiCaL) to 9.7 s.
 
 use super::rule::NAME;
+use crate::families::paths::rule::Endpoint;
 use crate::founded::founded;
 use crate::layered::{distances, layered};
-use crate::model::{GridModel, Mode};
-use crate::spec::GridSpec;
+use crate::model::{GridModel, Mode, SharedLayers};
 use crate::spec::RuleTag;
+use crate::spec::{GridSpec, TileSet};
 use grim_solver::Lit;
 
 /// Per rule, the class literal of every cell (as the model encoded it) and the root cell.
@@ -68,6 +77,7 @@ pub(super) fn encode(m: &mut GridModel) {
             Mode::Propagate => continue,
             Mode::Eager => {}
         }
+        m.part(format!("connectivity {i} root"));
         let root: Vec<Lit> = match root_cell {
             Some(r) => (0..cells).map(|c| if c == r { tt } else { ff }).collect(),
             None => {
@@ -84,15 +94,61 @@ pub(super) fn encode(m: &mut GridModel) {
             }
         };
         if mode == Mode::Eager {
+            m.part(format!("connectivity {i} layers"));
             let k = layer_cap(&m.spec);
             let lo = distances(m, &root, &class);
-            let hi = vec![k; cells];
+            let mut hi: Vec<usize> = lo.iter().map(|&d| d.saturating_add(k)).collect();
+            let path = root_cell.and_then(|r| shared_path(m, r, &rule.class));
+            if let Some((len, to)) = &path {
+                // The path's windows (see `families/paths/encode.rs`, `windowed`).
+                let back = distances(m, to, &class);
+                for c in 0..cells {
+                    if let Some(h) = len.checked_sub(back[c].max(1))
+                        && lo[c] != usize::MAX
+                    {
+                        hi[c] = hi[c].max(h);
+                    }
+                }
+            }
             let layers = layered(m, &class, &root, &lo, &hi);
+            if let (Some((len, _)), Some(r)) = (path, root_cell) {
+                m.shared_layers.push(SharedLayers {
+                    root: r,
+                    class: rule.class.clone(),
+                    len,
+                    windows: layers.windows(),
+                });
+            }
             let near: Vec<Lit> = (0..cells).map(|c| layers.top(c)).collect();
+            m.part(format!("connectivity {i} founded"));
             founded(m, &class, &near, None);
         }
     }
     m.tag(None);
+}
+
+/// The first bounded path from cell `root` through `class` whose layers this rule's can be
+/// (the paths family reads them back from `GridModel::shared_layers`): its `max_length` and
+/// its `to` literals.
+fn shared_path(m: &mut GridModel, root: usize, class: &TileSet) -> Option<(usize, Vec<Lit>)> {
+    let rule = m.spec.paths.iter().find(|p| {
+        matches!(p.from, Endpoint::Cell(x, y) if m.spec.index(x, y) == root)
+            && p.through == *class
+            && p.max_length.is_some()
+    })?;
+    let (len, to) = (rule.max_length?, rule.to.clone());
+    // The path's `to` literals, as `families/paths/encode.rs` makes them.
+    let to = match to {
+        Endpoint::Cell(x, y) => {
+            let target = m.spec.index(x, y);
+            let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
+            (0..m.spec.cells())
+                .map(|c| if c == target { tt } else { ff })
+                .collect()
+        }
+        Endpoint::Select(sel) => m.selection_lits(&sel),
+    };
+    Some((len, to))
 }
 
 /// The export's layer cap `K`: class cells within `K` steps of the root are reached by the

@@ -70,6 +70,7 @@ pub(super) fn encode(m: &mut GridModel) {
     } else {
         for (i, rule) in rules.iter().enumerate() {
             m.tag(Some(RuleTag::new(NAME, i)));
+            m.part(format!("counts {i}"));
             if mode != Mode::Propagate || !checked(m, rule, &mut left) {
                 encode_rule(m, rule);
             }
@@ -79,6 +80,7 @@ pub(super) fn encode(m: &mut GridModel) {
     // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
     // every clause to come from one rule, and a confinement comes from several.
     if mode != Mode::Lazy {
+        m.part("counts confinement");
         confine(m);
     }
     if !left.is_empty() {

@@ -7,6 +7,8 @@
 //! - **Bounded, in the export** (`max_length = L`, issue 40): `windowed` below — the walk's
 //!   cells layered (`layered.rs`) only in the layers where a walk of at most `L` steps can
 //!   pass them, one variable per cell and layer of the window.
+//!   When a connectivity rule has the path's `from` cell as its root and its `through` as its
+//!   class, the path reads that rule's layers instead (`on_shared`): the same walks, built once.
 //! - **Bounded, in the cut loop's model**: layers `s_t(c)` = "a walk of at most `t` steps ends at
 //!   `c`": `s_0(c) → from(c)`, `s_t(c) → s_{t−1}(c) ∨ ⋁_{d ~ c} q_{t−1}(d)` with
 //!   `q_t(d) → s_t(d) ∧ (from(d) ∨ through(d))` (the walk may continue from `d`). Then
@@ -22,7 +24,7 @@ use super::propagate::Plan;
 use super::rule::NAME;
 use super::rule::{Endpoint, PathRule};
 use crate::founded::founded;
-use crate::layered::{distances, layered};
+use crate::layered::{Layers, distances, layered};
 use crate::model::{GridModel, Mode};
 use crate::spec::RuleTag;
 use grim_solver::Lit;
@@ -41,6 +43,7 @@ pub(super) fn encode(m: &mut GridModel) {
             let through = m.class_lits(&rule.through);
             left.push((from, to, through, rule.max_length, rule.min_length));
         } else {
+            m.part(format!("paths {i}"));
             encode_rule(m, rule);
         }
     }
@@ -72,6 +75,10 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
         forbid_short(m, &from, &to, &through, min);
     }
     let cells = m.spec.cells();
+    if let Some(reach) = on_shared(m, rule, &from, &to) {
+        goal(m, &to, &reach);
+        return;
+    }
     // pass(d) → from(d) ∨ through(d).
     let pass: Vec<Lit> = (0..cells)
         .map(|d| {
@@ -115,6 +122,12 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
             r
         }
     };
+    goal(m, &to, &reach);
+}
+
+/// Some `to` cell is reached: `⋁_c g(c)`, `g(c) → to(c) ∧ reach(c)`.
+fn goal(m: &mut GridModel, to: &[Lit], reach: &[Lit]) {
+    let cells = m.spec.cells();
     let mut goal = Vec::with_capacity(cells);
     for c in 0..cells {
         let g = m.problem.new_var().pos();
@@ -123,6 +136,45 @@ fn encode_rule(m: &mut GridModel, rule: &PathRule) {
         goal.push(g);
     }
     m.problem.add_clause(&goal, None);
+}
+
+/// A bounded path from a connectivity rule's fixed root through its class, on that rule's
+/// layers (`model::SharedLayers`, widened to this path's windows): `reach[c]` = "`c` is the root, or
+/// a neighbour is reached within `max_length − 1` steps". `None` when no connectivity rule
+/// built layers for this path. Why: on the 64×64 cave the path's own layers were a second
+/// copy of the connectivity rule's over the same cells (864,000 clauses), and CaDiCaL found
+/// no level in 40 s with both (`benches/results/issue40-export-2026-12-06.md`).
+fn on_shared(m: &mut GridModel, rule: &PathRule, from: &[Lit], to: &[Lit]) -> Option<Vec<Lit>> {
+    let Endpoint::Cell(x, y) = rule.from else {
+        return None;
+    };
+    let len = rule.max_length?;
+    let root = m.spec.index(x, y);
+    let windows = m
+        .shared_layers
+        .iter()
+        .find(|s| s.root == root && s.class == rule.through && s.len == len)?
+        .windows
+        .clone();
+    let cells = m.spec.cells();
+    let ff = m.problem.always_false();
+    let shared = Layers::from_windows(windows, ff);
+    let reach = (0..cells)
+        .map(|c| {
+            if to[c] == ff {
+                return ff;
+            }
+            let r = m.problem.new_var().pos();
+            let mut support = vec![!r, from[c]];
+            if let Some(t) = len.checked_sub(1) {
+                let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
+                support.extend(nbrs.iter().map(|&d| shared.at(d, t)));
+            }
+            m.problem.add_clause(&support, None);
+            r
+        })
+        .collect();
+    Some(reach)
 }
 
 /// The export's bounded path (issue 40): `reach[c]` = "a walk of at most `len` steps from a

@@ -16,8 +16,18 @@
 //! linear in the cells (prefix/suffix ORs per block); not done yet — the pairwise clauses are
 //! what the propagator's reasons are, so the two models stay easy to compare.
 //!
-//! Soft (`weight`): every pair clause is guarded by one relaxation literal, in every model
-//! (the propagator part handles hard rules only).
+//! **The export** (issue 40) writes the same rule through row windows instead (`windows`):
+//! per row, `or_k(x)` ⇐ "some cell of `[x, x + 2^k)` holds the selection" (one direction,
+//! two clauses per node of a sparse table), and per cell and row of its diamond two clauses
+//! `¬sel(c) ∨ ¬or(w)` on two power-of-two windows covering the diamond's span in that row.
+//! Sound: a selected cell in a forbidden span makes some window's `or` true. Complete: `or` =
+//! the true OR satisfies every clause when no two selected cells are close. Unit propagation
+//! infers what the pairs do (`sel(c)` empties every window, each window its cells). Size
+//! `O(cells · (d + log W))` against `cells · d²`: on the 64×64 arenas (spawns 24 apart),
+//! 1,756,758 clauses → 239,420 (`benches/results/issue40-export-2026-12-06.md`).
+//!
+//! Soft (`weight`): every pair clause (in the export: every window clause) is guarded by one
+//! relaxation literal, in every model (the propagator part handles hard rules only).
 
 pub(crate) mod rule;
 
@@ -60,6 +70,13 @@ impl Family for Separation {
             }
             let searched = m.mode == Mode::Propagate && guard.is_none();
             let d = rule.min_distance;
+            if m.mode == Mode::Eager {
+                windows(m, &sel, d, guard);
+                if let (Some(g), Some(wt)) = (guard, rule.weight) {
+                    m.problem.add_clause(&[!g], Some(wt));
+                }
+                continue;
+            }
             for c in 0..m.spec.cells() {
                 if sel[c] == ff {
                     continue;
@@ -101,5 +118,75 @@ impl Family for Separation {
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
         let hard = (0..spec.separation.len()).filter(|&i| spec.separation[i].weight.is_none());
         tagged(spec, NAME, &["of", "min_distance", "metric"], hard)
+    }
+}
+
+/// The export's separation (module doc): sparse-table row windows, then two clauses per cell
+/// and row of its diamond (pairs once: rows below, and the cells east of `c` in its own row),
+/// each or-ed with `guard`.
+fn windows(m: &mut GridModel, sel: &[grim_solver::Lit], d: usize, guard: Option<grim_solver::Lit>) {
+    use grim_solver::Lit;
+    let (w, h) = (m.spec.width, m.spec.height);
+    let ff = m.problem.always_false();
+    if d < 2 {
+        return;
+    }
+    // table[y][k][x] ⇐ some cell of row y in [x, x + 2^k) is selected.
+    let mut table: Vec<Vec<Vec<Lit>>> = Vec::with_capacity(h);
+    for y in 0..h {
+        let mut levels: Vec<Vec<Lit>> = vec![(0..w).map(|x| sel[y * w + x]).collect()];
+        let mut len = 1;
+        while 2 * len <= w {
+            let below = levels.last().cloned().unwrap_or_default();
+            let next: Vec<Lit> = (0..=w - 2 * len)
+                .map(|x| {
+                    let (a, b) = (below[x], below[x + len]);
+                    if a == ff {
+                        b
+                    } else if b == ff {
+                        a
+                    } else {
+                        let o = m.problem.new_var().pos();
+                        m.problem.add_clause(&[!a, o], None);
+                        m.problem.add_clause(&[!b, o], None);
+                        o
+                    }
+                })
+                .collect();
+            levels.push(next);
+            len *= 2;
+        }
+        table.push(levels);
+    }
+    // The windows covering [a, b] of row y: one or two table entries.
+    let cover = |table: &Vec<Vec<Vec<Lit>>>, y: usize, a: usize, b: usize| -> [Lit; 2] {
+        let n = b - a + 1;
+        let k = (usize::BITS - 1 - n.leading_zeros()) as usize;
+        let row = &table[y][k];
+        [row[a], row[b + 1 - (1 << k)]]
+    };
+    let r = d - 1;
+    for c in 0..w * h {
+        if sel[c] == ff {
+            continue;
+        }
+        let (x, y) = (c % w, c / w);
+        for dy in 0..=r.min(h - 1 - y) {
+            let span = r - dy;
+            let (a, b) = if dy == 0 {
+                if x + 1 >= w || span == 0 {
+                    continue;
+                }
+                (x + 1, (x + span).min(w - 1))
+            } else {
+                (x.saturating_sub(span), (x + span).min(w - 1))
+            };
+            let [p, q] = cover(&table, y + dy, a, b);
+            for o in if p == q { vec![p] } else { vec![p, q] } {
+                let mut clause = vec![!sel[c], !o];
+                clause.extend(guard);
+                m.problem.add_clause(&clause, None);
+            }
+        }
     }
 }
