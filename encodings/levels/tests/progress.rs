@@ -77,8 +77,10 @@ fn both_ways(json: &str, keeps: &dyn Fn(&Level) -> bool) -> (usize, usize) {
 fn models(model: &GridModel, spec: &GridSpec) -> usize {
     let mut s = engine(model);
     let mut n = 0;
+    // Once: the conversion copies the whole model.
+    let num_vars = model.to_wcnf().num_vars;
     while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
-        let values: Vec<bool> = (0..model.to_wcnf().num_vars)
+        let values: Vec<bool> = (0..num_vars)
             .map(|v| {
                 let var = grim_solver::Var::new(v as u32).expect("a variable index");
                 s.value(var.pos()) == Some(true)

@@ -16,8 +16,8 @@
 //! The document has passed validation when it reaches here, so a field the referee cannot
 //! read is reported as a violation of `document` (it never panics), not silently skipped.
 
-mod maze;
 mod locks;
+mod maze;
 pub(crate) mod verdict;
 mod vocab;
 
