@@ -533,8 +533,8 @@ fn fitting(spec: &GridSpec) -> Vec<Level> {
 }
 
 #[test]
-#[ignore = "over 10 CPU minutes in the debug profile of the README's test command (the merge \
-            measured it; the cause is not found yet): run with --ignored --release"]
+#[ignore = "does not finish on the merged main (over 10 CPU minutes in debug, 8 in release): \
+            a solve on one of the 30 specs runs away, not found yet; run with --ignored --release"]
 fn pinned_5x5_grids_admit_the_same_levels_in_both_models_as_the_brute_force() {
     let rules: [(&str, &Rule); 5] = [
         (r#""acyclic": [{"class": "b"}]"#, &|l| {
