@@ -36,21 +36,29 @@ pub(crate) fn founded(m: &mut GridModel, reach: &[Lit], base: &[Lit], pass: Opti
             if let Some(pass) = pass {
                 m.problem.add_clause(&[!par, pass[d]], None);
             }
-            // par → rank(d) < rank(c), most significant bit first.
-            let mut lt = par;
-            for i in (0..bits).rev() {
-                let (x, y) = (rank[d][i], rank[c][i]);
-                let next = if i == 0 {
-                    ff
-                } else {
-                    m.problem.new_var().pos()
-                };
-                m.problem.add_clause(&[!lt, !x, y], None);
-                m.problem.add_clause(&[!lt, !x, next], None);
-                m.problem.add_clause(&[!lt, y, next], None);
-                lt = next;
-            }
+            rank_below(m, par, &rank[d], &rank[c]);
         }
         m.problem.add_clause(&support, None);
+    }
+}
+
+/// `guard → lower < higher`, two binary ranks of equal width compared most significant bit
+/// first by a chain of `LT` literals (3 clauses and one variable per bit but the last). The
+/// comparison every rank-based encoding here uses (founded reachability, the chokepoints'
+/// pieces, the acyclic family's parent pointers).
+pub(crate) fn rank_below(m: &mut GridModel, guard: Lit, lower: &[Lit], higher: &[Lit]) {
+    let ff = m.problem.always_false();
+    let mut lt = guard;
+    for i in (0..lower.len()).rev() {
+        let (x, y) = (lower[i], higher[i]);
+        let next = if i == 0 {
+            ff
+        } else {
+            m.problem.new_var().pos()
+        };
+        m.problem.add_clause(&[!lt, !x, y], None);
+        m.problem.add_clause(&[!lt, !x, next], None);
+        m.problem.add_clause(&[!lt, y, next], None);
+        lt = next;
     }
 }

@@ -248,20 +248,8 @@ fn ranked(m: &mut GridModel, lits: &[Lit], guard: Option<Lit>) {
             let p = m.problem.new_var().pos();
             m.problem.add_clause(&[!p, lits[c]], None);
             m.problem.add_clause(&[!p, lits[d]], None);
-            // p → rank(d) < rank(c), most significant bit first.
-            let mut lt = p;
-            for i in (0..bits).rev() {
-                let (x, y) = (rank[d][i], rank[c][i]);
-                let next = if i == 0 {
-                    ff
-                } else {
-                    m.problem.new_var().pos()
-                };
-                m.problem.add_clause(&[!lt, !x, y], None);
-                m.problem.add_clause(&[!lt, !x, next], None);
-                m.problem.add_clause(&[!lt, y, next], None);
-                lt = next;
-            }
+            // p → rank(d) < rank(c).
+            crate::founded::rank_below(m, p, &rank[d], &rank[c]);
             pointer[c].push((d, p));
         }
         let ps: Vec<Lit> = pointer[c].iter().map(|&(_, p)| p).collect();

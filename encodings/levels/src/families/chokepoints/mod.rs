@@ -294,19 +294,7 @@ fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
                 let par = m.problem.new_var().pos();
                 support.push(par);
                 m.problem.add_clause(&[!par, reach[d]], None);
-                let mut lt = par;
-                for b in (0..bits).rev() {
-                    let (x, y) = (rank[d][b], rank[c][b]);
-                    let next = if b == 0 {
-                        ff
-                    } else {
-                        m.problem.new_var().pos()
-                    };
-                    m.problem.add_clause(&[!lt, !x, y], None);
-                    m.problem.add_clause(&[!lt, !x, next], None);
-                    m.problem.add_clause(&[!lt, y, next], None);
-                    lt = next;
-                }
+                crate::founded::rank_below(m, par, &rank[d], &rank[c]);
             }
             m.problem.add_clause(&support, None);
         }
