@@ -95,7 +95,9 @@ pub(crate) fn distances(m: &GridModel, source: &[Lit], pass: &[Lit]) -> Vec<usiz
 }
 
 /// Builds the layers of the module doc: cell `c` gets layers `lo[c] ..= hi[c]` (none when
-/// `lo[c] > hi[c]`).
+/// `lo[c] > hi[c]`, and none when `lo[c]` is `usize::MAX`, the mark [`distances`] leaves on a
+/// cell no walk reaches: its window would otherwise end at a saturated `hi` and the layers
+/// would never stop).
 pub(crate) fn layered(
     m: &mut GridModel,
     pass: &[Lit],
@@ -109,15 +111,13 @@ pub(crate) fn layered(
         cells: vec![(0, Vec::new()); cells],
         ff,
     };
-    let top = (0..cells)
-        .filter(|&c| lo[c] <= hi[c] && pass[c] != ff)
-        .map(|c| hi[c])
-        .max();
+    let open = |c: usize| lo[c] != usize::MAX && lo[c] <= hi[c] && pass[c] != ff;
+    let top = (0..cells).filter(|&c| open(c)).map(|c| hi[c]).max();
     let Some(top) = top else { return layers };
     // Layer by layer, so that layer t − 1 of every cell exists when t's supports are written.
     for t in 0..=top {
         for c in 0..cells {
-            if t < lo[c] || t > hi[c] || pass[c] == ff {
+            if t < lo[c] || t > hi[c] || !open(c) {
                 continue;
             }
             let g = if t == 0 {
