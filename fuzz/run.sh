@@ -31,7 +31,8 @@ for target in "${targets[@]}"; do
     shopt -u nullglob
     if [ "${#regressions[@]}" -gt 0 ]; then
         echo "== $target: replaying ${#regressions[@]} regression input(s)"
-        cargo fuzz run -a "$target" "${regressions[@]}"
+        # A hang is a failure too: libFuzzer's own limit is 20 minutes per input.
+        cargo fuzz run -a "$target" "${regressions[@]}" -- -timeout=60
     fi
     echo "== $target: fuzzing for ${seconds}s"
     mkdir -p "corpus/$target"
