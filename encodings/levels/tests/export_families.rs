@@ -111,26 +111,22 @@ fn cases() -> Vec<(&'static str, String, String)> {
         ),
         (
             "locks and keys",
-            format!(
-                r#"{{"width": 6, "height": 6, "tiles": [{{"name": "wall", "glyph": "x", "weight": 2}},
-                {{"name": "floor", "glyph": ".", "weight": 3, "classes": ["walk"]}},
-                {{"name": "door", "glyph": "D", "weight": 0}}],
-                "layers": [{{"name": "items", "values": [{{"name": "none", "glyph": " "}}, {{"name": "key", "glyph": "k", "requires": "floor"}}]}}],
-                "pins": [{{"x": 0, "y": 0, "tile": "floor"}}],
-                "counts": [{{"of": "door", "min": 1, "max": 2}}, {{"of": "items.key", "min": 1, "max": 1}}, {{"of": "walk", "min": 10}}],
-                "connectivity": [{{"class": ["walk", "door"], "root": {{"x": 0, "y": 0}}}}],
-                "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk", "colors": [{{"key": "items.key", "door": "door"}}]}}]}}"#
-            ),
+            r#"{"width": 6, "height": 6, "tiles": [{"name": "wall", "glyph": "x", "weight": 2},
+                {"name": "floor", "glyph": ".", "weight": 3, "classes": ["walk"]},
+                {"name": "door", "glyph": "D", "weight": 0}],
+                "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "}, {"name": "key", "glyph": "k", "requires": "floor"}]}],
+                "pins": [{"x": 0, "y": 0, "tile": "floor"}],
+                "counts": [{"of": "door", "min": 1, "max": 2}, {"of": "items.key", "min": 1, "max": 1}, {"of": "walk", "min": 10}],
+                "connectivity": [{"class": ["walk", "door"], "root": {"x": 0, "y": 0}}],
+                "locks": [{"start": {"x": 0, "y": 0}, "through": "walk", "colors": [{"key": "items.key", "door": "door"}]}]}"#.to_string(),
             // The only key cell is behind the only door.
-            format!(
-                r#"{{"width": 6, "height": 1, "tiles": [{{"name": "wall", "glyph": "x", "weight": 2}},
-                {{"name": "floor", "glyph": ".", "weight": 3, "classes": ["walk"]}},
-                {{"name": "door", "glyph": "D", "weight": 0}}],
-                "layers": [{{"name": "items", "values": [{{"name": "none", "glyph": " "}}, {{"name": "key", "glyph": "k", "requires": "floor"}}]}}],
-                "mask": ["..D..."], "pins": [{{"x": 0, "y": 0, "tile": "floor"}}],
-                "counts": [{{"of": "items.key", "min": 1}}, {{"of": "items.key", "region": {{"x": 0, "y": 0, "w": 2, "h": 1}}, "max": 0}}],
-                "locks": [{{"start": {{"x": 0, "y": 0}}, "through": "walk", "colors": [{{"key": "items.key", "door": "door"}}]}}]}}"#
-            ),
+            r#"{"width": 6, "height": 1, "tiles": [{"name": "wall", "glyph": "x", "weight": 2},
+                {"name": "floor", "glyph": ".", "weight": 3, "classes": ["walk"]},
+                {"name": "door", "glyph": "D", "weight": 0}],
+                "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "}, {"name": "key", "glyph": "k", "requires": "floor"}]}],
+                "mask": ["..D..."], "pins": [{"x": 0, "y": 0, "tile": "floor"}],
+                "counts": [{"of": "items.key", "min": 1}, {"of": "items.key", "region": {"x": 0, "y": 0, "w": 2, "h": 1}, "max": 0}],
+                "locks": [{"start": {"x": 0, "y": 0}, "through": "walk", "colors": [{"key": "items.key", "door": "door"}]}]}"#.to_string(),
         ),
         (
             "a path at least 12 steps long",
