@@ -251,3 +251,87 @@ fn cadical_s_levels_of_each_family_s_export_pass_the_referee_and_a_clash_is_refu
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// Every level of a two-tile spec (`a`, `b`) that fits its domains: the free cells enumerated.
+fn fitting(spec: &GridSpec) -> Vec<grim_levels::Level> {
+    let free: Vec<usize> = (0..spec.cells())
+        .filter(|&c| spec.domains[c].iter().filter(|&&b| b).count() > 1)
+        .collect();
+    let base: Vec<usize> = (0..spec.cells())
+        .map(|c| spec.domains[c].iter().position(|&b| b).unwrap_or(0))
+        .collect();
+    (0..1usize << free.len())
+        .map(|bits| {
+            let mut tiles = base.clone();
+            for (i, &c) in free.iter().enumerate() {
+                tiles[c] = (bits >> i) & 1;
+            }
+            grim_levels::Level {
+                width: spec.width,
+                height: spec.height,
+                tiles,
+                layers: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn no_chokepoints_on_a_connected_class_export_exactly_the_referee_s_levels() {
+    // The st-numbering encoding (chokepoints `max` 0 or `loop` over the whole grid, on a class
+    // a connectivity rule keeps in one piece): under every fitting level's assumptions the
+    // export is satisfiable exactly when the referee accepts the level. Grids of 4×4 and 5×4
+    // with a few pins, so that every tiling is tried (2^12 each).
+    let tiles =
+        r#""tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b", "classes": ["k"]}]"#;
+    let cases = [
+        format!(
+            r#"{{"width": 4, "height": 4, {tiles}, "mask": ["????", "????", "b???", "aa?a"], "connectivity": [{{"class": "b"}}], "chokepoints": [{{"class": "b", "max": 0}}]}}"#
+        ),
+        format!(
+            r#"{{"width": 4, "height": 4, {tiles}, "mask": ["a???", "?b??", "????", "a??a"], "connectivity": [{{"class": "k", "root": {{"x": 1, "y": 1}}}}], "chokepoints": [{{"class": "k", "loop": true}}]}}"#
+        ),
+        format!(
+            r#"{{"width": 5, "height": 4, {tiles}, "mask": ["a???a", "??b??", "?????", "a?a?a"], "connectivity": [{{"class": "b"}}], "chokepoints": [{{"class": "b", "max": 0}}]}}"#
+        ),
+        format!(
+            r#"{{"width": 5, "height": 4, {tiles}, "mask": ["b???a", "?????", "a??a?", "a???b"], "connectivity": [{{"class": "b"}}], "chokepoints": [{{"class": "b", "loop": true}}]}}"#
+        ),
+    ];
+    for json in &cases {
+        let spec = self::spec(json);
+        let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+        let chokepoint_vars = model
+            .sizes()
+            .iter()
+            .find(|p| p.name.starts_with("chokepoints"))
+            .map_or(0, |p| p.vars);
+        assert!(
+            chokepoint_vars < 40 * spec.cells(),
+            "{json}: {chokepoint_vars} variables: not the linear encoding"
+        );
+        let w = model.to_wcnf();
+        let mut s = grim_solver::Solver::new();
+        s.reserve_vars(w.num_vars);
+        for c in &w.hard {
+            s.add_clause(c);
+        }
+        let (mut yes, mut no) = (0, 0);
+        for level in fitting(&spec) {
+            let expected = check_level(&spec, &level).is_ok();
+            let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
+            assert_eq!(
+                got == grim_solver::Status::Sat,
+                expected,
+                "{json}\nlevel\n{}referee says {:?}",
+                level.to_text(&spec),
+                check_level(&spec, &level)
+            );
+            if expected { yes += 1 } else { no += 1 }
+        }
+        assert!(
+            yes >= 10 && no >= 10,
+            "{json}: accepted {yes}, rejected {no}"
+        );
+    }
+}

@@ -17,7 +17,8 @@
 //! about `cells · (2 + bits + directed edges · (3 · bits + 3) / cells)` clauses per cell, so
 //! quadratic in the cells: the build refuses it above `MAX_CHOKEPOINT_EXPORT_CLAUSES` (`spec/vocab.rs`) (16×16 fits,
 //! 24×24 does not) and says so (`FieldProblem::ChokepointsExportTooLarge`); the in-process
-//! solve does not need it.
+//! solve does not need it. No chokepoint at all on a class a connectivity rule keeps in one
+//! piece (the usual cave) exports in linear size instead: `st_numbering`.
 //!
 //! **Search** (`Mode::Propagate`): the part in `propagate.rs` (sides of the possible cells;
 //! conflicts past `max`, and with `max` 0 the cells that would be chokepoints set false; the
@@ -96,6 +97,7 @@ impl Family for Chokepoints {
                 local(m, &lits);
             }
             match m.mode {
+                Mode::Eager if st_numbering_applies(&m.spec, rule) => st_numbering(m, &lits),
                 Mode::Eager => {
                     let n = lits.iter().filter(|&&l| l != ff).count() as u64;
                     let e = (0..m.spec.cells())
@@ -225,6 +227,112 @@ fn local(m: &mut GridModel, lits: &[Lit]) {
             pair.extend(others.map(|e| lits[e]));
             m.problem.add_clause(&pair, None);
         }
+    }
+}
+
+/// Whether the export may use [`st_numbering`]: no chokepoint at all (`max` 0 or `loop`) over
+/// the whole grid, on a class a connectivity rule keeps in one piece — the case where "no
+/// articulation cell" is "2-connected" (or at most two cells), which an st-numbering
+/// characterises in linear size.
+fn st_numbering_applies(spec: &GridSpec, rule: &ChokepointRule) -> bool {
+    let whole = rule.region.x == 0
+        && rule.region.y == 0
+        && rule.region.w == spec.width
+        && rule.region.h == spec.height;
+    rule.max == Some(0) && whole && spec.connectivity.iter().any(|c| c.class == rule.class)
+}
+
+/// The export's linear encoding of "no articulation cell" for a connected class: an
+/// **st-numbering** (Lempel, Even & Cederbaum 1967) of the class cells. `s` is the first class
+/// cell in row-major order and `t` its east class neighbour, else its south one (`s` has no
+/// class neighbour to the west or north); every class cell but `s` has a class neighbour of
+/// smaller rank, every one but `t` a class neighbour of larger rank (binary ranks compared by
+/// [`crate::founded::rank_below`], one literal per directed edge).
+///
+/// **Sound**: the least rank is `s`'s and the greatest `t`'s (every other cell has a smaller
+/// and a larger neighbour). Remove any cell `v`: from a cell `u` of smaller rank than `v` the
+/// ranks fall, without meeting `v`, to `s`; from one of larger rank they rise to `t`; removing
+/// `s` (or `t`) every other cell still rises to `t` (falls to `s`); and `s`, `t` are
+/// neighbours — so no cell cuts the class. With one cell (`t` absent) nothing is asked.
+/// **Complete**: a 2-connected graph has an st-numbering for each of its edges, and a class of
+/// one or two connected cells satisfies the clauses with ranks 0 and 1. About
+/// `directed edges · (3 · bits + 2)` clauses, against the quadratic [`exact`], so the
+/// cave-sized grids that it refuses export.
+fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
+    let ff = m.problem.always_false();
+    let (w, cells) = (m.spec.width, m.spec.cells());
+    let n = lits.iter().filter(|&&l| l != ff).count();
+    let bits = (usize::BITS - (n.max(2) - 1).leading_zeros()) as usize;
+    // is_s[c] ↔ class(c) ∧ no class cell before c.
+    let mut before = ff;
+    let mut is_s = Vec::with_capacity(cells);
+    for &f in lits {
+        is_s.push(m.problem.conj(&[f, !before]));
+        let none = m.problem.conj(&[!f, !before]);
+        before = !none;
+    }
+    // is_t[c] ↔ (s west of c ∧ class(c)) ∨ (s north of c ∧ class(c) ∧ ¬class(east of s)).
+    let is_t: Vec<Lit> = (0..cells)
+        .map(|c| {
+            let (x, y) = (c % w, c / w);
+            let west = if x > 0 {
+                m.problem.conj(&[is_s[c - 1], lits[c]])
+            } else {
+                ff
+            };
+            let north = match (y > 0, x + 1 < w) {
+                (false, _) => ff,
+                (true, true) => m.problem.conj(&[is_s[c - w], lits[c], !lits[c - w + 1]]),
+                (true, false) => m.problem.conj(&[is_s[c - w], lits[c]]),
+            };
+            let neither = m.problem.conj(&[!west, !north]);
+            !neither
+        })
+        .collect();
+    // alone → no t (so s has no class neighbour: with connectivity, the class is {s}).
+    let alone = m.problem.new_var().pos();
+    for &t in &is_t {
+        if t != ff {
+            m.problem.add_clause(&[!alone, !t], None);
+        }
+    }
+    let rank: Vec<Vec<Lit>> = (0..cells)
+        .map(|c| {
+            if lits[c] == ff {
+                Vec::new()
+            } else {
+                (0..bits).map(|_| m.problem.new_var().pos()).collect()
+            }
+        })
+        .collect();
+    // below[(a, b)]: a and b hold the class and rank(a) < rank(b).
+    let mut below = std::collections::HashMap::new();
+    for a in 0..cells {
+        if lits[a] == ff {
+            continue;
+        }
+        for b in m.spec.neighbours(a).collect::<Vec<_>>() {
+            if lits[b] == ff {
+                continue;
+            }
+            let lt = m.problem.new_var().pos();
+            m.problem.add_clause(&[!lt, lits[a]], None);
+            m.problem.add_clause(&[!lt, lits[b]], None);
+            crate::founded::rank_below(m, lt, &rank[a], &rank[b]);
+            below.insert((a, b), lt);
+        }
+    }
+    for v in 0..cells {
+        if lits[v] == ff {
+            continue;
+        }
+        let nv: Vec<usize> = m.spec.neighbours(v).filter(|&d| lits[d] != ff).collect();
+        let mut down = vec![!lits[v], is_s[v]];
+        down.extend(nv.iter().map(|&u| below[&(u, v)]));
+        m.problem.add_clause(&down, None);
+        let mut up = vec![!lits[v], is_t[v], alone];
+        up.extend(nv.iter().map(|&u| below[&(v, u)]));
+        m.problem.add_clause(&up, None);
     }
 }
 
