@@ -305,8 +305,9 @@ fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
             }
         })
         .collect();
-    // below[(a, b)]: a and b hold the class and rank(a) < rank(b).
-    let mut below = std::collections::HashMap::new();
+    // below[a]: (b, lit) per class-possible neighbour b, lit → a and b hold the class and
+    // rank(a) < rank(b).
+    let mut below: Vec<Vec<(usize, Lit)>> = vec![Vec::new(); cells];
     for a in 0..cells {
         if lits[a] == ff {
             continue;
@@ -319,19 +320,19 @@ fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
             m.problem.add_clause(&[!lt, lits[a]], None);
             m.problem.add_clause(&[!lt, lits[b]], None);
             crate::founded::rank_below(m, lt, &rank[a], &rank[b]);
-            below.insert((a, b), lt);
+            below[a].push((b, lt));
         }
     }
+    let lt = |a: usize, b: usize| below[a].iter().find(|&&(d, _)| d == b).map(|&(_, l)| l);
     for v in 0..cells {
         if lits[v] == ff {
             continue;
         }
-        let nv: Vec<usize> = m.spec.neighbours(v).filter(|&d| lits[d] != ff).collect();
         let mut down = vec![!lits[v], is_s[v]];
-        down.extend(nv.iter().map(|&u| below[&(u, v)]));
+        down.extend(below[v].iter().filter_map(|&(u, _)| lt(u, v)));
         m.problem.add_clause(&down, None);
         let mut up = vec![!lits[v], is_t[v], alone];
-        up.extend(nv.iter().map(|&u| below[&(v, u)]));
+        up.extend(below[v].iter().map(|&(_, l)| l));
         m.problem.add_clause(&up, None);
     }
 }
