@@ -42,6 +42,24 @@ pub(crate) fn founded(m: &mut GridModel, reach: &[Lit], base: &[Lit], pass: Opti
     }
 }
 
+/// A binary rank of `⌈log₂ n⌉` bits for each cell whose literal in `lits` is not the constant
+/// false (`n` of them), none for the others: what the rank-based encodings over one class
+/// (the acyclic family's parent pointers, the chokepoints' st-numbering) number the class by.
+pub(crate) fn class_ranks(m: &mut GridModel, lits: &[Lit]) -> Vec<Vec<Lit>> {
+    let ff = m.problem.always_false();
+    let used = lits.iter().filter(|&&l| l != ff).count();
+    let bits = (usize::BITS - (used.max(2) - 1).leading_zeros()) as usize;
+    lits.iter()
+        .map(|&l| {
+            if l == ff {
+                Vec::new()
+            } else {
+                (0..bits).map(|_| m.problem.new_var().pos()).collect()
+            }
+        })
+        .collect()
+}
+
 /// `guard → lower < higher`, two binary ranks of equal width compared most significant bit
 /// first by a chain of `LT` literals (3 clauses and one variable per bit but the last). The
 /// comparison every rank-based encoding here uses (founded reachability, the chokepoints'

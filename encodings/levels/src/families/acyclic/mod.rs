@@ -226,17 +226,7 @@ impl Family for Acyclic {
 fn ranked(m: &mut GridModel, lits: &[Lit], guard: Option<Lit>) {
     let ff = m.problem.always_false();
     let cells = m.spec.cells();
-    let used = lits.iter().filter(|&&l| l != ff).count();
-    let bits = (usize::BITS - (used.max(2) - 1).leading_zeros()) as usize;
-    let rank: Vec<Vec<Lit>> = (0..cells)
-        .map(|c| {
-            if lits[c] == ff {
-                Vec::new()
-            } else {
-                (0..bits).map(|_| m.problem.new_var().pos()).collect()
-            }
-        })
-        .collect();
+    let rank = crate::founded::class_ranks(m, lits);
     // p[c]: (d, p(c,d)) for each neighbour d that may hold the class.
     let mut pointer: Vec<Vec<(usize, Lit)>> = vec![Vec::new(); cells];
     for c in 0..cells {

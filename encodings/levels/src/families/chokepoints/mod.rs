@@ -261,8 +261,6 @@ fn st_numbering_applies(spec: &GridSpec, rule: &ChokepointRule) -> bool {
 fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
     let ff = m.problem.always_false();
     let (w, cells) = (m.spec.width, m.spec.cells());
-    let n = lits.iter().filter(|&&l| l != ff).count();
-    let bits = (usize::BITS - (n.max(2) - 1).leading_zeros()) as usize;
     // is_s[c] ↔ class(c) ∧ no class cell before c.
     let mut before = ff;
     let mut is_s = Vec::with_capacity(cells);
@@ -296,15 +294,7 @@ fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
             m.problem.add_clause(&[!alone, !t], None);
         }
     }
-    let rank: Vec<Vec<Lit>> = (0..cells)
-        .map(|c| {
-            if lits[c] == ff {
-                Vec::new()
-            } else {
-                (0..bits).map(|_| m.problem.new_var().pos()).collect()
-            }
-        })
-        .collect();
+    let rank = crate::founded::class_ranks(m, lits);
     // below[a]: (b, lit) per class-possible neighbour b, lit → a and b hold the class and
     // rank(a) < rank(b).
     let mut below: Vec<Vec<(usize, Lit)>> = vec![Vec::new(); cells];
