@@ -55,6 +55,40 @@ pub fn all_levels(spec: &GridSpec) -> Vec<Level> {
     out
 }
 
+/// Every level of `spec` (tiles only: a spec without layers) whose tiles fit the cells'
+/// domains (`spec.domains`: mask, pins and `allowed`), odometer order over the free cells — the
+/// brute force for a masked grid whose whole space `all_levels` would be too large to list.
+pub fn fitting(spec: &GridSpec) -> Vec<Level> {
+    assert!(spec.layers.is_empty(), "fitting lists tiles only");
+    let options: Vec<Vec<usize>> = spec
+        .domains
+        .iter()
+        .map(|d| (0..d.len()).filter(|&t| d[t]).collect())
+        .collect();
+    let total = options
+        .iter()
+        .try_fold(1usize, |acc, o| acc.checked_mul(o.len()))
+        .expect("a space small enough to enumerate");
+    let mut out = Vec::with_capacity(total);
+    let mut digits = vec![0usize; options.len()];
+    for _ in 0..total {
+        out.push(Level {
+            width: spec.width,
+            height: spec.height,
+            tiles: digits.iter().zip(&options).map(|(&d, o)| o[d]).collect(),
+            layers: Vec::new(),
+        });
+        for (d, o) in digits.iter_mut().zip(&options) {
+            *d += 1;
+            if *d < o.len() {
+                break;
+            }
+            *d = 0;
+        }
+    }
+    out
+}
+
 /// Every level when there are at most `limit`, else a seeded sample of `sample` levels.
 pub fn levels(spec: &GridSpec, limit: u64, sample: usize, seed: u64) -> Vec<Level> {
     match count(spec) {

@@ -13,7 +13,7 @@ use grim_levels::decode::{Answer, read_answer};
 use grim_levels::encode::write_encoding;
 use grim_levels::{self as grid, GridModel, GridOptions, GridOutcome, GridSpec, check_level};
 use grim_solver::{Budget, Lit};
-use grim_testkit::grid::assumptions;
+use grim_testkit::grid::{assumptions, fitting};
 use grim_testkit::reference;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -250,30 +250,6 @@ fn cadical_s_levels_of_each_family_s_export_pass_the_referee_and_a_clash_is_refu
         assert_eq!(out.status.code(), Some(20), "{name} (clash)");
     }
     let _ = std::fs::remove_file(&path);
-}
-
-/// Every level of a two-tile spec (`a`, `b`) that fits its domains: the free cells enumerated.
-fn fitting(spec: &GridSpec) -> Vec<grim_levels::Level> {
-    let free: Vec<usize> = (0..spec.cells())
-        .filter(|&c| spec.domains[c].iter().filter(|&&b| b).count() > 1)
-        .collect();
-    let base: Vec<usize> = (0..spec.cells())
-        .map(|c| spec.domains[c].iter().position(|&b| b).unwrap_or(0))
-        .collect();
-    (0..1usize << free.len())
-        .map(|bits| {
-            let mut tiles = base.clone();
-            for (i, &c) in free.iter().enumerate() {
-                tiles[c] = (bits >> i) & 1;
-            }
-            grim_levels::Level {
-                width: spec.width,
-                height: spec.height,
-                tiles,
-                layers: Vec::new(),
-            }
-        })
-        .collect()
 }
 
 #[test]

@@ -13,7 +13,7 @@ use grim_levels::decode::{Answer, read_answer};
 use grim_levels::encode::write_encoding;
 use grim_levels::{GridModel, GridOptions, GridSpec, Level, check_level};
 use grim_solver::{Budget, Lit, Solver, Status};
-use grim_testkit::grid::{all_levels, assumptions};
+use grim_testkit::grid::{all_levels, assumptions, fitting};
 use grim_testkit::reference;
 
 fn spec(json: &str) -> GridSpec {
@@ -121,31 +121,6 @@ fn connected_snakes_longer_than_the_layer_cap_are_admitted_by_the_fallback() {
     assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
 }
 
-/// Every level of a two-tile spec that fits its domains (mask and pins): the free cells
-/// enumerated, too few to need [`all_levels`]' whole space.
-fn masked(spec: &GridSpec) -> Vec<Level> {
-    let free: Vec<usize> = (0..spec.cells())
-        .filter(|&c| spec.domains[c].iter().filter(|&&b| b).count() > 1)
-        .collect();
-    let base: Vec<usize> = (0..spec.cells())
-        .map(|c| spec.domains[c].iter().position(|&b| b).unwrap_or(0))
-        .collect();
-    (0..1usize << free.len())
-        .map(|bits| {
-            let mut tiles = base.clone();
-            for (i, &c) in free.iter().enumerate() {
-                tiles[c] = (bits >> i) & 1;
-            }
-            Level {
-                width: spec.width,
-                height: spec.height,
-                tiles,
-                layers: Vec::new(),
-            }
-        })
-        .collect()
-}
-
 #[test]
 fn class_cells_no_walk_can_reach_get_no_layers_and_the_export_still_builds() {
     // A pinned class cell walled off from the root by pinned non-class cells has no distance
@@ -157,21 +132,21 @@ fn class_cells_no_walk_can_reach_get_no_layers_and_the_export_still_builds() {
         r#"{{"width": 5, "height": 5, {AB}, "mask": ["baabb", "?a?ba", "bbbaa", "a?ba?", "ba?ab"],
         "acyclic": [{{"class": "b"}}], "connectivity": [{{"class": "b"}}]}}"#
     );
-    let (yes, no) = both_ways_on(&walled, masked);
+    let (yes, no) = both_ways_on(&walled, fitting);
     assert_eq!(yes, 0, "the walled spec has no level");
     assert!(no > 0);
     let corner = format!(
         r#"{{"width": 4, "height": 4, {AB}, "mask": ["b?a?", "??a?", "aaaa", "??b?"],
         "connectivity": [{{"class": "b", "root": {{"x": 0, "y": 0}}}}]}}"#
     );
-    let (yes, no) = both_ways_on(&corner, masked);
+    let (yes, no) = both_ways_on(&corner, fitting);
     assert_eq!(
         (yes, no),
         (0, 1 << 8),
         "(2, 3) is pinned b and cut off from the root"
     );
     let open = corner.replace("\"??b?\"", "\"????\"");
-    let (yes, no) = both_ways_on(&open, masked);
+    let (yes, no) = both_ways_on(&open, fitting);
     assert!(yes == 7 && no > 0, "accepted {yes}, rejected {no}");
 }
 

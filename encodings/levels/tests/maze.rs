@@ -19,7 +19,7 @@ use grim_levels::{
     Level, check_level, level_cost,
 };
 use grim_solver::{Budget, Lit, Solver, Status};
-use grim_testkit::grid::{all_levels, assumptions};
+use grim_testkit::grid::{all_levels, assumptions, fitting};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
@@ -502,32 +502,6 @@ fn pinned_mask(seed: u64) -> Vec<String> {
                     _ => 'a',
                 })
                 .collect()
-        })
-        .collect()
-}
-
-/// Every level of `spec` that fits its domains (two tiles, no layers): the free cells
-/// enumerated.
-fn fitting(spec: &GridSpec) -> Vec<Level> {
-    let free: Vec<usize> = (0..spec.cells())
-        .filter(|&c| spec.domains[c].iter().filter(|&&b| b).count() > 1)
-        .collect();
-    assert!(free.len() <= 14, "{} free cells", free.len());
-    let base: Vec<usize> = (0..spec.cells())
-        .map(|c| spec.domains[c].iter().position(|&b| b).unwrap_or(0))
-        .collect();
-    (0..1usize << free.len())
-        .map(|bits| {
-            let mut tiles = base.clone();
-            for (i, &c) in free.iter().enumerate() {
-                tiles[c] = (bits >> i) & 1;
-            }
-            Level {
-                width: spec.width,
-                height: spec.height,
-                tiles,
-                layers: Vec::new(),
-            }
         })
         .collect()
 }
