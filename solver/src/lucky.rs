@@ -1,6 +1,6 @@
 //! Lucky phases: before the first conflict, try a handful of fixed assignment orders that
 //! satisfy whole classes of formulas outright, each one a single descent that gives up at the
-//! first decision whose both polarities conflict.
+//! first decision whose both polarities conflict (at its first conflict with `lucky_flip` off).
 //!
 //! Why: many encodings are satisfied by "everything false" or "everything true" once unit
 //! propagation has filled in the forced values (a count or a grid with a budget of open cells,
@@ -8,7 +8,7 @@
 //! heuristic has wandered through conflicts; on the pure-count cave level of `grim-encode`
 //! (64×64 cells, sequential-counter counts) grim searched 30 s without an answer where
 //! CaDiCaL's lucky phase answered in 0.18 s. A strategy costs one propagation of the trail
-//! at most, and all of them together a few descents, so they are tried unconditionally once.
+//! at most (about two with flips), and all of them together a few descents, so they are tried unconditionally once.
 //!
 //! The technique is CaDiCaL's `lucky` phase (Biere, "CaDiCaL at the SAT Race 2019", and the
 //! Kissat/CaDiCaL system descriptions since). Ours tries six strategies, in this order, each
