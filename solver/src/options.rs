@@ -460,8 +460,13 @@ options_table! {
     /// saved phases to original/best/inverted….
     rephase_interval: u64 = 1000, [1, u32::MAX];
     /// Try the lucky phases once before the first conflict (`lucky.rs`). These are fixed all-false,
-    /// all-true and Horn-like descents that each stop at their first conflict.
+    /// all-true and Horn-like descents that each stop at their first conflict (their first
+    /// decision whose both polarities conflict, with `lucky_flip`).
     lucky: bool = true, [0, 1];
+    /// In a lucky descent, flip a decision that conflicts to its other polarity once before
+    /// giving up (`lucky.rs`; CaDiCaL's later lucky phases do the same). Off: each descent stops
+    /// at its first conflict.
+    lucky_flip: bool = true, [0, 1];
     /// Local-search (ProbSAT) effort per rephase walk; 0 disables walking. Counted in occurrence
     /// visits per propagation since the previous walk.
     walk_effort: f64 = 0.5, [0.0, 100.0];

@@ -219,6 +219,9 @@ stats_table! {
         lucky_attempts: "lucky attempts";
         /// Models found by a lucky strategy, without search (0 or 1). Counted in `lucky.rs`.
         lucky_models: "lucky models";
+        /// Lucky decisions that conflicted and were flipped to the other polarity (one
+        /// discrepancy each). Counted in `lucky.rs`.
+        lucky_flips: "lucky flips";
         /// Extension variables factoring introduced. Counted in `factor.rs`.
         factor_vars: "factor variables";
         /// Clauses factoring replaced. Counted in `factor.rs`.

@@ -8,10 +8,12 @@ use grim_solver::{Budget, Lit, Options, Solver, Status};
 use grim_testkit::generate::random_cnf;
 use grim_testkit::{SplitMix64, check_answer, lit};
 
-/// A solver with lucky on (the default) and the model check on, holding `clauses`.
-fn solver_with(clauses: &[Vec<Lit>], vars: u32) -> Solver {
+/// A solver with lucky on (the default) and the model check on, holding `clauses`; `flip`:
+/// the `lucky_flip` option (a conflicting lucky decision retried with the other polarity).
+fn solver_with(clauses: &[Vec<Lit>], vars: u32, flip: bool) -> Solver {
     let opts = Options {
         check_model: true,
+        lucky_flip: flip,
         ..Options::default()
     };
     assert!(opts.lucky, "lucky is on by default");
@@ -39,6 +41,24 @@ fn biased_cnf(rng: &mut SplitMix64, vars: u32, clauses: usize, negative: u64) ->
 
 #[test]
 fn lucky_models_are_right_every_strategy_fires_and_later_calls_stay_exact() {
+    // Without flips, so that each descent stops at its first conflict and every strategy
+    // gets its turn on these small formulas (with flips, forward-false wins nearly all).
+    lucky_mix(false);
+}
+
+#[test]
+fn lucky_flips_keep_models_right_and_find_more_of_them() {
+    let (flipped, plain) = (lucky_mix(true), lucky_mix(false));
+    assert!(
+        flipped > plain,
+        "flips found {flipped} lucky models, plain descents {plain}"
+    );
+}
+
+/// The random mix of the first test with `lucky_flip` set to `flip`: every answer, model and
+/// later incremental answer checked; without flips every strategy must win at least once.
+/// Returns the number of formulas lucky answered.
+fn lucky_mix(flip: bool) -> u32 {
     let mut rng = SplitMix64::new(0x10c4);
     // winners[k]: instances on which strategy k (0-based, in lucky.rs's order) found the model.
     let mut winners = [0u32; 6];
@@ -52,7 +72,7 @@ fn lucky_models_are_right_every_strategy_fires_and_later_calls_stay_exact() {
         } else {
             biased_cnf(&mut rng, vars, n_clauses, negative)
         };
-        let mut s = solver_with(&clauses, vars);
+        let mut s = solver_with(&clauses, vars, flip);
         let status = s.solve(&[], Budget::default());
         check_answer(&s, status, &clauses, &[], false);
         let st = s.stats().clone();
@@ -94,14 +114,20 @@ fn lucky_models_are_right_every_strategy_fires_and_later_calls_stay_exact() {
             "lucky runs once"
         );
     }
-    eprintln!("lucky winners {winners:?}, sat {sat}, searched {searched_sat}, unsat {unsat}");
-    for (k, &w) in winners.iter().enumerate() {
-        assert!(w > 0, "strategy {k} never found a model: {winners:?}");
-    }
+    eprintln!(
+        "flip {flip}: lucky winners {winners:?}, sat {sat}, searched {searched_sat}, unsat {unsat}"
+    );
     assert!(
-        sat > 100 && unsat > 100 && searched_sat > 20,
+        sat > 100 && unsat > 100,
         "the mix: {sat} lucky SAT, {searched_sat} searched SAT, {unsat} UNSAT"
     );
+    if !flip {
+        for (k, &w) in winners.iter().enumerate() {
+            assert!(w > 0, "strategy {k} never found a model: {winners:?}");
+        }
+        assert!(searched_sat > 20, "{searched_sat} searched SAT");
+    }
+    sat
 }
 
 #[test]
@@ -112,20 +138,20 @@ fn lucky_does_not_run_under_assumptions_or_user_phases_or_when_off() {
         vec![lit(1, true), lit(2, false), lit(3, false)],
         vec![lit(3, true), lit(0, false)],
     ];
-    let mut s = solver_with(&clauses, 4);
+    let mut s = solver_with(&clauses, 4, true);
     assert_eq!(s.solve(&[], Budget::default()), Status::Sat);
     assert_eq!((s.stats().lucky_attempts, s.stats().lucky_models), (1, 1));
 
-    let mut s = solver_with(&clauses, 4);
+    let mut s = solver_with(&clauses, 4, true);
     assert_eq!(s.solve(&[lit(2, false)], Budget::default()), Status::Sat);
     assert_eq!(s.stats().lucky_attempts, 0, "assumptions: no lucky");
 
-    let mut s = solver_with(&clauses, 4);
+    let mut s = solver_with(&clauses, 4, true);
     s.set_phase(lit(1, false));
     assert_eq!(s.solve(&[], Budget::default()), Status::Sat);
     assert_eq!(s.stats().lucky_attempts, 0, "a user phase: no lucky");
 
-    let mut s = solver_with(&clauses, 4);
+    let mut s = solver_with(&clauses, 4, true);
     s.seed_phases(&[true; 4]);
     assert_eq!(s.solve(&[], Budget::default()), Status::Sat);
     assert_eq!(s.stats().lucky_attempts, 0, "seeded phases: no lucky");

@@ -768,6 +768,42 @@ fn a_soft_solve_stopped_early_prints_its_best_level_with_the_bounds_and_exits_6(
 }
 
 #[test]
+fn a_verbose_export_writes_the_same_bytes_and_reports_only_on_stderr() {
+    // `-v` wraps the writer in a progress reporter (issue 40): it must pass every byte through,
+    // to a file and to standard output alike, and say what it says on stderr only.
+    let (dir, json) = dungeon_8_in("verbose-export");
+    for extra in [&[][..], &["--preferences", "soft"][..]] {
+        let plain = encoded(&[&[p(&json), "--seed", "3"][..], extra].concat());
+        let verbose = encoded(&[&[p(&json), "--seed", "3", "-v"][..], extra].concat());
+        assert_eq!(plain.stdout, verbose.stdout, "stdout export, {extra:?}");
+        assert!(!plain.stdout.is_empty());
+        let (a, b) = (dir.path("a.cnf"), dir.path("b.cnf"));
+        encoded(&[&[p(&json), "--seed", "3", "-o", p(&a)][..], extra].concat());
+        let v = encoded(&[&[p(&json), "--seed", "3", "-v", "-o", p(&b)][..], extra].concat());
+        assert_eq!(
+            std::fs::read(&a).expect("a.cnf"),
+            std::fs::read(&b).expect("b.cnf"),
+            "file export, {extra:?}"
+        );
+        let err = stderr(&v);
+        assert_contains(&err, &["model built in", "model built and written in"]);
+        for line in err.lines().filter(|l| l.starts_with("grim-encode: ")) {
+            let known = [
+                "grim-encode: model built",
+                "grim-encode: building the model: ",
+                "grim-encode: writing: ",
+                "grim-encode: warning: ",
+                "grim-encode: wrote ",
+            ];
+            assert!(
+                known.iter().any(|k| line.starts_with(k)),
+                "an unexpected line: {line}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_export_with_seeded_hints_warns_that_other_solvers_ignore_them_and_names_the_soft_way() {
     let (_dir, json) = dungeon_8_in("hint-warning");
     let hinted = encoded(&[p(&json), "--seed", "3"]);

@@ -27,7 +27,6 @@ use crate::model::GridModel;
 use crate::spec::GridSpec;
 use grim_solver::Lit;
 
-use grim_formats::dimacs::write_dimacs;
 use grim_formats::wcnf::{Dialect, write_wcnf};
 
 /// Literals per `c phase` line: short lines stay well inside the competitions' 4096-byte
@@ -146,13 +145,14 @@ pub fn write_encoding(
     dialect: Dialect,
     out: &mut dyn Write,
 ) -> io::Result<Written> {
-    match model.to_cnf() {
-        Some(cnf) => {
+    match model.is_soft() {
+        false => {
             write_comments(spec, model, seed, out)?;
-            write_dimacs(&cnf, &mut *out)?;
+            let (num_vars, clauses) = model.hard_clauses();
+            write_clauses(num_vars, clauses, out)?;
             Ok(Written::Cnf)
         }
-        None => {
+        true => {
             let wcnf = model.to_wcnf();
             // The old dialect's TOP must exceed the soft weights' sum: find out before the
             // first byte goes out, so a failure writes nothing.
@@ -173,6 +173,31 @@ pub fn write_encoding(
             Ok(Written::Wcnf(dialect))
         }
     }
+}
+
+/// The DIMACS header and clauses, as `grim_formats::dimacs::write_dimacs` writes a `Cnf`, but
+/// from the model's own clauses: no copy of them is made (a 128×128 export is 16 million
+/// clauses; `GridModel::to_cnf` and the copy doubled the peak memory, issue 40).
+fn write_clauses(num_vars: usize, clauses: &[Vec<Lit>], out: &mut dyn Write) -> io::Result<()> {
+    let used = clauses
+        .iter()
+        .flatten()
+        .map(|l| l.var().index() + 1)
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
+    let mut line = String::new();
+    for clause in clauses {
+        line.clear();
+        for lit in clause {
+            use std::fmt::Write as _;
+            // Writing into a String cannot fail.
+            let _ = write!(line, "{lit} ");
+        }
+        line.push_str("0\n");
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are

@@ -236,6 +236,13 @@ impl GridModel {
         })
     }
 
+    /// The hard clauses and the number of variables, borrowed (no copy): what the export
+    /// writes when nothing is soft (`encode.rs`).
+    pub(crate) fn hard_clauses(&self) -> (usize, &[Vec<Lit>]) {
+        let w = self.problem.as_wcnf();
+        (w.num_vars, &w.hard)
+    }
+
     /// The model as a weighted CNF (hard clauses, soft counts and soft preferences).
     pub fn to_wcnf(&self) -> Wcnf {
         self.problem.to_wcnf()

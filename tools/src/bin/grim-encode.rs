@@ -518,6 +518,89 @@ fn main() -> ExitCode {
     }
 }
 
+/// How often `-v` reports on an export that is still being built or written: a 128×128 export
+/// takes many seconds (issue 40), and a silent terminal looks like a hang.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// `-v` on an export: while the model is built, a line each [`PROGRESS_EVERY`] after the first
+/// second, from a thread that stops when the ticker is dropped (the build itself cannot report
+/// from inside the library).
+struct BuildTicker {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BuildTicker {
+    fn start(started: Instant) -> BuildTicker {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            // Err(Timeout): still building; anything else (a message or the sender gone): done.
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(PROGRESS_EVERY) {
+                eprintln!(
+                    "grim-encode: building the model: {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        });
+        BuildTicker {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for BuildTicker {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `-v` on an export: a writer that passes everything through and, once more than
+/// [`PROGRESS_EVERY`] has passed since the last line (or since the start), says how many bytes
+/// are out. Without a start time it only passes bytes through.
+struct Progress<'a> {
+    inner: &'a mut dyn Write,
+    started: Option<Instant>,
+    last: Instant,
+    bytes: u64,
+}
+
+impl<'a> Progress<'a> {
+    fn new(inner: &'a mut dyn Write, started: Option<Instant>) -> Progress<'a> {
+        Progress {
+            inner,
+            started,
+            last: started.unwrap_or_else(Instant::now),
+            bytes: 0,
+        }
+    }
+}
+
+impl Write for Progress<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        if let Some(started) = self.started
+            && self.last.elapsed() >= PROGRESS_EVERY
+        {
+            self.last = Instant::now();
+            eprintln!(
+                "grim-encode: writing: {:.1} MB out, {:.0} s",
+                self.bytes as f64 / 1e6,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// `-v` on an export: the model's size per part, largest parts marked by their share.
 fn print_sizes(model: &GridModel, took: Duration) {
     let parts = model.sizes();
@@ -556,8 +639,10 @@ fn encode(
 ) -> Result<u8, Failure> {
     let spec = read_spec(grid_path)?;
     let started = std::time::Instant::now();
-    let model =
-        GridModel::build(&spec, &model_args.options()).map_err(|e| grid_failure(grid_path, &e))?;
+    let ticker = verbose.then(|| BuildTicker::start(started));
+    let built = GridModel::build(&spec, &model_args.options());
+    drop(ticker);
+    let model = built.map_err(|e| grid_failure(grid_path, &e))?;
     if verbose {
         print_sizes(&model, started.elapsed());
     }
@@ -570,7 +655,8 @@ fn encode(
         Some(path) => {
             let mut written = None;
             write_file(path, |out| {
-                written = Some(write_encoding(&spec, &model, seed, dialect, out)?);
+                let mut out = Progress::new(out, verbose.then_some(started));
+                written = Some(write_encoding(&spec, &model, seed, dialect, &mut out)?);
                 Ok(())
             })
             .map_err(|e| Failure::io("write", path, &e))?;
@@ -579,6 +665,7 @@ fn encode(
         None => {
             let stdout = io::stdout();
             let mut out = BufWriter::new(stdout.lock());
+            let mut out = Progress::new(&mut out, verbose.then_some(started));
             let written = write_encoding(&spec, &model, seed, dialect, &mut out)
                 .and_then(|w| out.flush().map(|()| w))
                 .map_err(|e| Failure::new(exit::IO, format!("cannot write the output: {e}")))?;
