@@ -23,15 +23,17 @@
 //! No propagator part yet: the clauses' unit propagation is the search-time reasoning, and
 //! `describe`-style measures are not defined for this family.
 
+mod propagate;
 pub(crate) mod rule;
 
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};
 use crate::founded::founded;
-use crate::model::{GridModel, set_wished};
+use crate::model::{GridModel, Mode, set_wished};
 use crate::spec::{GridSpec, RuleRef, RuleTag, Selection};
 use grim_solver::Lit;
 use rule::{LockRule, NAME};
+use std::sync::Arc;
 
 /// The family in the table (`families/mod.rs`).
 pub(crate) struct Locks;
@@ -86,7 +88,19 @@ fn encode_rule(m: &mut GridModel, rule: &LockRule) {
     for c in 0..rule.colors.len() {
         gated(m, &lits, c);
     }
-    if !opens_follows(&m.spec, rule) {
+    let follows = opens_follows(&m.spec, rule);
+    if m.mode == Mode::Propagate {
+        m.plans.push(Arc::new(propagate::Plan {
+            width: m.spec.width,
+            height: m.spec.height,
+            start: lits.start,
+            through: lits.through,
+            keys: lits.keys,
+            doors: lits.doors,
+            opens: !follows,
+            ff: m.problem.always_false(),
+        }));
+    } else if !follows {
         opens(m, &lits);
     }
 }

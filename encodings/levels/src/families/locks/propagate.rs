@@ -1,0 +1,397 @@
+//! The locks family's part of the grid propagator (`mod.rs` says what the clauses leave to it):
+//! a steer that proposes a *closet* for each colour's door before the map is grown, and, when
+//! no connectivity rule implies it, the "every door opens" check in place of the staged
+//! clauses.
+//!
+//! **Closets (decisions).** Profiling the 64×64 lock dungeons (`benches/results/
+//! issue42-locks-2026-12-07.md`) showed the time in the engine's unit propagation over a long
+//! trail, repeated for 10,000–27,000 conflicts, and no conflict of any propagator: the gating
+//! clauses were doing their work, the search was the cost. Connectivity grows the walkable
+//! region outward from the start (its decisions, `families/connectivity/propagate.rs`), the
+//! wishes never put a door anywhere (doors weigh 0), so a colour's door is forced in last, by
+//! its count, at whatever cell is left; a door there has to be walled off from the start with
+//! its key as the only way in, and the engine learns that wall one path-blocking clause at a
+//! time. Pinning the three doors in the open early made it worse (dungeon-locks-64, seeds 2,
+//! 4, 5: 14,458–27,331 conflicts), because the key, wished far away, must then sit in a sealed
+//! corridor to the door. Every level the search found had the same shape: the door in a
+//! closet — its only walkable neighbour a cell holding its key.
+//!
+//! So this part decides first (it ranks before connectivity, and the composite asks deciders
+//! in rank order): for each colour with no certain door, a *site* — a cell `v` for the door
+//! and a neighbour `u` of it for a key — and, one decision at a time, the door on `v`, the key
+//! on `u`, and every other neighbour of `v` not walkable. A closet keeps the gating by itself:
+//! only `u` touches the door, and `u` holds a key of its colour, which the gated walk never
+//! steps on. The sites are ranked once, by how many of their decisions the wishes disagree with
+//! (corners and border cells first: fewer walls to decide), then by the distance to the start.
+//! A site one of whose literals is false is dropped and the next feasible one taken (a scan of
+//! the ranked list, only then); a colour with no feasible site, or with a door already certain
+//! elsewhere, is left to the search. These are decisions, not rules: the engine undoes them
+//! like any other, and every level the rules admit stays admissible.
+//!
+//! **Opens (checks).** When `mod.rs` cannot leave the opens stages out (no connectivity rule
+//! over exactly the walkable tiles from the start), the propagated model does without their
+//! clauses (one founded reachability per colour plus one: 620,400 variables against 122,833
+//! on a 64×64 dungeon) and this part checks them instead: at each propagation fixpoint after a
+//! change, the progression of `FORMAT.md` run *optimistically* — a cell is passable unless it
+//! is certainly not walkable or certainly a door of a colour not yet held, and a colour is held
+//! once a cell that may hold one of its keys is reached. That reach contains the true
+//! progression's in every completion, so a cell certainly a door outside it is a conflict,
+//! explained by the cut that stopped the walk: the cells beside the reach that are certainly
+//! not walkable, the doors beside it of colours not held, and, for each such colour, its key
+//! literals over the reach (all false: no key of it there). On a complete assignment the
+//! optimistic progression is the progression, so the check is exact (`check_model`).
+
+use crate::model::{GridModel, SearchPlan};
+use crate::search::{Lazy, Reason, SearchPart};
+use grim_solver::{ClauseKind, Context, Lit, Var};
+use std::collections::VecDeque;
+
+/// Where the part runs: before connectivity (3), so that its closets are decided before the
+/// region grows; its check is a breadth-first search per colour, like connectivity's pass.
+const RANK: u32 = 2;
+
+/// Backtracks after which the closets are no longer proposed (the module doc).
+const STEER_BUDGET: u64 = 400;
+
+/// One lock rule left (in part) to the search.
+#[derive(Debug)]
+pub(super) struct Plan {
+    pub(super) width: usize,
+    pub(super) height: usize,
+    pub(super) start: usize,
+    pub(super) through: Vec<Lit>,
+    pub(super) keys: Vec<Vec<Lit>>,
+    pub(super) doors: Vec<Vec<Lit>>,
+    /// Whether the part checks "every door opens" (its clauses were left out).
+    pub(super) opens: bool,
+    /// The constant false literal (what a cell's literal is when its domain rules it out).
+    pub(super) ff: Lit,
+}
+
+/// A closet: the door cell and the key cell beside it.
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    door: u32,
+    key: u32,
+}
+
+impl Plan {
+    /// The 4-neighbours of `c`.
+    fn around(&self, c: usize) -> impl Iterator<Item = usize> + use<> {
+        around(self.width, self.height, c)
+    }
+
+    /// Whether `v` is a cell the designer left for doors: no `through` tile allowed, a door
+    /// of colour `c` allowed (a gap in a wall, in `dungeon-locks-zoned-64`).
+    fn designated(&self, c: usize, v: usize) -> bool {
+        self.through[v] == self.ff && self.doors[c][v] != self.ff
+    }
+
+    /// The decisions of `site` for colour `c`, in the order they are made: the door, the key,
+    /// and the door's other neighbours not walkable.
+    fn closet(&self, c: usize, site: Site, out: &mut Vec<Lit>) {
+        out.clear();
+        let (v, u) = (site.door as usize, site.key as usize);
+        out.push(self.doors[c][v]);
+        out.push(self.keys[c][u]);
+        for n in self.around(v).filter(|&n| n != u) {
+            out.push(!self.through[n]);
+            out.extend(self.doors.iter().map(|d| !d[n]));
+        }
+    }
+
+    /// Every site of colour `c`, best first (the module doc): how many of its decisions the
+    /// wishes disagree with, then the key's distance to the start.
+    fn sites(&self, m: &GridModel, c: usize) -> Vec<Site> {
+        let (sx, sy) = (self.start % self.width, self.start / self.width);
+        let cells = self.width * self.height;
+        if (0..cells).any(|v| self.designated(c, v)) {
+            return Vec::new();
+        }
+        let mut ranked: Vec<(usize, usize, Site)> = Vec::new();
+        let mut lits = Vec::new();
+        for v in 0..cells {
+            if v == self.start {
+                continue;
+            }
+            for u in self.around(v) {
+                let site = Site {
+                    door: v as u32,
+                    key: u as u32,
+                };
+                self.closet(c, site, &mut lits);
+                // The door itself is never wished (that is the point); the rest may be.
+                let against = lits[1..]
+                    .iter()
+                    .filter(|&&l| m.wished(l) == Some(false))
+                    .count();
+                let (x, y) = (u % self.width, u / self.width);
+                let far = x.abs_diff(sx) + y.abs_diff(sy);
+                ranked.push((against, far, site));
+            }
+        }
+        ranked.sort_by_key(|&(a, f, s)| (a, f, s.door, s.key));
+        ranked.into_iter().map(|(_, _, s)| s).collect()
+    }
+}
+
+/// The 4-neighbours of `c` on a `w`×`h` grid.
+fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
+    let (x, y) = (c % w, c / w);
+    [
+        (y > 0).then(|| c - w),
+        (x + 1 < w).then(|| c + 1),
+        (y + 1 < h).then(|| c + w),
+        (x > 0).then(|| c - 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+impl SearchPlan for Plan {
+    fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
+        let sites = (0..self.doors.len()).map(|c| self.sites(m, c)).collect();
+        Box::new(Progress {
+            plan: Plan {
+                width: self.width,
+                height: self.height,
+                start: self.start,
+                through: self.through.clone(),
+                keys: self.keys.clone(),
+                doors: self.doors.clone(),
+                opens: self.opens,
+                ff: self.ff,
+            },
+            sites,
+            chosen: vec![None; self.doors.len()],
+            idle: vec![None; self.doors.len()],
+            backtracks: 0,
+            lits: Vec::new(),
+            dirty: true,
+            reach: Vec::new(),
+            queue: VecDeque::new(),
+        })
+    }
+}
+
+/// One lock rule in the search (see the module doc).
+struct Progress {
+    plan: Plan,
+    /// Per colour, its closet sites, best first.
+    sites: Vec<Vec<Site>>,
+    /// Per colour, the index of its site now being decided.
+    chosen: Vec<Option<usize>>,
+    /// Per colour, the decision level at which it was found to need no closet (a door already
+    /// certain) or to have no feasible site: it is left alone until a backtrack below that
+    /// level (which may undo the door or free a site).
+    idle: Vec<Option<u32>>,
+    /// Backtracks so far (conflicts and restarts): the steer stops past [`STEER_BUDGET`].
+    backtracks: u64,
+    /// Scratch: a closet's literals.
+    lits: Vec<Lit>,
+    /// Something observed was assigned or undone since the last check.
+    dirty: bool,
+    /// Scratch: the optimistic reach.
+    reach: Vec<bool>,
+    queue: VecDeque<usize>,
+}
+
+/// What `ctx` says a literal is, `None` unassigned.
+fn value(ctx: &Context<'_>, l: Lit) -> Option<bool> {
+    ctx.value(l)
+}
+
+impl Progress {
+    /// Whether some cell is certainly a door of colour `c`.
+    fn has_door(&self, ctx: &Context<'_>, c: usize) -> bool {
+        self.plan.doors[c]
+            .iter()
+            .any(|&l| value(ctx, l) == Some(true))
+    }
+
+    /// The next undecided literal of colour `c`'s closet, choosing a site when needed; `None`
+    /// when the closet stands or no site is feasible.
+    fn next_of(&mut self, ctx: &Context<'_>, c: usize) -> Option<Lit> {
+        if let Some(i) = self.chosen[c] {
+            self.plan.closet(c, self.sites[c][i], &mut self.lits);
+            if self.lits.iter().all(|&l| value(ctx, l) != Some(false)) {
+                return self.lits.iter().copied().find(|&l| value(ctx, l).is_none());
+            }
+            self.chosen[c] = None;
+        }
+        if self.idle[c].is_some() {
+            return None;
+        }
+        if self.has_door(ctx, c) {
+            self.idle[c] = Some(ctx.decision_level());
+            return None;
+        }
+        for i in 0..self.sites[c].len() {
+            self.plan.closet(c, self.sites[c][i], &mut self.lits);
+            if self.lits.iter().all(|&l| value(ctx, l) != Some(false)) {
+                self.chosen[c] = Some(i);
+                return self.lits.iter().copied().find(|&l| value(ctx, l).is_none());
+            }
+        }
+        self.idle[c] = Some(ctx.decision_level());
+        None
+    }
+
+    /// Whether cell `v` may be walked on.
+    fn walkable(&self, ctx: &Context<'_>, v: usize) -> bool {
+        value(ctx, self.plan.through[v]) != Some(false)
+            || self
+                .plan
+                .doors
+                .iter()
+                .any(|d| value(ctx, d[v]) != Some(false))
+    }
+
+    /// The optimistic progression (module doc) into `self.reach`; returns the colours held.
+    fn progress(&mut self, ctx: &Context<'_>) -> Vec<bool> {
+        let p = &self.plan;
+        let cells = p.width * p.height;
+        let k = p.doors.len();
+        let mut held = vec![false; k];
+        loop {
+            self.reach.clear();
+            self.reach.resize(cells, false);
+            self.queue.clear();
+            self.reach[p.start] = true;
+            self.queue.push_back(p.start);
+            while let Some(v) = self.queue.pop_front() {
+                for n in around(p.width, p.height, v) {
+                    if self.reach[n] || !self.walkable(ctx, n) {
+                        continue;
+                    }
+                    let shut = (0..k).any(|d| !held[d] && value(ctx, p.doors[d][n]) == Some(true));
+                    if !shut {
+                        self.reach[n] = true;
+                        self.queue.push_back(n);
+                    }
+                }
+            }
+            let mut grew = false;
+            for d in 0..k {
+                let reach = &self.reach;
+                if !held[d]
+                    && (0..cells).any(|v| reach[v] && value(ctx, p.keys[d][v]) != Some(false))
+                {
+                    held[d] = true;
+                    grew = true;
+                }
+            }
+            if !grew {
+                return held;
+            }
+        }
+    }
+
+    /// The conflict clause for door cell `t` of colour `x` outside the reach (module doc).
+    fn cut(&self, ctx: &Context<'_>, held: &[bool], t: usize, x: usize) -> Vec<Lit> {
+        let p = &self.plan;
+        let cells = p.width * p.height;
+        let k = p.doors.len();
+        let mut clause = vec![!p.doors[x][t]];
+        let mut closed = vec![false; k];
+        let mut seen = vec![false; cells];
+        for v in (0..cells).filter(|&v| self.reach[v]) {
+            for b in around(p.width, p.height, v) {
+                if self.reach[b] || seen[b] {
+                    continue;
+                }
+                seen[b] = true;
+                if !self.walkable(ctx, b) {
+                    clause.push(p.through[b]);
+                    clause.extend(p.doors.iter().map(|d| d[b]));
+                } else if let Some(d) =
+                    (0..k).find(|&d| !held[d] && value(ctx, p.doors[d][b]) == Some(true))
+                {
+                    clause.push(!p.doors[d][b]);
+                    closed[d] = true;
+                }
+            }
+        }
+        for d in (0..k).filter(|&d| closed[d]) {
+            clause.extend((0..cells).filter(|&v| self.reach[v]).map(|v| p.keys[d][v]));
+        }
+        // The constant false literal adds nothing; every other literal is false by construction.
+        clause.retain(|&l| l.var().index() != 0);
+        debug_assert!(clause.iter().all(|&l| value(ctx, l) == Some(false)));
+        clause.sort_unstable_by_key(|l| l.code());
+        clause.dedup();
+        clause
+    }
+}
+
+impl SearchPart for Progress {
+    fn rank(&self) -> u32 {
+        RANK
+    }
+
+    fn observed(&self, out: &mut Vec<Var>) {
+        // Also what the closets decide: a decided variable must not be eliminated, and only
+        // observed ones are kept (frozen).
+        if !self.plan.opens && self.sites.iter().all(Vec::is_empty) {
+            return;
+        }
+        let p = &self.plan;
+        let all = p.through.iter().chain(p.keys.iter().flatten());
+        out.extend(
+            all.chain(p.doors.iter().flatten())
+                .map(|l| l.var())
+                .filter(|v| v.index() != 0),
+        );
+    }
+
+    fn notify(&mut self, _lits: &[Lit], _level: u32, _first: u64) {
+        self.dirty = true;
+    }
+
+    fn backtrack(&mut self, level: u32) {
+        self.backtracks += 1;
+        // The optimistic reach only grows back when values are undone: no conflict appears.
+        // A site may be feasible again below the level its colour ran out at.
+        for e in &mut self.idle {
+            if e.is_some_and(|at| at > level) {
+                *e = None;
+            }
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
+        if !self.plan.opens || !self.dirty {
+            return false;
+        }
+        self.dirty = false;
+        let held = self.progress(ctx);
+        let p = &self.plan;
+        for t in (0..p.width * p.height).filter(|&t| !self.reach[t]) {
+            if let Some(x) = (0..p.doors.len()).find(|&x| value(ctx, p.doors[x][t]) == Some(true)) {
+                let clause = self.cut(ctx, &held, t, x);
+                ctx.add_clause(&clause, ClauseKind::Learned);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn explain(&mut self, _lit: Lit, _why: Reason, _reason: &mut Vec<Lit>) {
+        // The part propagates nothing: its conflicts are clauses.
+    }
+
+    fn decides(&self) -> bool {
+        true
+    }
+
+    fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
+        if self.backtracks > STEER_BUDGET {
+            return None;
+        }
+        (0..self.plan.doors.len()).find_map(|c| self.next_of(ctx, c))
+    }
+
+    fn recheck(&mut self) {
+        self.dirty = true;
+    }
+}
