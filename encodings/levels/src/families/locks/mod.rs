@@ -23,6 +23,7 @@
 //! No propagator part yet: the clauses' unit propagation is the search-time reasoning, and
 //! `describe`-style measures are not defined for this family.
 
+mod gate;
 mod propagate;
 pub(crate) mod rule;
 
@@ -85,8 +86,10 @@ fn encode_rule(m: &mut GridModel, rule: &LockRule) {
             .map(|c| m.selection_lits(&c.door))
             .collect(),
     };
-    for c in 0..rule.colors.len() {
-        gated(m, &lits, c);
+    if m.mode != Mode::Propagate {
+        for c in 0..rule.colors.len() {
+            gated(m, &lits, c);
+        }
     }
     let follows = opens_follows(&m.spec, rule);
     if m.mode == Mode::Propagate {
@@ -98,6 +101,7 @@ fn encode_rule(m: &mut GridModel, rule: &LockRule) {
             keys: lits.keys,
             doors: lits.doors,
             opens: !follows,
+            gate: true,
             ff: m.problem.always_false(),
         }));
     } else if !follows {

@@ -41,6 +41,7 @@
 //! literals over the reach (all false: no key of it there). On a complete assignment the
 //! optimistic progression is the progression, so the check is exact (`check_model`).
 
+use super::gate::{self, Walk};
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
@@ -64,6 +65,8 @@ pub(super) struct Plan {
     pub(super) doors: Vec<Vec<Lit>>,
     /// Whether the part checks "every door opens" (its clauses were left out).
     pub(super) opens: bool,
+    /// Whether the part checks the gating (its clauses were left out: the propagated model).
+    pub(super) gate: bool,
     /// The constant false literal (what a cell's literal is when its domain rules it out).
     pub(super) ff: Lit,
 }
@@ -136,7 +139,7 @@ impl Plan {
 }
 
 /// The 4-neighbours of `c` on a `w`×`h` grid.
-fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
+pub(super) fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
     let (x, y) = (c % w, c / w);
     [
         (y > 0).then(|| c - w),
@@ -146,6 +149,26 @@ fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
     ]
     .into_iter()
     .flatten()
+}
+
+impl Plan {
+    /// The cell of each variable of the rule's literals (`u32::MAX`: none).
+    fn cell_of(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for v in 0..self.width * self.height {
+            let lits = std::iter::once(self.through[v])
+                .chain(self.keys.iter().map(|k| k[v]))
+                .chain(self.doors.iter().map(|d| d[v]));
+            for l in lits.filter(|l| l.var().index() != 0) {
+                let i = l.var().index();
+                if out.len() <= i {
+                    out.resize(i + 1, u32::MAX);
+                }
+                out[i] = v as u32;
+            }
+        }
+        out
+    }
 }
 
 impl SearchPlan for Plan {
@@ -160,8 +183,16 @@ impl SearchPlan for Plan {
                 keys: self.keys.clone(),
                 doors: self.doors.clone(),
                 opens: self.opens,
+                gate: self.gate,
                 ff: self.ff,
             },
+            walks: (0..self.doors.len()).map(|_| Walk::default()).collect(),
+            standing: vec![false; self.doors.len()],
+            cell_of: self.cell_of(),
+            touched: Vec::new(),
+            seen: vec![0; self.width * self.height],
+            stamp: 0,
+            told: Vec::new(),
             sites,
             chosen: vec![None; self.doors.len()],
             idle: vec![None; self.doors.len()],
@@ -194,6 +225,19 @@ struct Progress {
     /// Scratch: the optimistic reach.
     reach: Vec<bool>,
     queue: VecDeque<usize>,
+    /// Per colour, its gated walk, kept and grown between backtracks (`gate.rs`).
+    walks: Vec<Walk>,
+    /// Per colour, whether its walk stands (no backtrack since it was computed).
+    standing: Vec<bool>,
+    /// The cell of each observed variable (`u32::MAX`: none).
+    cell_of: Vec<u32>,
+    /// The cells whose literals were assigned since the last pass.
+    touched: Vec<u32>,
+    /// Scratch: the cells its reasons explained (by stamp).
+    seen: Vec<u32>,
+    stamp: u32,
+    /// Scratch: the cells whose door literal this pass set already.
+    told: Vec<bool>,
 }
 
 /// What `ctx` says a literal is, `None` unassigned.
@@ -324,6 +368,90 @@ impl Progress {
     }
 }
 
+impl Progress {
+    /// Colour `c`'s gating (`gate.rs`): a door of `c` on or beside the walk is a conflict, a
+    /// cell there that may be one is set to none. The walk is grown from the `touched` cells
+    /// when it stands, recomputed otherwise; only the cells it reached now, and the touched
+    /// ones, are checked (a door literal beside an older reached cell was set then). Returns
+    /// true on a conflict.
+    fn gated(&mut self, ctx: &mut Context<'_>, c: usize, touched: &[u32]) -> bool {
+        let p = &self.plan;
+        let lits = gate::Lits {
+            width: p.width,
+            height: p.height,
+            start: p.start,
+            through: &p.through,
+            keys: &p.keys,
+            doors: &p.doors,
+        };
+        let walk = &mut self.walks[c];
+        let from = if self.standing[c] {
+            let from = walk.reached().len();
+            for &t in touched {
+                walk.touch(ctx, &lits, c, t as usize);
+            }
+            walk.grow(ctx, &lits, c);
+            from
+        } else {
+            walk.run(ctx, &lits, c);
+            self.standing[c] = true;
+            0
+        };
+        let walk = &self.walks[c];
+        let mut check: Vec<usize> = walk.reached()[from..].iter().map(|&v| v as usize).collect();
+        if from > 0 {
+            check.extend(touched.iter().map(|&t| t as usize));
+        }
+        let mut reason = Vec::new();
+        self.told.clear();
+        self.told.resize(p.width * p.height, false);
+        let walk = &self.walks[c];
+        for &x in &check {
+            // A reached cell answers for itself and its neighbours; a touched cell not
+            // reached, for itself beside a reached neighbour.
+            let (r, near): (usize, Vec<usize>) = if walk.parent[x].is_some() {
+                (
+                    x,
+                    std::iter::once(x)
+                        .chain(around(p.width, p.height, x))
+                        .collect(),
+                )
+            } else if let Some(r) = around(p.width, p.height, x).find(|&r| walk.parent[r].is_some())
+            {
+                (r, vec![x])
+            } else {
+                continue;
+            };
+            for t in near {
+                let door = p.doors[c][t];
+                let now = value(ctx, door);
+                if now == Some(false) || self.told[t] {
+                    continue;
+                }
+                self.told[t] = true;
+                self.stamp = self.stamp.wrapping_add(1);
+                if self.stamp == 0 {
+                    self.seen.fill(0);
+                    self.stamp = 1;
+                }
+                reason.clear();
+                reason.push(!door);
+                let seen = (&mut self.seen[..], self.stamp);
+                walk.reason(ctx, &lits, c, r, seen, &mut reason);
+                reason.retain(|l| l.var().index() != 0);
+                if now == Some(true) {
+                    reason.sort_unstable_by_key(|l| l.code());
+                    reason.dedup();
+                    ctx.add_clause(&reason, ClauseKind::Learned);
+                    return true;
+                }
+                ctx.propagate_because(!door, &reason);
+            }
+        }
+        false
+    }
+}
+
 impl SearchPart for Progress {
     fn rank(&self) -> u32 {
         RANK
@@ -332,7 +460,7 @@ impl SearchPart for Progress {
     fn observed(&self, out: &mut Vec<Var>) {
         // Also what the closets decide: a decided variable must not be eliminated, and only
         // observed ones are kept (frozen).
-        if !self.plan.opens && self.sites.iter().all(Vec::is_empty) {
+        if !self.plan.opens && !self.plan.gate && self.sites.iter().all(Vec::is_empty) {
             return;
         }
         let p = &self.plan;
@@ -344,12 +472,23 @@ impl SearchPart for Progress {
         );
     }
 
-    fn notify(&mut self, _lits: &[Lit], _level: u32, _first: u64) {
+    fn notify(&mut self, lits: &[Lit], _level: u32, _first: u64) {
         self.dirty = true;
+        if self.plan.gate {
+            for l in lits {
+                if let Some(&c) = self.cell_of.get(l.var().index())
+                    && c != u32::MAX
+                {
+                    self.touched.push(c);
+                }
+            }
+        }
     }
 
     fn backtrack(&mut self, level: u32) {
         self.backtracks += 1;
+        self.standing.fill(false);
+        self.touched.clear();
         // The optimistic reach only grows back when values are undone: no conflict appears.
         // A site may be feasible again below the level its colour ran out at.
         for e in &mut self.idle {
@@ -360,10 +499,23 @@ impl SearchPart for Progress {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
-        if !self.plan.opens || !self.dirty {
+        if !self.dirty {
             return false;
         }
         self.dirty = false;
+        if self.plan.gate {
+            let touched = std::mem::take(&mut self.touched);
+            for c in 0..self.plan.doors.len() {
+                if self.gated(ctx, c, &touched) {
+                    return true;
+                }
+            }
+            self.touched = touched;
+            self.touched.clear();
+        }
+        if !self.plan.opens {
+            return false;
+        }
         let held = self.progress(ctx);
         let p = &self.plan;
         for t in (0..p.width * p.height).filter(|&t| !self.reach[t]) {
@@ -393,5 +545,6 @@ impl SearchPart for Progress {
 
     fn recheck(&mut self) {
         self.dirty = true;
+        self.standing.fill(false);
     }
 }
