@@ -23,8 +23,8 @@
 //! Opens is left out when a connectivity rule implies it (`opens_follows`).
 //!
 //! **Propagated model** (`Mode::Propagate`): neither set of clauses; the search part
-//! (`propagate.rs`) checks the gating (a pessimistic gated walk per colour, `gate.rs`: doors
-//! beside it set false, the shortest path from the start as the reason) and, unless a
+//! (`propagate.rs`) checks the gating (a pessimistic gated walk per colour, `gate.rs`: a door
+//! beside it is a conflict, the shortest path from the start its clause) and, unless a
 //! connectivity rule implies it, "opens" (an optimistic progression, conflicts explained by
 //! the cut that stopped it), and proposes a closet per colour before the map is grown (its
 //! decisions: the measured cause of the slow 64×64 seeds, `propagate.rs`). The both-way

@@ -4,13 +4,13 @@
 //! before the map is grown, and, when no connectivity rule implies it, the "every door opens"
 //! check in place of the staged clauses.
 //!
-//! **Gating (checks and propagations).** Per colour, the walk of `gate.rs`; a door of the
-//! colour on or beside it is a conflict and a cell there that may be one is set to none, each
-//! with the walk's breadth-first path as the reason. The walk only grows while the assignment
+//! **Gating (checks).** Per colour, the walk of `gate.rs`; a door of the colour on or beside
+//! it is a conflict, the walk's breadth-first path its clause (setting the cells there that
+//! may be doors to none is bounded by [`MAX_PROPAGATIONS`], measured best at none). The walk only grows while the assignment
 //! does, so between backtracks it is grown from the cells whose literals were assigned and only
 //! the cells it newly reached are checked; a backtrack recomputes it at the next pass. A full
 //! recomputation at every fixpoint was measured first: dungeon-locks-64 took 4.0–6.3 CPU s
-//! (seeds 1–5) against 0.7–1.9 s grown. Leaving the clauses out shrinks dungeon-locks-64's
+//! (seeds 1–5) against 0.7–1.9 s grown (with propagations; 0.5–0.6 s without). Leaving the clauses out shrinks dungeon-locks-64's
 //! model from 163,795 variables / 704,666 clauses to 114,640 / 485,048.
 //!
 //! **Closets (decisions).** Profiling the 64×64 lock dungeons (`benches/results/
@@ -61,6 +61,15 @@ use std::collections::VecDeque;
 /// region grows (the composite asks deciders in rank order); its gating grows a walk per colour,
 /// cheaper than connectivity's pass between backtracks.
 const RANK: u32 = 2;
+
+/// Door cells set to none per colour and pass, each with a path as its reason (which the
+/// engine copies and sorts): past it the others are left to the conflict check, which sees a
+/// door set beside the walk (its cell is touched then). Measured on dungeon-locks-64 (seeds
+/// 1–5, CPU s, a loaded machine): unbounded 0.96–2.17 (20% of seed 2 copying and sorting these
+/// reasons after every backtrack), 64 per pass 0.59–2.17, none 0.52–0.56 — the conflicts'
+/// clauses, learned once, do the pruning better than thousands of path reasons redone after
+/// each backtrack. So none: the part checks and explains, the engine propagates what it learned.
+const MAX_PROPAGATIONS: usize = 0;
 
 /// Backtracks after which the closets are no longer proposed (the module doc).
 const STEER_BUDGET: u64 = 400;
@@ -381,7 +390,7 @@ impl Progress {
 
 impl Progress {
     /// Colour `c`'s gating (`gate.rs`): a door of `c` on or beside the walk is a conflict, a
-    /// cell there that may be one is set to none. The walk is grown from the `touched` cells
+    /// cell there that may be one is set to none (at most [`MAX_PROPAGATIONS`]). The walk is grown from the `touched` cells
     /// when it stands, recomputed otherwise; only the cells it reached now, and the touched
     /// ones, are checked (a door literal beside an older reached cell was set then). Returns
     /// true on a conflict.
@@ -417,6 +426,7 @@ impl Progress {
         self.told.clear();
         self.told.resize(p.width * p.height, false);
         let walk = &self.walks[c];
+        let mut made = 0;
         for &x in &check {
             // A reached cell answers for itself and its neighbours; a touched cell not
             // reached, for itself beside a reached neighbour.
@@ -436,7 +446,8 @@ impl Progress {
             for t in near {
                 let door = p.doors[c][t];
                 let now = value(ctx, door);
-                if now == Some(false) || self.told[t] {
+                if now == Some(false) || self.told[t] || (now.is_none() && made == MAX_PROPAGATIONS)
+                {
                     continue;
                 }
                 self.told[t] = true;
@@ -457,6 +468,7 @@ impl Progress {
                     return true;
                 }
                 ctx.propagate_because(!door, &reason);
+                made += 1;
             }
         }
         false
