@@ -108,9 +108,7 @@ impl Walk {
             self.hold(ctx, l, c, t);
             return;
         }
-        if let Some(v) =
-            super::propagate::around(l.width, l.height, t).find(|&v| self.parent[v].is_some())
-        {
+        if let Some(v) = around(l.width, l.height, t).find(|&v| self.parent[v].is_some()) {
             self.enter(ctx, l, c, v, t);
         }
     }
@@ -125,7 +123,7 @@ impl Walk {
                 self.head += 1;
                 let v = v as usize;
                 self.hold(ctx, l, c, v);
-                for n in super::propagate::around(l.width, l.height, v) {
+                for n in around(l.width, l.height, v) {
                     self.enter(ctx, l, c, v, n);
                 }
             }
@@ -135,7 +133,7 @@ impl Walk {
             self.held_new = false;
             for i in 0..self.queue.len() {
                 let v = self.queue[i] as usize;
-                for n in super::propagate::around(l.width, l.height, v) {
+                for n in around(l.width, l.height, v) {
                     self.enter(ctx, l, c, v, n);
                 }
             }
@@ -185,4 +183,17 @@ impl Walk {
             }
         }
     }
+}
+
+/// The 4-neighbours of `c` on a `w`×`h` grid.
+pub(super) fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
+    let (x, y) = (c % w, c / w);
+    [
+        (y > 0).then(|| c - w),
+        (x + 1 < w).then(|| c + 1),
+        (y + 1 < h).then(|| c + w),
+        (x > 0).then(|| c - 1),
+    ]
+    .into_iter()
+    .flatten()
 }

@@ -51,7 +51,7 @@
 //! literals over the reach (all false: no key of it there). On a complete assignment the
 //! optimistic progression is the progression, so the check is exact (`check_model`).
 
-use super::gate::{self, Walk};
+use super::gate::{self, Walk, around};
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
@@ -156,19 +156,6 @@ impl Plan {
         ranked.sort_by_key(|&(a, f, s)| (a, f, s.door, s.key));
         ranked.into_iter().map(|(_, _, s)| s).collect()
     }
-}
-
-/// The 4-neighbours of `c` on a `w`×`h` grid.
-pub(super) fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
-    let (x, y) = (c % w, c / w);
-    [
-        (y > 0).then(|| c - w),
-        (x + 1 < w).then(|| c + 1),
-        (y + 1 < h).then(|| c + w),
-        (x > 0).then(|| c - 1),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 impl Plan {
