@@ -6,12 +6,13 @@
 //!
 //! **Gating (checks).** Per colour, the walk of `gate.rs`; a door of the colour on or beside
 //! it is a conflict, the walk's breadth-first path its clause (setting the cells there that
-//! may be doors to none is bounded by [`MAX_PROPAGATIONS`], measured best at none). The walk only grows while the assignment
-//! does, so between backtracks it is grown from the cells whose literals were assigned and only
-//! the cells it newly reached are checked; a backtrack recomputes it at the next pass. A full
-//! recomputation at every fixpoint was measured first: dungeon-locks-64 took 4.0–6.3 CPU s
-//! (seeds 1–5) against 0.7–1.9 s grown (with propagations; 0.5–0.6 s without). Leaving the clauses out shrinks dungeon-locks-64's
-//! model from 163,795 variables / 704,666 clauses to 114,640 / 485,048.
+//! may be doors to none is bounded by [`MAX_PROPAGATIONS`], measured best at none). The walk
+//! only grows while the assignment does, so between backtracks it is grown from the cells whose
+//! literals were assigned and only the cells it newly reached are checked; a backtrack recomputes it at the next pass. Measured
+//! on dungeon-locks-64 (seeds 1–5, CPU s, a loaded machine): the walk recomputed at every
+//! fixpoint 4.0–6.3; grown 0.7–1.9 with door cells set false by path reasons, 0.5–0.6 without
+//! ([`MAX_PROPAGATIONS`]). Leaving the clauses out shrinks dungeon-locks-64's model from
+//! 163,795 variables / 704,666 clauses to 114,640 / 485,048.
 //!
 //! **Closets (decisions).** Profiling the 64×64 lock dungeons (`benches/results/
 //! issue42-locks-2026-12-07.md`) showed the time in the engine's unit propagation over a long
@@ -377,10 +378,11 @@ impl Progress {
 
 impl Progress {
     /// Colour `c`'s gating (`gate.rs`): a door of `c` on or beside the walk is a conflict, a
-    /// cell there that may be one is set to none (at most [`MAX_PROPAGATIONS`]). The walk is grown from the `touched` cells
-    /// when it stands, recomputed otherwise; only the cells it reached now, and the touched
-    /// ones, are checked (a door literal beside an older reached cell was set then). Returns
-    /// true on a conflict.
+    /// cell there that may be one is set to none (at most [`MAX_PROPAGATIONS`]). The walk is
+    /// grown from the `touched` cells when it stands, recomputed otherwise; only the cells it
+    /// reached now and the touched ones are checked: beside an older reached cell, a door
+    /// literal true was a conflict then, and one set true since is touched. Returns true on a
+    /// conflict.
     fn gated(&mut self, ctx: &mut Context<'_>, c: usize, touched: &[u32]) -> bool {
         let p = &self.plan;
         let lits = gate::Lits {
