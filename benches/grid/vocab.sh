@@ -5,7 +5,7 @@
 set -eu
 G=target/release/grim-encode
 [ -x "$G" ] || cargo build --release -p grim-tools --bin grim-encode
-specs=${*:-"instances/grid/cave-64.json instances/grid/cave-runs-64.json instances/grid/cave-no-dead-ends-64.json instances/grid/dungeon-64.json instances/grid/arena-spawns-64.json instances/grid/arena-mirrored-64.json instances/grid/cave-loops-64.json instances/grid/maze-perfect-63.json instances/grid/maze-far-63.json instances/grid/cave-far-64.json benches/grid/issue42/dungeon-locks-64.json benches/grid/issue42/dungeon-locks-zoned-64.json"}
+specs=${*:-"instances/grid/cave-64.json instances/grid/cave-runs-64.json instances/grid/cave-no-dead-ends-64.json instances/grid/dungeon-64.json instances/grid/arena-spawns-64.json instances/grid/arena-mirrored-64.json instances/grid/cave-loops-64.json instances/grid/maze-perfect-63.json instances/grid/maze-far-63.json instances/grid/cave-far-64.json instances/grid/dungeon-locks-64.json benches/grid/issue42/dungeon-locks-zoned-64.json benches/grid/issue42/dungeon-locks-128.json"}
 echo "spec,seed,cpu_s,conflicts"
 for spec in $specs; do
     for seed in 1 2 3 4 5; do

@@ -630,6 +630,125 @@ fn locks_whose_start_may_hold_a_key_a_door_or_a_wall_match_the_brute_force() {
     assert_mixed(both_ways(&json, &keeps));
 }
 
+/// A `size`×`size` dungeon: three colours of doors (tiles), their keys a layer value on floor,
+/// `doors` bounds on each colour's doors, one key of each colour, and (with `connected`) the
+/// walkable tiles connected to the start at x=1 y=1.
+fn dungeon(size: usize, doors: (u32, u32), keys: u32, connected: bool) -> String {
+    let colours = ["r", "g", "b"];
+    let tiles: Vec<String> = colours
+        .iter()
+        .map(|c| {
+            format!(
+                r#"{{"name": "door_{c}", "glyph": "{}", "classes": ["door"]}}"#,
+                c.to_uppercase()
+            )
+        })
+        .collect();
+    let values: Vec<String> = colours
+        .iter()
+        .map(|c| format!(r#"{{"name": "key_{c}", "glyph": "{c}", "requires": ["floor"]}}"#))
+        .collect();
+    let mut counts: Vec<String> = colours
+        .iter()
+        .map(|c| {
+            format!(
+                r#"{{"of": "door_{c}", "min": {}, "max": {}}}"#,
+                doors.0, doors.1
+            )
+        })
+        .collect();
+    counts.extend(
+        colours
+            .iter()
+            .map(|c| format!(r#"{{"of": "items.key_{c}", "min": {keys}, "max": {keys}}}"#)),
+    );
+    let pairs: Vec<String> = colours
+        .iter()
+        .map(|c| format!(r#"{{"key": "items.key_{c}", "door": "door_{c}"}}"#))
+        .collect();
+    let connectivity = if connected {
+        r#""connectivity": [{"class": ["floor", "door"], "root": {"x": 1, "y": 1}}],"#
+    } else {
+        ""
+    };
+    format!(
+        r##"{{"width": {size}, "height": {size},
+        "tiles": [{{"name": "wall", "glyph": "#", "weight": 3}},
+                  {{"name": "floor", "glyph": ".", "weight": 5}}, {}],
+        "layers": [{{"name": "items", "values": [{{"name": "none", "glyph": " "}}, {}]}}],
+        "pins": [{{"x": 1, "y": 1, "tile": "floor"}}],
+        "counts": [{}], {connectivity}
+        "locks": [{{"start": {{"x": 1, "y": 1}}, "through": "floor", "colors": [{}]}}]}}"##,
+        tiles.join(", "),
+        values.join(", "),
+        counts.join(", "),
+        pairs.join(", ")
+    )
+}
+
+/// Solves `json` with `seed` and checks the level against this file's own definitions (the
+/// locks by brute force, connectivity when `connected`), beside the referee.
+fn solve_dungeon(json: &str, seed: u64, connected: bool) {
+    let spec = spec(json);
+    let options = GridOptions {
+        seed: Some(seed),
+        ..GridOptions::default()
+    };
+    let level = match grid::solve(&spec, &options, Budget::UNLIMITED) {
+        Ok(GridOutcome::Level(l)) => l,
+        other => panic!("seed {seed}: {other:?}"),
+    };
+    let text = level.to_text(&spec);
+    assert_eq!(check_level(&spec, &level), Ok(()), "seed {seed}:\n{text}");
+    let lv = &level;
+    let key = |c: usize| move |x: usize| lv.layers[0][x] == c + 1;
+    let door = |c: usize| move |x: usize| lv.tiles[x] == c + 2;
+    let (k0, k1, k2) = (key(0), key(1), key(2));
+    let (d0, d1, d2) = (door(0), door(1), door(2));
+    let walk = |x: usize| level.tiles[x] == 1;
+    let start = spec.index(1, 1);
+    let colors: [Color; 3] = [(&k0, &d0), (&k1, &d1), (&k2, &d2)];
+    assert!(
+        locks_hold(&level, start, &walk, &colors),
+        "seed {seed}:\n{text}"
+    );
+    if connected {
+        assert!(
+            connected_from(&level, start, &|x| level.tiles[x] != 0),
+            "seed {seed}:\n{text}"
+        );
+    }
+    // The interesting case: every colour has a door to gate.
+    for c in 0..3 {
+        assert!(
+            (0..spec.cells()).any(door(c)),
+            "seed {seed}: no door {c}\n{text}"
+        );
+    }
+}
+
+#[test]
+fn the_propagated_search_finds_lock_dungeons_that_keep_the_rules_with_and_without_connectivity() {
+    // With connectivity the "opens" stages are implied and the search part only steers (its
+    // closets); without, the part checks "opens" itself, in place of the staged clauses.
+    for connected in [true, false] {
+        let json = dungeon(9, (1, 2), 1, connected);
+        for seed in 1..=3 {
+            solve_dungeon(&json, seed, connected);
+        }
+    }
+}
+
+#[test]
+fn lock_dungeons_with_no_level_are_proven_so_despite_the_closets() {
+    // No key of any colour, yet a door of each: a door can never be reached without passing
+    // it (connectivity) nor kept away from the start (gating). The steer proposes closets on
+    // every cell of the 5×5 grid before the proof can end.
+    let json = dungeon(5, (1, 1), 0, true);
+    let named = clash(&json);
+    assert!(named.contains(&"locks[0]".to_string()), "{named:?}");
+}
+
 // ----- walking separation -----
 
 /// Whether every two distinct `member` cells are at least `d` steps apart along walks whose
