@@ -325,3 +325,64 @@ fn orbits(spec: &GridSpec, layer: Option<usize>) -> Orbits {
     }
     Orbits { parent, members }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> GridSpec {
+        GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    const ARENA: &str = r##"{"width": 9, "height": 7,
+        "tiles": [{"name": "wall", "glyph": "#", "weight": 3}, {"name": "floor", "glyph": ".", "weight": 5},
+                  {"name": "grass", "glyph": "g", "weight": 2}],
+        "mask": ["?????????", "?????????", "?????????", "?????????", "?????????", "?????????", "#????????"],
+        "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "},
+            {"name": "spawn", "glyph": "s", "requires": ["floor"]}]}],
+        "counts": [{"of": "items.spawn", "min": 3, "max": 5}],
+        "separation": [{"of": "items.spawn", "min_distance": 4}],
+        "symmetry": [{"kind": "vertical"}, {"kind": "horizontal", "region": {"x": 0, "y": 0, "w": 9, "h": 3}}]}"##;
+
+    #[test]
+    fn hinted_wishes_follow_the_orbits_of_the_hard_symmetries_where_domains_allow() {
+        let s = spec(ARENA);
+        let orbits = orbits(&s, None);
+        for seed in 0..20 {
+            let drawn = wishes(&s, seed);
+            let mut mirrored = drawn.clone();
+            mirror_wishes(&s, &mut mirrored);
+            for c in 0..s.cells() {
+                let first = orbits.first(c);
+                let allowed = s.domains[c][drawn[first]];
+                // A cell takes its orbit's first wish when its domain allows it, else keeps its
+                // own draw (the pinned corner).
+                let want = if allowed { drawn[first] } else { drawn[c] };
+                assert_eq!(mirrored[c], want, "seed {seed} cell {c}");
+            }
+            // The two rules tie (x, y), (8 − x, y) and, in the top three rows, (x, 2 − y).
+            let (x, y) = (1, 0);
+            assert_eq!(orbits.first(s.index(8 - x, y)), s.index(x, y));
+            assert_eq!(orbits.first(s.index(8 - x, 2 - y)), s.index(x, y));
+            assert_ne!(orbits.first(s.index(x, 4)), orbits.first(s.index(x, 0)));
+        }
+    }
+
+    #[test]
+    fn layer_wishes_keep_a_hard_separation_and_the_middle_count() {
+        let s = spec(ARENA);
+        for seed in 0..50 {
+            let tiles = wishes(&s, seed);
+            let layers = layer_wishes(&s, seed, &tiles);
+            let spawns: Vec<usize> = (0..s.cells()).filter(|&c| layers[0][c] == 1).collect();
+            for (i, &a) in spawns.iter().enumerate() {
+                assert_eq!(tiles[a], 1, "a spawn wished on a cell not wished floor");
+                for &b in &spawns[i + 1..] {
+                    assert!(manhattan(&s, a, b) >= 4, "seed {seed}: {a} and {b}");
+                }
+            }
+            // The middle of the bounds (4) unless the floor wishes leave no room for it.
+            assert!(spawns.len() <= 4, "seed {seed}: {}", spawns.len());
+        }
+    }
+}
