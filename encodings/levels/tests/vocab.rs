@@ -513,7 +513,11 @@ fn mirrored_arenas_with_separated_spawns_pass_the_referee_on_every_seed() {
         };
         match grid::solve(&spec, &options, Budget::UNLIMITED) {
             Ok(GridOutcome::Level(l)) => {
-                assert!(check_level(&spec, &l).is_ok(), "seed {seed}\n{}", l.to_text(&spec));
+                assert!(
+                    check_level(&spec, &l).is_ok(),
+                    "seed {seed}\n{}",
+                    l.to_text(&spec)
+                );
                 let spawns = (0..l.tiles.len()).filter(|&c| l.layers[0][c] == 2).count();
                 assert_eq!(spawns, 4, "seed {seed}");
             }

@@ -267,7 +267,12 @@ fn spacing(spec: &GridSpec, layer: usize, value: usize) -> usize {
 
 /// The Manhattan distance between cells `a` and `b` (row-major indices).
 fn manhattan(spec: &GridSpec, a: usize, b: usize) -> usize {
-    let (ax, ay, bx, by) = (a % spec.width, a / spec.width, b % spec.width, b / spec.width);
+    let (ax, ay, bx, by) = (
+        a % spec.width,
+        a / spec.width,
+        b % spec.width,
+        b / spec.width,
+    );
     ax.abs_diff(bx) + ay.abs_diff(by)
 }
 
@@ -310,7 +315,10 @@ fn orbits(spec: &GridSpec, layer: Option<usize>) -> Orbits {
         for y in r.y..r.y + r.h {
             for x in r.x..r.x + r.w {
                 let (ix, iy) = rule.image(x, y);
-                let (a, b) = (root(&mut parent, spec.index(x, y)), root(&mut parent, spec.index(ix, iy)));
+                let (a, b) = (
+                    root(&mut parent, spec.index(x, y)),
+                    root(&mut parent, spec.index(ix, iy)),
+                );
                 // The smaller index becomes the root: the root is the orbit's first cell.
                 let (lo, hi) = (a.min(b), a.max(b));
                 parent[hi] = lo;
