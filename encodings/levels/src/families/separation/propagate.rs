@@ -12,6 +12,10 @@
 //! `benches/results/issue42-vocab-2026-12-06.md`); lazy keeps the clause database small (an
 //! assumption, not measured).
 //!
+//! Decisions: the part also decides (after connectivity's region is grown), putting the
+//! selection on cell after cell — the wished cells first — so the count rules' caps, not
+//! conflicts, end the placement (`Spread::decides` says why).
+//!
 //! Invariant: every cell of `true_cells[..done]` had its diamond cleared at a level its
 //! assignment is still on, so after a backtrack `done` falls back to the first cell cleared
 //! above the new level.
