@@ -17,7 +17,7 @@ for spec in $specs; do
         conflicts=$(echo "$out" | sed -n 's/.* \([0-9]*\) conflicts;.*/\1/p')
         cp=$(python3 benches/grid/cpsat_vocab.py "$spec" --seed "$seed" --quiet --time-limit "${LIMIT:-10}" 2>&1 | tail -1)
         case "$cp" in
-        cpsat*)
+        "cpsat "*)
             ccpu=$(echo "$cp" | sed -n 's/.*solve_cpu=\([0-9.]*\).*/\1/p')
             status=$(echo "$cp" | sed -n 's/.*status=\([A-Z_]*\).*/\1/p')
             check=$(echo "$cp" | sed -n 's/.*check=\([a-zA-Z-]*\).*/\1/p')
