@@ -468,7 +468,7 @@ fn separation_deciding_its_items_admits_exactly_the_brute_force_levels() {
     // enumerated with those decisions, still admits every level the brute force keeps and
     // no other, with a count and connectivity beside it.
     let json = format!(
-        r#"{{"width": 4, "height": 3, {AB}, "layers": [{{"name": "it", "values": [
+        r#"{{"width": 3, "height": 3, {AB}, "layers": [{{"name": "it", "values": [
             {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*", "requires": ["b"]}}]}}],
             "counts": [{{"of": "it.gem", "min": 2, "max": 2}}],
             "connectivity": [{{"class": "b"}}],
