@@ -50,6 +50,14 @@ pub(crate) trait SearchPart: Send {
         false
     }
 
+    /// Where the part is asked for a decision among the parts that decide: lower first (its
+    /// [`SearchPart::rank`] unless it says otherwise). Why apart from the rank: a part can be
+    /// cheap to propagate yet want to decide only once another part's decisions are done (a
+    /// separated item placed after the region it stands on is grown).
+    fn decide_rank(&self) -> u32 {
+        self.rank()
+    }
+
     /// The next decision, if the part wants to choose it.
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
         let _ = ctx;
@@ -129,7 +137,7 @@ impl Lazy<'_> {
 pub(crate) struct Composite {
     /// In rank order.
     parts: Vec<Box<dyn SearchPart>>,
-    /// The parts that decide ([`SearchPart::decides`]), in rank order.
+    /// The parts that decide ([`SearchPart::decides`]), in [`SearchPart::decide_rank`] order.
     deciders: Vec<usize>,
     /// Per literal code: why it was last propagated lazily, by which part (`NOBODY`: none).
     /// Stale entries are harmless: the engine asks only for the reason of a literal on its
@@ -144,7 +152,8 @@ impl Composite {
     pub(crate) fn new(mut parts: Vec<Box<dyn SearchPart>>) -> Composite {
         debug_assert!(parts.len() < NOBODY as usize);
         parts.sort_by_key(|p| p.rank());
-        let deciders = (0..parts.len()).filter(|&i| parts[i].decides()).collect();
+        let mut deciders: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].decides()).collect();
+        deciders.sort_by_key(|&i| parts[i].decide_rank());
         Composite {
             parts,
             deciders,

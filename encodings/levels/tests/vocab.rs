@@ -434,6 +434,98 @@ fn separation_of_a_layer_value_with_a_pinned_cell_matches_the_brute_force() {
     assert_mixed(both_ways(&json, &keeps));
 }
 
+/// The number of distinct levels among the models of the **propagated** model, its propagator
+/// connected (so its parts decide: separation places its items itself), by blocking each
+/// level's cell and layer variables after it is found.
+fn propagated_models(spec: &GridSpec) -> usize {
+    let model = GridModel::build_for_propagator(spec, &GridOptions::default()).unwrap();
+    let mut s = engine(&model);
+    let vars = model.to_wcnf().num_vars;
+    let mut n = 0;
+    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+        assert_eq!(s.propagator_error(), None);
+        let values: Vec<bool> = (0..vars)
+            .map(|v| {
+                let var = grim_solver::Var::new(v as u32).expect("a variable index");
+                s.value(var.pos()) == Some(true)
+            })
+            .collect();
+        let level = model.decode(&values).expect("a model decodes");
+        assert!(check_level(spec, &level).is_ok(), "{}", level.to_text(spec));
+        let block: Vec<Lit> = assumptions(&model, spec, &level)
+            .into_iter()
+            .map(|l| !l)
+            .collect();
+        s.add_clause(&block);
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn separation_deciding_its_items_admits_exactly_the_brute_force_levels() {
+    // The separation part decides (its items on, cell after cell): the propagated model,
+    // enumerated with those decisions, still admits every level the brute force keeps and
+    // no other, with a count and connectivity beside it.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {AB}, "layers": [{{"name": "it", "values": [
+            {{"name": "none", "glyph": " "}}, {{"name": "gem", "glyph": "*", "requires": ["b"]}}]}}],
+            "counts": [{{"of": "it.gem", "min": 2, "max": 2}}],
+            "connectivity": [{{"class": "b"}}],
+            "separation": [{{"of": "it.gem", "min_distance": 3}}]}}"#
+    );
+    let spec = spec(&json);
+    let keeps = |l: &Level| {
+        let gem = |c: usize| l.layers[0][c] == 1;
+        let gems = (0..l.tiles.len()).filter(|&c| gem(c)).count();
+        let b = |c: usize| holds(l, c, &[1]);
+        gems == 2
+            && (0..l.tiles.len()).all(|c| !gem(c) || b(c))
+            && connected(l, &b)
+            && apart(l, 3, &gem)
+    };
+    let kept = all_levels(&spec).iter().filter(|l| keeps(l)).count();
+    assert!(kept > 0);
+    assert_eq!(propagated_models(&spec), kept);
+}
+
+#[test]
+fn mirrored_arenas_with_separated_spawns_pass_the_referee_on_every_seed() {
+    // The arena benchmark's rules at 12×12 (separation decides, the wishes follow the mirror
+    // and keep the spawns apart): every seed's level passes the referee.
+    let json = r##"{"width": 12, "height": 12,
+        "tiles": [{"name": "wall", "glyph": "#", "weight": 3}, {"name": "floor", "glyph": ".", "weight": 5},
+                  {"name": "grass", "glyph": "g", "weight": 2}],
+        "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "},
+            {"name": "enemy", "glyph": "e", "requires": ["floor"]},
+            {"name": "spawn", "glyph": "s", "requires": ["floor"]}]}],
+        "counts": [{"of": "floor", "min": 0.3, "max": 0.6}, {"of": "items.spawn", "min": 4, "max": 4},
+                   {"of": "items.enemy", "per": "floor", "min": 0.05, "max": 0.2}],
+        "connectivity": [{"class": "floor"}],
+        "separation": [{"of": "items.spawn", "min_distance": 6}, {"of": "items.enemy", "min_distance": 3}],
+        "symmetry": [{"kind": "vertical"}],
+        "preferences": {"seed": 1}}"##;
+    let spec = spec(json);
+    for seed in 1..=8 {
+        let options = GridOptions {
+            seed: Some(seed),
+            ..GridOptions::default()
+        };
+        match grid::solve(&spec, &options, Budget::UNLIMITED) {
+            Ok(GridOutcome::Level(l)) => {
+                assert!(
+                    check_level(&spec, &l).is_ok(),
+                    "seed {seed}\n{}",
+                    l.to_text(&spec)
+                );
+                let spawns = (0..l.tiles.len()).filter(|&c| l.layers[0][c] == 2).count();
+                assert_eq!(spawns, 4, "seed {seed}");
+            }
+            other => panic!("seed {seed}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn a_soft_separation_reaches_the_brute_force_optimum() {
     let json = format!(

@@ -104,6 +104,12 @@ struct Rule {
     frontier: std::collections::VecDeque<usize>,
     /// `frontier` must be rebuilt from the `In` cells.
     rebuild: bool,
+    /// Frontier cells the wishes leave out, met while the class had fewer than `min_size`
+    /// `In` cells (root "any" only): opened (decided in) newest first when the wished cells run out before the
+    /// class is big enough, decided out once it is (see `decide`).
+    deferred: std::collections::VecDeque<usize>,
+    /// Cells of the class assigned `In` (kept by `notify` and `backtrack`).
+    ins: usize,
     /// Cells of the region that went out since the last pass and are not simple points: each
     /// may have cut a pocket off (`reach::split_after` decides).
     pending: Vec<usize>,
@@ -184,6 +190,8 @@ impl Reachability {
                     size_due: false,
                     wish: vec![None; cells],
                     frontier: std::collections::VecDeque::new(),
+                    deferred: std::collections::VecDeque::new(),
+                    ins: 0,
                     rebuild: true,
                 }
             })
@@ -413,7 +421,9 @@ impl SearchPart for Reachability {
                 let rule = &mut self.rules[r as usize];
                 let c = c as usize;
                 let is_in = l.is_positive() == positive;
+                let was_in = rule.state[c] == State::In;
                 rule.state[c] = if is_in { State::In } else { State::Out };
+                rule.ins = rule.ins + usize::from(is_in) - usize::from(was_in);
                 rule.stamp[c] = now;
                 if is_in && rule.root.is_none() && rule.anchor.is_none() {
                     rule.anchor = Some(c); // the earliest In cell
@@ -472,6 +482,7 @@ impl SearchPart for Reachability {
             }
             self.told.pop();
             let rule = &mut self.rules[r as usize];
+            rule.ins -= usize::from(rule.state[c as usize] == State::In);
             rule.state[c as usize] = State::Free;
             rule.stamp[c as usize] = u64::MAX;
             freed.push((r, c));
@@ -531,6 +542,7 @@ impl SearchPart for Reachability {
             if rule.rebuild {
                 rule.rebuild = false;
                 rule.frontier.clear();
+                rule.deferred.clear();
                 for c in 0..rule.state.len() {
                     if rule.state[c] == State::In {
                         for d in self.graph.around(c) {
@@ -546,7 +558,27 @@ impl SearchPart for Reachability {
                     continue;
                 }
                 let want = rule.wish[c].unwrap_or(true);
+                if !want && rule.root.is_none() && rule.ins < rule.min_size {
+                    rule.deferred.push_back(c);
+                    continue;
+                }
                 return Some(if want { rule.lits[c] } else { !rule.lits[c] });
+            }
+            // The wished cells beside the region ran out. While the class is smaller than its
+            // count's floor, open the newest cell the wishes left out (the region must grow
+            // somewhere, and through a cell next to it the next wished patch joins); once it
+            // is big enough, close them as wished. Why: closing them all first sealed the
+            // region below the floor, and the engine found each opening through a conflict —
+            // thousands on the mirrored 64×64 arena, whose mirror halves the region's ways out
+            // (`benches/results/issue42-perf-2026-12-07.md`). Only with root "any" (the region
+            // grown from the wishes nearest the centre): with a given root, the caves grew
+            // worse with it (cave-64, seeds 1–5: 63–158 conflicts against 13–61).
+            while let Some(c) = rule.deferred.pop_back() {
+                if rule.state[c] != State::Free || ctx.value(rule.lits[c]).is_some() {
+                    continue;
+                }
+                let open = rule.ins < rule.min_size;
+                return Some(if open { rule.lits[c] } else { !rule.lits[c] });
             }
             // No In cell yet ("any" root): start where the wishes put the class, nearest the
             // centre (a region grown from the middle can still be sealed off from the border,

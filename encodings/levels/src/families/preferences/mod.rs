@@ -121,7 +121,10 @@ fn wishes(spec: &GridSpec, seed: u64) -> Vec<usize> {
 /// Records the wished level's value of every cell and layer variable (before the rules are
 /// encoded, so that encodings can derive the values of their auxiliary variables).
 fn wish(m: &mut GridModel, p: &Preferences) {
-    let tiles = wishes(&m.spec, p.seed);
+    let mut tiles = wishes(&m.spec, p.seed);
+    if !p.soft {
+        mirror_wishes(&m.spec, &mut tiles);
+    }
     let layers = layer_wishes(&m.spec, p.seed, &tiles);
     let t = m.spec.tiles.len();
     for (c, &w) in tiles.iter().enumerate() {
@@ -202,12 +205,192 @@ fn layer_wishes(spec: &GridSpec, seed: u64, tiles: &[usize]) -> Vec<Vec<usize>> 
             .filter(|&c| out[layer][c] == 0 && requires.as_ref().is_none_or(|r| r[tiles[c]]))
             .collect();
         // A seeded partial Fisher–Yates shuffle picks `target` of the candidates.
-        let take = target.min(candidates.len());
-        for i in 0..take {
+        // With a hard Manhattan separation of the value, a draw closer than its distance to a
+        // cell already wished the value is passed over (the next draw replaces it); with a hard
+        // symmetry over the layer, a drawn cell's images wish the value too.
+        let apart = spacing(spec, layer, value);
+        let orbits = orbits(spec, Some(layer));
+        let mut chosen: Vec<usize> = (0..cells).filter(|&c| out[layer][c] == value).collect();
+        let (mut placed, mut i) = (0, 0);
+        while placed < target && i < candidates.len() {
             let j = i + (rng.next_u64() % (candidates.len() - i) as u64) as usize;
             candidates.swap(i, j);
-            out[layer][candidates[i]] = value;
+            let c = candidates[i];
+            i += 1;
+            if out[layer][c] != 0 || chosen.iter().any(|&o| manhattan(spec, o, c) < apart) {
+                continue;
+            }
+            for &d in orbits.members(c) {
+                let fits = out[layer][d] == 0 && requires.as_ref().is_none_or(|r| r[tiles[d]]);
+                if fits && (d == c || chosen.iter().all(|&o| manhattan(spec, o, d) >= apart)) {
+                    out[layer][d] = value;
+                    chosen.push(d);
+                    placed += 1;
+                }
+            }
         }
     }
     out
+}
+
+/// In hint mode, the cells a hard symmetry rule ties together wish the same tile: each takes
+/// the wish of the first cell (row-major) of its orbit when its domain allows that tile. Why:
+/// drawn cell by cell, half the wishes of a mirrored grid contradict their image's, and the
+/// engine learns each contradiction through a conflict (the 64×64 dungeon with a vertical
+/// mirror: up to 1.9 s against 0.15 s without it, `benches/results/issue42-perf-2026-12-07.md`).
+/// Soft wishes stay as drawn: their cost is the file's wishes, which the referee recomputes.
+fn mirror_wishes(spec: &GridSpec, tiles: &mut [usize]) {
+    let orbits = orbits(spec, None);
+    let domains = spec
+        .origins
+        .domains_as_read
+        .as_ref()
+        .unwrap_or(&spec.domains);
+    for c in 0..tiles.len() {
+        let first = orbits.first(c);
+        if first != c && domains[c][tiles[first]] {
+            tiles[c] = tiles[first];
+        }
+    }
+}
+
+/// The largest `min_distance` of the hard Manhattan separation rules on `layer`'s `value`
+/// (0 when none): wishes closer than that would break the rule.
+fn spacing(spec: &GridSpec, layer: usize, value: usize) -> usize {
+    spec.separation
+        .iter()
+        .filter(|r| r.weight.is_none() && r.of == Selection::LayerValue { layer, value })
+        .map(|r| r.min_distance)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The Manhattan distance between cells `a` and `b` (row-major indices).
+fn manhattan(spec: &GridSpec, a: usize, b: usize) -> usize {
+    let (ax, ay, bx, by) = (
+        a % spec.width,
+        a / spec.width,
+        b % spec.width,
+        b / spec.width,
+    );
+    ax.abs_diff(bx) + ay.abs_diff(by)
+}
+
+/// The cells tied together by the hard symmetry rules — every rule for the tiles (`None`), the
+/// rules mirroring the layer for a layer — as a union–find over the grid's cells.
+struct Orbits {
+    parent: Vec<usize>,
+    /// Each orbit's cells in row-major order, by the orbit's first cell.
+    members: Vec<Vec<usize>>,
+}
+
+impl Orbits {
+    /// The first cell (row-major) of `c`'s orbit.
+    fn first(&self, c: usize) -> usize {
+        self.parent[c]
+    }
+
+    /// The cells of `c`'s orbit, `c` among them.
+    fn members(&self, c: usize) -> &[usize] {
+        &self.members[self.parent[c]]
+    }
+}
+
+/// The orbits of the hard symmetry rules that tie tiles (`layer` `None`) or `layer`'s values.
+fn orbits(spec: &GridSpec, layer: Option<usize>) -> Orbits {
+    let cells = spec.cells();
+    let mut parent: Vec<usize> = (0..cells).collect();
+    fn root(parent: &mut [usize], mut c: usize) -> usize {
+        while parent[c] != c {
+            parent[c] = parent[parent[c]];
+            c = parent[c];
+        }
+        c
+    }
+    for rule in &spec.symmetry {
+        if rule.weight.is_some() || (layer.is_some() && rule.layer != layer) {
+            continue;
+        }
+        let r = rule.region;
+        for y in r.y..r.y + r.h {
+            for x in r.x..r.x + r.w {
+                let (ix, iy) = rule.image(x, y);
+                let (a, b) = (
+                    root(&mut parent, spec.index(x, y)),
+                    root(&mut parent, spec.index(ix, iy)),
+                );
+                // The smaller index becomes the root: the root is the orbit's first cell.
+                let (lo, hi) = (a.min(b), a.max(b));
+                parent[hi] = lo;
+            }
+        }
+    }
+    let mut members = vec![Vec::new(); cells];
+    for c in 0..cells {
+        let r = root(&mut parent, c);
+        parent[c] = r;
+        members[r].push(c);
+    }
+    Orbits { parent, members }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> GridSpec {
+        GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    const ARENA: &str = r##"{"width": 9, "height": 7,
+        "tiles": [{"name": "wall", "glyph": "#", "weight": 3}, {"name": "floor", "glyph": ".", "weight": 5},
+                  {"name": "grass", "glyph": "g", "weight": 2}],
+        "mask": ["?????????", "?????????", "?????????", "?????????", "?????????", "?????????", "#????????"],
+        "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "},
+            {"name": "spawn", "glyph": "s", "requires": ["floor"]}]}],
+        "counts": [{"of": "items.spawn", "min": 3, "max": 5}],
+        "separation": [{"of": "items.spawn", "min_distance": 4}],
+        "symmetry": [{"kind": "vertical"}, {"kind": "horizontal", "region": {"x": 0, "y": 0, "w": 9, "h": 3}}]}"##;
+
+    #[test]
+    fn hinted_wishes_follow_the_orbits_of_the_hard_symmetries_where_domains_allow() {
+        let s = spec(ARENA);
+        let orbits = orbits(&s, None);
+        for seed in 0..20 {
+            let drawn = wishes(&s, seed);
+            let mut mirrored = drawn.clone();
+            mirror_wishes(&s, &mut mirrored);
+            for c in 0..s.cells() {
+                let first = orbits.first(c);
+                let allowed = s.domains[c][drawn[first]];
+                // A cell takes its orbit's first wish when its domain allows it, else keeps its
+                // own draw (the pinned corner).
+                let want = if allowed { drawn[first] } else { drawn[c] };
+                assert_eq!(mirrored[c], want, "seed {seed} cell {c}");
+            }
+            // The two rules tie (x, y), (8 − x, y) and, in the top three rows, (x, 2 − y).
+            let (x, y) = (1, 0);
+            assert_eq!(orbits.first(s.index(8 - x, y)), s.index(x, y));
+            assert_eq!(orbits.first(s.index(8 - x, 2 - y)), s.index(x, y));
+            assert_ne!(orbits.first(s.index(x, 4)), orbits.first(s.index(x, 0)));
+        }
+    }
+
+    #[test]
+    fn layer_wishes_keep_a_hard_separation_and_the_middle_count() {
+        let s = spec(ARENA);
+        for seed in 0..50 {
+            let tiles = wishes(&s, seed);
+            let layers = layer_wishes(&s, seed, &tiles);
+            let spawns: Vec<usize> = (0..s.cells()).filter(|&c| layers[0][c] == 1).collect();
+            for (i, &a) in spawns.iter().enumerate() {
+                assert_eq!(tiles[a], 1, "a spawn wished on a cell not wished floor");
+                for &b in &spawns[i + 1..] {
+                    assert!(manhattan(&s, a, b) >= 4, "seed {seed}: {a} and {b}");
+                }
+            }
+            // The middle of the bounds (4) unless the floor wishes leave no room for it.
+            assert!(spawns.len() <= 4, "seed {seed}: {}", spawns.len());
+        }
+    }
 }

@@ -99,10 +99,17 @@ impl Family for Separation {
                 m.problem.add_clause(&[!g], Some(wt));
             }
             if searched {
-                let cells: Vec<_> = (0..m.spec.cells())
+                let mut cells: Vec<_> = (0..m.spec.cells())
                     .filter(|&c| sel[c] != ff && sel[c] != tt)
                     .map(|c| (c, sel[c]))
                     .collect();
+                // The order the part decides in (`propagate.rs`): the cells the seeded wishes
+                // put the selection on first, then the others scattered over the grid by a
+                // fixed multiplicative hash (row-major would crowd the items into the top rows).
+                cells.sort_by_key(|&(c, l)| {
+                    let wished = m.wished(l) == Some(true);
+                    (!wished, (c as u32).wrapping_mul(0x9E37_79B1), c)
+                });
                 m.plans.push(Arc::new(propagate::Plan {
                     width: m.spec.width,
                     height: m.spec.height,

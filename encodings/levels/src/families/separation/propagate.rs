@@ -12,6 +12,10 @@
 //! `benches/results/issue42-vocab-2026-12-06.md`); lazy keeps the clause database small (an
 //! assumption, not measured).
 //!
+//! Decisions: the part also decides (after connectivity's region is grown), putting the
+//! selection on cell after cell — the wished cells first — so the count rules' caps, not
+//! conflicts, end the placement (`Spread::decides` says why).
+//!
 //! Invariant: every cell of `true_cells[..done]` had its diamond cleared at a level its
 //! assignment is still on, so after a backtrack `done` falls back to the first cell cleared
 //! above the new level.
@@ -39,8 +43,12 @@ pub(super) fn ball(width: usize, height: usize, c: usize, d: usize) -> impl Iter
     })
 }
 
+/// Where separation asks for its decisions: after connectivity's (3), which grows the region
+/// the items stand on.
+const DECIDE_RANK: u32 = 5;
+
 /// A hard separation rule left to the search: the grid, the distance, and per cell that may
-/// hold the selection its (non-constant) literal.
+/// hold the selection its (non-constant) literal, in the order the part decides them.
 #[derive(Debug)]
 pub(super) struct Plan {
     pub(super) width: usize,
@@ -51,6 +59,7 @@ pub(super) struct Plan {
 
 impl SearchPlan for Plan {
     fn part(&self, _m: &GridModel) -> Box<dyn SearchPart> {
+        let order = self.cells.iter().map(|&(_, l)| l).collect();
         let mut lit_of = vec![None; self.width * self.height];
         let mut cell_of = Vec::new();
         for &(c, l) in &self.cells {
@@ -69,6 +78,8 @@ impl SearchPlan for Plan {
             cell_of,
             true_cells: Vec::new(),
             done: 0,
+            order,
+            next: 0,
         })
     }
 }
@@ -87,6 +98,11 @@ struct Spread {
     true_cells: Vec<(u32, u32, u32)>,
     /// How many of `true_cells` have had their diamond cleared.
     done: usize,
+    /// The selection literals in decision order (wished cells first).
+    order: Vec<Lit>,
+    /// Every literal of `order` before `next` was assigned when last looked at (assignments
+    /// only grow until a backtrack, which resets it).
+    next: usize,
 }
 
 impl SearchPart for Spread {
@@ -109,7 +125,34 @@ impl SearchPart for Spread {
         }
     }
 
+    /// The part decides: the selection on, cell after cell in `order`, each decision clearing
+    /// its diamond (propagation) until the count rules cap the number (their propagators set
+    /// the rest off). Why: left to the engine, the hints set the selection off cell by cell
+    /// wherever no wish is, and when a wished cell ends up under another tile the count's
+    /// lower bound is met only at the last few cells, close together: a conflict per try —
+    /// thousands on the 64×64 arena with four spawns ≥ 24 apart. Placing greedily, each
+    /// placement excludes only what the rule excludes, so a packing of the needed size is
+    /// found without conflicts whenever the greedy one is large enough.
+    fn decides(&self) -> bool {
+        true
+    }
+
+    fn decide_rank(&self) -> u32 {
+        DECIDE_RANK
+    }
+
+    fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
+        while let Some(&l) = self.order.get(self.next) {
+            if ctx.value(l).is_none() {
+                return Some(l);
+            }
+            self.next += 1;
+        }
+        None
+    }
+
     fn backtrack(&mut self, level: u32) {
+        self.next = 0;
         while self.true_cells.last().is_some_and(|t| t.1 > level) {
             self.true_cells.pop();
         }
