@@ -44,6 +44,7 @@
 //! is used up by hard minimums over disjoint regions inside it is excluded from the rest of
 //! that region by unit clauses (see `confine`).
 
+use super::ints::Builder;
 use super::propagate::{Counts, Linear, Plan};
 use super::rule::NAME;
 use super::rule::{CountRule, bounds};
@@ -65,13 +66,19 @@ pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
+    let mut ints = (mode == Mode::Propagate && m.options.count_ints()).then(Builder::default);
     if mode == Mode::Eager {
         super::unary::encode_rules(m, &rules);
     } else {
         for (i, rule) in rules.iter().enumerate() {
             m.tag(Some(RuleTag::new(NAME, i)));
             m.part(format!("counts {i}"));
-            if mode != Mode::Propagate || !checked(m, rule, &mut left) {
+            let left_to_search = match (&mut ints, mode) {
+                (Some(b), _) => integers(m, rule, b),
+                (None, Mode::Propagate) => checked(m, rule, &mut left),
+                _ => false,
+            };
+            if !left_to_search {
                 encode_rule(m, rule);
             }
         }
@@ -86,6 +93,44 @@ pub(super) fn encode(m: &mut GridModel) {
     if !left.is_empty() {
         m.plans.push(Arc::new(Plan(left)));
     }
+    if let Some(b) = ints {
+        m.part("counts integers");
+        b.finish(m);
+    }
+}
+
+/// [`checked`] with integers (`ints.rs`): leaves `rule` to the integer part, every count and
+/// not only the large ones (a small count's integer is what links it to the counts over the
+/// cells around it: "one exit, in the east quarter" inside "at most one exit"); returns
+/// whether it did.
+fn integers(m: &mut GridModel, rule: &CountRule, b: &mut Builder) -> bool {
+    let a = m.count_lits(&rule.of, &rule.region);
+    let guard = rule.weight.map(|_| m.problem.new_var().pos());
+    match &rule.per {
+        None => {
+            let (lo, hi) = bounds(rule, a.len());
+            b.count(m, &a, lo, hi, guard);
+        }
+        Some(per) => {
+            let pb = m.count_lits(per, &rule.region);
+            if let Some(lo) = rule.min
+                && !b.ratio(m, &a, &pb, lo.fraction(), guard)
+            {
+                return false;
+            }
+            if let Some(hi) = rule.max {
+                let (num, den) = hi.fraction();
+                // |A| ≤ (num/den)·|B|: num·|B| ≥ den·|A|, the same row with the roles swapped.
+                if !b.ratio(m, &pb, &a, (den, num), guard) {
+                    return false;
+                }
+            }
+        }
+    }
+    if let (Some(g), Some(w)) = (guard, rule.weight) {
+        m.problem.add_clause(&[!g], Some(w));
+    }
+    true
 }
 
 /// Cells a selection cannot hold because the hard counts confine it elsewhere: when a region
