@@ -99,12 +99,15 @@ pub(super) fn encode(m: &mut GridModel) {
     }
 }
 
-/// [`checked`] with integers (`ints.rs`): leaves `rule` to the integer part, every count and
-/// not only the large ones (a small count's integer is what links it to the counts over the
-/// cells around it: "one exit, in the east quarter" inside "at most one exit"); returns
-/// whether it did.
+/// [`checked`] with integers (`ints.rs`): leaves `rule` to the integer part when it is large
+/// or a ratio, as [`checked`] leaves it to the counters; returns whether it did. Small counts
+/// ("exactly one key") stay with the front end: as integers over a whole map they cost an
+/// order literal per cell each (arena-mirrored-64: 1.1–3.2 s → 2.6–10.7 s, seeds 1–3).
 fn integers(m: &mut GridModel, rule: &CountRule, b: &mut Builder) -> bool {
     let a = m.count_lits(&rule.of, &rule.region);
+    if rule.per.is_none() && large_bounds(rule, a.len()).is_none() {
+        return false;
+    }
     let guard = rule.weight.map(|_| m.problem.new_var().pos());
     match &rule.per {
         None => {

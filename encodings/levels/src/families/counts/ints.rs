@@ -24,14 +24,15 @@
 //! every threshold `1..=n` of every integer, with the chain `[N ≥ k+1] → [N ≥ k]` as binary
 //! clauses (n variables and n−1 binary clauses per integer: 4,096 of each for a count over a
 //! 64×64 map). Every bound a row derives then has its literal, so no propagation is rounded
-//! away. Their wished values are the wished cells' count, so a decision on one agrees with the
-//! seeded hints.
+//! away. They get **no phase hint**: hinted with the wished cells' count (`[N ≥ k]` for `k ≤
+//! w`), the engine's first decisions on them pin `N` to exactly `w`, and arena-mirrored-64 seed
+//! 1 went from 1.8 s to no level in 25 s; unhinted, 1.8 s.
 //!
 //! What it costs is measured in `benches/results/issue41-ints-2026-12-07.md`; it is an option
 //! ([`GridOptions::count_ints`](crate::options::GridOptions::count_ints)), and
 //! `propagate.rs` stays the default.
 
-use crate::model::{GridModel, SearchPlan, set_wished};
+use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
 use std::collections::BTreeMap;
@@ -93,15 +94,6 @@ impl Builder {
             m.problem.add_clause(&[!order[k], order[k - 1]], None);
         }
         m.tag(owner);
-        let wished = cells
-            .iter()
-            .map(|&l| m.wished(l))
-            .try_fold(0usize, |acc, v| v.map(|v| acc + usize::from(v)));
-        if let Some(w) = wished {
-            for (k, &o) in order.iter().enumerate() {
-                set_wished(&mut m.wished, o, Some(k < w));
-            }
-        }
         let s = self.sums.len() as u32;
         self.sums.push(SumDef { cells, order });
         self.index.insert(codes, s);
@@ -281,7 +273,10 @@ pub(super) struct Ints {
     lb: Vec<u32>,
     ub: Vec<u32>,
     rows: Vec<RowDef>,
-    /// Per integer, the rows naming it.
+    /// Per integer, the rows naming it. An integer no row names has its bounds from units
+    /// only: its channel then fixes cells at a bound and refutes a crossed one, but does not
+    /// propagate the order literals the cells imply (`[N ≥ t]` after `t` true cells), which
+    /// nothing would read; on a 64×64 map that is one propagation per cell assignment saved.
     rows_of: Vec<Vec<u32>>,
     /// Per literal code: what its becoming true means.
     occ: Vec<Vec<Occ>>,
@@ -442,11 +437,12 @@ impl Ints {
             ctx.add_clause(&clause, ClauseKind::Learned);
             return true;
         }
-        if t > lb {
+        let read = !self.rows_of[i].is_empty();
+        if read && t > lb {
             let o = self.order[i][t as usize - 1];
             lazy.propagate(ctx, o, Reason::new(UP, [s, t, 0, 0], now));
         }
-        if n - f < ub {
+        if read && n - f < ub {
             let k = n - f + 1;
             let o = self.order[i][k as usize - 1];
             lazy.propagate(ctx, !o, Reason::new(DOWN, [s, k, 0, 0], now));
