@@ -719,9 +719,12 @@ mod tests {
             };
             // Integers over random sets of cells (a cell at most once per set).
             for _ in 0..1 + pick(3) {
-                let cells: Vec<Lit> = (0..n)
-                    .filter_map(|v| (pick(3) > 0).then(|| var(v).lit(pick(4) > 0)))
-                    .collect();
+                let mut cells: Vec<Lit> = Vec::new();
+                for v in 0..n {
+                    if pick(3) > 0 {
+                        cells.push(var(v).lit(pick(4) > 0));
+                    }
+                }
                 new_sum(&mut s, cells, &mut sums);
             }
             let mut rows: Vec<RowDef> = Vec::new();
