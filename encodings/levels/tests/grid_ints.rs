@@ -251,3 +251,30 @@ fn contradicting_soft_counts_cost_the_cheaper_one() {
     };
     assert_eq!(grid::level_cost(&spec, &options, &level), 2);
 }
+
+/// The issue's cases with no presolve in front: the propagated model with integer counts is
+/// refuted at the root, before any conflict ("water ≤ 30" against "water ≥ 40"; "floor ≥ 35 %",
+/// "enemies ≤ 8" and "enemies ≥ ½ floor", the small cap on the ratio's integer).
+#[test]
+fn the_issue_s_contradicting_counts_are_refuted_at_the_root_without_the_presolve() {
+    let water = r##"{"width": 20, "height": 20,
+        "tiles": [{"name": "wall", "glyph": "#"}, {"name": "water", "glyph": "~"}],
+        "counts": [{"of": "water", "max": 30}, {"of": "water", "min": 40}]}"##;
+    let enemies = r##"{"width": 20, "height": 20,
+        "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+        "layers": [{"name": "items", "values": [{"name": "none", "glyph": " "},
+            {"name": "enemy", "glyph": "e", "requires": "floor"}]}],
+        "counts": [{"of": "floor", "min": 0.35}, {"of": "items.enemy", "max": 8},
+                   {"of": "items.enemy", "per": "floor", "min": 0.5}]}"##;
+    for json in [water, enemies] {
+        let spec = GridSpec::from_json(json).unwrap();
+        let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
+        let mut s = engine(&model);
+        assert_eq!(
+            s.solve(&[], Budget::conflicts(1_000)),
+            Status::Unsat,
+            "{json}"
+        );
+        assert_eq!(s.stats().conflicts, 0, "{json}");
+    }
+}

@@ -82,6 +82,9 @@ pub(super) fn encode(m: &mut GridModel) {
                 encode_rule(m, rule);
             }
         }
+        if let Some(b) = &mut ints {
+            small_bounds(m, &rules, b);
+        }
     }
     m.tag(None);
     // Not in the lazy mode: the rule diagnosis (`clash.rs`) builds its model in it and needs
@@ -96,6 +99,25 @@ pub(super) fn encode(m: &mut GridModel) {
     if let Some(b) = ints {
         m.part("counts integers");
         b.finish(m);
+    }
+}
+
+/// A hard small count ("enemies ≤ 8") stays with the front end, but when a large count or a
+/// ratio made an integer over the same cells its bounds go on that integer too (units on its
+/// order literals, implied by the rule): "enemies ≥ ½ floor" with "floor ≥ 140" then meets
+/// "enemies ≤ 8" at the root instead of after a search over every 8 enemies.
+fn small_bounds(m: &mut GridModel, rules: &[CountRule], b: &mut Builder) {
+    for (i, rule) in rules.iter().enumerate() {
+        if rule.weight.is_some() || rule.per.is_some() {
+            continue;
+        }
+        let a = m.count_lits(&rule.of, &rule.region);
+        if large_bounds(rule, a.len()).is_some() || !b.has(&a) {
+            continue;
+        }
+        let (lo, hi) = bounds(rule, a.len());
+        m.tag(Some(RuleTag::new(NAME, i)));
+        b.count(m, &a, lo, hi, None);
     }
 }
 

@@ -100,6 +100,13 @@ impl Builder {
         s
     }
 
+    /// Whether an integer over exactly `cells` exists.
+    pub(super) fn has(&self, cells: &[Lit]) -> bool {
+        let mut codes: Vec<usize> = cells.iter().map(|l| l.code()).collect();
+        codes.sort_unstable();
+        self.index.contains_key(&codes)
+    }
+
     /// `lo ≤ Σ cells ≤ hi` (`hi` at most the number of cells), unless `guard`: unit (or
     /// guarded binary) clauses on the order literals, under the caller's tag.
     pub(super) fn count(
