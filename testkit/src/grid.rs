@@ -131,6 +131,7 @@ pub fn seeded(seed: u64) -> GridOptions {
     GridOptions {
         seed: Some(seed),
         soft_preferences: None,
+        count_ints: None,
     }
 }
 

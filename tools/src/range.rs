@@ -202,6 +202,7 @@ pub fn range_seeds(
         let options = GridOptions {
             seed: Some(seed),
             soft_preferences: settings.soft_preferences,
+            ..GridOptions::default()
         };
         let solved = solve_seed(spec, &options, settings)?;
         let level = solved.level();

@@ -755,6 +755,7 @@ fn a_soft_solve_stopped_early_prints_its_best_level_with_the_bounds_and_exits_6(
     let options = GridOptions {
         seed: Some(2),
         soft_preferences: Some(true),
+        ..GridOptions::default()
     };
     assert_eq!(grid::level_cost(&spec, &options, &level), cost);
     // The bounds hold around the optimum the unlimited solve proves.
@@ -927,6 +928,7 @@ fn solve_keep_regenerates_only_the_region_and_names_the_kept_cells_that_clash() 
     let options = GridOptions {
         seed: Some(4),
         soft_preferences: None,
+        ..GridOptions::default()
     };
     let lib = grid::solve_region(&spec, &keep, &options, Budget::UNLIMITED).unwrap();
     assert_eq!(lib.level().map(|l| l.to_text(&spec)), Some(stdout(&o)));

@@ -202,6 +202,7 @@ fn has_level(
     let options = GridOptions {
         seed: None,
         soft_preferences: Some(false),
+        ..GridOptions::default()
     };
     let model = GridModel::build_with(spec, &options, Mode::Propagate)?;
     let wcnf = model.problem.to_wcnf();
@@ -283,6 +284,7 @@ impl<'a> Diagnosis<'a> {
         let options = GridOptions {
             seed: None,
             soft_preferences: Some(false),
+            ..GridOptions::default()
         };
         let model = GridModel::build_with(&open, &options, Mode::Lazy)?;
         let wcnf = model.problem.to_wcnf();

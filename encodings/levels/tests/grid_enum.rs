@@ -294,6 +294,7 @@ fn soft_rules_reach_the_brute_force_optimum() {
         let options = GridOptions {
             seed: Some(seed),
             soft_preferences: Some(true),
+            ..GridOptions::default()
         };
         let best = brute_force_optimum(&spec, &options).unwrap();
         let level = grim_testkit::grid::solve_level(&spec, &options);
@@ -411,6 +412,7 @@ fn soft_large_counts_checked_in_the_search_reach_the_encoding_s_optimum() {
         let options = GridOptions {
             seed: Some(seed),
             soft_preferences: Some(true),
+            ..GridOptions::default()
         };
         let mut costs = Vec::new();
         for strategy in [

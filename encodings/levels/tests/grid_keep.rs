@@ -168,6 +168,7 @@ fn with_soft_preferences_the_region_is_the_least_cost_completion() {
     let options = GridOptions {
         seed: Some(11),
         soft_preferences: Some(true),
+        ..GridOptions::default()
     };
     let (found, none) = both_ways(ROOMS, &options, 1999, &REGIONS);
     assert!(found > 5 && none > 0, "found {found}, none {none}");
@@ -345,6 +346,7 @@ fn with_soft_preferences_each_level_is_the_next_best() {
     let options = GridOptions {
         seed: Some(3),
         soft_preferences: Some(true),
+        ..GridOptions::default()
     };
     let n = check_series(ROOMS, &options, 5, 3);
     assert_eq!(n, 5);

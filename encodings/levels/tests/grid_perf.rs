@@ -32,6 +32,7 @@ fn solve_the_grid_file_and_print_the_statistics() {
     let options = GridOptions {
         seed: std::env::var("GRID_SEED").ok().and_then(|s| s.parse().ok()),
         soft_preferences: None,
+        ..GridOptions::default()
     };
     let t = Instant::now();
     if std::env::var_os("GRID_EAGER_SIZE").is_some() {

@@ -285,6 +285,21 @@ struct ModelArgs {
     /// all clauses hard) or `soft` (weighted soft clauses: the output is WCNF).
     #[arg(long, value_enum, value_name = "MODE")]
     preferences: Option<PreferencesArg>,
+    /// Large counts as integers in the propagated solve: `on` gives each an integer variable
+    /// with order literals `[count ≥ k]`, so that counts over the same or nested selections
+    /// refute each other in one conflict; `off` (the default) keeps the counters explained by
+    /// cells (figures: benches/results/issue41-ints-2026-12-07.md).
+    #[arg(long, value_enum, value_name = "on|off")]
+    count_ints: Option<Switch>,
+}
+
+/// A switch of `--count-ints`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Switch {
+    /// On.
+    On,
+    /// Off.
+    Off,
 }
 
 impl ModelArgs {
@@ -292,6 +307,7 @@ impl ModelArgs {
         GridOptions {
             seed: self.seed,
             soft_preferences: self.preferences.map(|p| p == PreferencesArg::Soft),
+            count_ints: self.count_ints.map(|c| c == Switch::On),
         }
     }
 }

@@ -1,0 +1,861 @@
+//! Counts as integers in the search (issue 41): each large count's cells get an integer `N =
+//! Σ cells` with **order literals** `[N ≥ k]`, the literals a lazy-clause-generation solver
+//! gives an integer (Ohrimenko, Stuckey & Codish, "Propagation via lazy clause generation",
+//! Constraints 14(3), 2009, doi:10.1007/s10601-008-9064-x), and the rules become statements
+//! about those literals:
+//!
+//! - a count's bounds are unit clauses `[N ≥ lo]`, `¬[N ≥ hi+1]` (with a soft count's guard);
+//! - a ratio (`per`) is a row `den·N(of) − num·N(per) ≥ 0` over two integers;
+//! - two counts whose cells nest (a region inside a region, a tile set inside a tile set: the
+//!   literal sets are then subsets, `GridModel::count_lits`) are linked by the integer of the
+//!   difference, `N(outer) = N(inner) + N(rest)`, two rows over three integers.
+//!
+//! The part of the grid propagator here ([`Ints`]) does two things. The **channel** keeps each
+//! integer equal to its cells: `k` true cells make `[N ≥ k]` true, `n−k+1` false ones make it
+//! false (each explained once, by those cells), and a bound that is reached fixes the free
+//! cells (explained by the bound literal and the cells). The **rows** are propagated on bounds,
+//! explained by bound literals only: a ratio's conflict is two literals, not the hundreds of
+//! cells the counters of `propagate.rs` name. Counts over the same cells share one integer,
+//! so "water ≤ 30" beside "water ≥ 40" is `¬[N ≥ 31]` and `[N ≥ 40]` with the chain clause
+//! `[N ≥ 40] → [N ≥ 31]` between them: refuted by unit propagation before any decision.
+//!
+//! **Why eager literals.** The engine's propagator interface (`grim_solver::external`) cannot
+//! create a variable during the search, so the literals are made when the model is built:
+//! every threshold `1..=n` of every integer, with the chain `[N ≥ k+1] → [N ≥ k]` as binary
+//! clauses (n variables and n−1 binary clauses per integer: 4,096 of each for a count over a
+//! 64×64 map). Every bound a row derives then has its literal, so no propagation is rounded
+//! away. They get **no phase hint**: hinted with the wished cells' count (`[N ≥ k]` for `k ≤
+//! w`), the engine's first decisions on them pin `N` to exactly `w`, and arena-mirrored-64 seed
+//! 1 went from 1.8 s to no level in 25 s; unhinted, 1.8 s.
+//!
+//! What it costs is measured in `benches/results/issue41-ints-2026-12-07.md`; it is an option
+//! ([`GridOptions::count_ints`](crate::options::GridOptions::count_ints)), and
+//! `propagate.rs` stays the default.
+
+use crate::model::{GridModel, SearchPlan};
+use crate::search::{Lazy, Reason, SearchPart};
+use grim_solver::{ClauseKind, Context, Lit, Var};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Where the part runs: first, as the counters it replaces.
+const RANK: u32 = 1;
+
+/// One integer: the sum of `cells`, with `order[k-1]` = `[N ≥ k]`.
+#[derive(Clone, Debug)]
+struct SumDef {
+    cells: Vec<Lit>,
+    order: Vec<Lit>,
+}
+
+/// `Σ c·N ≥ bound` over at most [`MAX_TERMS`] integers, unless `guard` is true (a soft rule's
+/// relaxation literal).
+#[derive(Clone, Debug)]
+struct RowDef {
+    terms: Vec<(i64, u32)>,
+    bound: i64,
+    guard: Option<Lit>,
+}
+
+/// A row names at most three integers (a ratio two, a nesting three), so that the bounds it
+/// read fit in a [`Reason`] beside its index.
+const MAX_TERMS: usize = 3;
+
+/// The integers and rows of a model, built while the counts encode (`encode.rs`).
+#[derive(Default)]
+pub(super) struct Builder {
+    sums: Vec<SumDef>,
+    /// Sorted literal codes → integer.
+    index: BTreeMap<Vec<usize>, u32>,
+    rows: Vec<RowDef>,
+    /// The integers a rule counts (the nesting links are drawn between these).
+    ruled: Vec<u32>,
+}
+
+impl Builder {
+    /// The integer of `cells` (one per distinct set of literals), made with its order literals
+    /// and chain clauses the first time.
+    fn sum(&mut self, m: &mut GridModel, cells: &[Lit]) -> u32 {
+        let mut codes: Vec<usize> = cells.iter().map(|l| l.code()).collect();
+        codes.sort_unstable();
+        if let Some(&s) = self.index.get(&codes) {
+            return s;
+        }
+        let mut cells: Vec<Lit> = cells.to_vec();
+        cells.sort_unstable_by_key(|l| l.code());
+        // The chain defines the literals: it belongs to no rule (like a class literal's
+        // definition), so the clash diagnosis never switches it off.
+        let owner = m.tags.last().and_then(|t| t.1);
+        m.tag(None);
+        let order: Vec<Lit> = (0..cells.len())
+            .map(|_| m.problem.new_var().pos())
+            .collect();
+        for k in 1..order.len() {
+            m.problem.add_clause(&[!order[k], order[k - 1]], None);
+        }
+        m.tag(owner);
+        let s = self.sums.len() as u32;
+        self.sums.push(SumDef { cells, order });
+        self.index.insert(codes, s);
+        s
+    }
+
+    /// Whether an integer over exactly `cells` exists.
+    pub(super) fn has(&self, cells: &[Lit]) -> bool {
+        let mut codes: Vec<usize> = cells.iter().map(|l| l.code()).collect();
+        codes.sort_unstable();
+        self.index.contains_key(&codes)
+    }
+
+    /// `lo ≤ Σ cells ≤ hi` (`hi` at most the number of cells), unless `guard`: unit (or
+    /// guarded binary) clauses on the order literals, under the caller's tag.
+    pub(super) fn count(
+        &mut self,
+        m: &mut GridModel,
+        cells: &[Lit],
+        lo: usize,
+        hi: usize,
+        guard: Option<Lit>,
+    ) {
+        let s = self.sum(m, cells);
+        self.ruled.push(s);
+        let order = self.sums[s as usize].order.clone();
+        let ff = m.problem.always_false();
+        let mut unit = |l: Lit| match guard {
+            Some(g) => m.problem.add_clause(&[g, l], None),
+            None => m.problem.add_clause(&[l], None),
+        };
+        if lo > order.len() {
+            // Unreachable for the counts `encode.rs` sends (it checks), but total: no level.
+            unit(ff);
+        } else if lo > 0 {
+            unit(order[lo - 1]);
+        }
+        if let Some(&o) = order.get(hi) {
+            unit(!o);
+        }
+    }
+
+    /// `den·Σa ≥ num·Σb` (the `min` of a ratio `num/den`), unless `guard`.
+    pub(super) fn ratio(
+        &mut self,
+        m: &mut GridModel,
+        a: &[Lit],
+        b: &[Lit],
+        (num, den): (u64, u64),
+        guard: Option<Lit>,
+    ) -> bool {
+        let (Ok(num), Ok(den)) = (i64::try_from(num), i64::try_from(den)) else {
+            return false;
+        };
+        let (sa, sb) = (self.sum(m, a), self.sum(m, b));
+        self.ruled.extend([sa, sb]);
+        self.rows.push(RowDef {
+            terms: vec![(den, sa), (-num, sb)],
+            bound: 0,
+            guard,
+        });
+        true
+    }
+
+    /// Links the integers whose cells nest (`inner ⊂ outer`, no ruled integer strictly
+    /// between) by the integer of the difference: `N(outer) = N(inner) + N(rest)`.
+    fn nest(&mut self, m: &mut GridModel) {
+        let mut ruled = self.ruled.clone();
+        ruled.sort_unstable();
+        ruled.dedup();
+        let sets: Vec<Vec<usize>> = (ruled.iter())
+            .map(|&s| {
+                let mut c: Vec<usize> = self.sums[s as usize]
+                    .cells
+                    .iter()
+                    .map(|l| l.code())
+                    .collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        let subset = |a: &[usize], b: &[usize]| {
+            a.len() < b.len() && a.iter().all(|x| b.binary_search(x).is_ok())
+        };
+        let mut links = Vec::new();
+        for (i, a) in sets.iter().enumerate() {
+            for (j, b) in sets.iter().enumerate() {
+                if a.is_empty() || !subset(a, b) {
+                    continue;
+                }
+                let between = sets.iter().any(|c| subset(a, c) && subset(c, b));
+                if !between {
+                    links.push((i, j));
+                }
+            }
+        }
+        for (i, j) in links {
+            let (inner, outer) = (ruled[i], ruled[j]);
+            let rest: Vec<Lit> = (self.sums[outer as usize].cells.iter())
+                .copied()
+                .filter(|l| sets[i].binary_search(&l.code()).is_err())
+                .collect();
+            let r = self.sum(m, &rest);
+            let terms = vec![(1, inner), (1, r), (-1, outer)];
+            let neg = terms.iter().map(|&(c, s)| (-c, s)).collect();
+            self.rows.push(RowDef {
+                terms,
+                bound: 0,
+                guard: None,
+            });
+            self.rows.push(RowDef {
+                terms: neg,
+                bound: 0,
+                guard: None,
+            });
+        }
+    }
+
+    /// Links the nested integers and records the plan, when there is anything to check.
+    pub(super) fn finish(mut self, m: &mut GridModel) {
+        if self.sums.is_empty() {
+            return;
+        }
+        self.nest(m);
+        m.plans.push(Arc::new(IntPlan {
+            sums: self.sums,
+            rows: self.rows,
+        }));
+    }
+}
+
+/// The integers and rows a propagated model leaves to the search.
+#[derive(Debug)]
+struct IntPlan {
+    sums: Vec<SumDef>,
+    rows: Vec<RowDef>,
+}
+
+impl SearchPlan for IntPlan {
+    fn part(&self, _m: &GridModel) -> Box<dyn SearchPart> {
+        Box::new(Ints::new(&self.sums, &self.rows))
+    }
+}
+
+/// What the assignment of a literal means to the part.
+#[derive(Clone, Copy, Debug)]
+enum Occ {
+    /// A cell of integer `s` became true.
+    CellTrue(u32),
+    /// A cell of integer `s` became false.
+    CellFalse(u32),
+    /// `[N_s ≥ k]` became true.
+    AtLeast(u32, u32),
+    /// `[N_s ≥ k+1]` became false: `N_s ≤ k`.
+    AtMost(u32, u32),
+    /// Row `r`'s guard became false.
+    Guard(u32),
+}
+
+/// What to undo on backtrack.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    True(u32),
+    False(u32),
+    Lb(u32, u32),
+    Ub(u32, u32),
+}
+
+/// The kinds of [`Reason`] this part records.
+const UP: u8 = 0; // [N ≥ k] by k true cells: at = [s, k]
+const DOWN: u8 = 1; // ¬[N ≥ k] by n−k+1 false cells: at = [s, k]
+const CELL_FALSE: u8 = 2; // a cell false by ¬[N ≥ ub+1] and ub true cells: at = [s, ub]
+const CELL_TRUE: u8 = 3; // a cell true by [N ≥ lb] and n−lb false cells: at = [s, lb]
+const GUARD: u8 = 4; // a row's guard, by its bounds: at = [r, bounds…]
+const ROW: u8 = 8; // ROW + j: term j's bound, by the other bounds: at = [r, bounds…]
+
+/// The integers and rows of a grid as one part of the grid propagator.
+pub(super) struct Ints {
+    cells: Vec<Vec<Lit>>,
+    order: Vec<Vec<Lit>>,
+    /// Per integer: true cells, false cells, and the bounds the order literals say.
+    t: Vec<u32>,
+    f: Vec<u32>,
+    lb: Vec<u32>,
+    ub: Vec<u32>,
+    rows: Vec<RowDef>,
+    /// Per integer, the rows naming it. An integer no row names has its bounds from units
+    /// only: its channel then fixes cells at a bound and refutes a crossed one, but does not
+    /// propagate the order literals the cells imply (`[N ≥ t]` after `t` true cells), which
+    /// nothing would read; on a 64×64 map that is one propagation per cell assignment saved.
+    rows_of: Vec<Vec<u32>>,
+    /// Per literal code: what its becoming true means.
+    occ: Vec<Vec<Occ>>,
+    /// Per variable: the notification that assigned it (`u64::MAX` while free), and the
+    /// polarity.
+    stamp: Vec<u64>,
+    positive: Vec<bool>,
+    /// What was told, with its level; and the bound changes, with theirs.
+    told: Vec<(Lit, u32)>,
+    undo: Vec<(u32, Undo)>,
+    dirty_sums: Vec<u32>,
+    sum_dirty: Vec<bool>,
+    dirty_rows: Vec<u32>,
+    row_dirty: Vec<bool>,
+    scratch: Vec<(u64, Lit)>,
+}
+
+impl Ints {
+    fn new(sums: &[SumDef], rows: &[RowDef]) -> Ints {
+        let n = sums.len();
+        let mut me = Ints {
+            cells: sums.iter().map(|s| s.cells.clone()).collect(),
+            order: sums.iter().map(|s| s.order.clone()).collect(),
+            t: vec![0; n],
+            f: vec![0; n],
+            lb: vec![0; n],
+            ub: sums.iter().map(|s| s.cells.len() as u32).collect(),
+            rows: rows.to_vec(),
+            rows_of: vec![Vec::new(); n],
+            occ: Vec::new(),
+            stamp: Vec::new(),
+            positive: Vec::new(),
+            told: Vec::new(),
+            undo: Vec::new(),
+            dirty_sums: (0..n as u32).collect(),
+            sum_dirty: vec![true; n],
+            dirty_rows: (0..rows.len() as u32).collect(),
+            row_dirty: vec![true; rows.len()],
+            scratch: Vec::new(),
+        };
+        let mut occ: Vec<(Lit, Occ)> = Vec::new();
+        for (s, def) in sums.iter().enumerate() {
+            let s = s as u32;
+            for &c in &def.cells {
+                occ.push((c, Occ::CellTrue(s)));
+                occ.push((!c, Occ::CellFalse(s)));
+            }
+            for (k, &o) in def.order.iter().enumerate() {
+                occ.push((o, Occ::AtLeast(s, k as u32 + 1)));
+                occ.push((!o, Occ::AtMost(s, k as u32)));
+            }
+        }
+        for (r, row) in rows.iter().enumerate() {
+            for &(_, s) in &row.terms {
+                me.rows_of[s as usize].push(r as u32);
+            }
+            if let Some(g) = row.guard {
+                occ.push((!g, Occ::Guard(r as u32)));
+            }
+        }
+        for (l, o) in occ {
+            if me.occ.len() <= l.code() {
+                me.occ.resize(l.code() + 1, Vec::new());
+            }
+            me.occ[l.code()].push(o);
+            let v = l.var().index();
+            if me.stamp.len() <= v {
+                me.stamp.resize(v + 1, u64::MAX);
+                me.positive.resize(v + 1, false);
+            }
+        }
+        me
+    }
+
+    fn touch_sum(&mut self, s: u32) {
+        if !self.sum_dirty[s as usize] {
+            self.sum_dirty[s as usize] = true;
+            self.dirty_sums.push(s);
+        }
+    }
+
+    fn touch_rows(&mut self, s: u32) {
+        for i in 0..self.rows_of[s as usize].len() {
+            let r = self.rows_of[s as usize][i];
+            self.touch_row(r);
+        }
+    }
+
+    fn touch_row(&mut self, r: u32) {
+        if !self.row_dirty[r as usize] {
+            self.row_dirty[r as usize] = true;
+            self.dirty_rows.push(r);
+        }
+    }
+
+    /// Whether literal `l` was true at notification `stamp` (or before).
+    fn true_at(&self, l: Lit, stamp: u64) -> bool {
+        let v = l.var().index();
+        self.stamp.get(v).is_some_and(|&s| s <= stamp) && self.positive[v] == l.is_positive()
+    }
+
+    /// Appends the negations of the `k` earliest cells of `s` true at `stamp` (a clause's
+    /// false literals), or of its false cells (`value` false: the cells themselves).
+    fn cells_at(&mut self, s: u32, value: bool, k: u32, stamp: u64, out: &mut Vec<Lit>) {
+        self.scratch.clear();
+        for &c in &self.cells[s as usize] {
+            let l = if value { c } else { !c };
+            if self.true_at(l, stamp) {
+                self.scratch.push((self.stamp[c.var().index()], c));
+            }
+        }
+        self.scratch.sort_unstable_by_key(|&(st, c)| (st, c.code()));
+        for &(_, c) in self.scratch.iter().take(k as usize) {
+            out.push(if value { !c } else { c });
+        }
+    }
+
+    /// The literal (false, in a clause) that says term `(c, s)` of a row was at `bound`:
+    /// `[N ≥ ub+1]` for a positive coefficient, `¬[N ≥ lb]` for a negative one; none when the
+    /// bound is the trivial one.
+    fn bound_lit(&self, c: i64, s: u32, bound: u32) -> Option<Lit> {
+        let order = &self.order[s as usize];
+        if c > 0 {
+            order.get(bound as usize).copied()
+        } else {
+            (bound > 0).then(|| !order[bound as usize - 1])
+        }
+    }
+
+    /// The bounds of row `r`'s terms that its best case reads: `ub` where the coefficient is
+    /// positive, `lb` where it is negative.
+    fn row_bounds(&self, r: u32) -> [u32; MAX_TERMS] {
+        let mut out = [0; MAX_TERMS];
+        for (i, &(c, s)) in self.rows[r as usize].terms.iter().enumerate() {
+            out[i] = if c > 0 {
+                self.ub[s as usize]
+            } else {
+                self.lb[s as usize]
+            };
+        }
+        out
+    }
+
+    /// The channel of integer `s`: a conflict clause (true), or propagations.
+    fn channel(&mut self, s: u32, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        let i = s as usize;
+        let n = self.cells[i].len() as u32;
+        let (t, f, lb, ub) = (self.t[i], self.f[i], self.lb[i], self.ub[i]);
+        if t > ub {
+            let mut clause = vec![self.order[i][ub as usize]];
+            self.cells_at(s, true, ub + 1, now, &mut clause);
+            ctx.add_clause(&clause, ClauseKind::Learned);
+            return true;
+        }
+        if n - f < lb {
+            let mut clause = vec![!self.order[i][lb as usize - 1]];
+            self.cells_at(s, false, n - lb + 1, now, &mut clause);
+            ctx.add_clause(&clause, ClauseKind::Learned);
+            return true;
+        }
+        let read = !self.rows_of[i].is_empty();
+        if read && t > lb {
+            let o = self.order[i][t as usize - 1];
+            lazy.propagate(ctx, o, Reason::new(UP, [s, t, 0, 0], now));
+        }
+        if read && n - f < ub {
+            let k = n - f + 1;
+            let o = self.order[i][k as usize - 1];
+            lazy.propagate(ctx, !o, Reason::new(DOWN, [s, k, 0, 0], now));
+        }
+        if t + f < n {
+            let fix = if t == ub {
+                Some((false, Reason::new(CELL_FALSE, [s, ub, 0, 0], now)))
+            } else if n - f == lb {
+                Some((true, Reason::new(CELL_TRUE, [s, lb, 0, 0], now)))
+            } else {
+                None
+            };
+            if let Some((value, why)) = fix {
+                for k in 0..self.cells[i].len() {
+                    let c = self.cells[i][k];
+                    if self.stamp[c.var().index()] == u64::MAX {
+                        lazy.propagate(ctx, if value { c } else { !c }, why);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Row `r` on bounds: a conflict clause (true), its guard, or tighter bounds.
+    fn row(&mut self, r: u32, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        let row = &self.rows[r as usize];
+        let guard = row.guard.map(|g| (g, ctx.value(g)));
+        if let Some((_, Some(true))) = guard {
+            return false;
+        }
+        let bounds = self.row_bounds(r);
+        let best: i128 = (row.terms.iter().zip(bounds))
+            .map(|(&(c, _), b)| i128::from(c) * i128::from(b))
+            .sum();
+        let slack = best - i128::from(row.bound);
+        let at = [r, bounds[0], bounds[1], bounds[2]];
+        if slack < 0 {
+            match guard {
+                Some((g, None)) => lazy.propagate(ctx, g, Reason::new(GUARD, at, now)),
+                _ => {
+                    let mut clause = Vec::new();
+                    self.row_reason(r, None, at, &mut clause);
+                    ctx.add_clause(&clause, ClauseKind::Learned);
+                    return true;
+                }
+            }
+            return false;
+        }
+        if let Some((_, None)) = guard {
+            return false; // bounds follow only once the guard is false
+        }
+        for j in 0..row.terms.len() {
+            let (c, s) = row.terms[j];
+            let (lb, ub) = (self.lb[s as usize], self.ub[s as usize]);
+            let step = slack / i128::from(c.unsigned_abs());
+            if c > 0 {
+                let new = i128::from(ub) - step;
+                if new > i128::from(lb) {
+                    let o = self.order[s as usize][new as usize - 1];
+                    lazy.propagate(ctx, o, Reason::new(ROW + j as u8, at, now));
+                }
+            } else {
+                let new = i128::from(lb) + step;
+                if new < i128::from(ub) {
+                    let o = self.order[s as usize][new as usize];
+                    lazy.propagate(ctx, !o, Reason::new(ROW + j as u8, at, now));
+                }
+            }
+        }
+        false
+    }
+
+    /// The false literals of row `r`'s reason: the bounds `at` of every term but `skip`, and
+    /// the guard unless the guard is what is explained (`skip` = `Some(MAX_TERMS)`).
+    fn row_reason(&self, r: u32, skip: Option<usize>, at: [u32; 4], out: &mut Vec<Lit>) {
+        let row = &self.rows[r as usize];
+        for (i, &(c, s)) in row.terms.iter().enumerate() {
+            if Some(i) != skip
+                && let Some(l) = self.bound_lit(c, s, at[i + 1])
+            {
+                out.push(l);
+            }
+        }
+        if let Some(g) = row.guard.filter(|_| skip != Some(MAX_TERMS)) {
+            out.push(g);
+        }
+    }
+}
+
+impl SearchPart for Ints {
+    fn rank(&self) -> u32 {
+        RANK
+    }
+
+    fn observed(&self, out: &mut Vec<Var>) {
+        for (l, o) in self.occ.iter().enumerate() {
+            if !o.is_empty()
+                && let Some(v) = Var::new((l / 2) as u32)
+            {
+                out.push(v);
+            }
+        }
+    }
+
+    fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
+        for (k, &l) in lits.iter().enumerate() {
+            let v = l.var().index();
+            if v >= self.stamp.len() {
+                continue;
+            }
+            self.stamp[v] = first + k as u64;
+            self.positive[v] = l.is_positive();
+            self.told.push((l, level));
+            let Some(occ) = self.occ.get(l.code()) else {
+                continue;
+            };
+            for i in 0..occ.len() {
+                match self.occ[l.code()][i] {
+                    Occ::CellTrue(s) => {
+                        self.t[s as usize] += 1;
+                        self.undo.push((level, Undo::True(s)));
+                        self.touch_sum(s);
+                    }
+                    Occ::CellFalse(s) => {
+                        self.f[s as usize] += 1;
+                        self.undo.push((level, Undo::False(s)));
+                        self.touch_sum(s);
+                    }
+                    Occ::AtLeast(s, k) => {
+                        let old = self.lb[s as usize];
+                        if k > old {
+                            self.lb[s as usize] = k;
+                            self.undo.push((level, Undo::Lb(s, old)));
+                            self.touch_sum(s);
+                            self.touch_rows(s);
+                        }
+                    }
+                    Occ::AtMost(s, k) => {
+                        let old = self.ub[s as usize];
+                        if k < old {
+                            self.ub[s as usize] = k;
+                            self.undo.push((level, Undo::Ub(s, old)));
+                            self.touch_sum(s);
+                            self.touch_rows(s);
+                        }
+                    }
+                    Occ::Guard(r) => self.touch_row(r),
+                }
+            }
+        }
+    }
+
+    fn backtrack(&mut self, level: u32) {
+        while let Some(&(l, lv)) = self.told.last() {
+            if lv <= level {
+                break;
+            }
+            self.told.pop();
+            self.stamp[l.var().index()] = u64::MAX;
+        }
+        while let Some(&(lv, u)) = self.undo.last() {
+            if lv <= level {
+                break;
+            }
+            self.undo.pop();
+            match u {
+                Undo::True(s) => self.t[s as usize] -= 1,
+                Undo::False(s) => self.f[s as usize] -= 1,
+                Undo::Lb(s, old) => self.lb[s as usize] = old,
+                Undo::Ub(s, old) => self.ub[s as usize] = old,
+            }
+        }
+    }
+
+    fn propagate(&mut self, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        while let Some(s) = self.dirty_sums.pop() {
+            self.sum_dirty[s as usize] = false;
+            if self.channel(s, ctx, now, lazy) {
+                self.touch_sum(s);
+                return true;
+            }
+        }
+        while let Some(r) = self.dirty_rows.pop() {
+            self.row_dirty[r as usize] = false;
+            if self.row(r, ctx, now, lazy) {
+                self.touch_row(r);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn explain(&mut self, _lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
+        let [a, b, _, _] = why.at;
+        match why.kind {
+            UP => self.cells_at(a, true, b, why.stamp, reason),
+            DOWN => {
+                let n = self.cells[a as usize].len() as u32;
+                self.cells_at(a, false, n - b + 1, why.stamp, reason);
+            }
+            CELL_FALSE => {
+                if let Some(&o) = self.order[a as usize].get(b as usize) {
+                    reason.push(o);
+                }
+                self.cells_at(a, true, b, why.stamp, reason);
+            }
+            CELL_TRUE => {
+                let n = self.cells[a as usize].len() as u32;
+                if b > 0 {
+                    reason.push(!self.order[a as usize][b as usize - 1]);
+                }
+                self.cells_at(a, false, n - b, why.stamp, reason);
+            }
+            GUARD => self.row_reason(a, Some(MAX_TERMS), why.at, reason),
+            k => self.row_reason(a, Some(usize::from(k - ROW)), why.at, reason),
+        }
+    }
+
+    fn recheck(&mut self) {
+        for s in 0..self.cells.len() as u32 {
+            self.touch_sum(s);
+        }
+        for r in 0..self.rows.len() as u32 {
+            self.touch_row(r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The integer part on its own against brute force: random integers over random literal
+    //! sets (both polarities, nested sets with their difference), random bounds and ratio rows,
+    //! some guarded; every model the engine enumerates (projected on the cells and guards, the
+    //! order literals being functions of them) is one brute force finds and none is missed,
+    //! with the default and the aggressive schedule.
+
+    use super::{Ints, RowDef, SumDef};
+    use crate::search::{Composite, SearchPart};
+    use grim_solver::{Budget, Lit, Options, Solver, SplitMix64, Status, Var};
+
+    fn var(i: u32) -> Var {
+        Var::new(i).expect("a small variable")
+    }
+
+    #[test]
+    fn integers_in_the_search_have_the_models_brute_force_finds() {
+        let mut rng = SplitMix64::new(0x41_1a7);
+        let mut pick = move |n: u64| (rng.next_u64() % n.max(1)) as u32;
+        let (mut sat, mut unsat, mut conflicts) = (0, 0, 0);
+        for round in 0..300 {
+            let n = 3 + pick(5); // cell variables 0..n
+            let mut s = Solver::with_options(if round % 2 == 0 {
+                Options::default()
+            } else {
+                Options::aggressive()
+            });
+            let mut next = n;
+            let mut fresh = |s: &mut Solver| {
+                let v = var(next);
+                next += 1;
+                s.reserve_vars(next as usize);
+                v
+            };
+            s.reserve_vars(n as usize);
+            let mut sums: Vec<SumDef> = Vec::new();
+            let mut new_sum = |s: &mut Solver, cells: Vec<Lit>, sums: &mut Vec<SumDef>| {
+                let order: Vec<Lit> = (0..cells.len()).map(|_| fresh(s).pos()).collect();
+                for k in 1..order.len() {
+                    s.add_clause(&[!order[k], order[k - 1]]);
+                }
+                sums.push(SumDef { cells, order });
+                sums.len() as u32 - 1
+            };
+            // Integers over random sets of cells (a cell at most once per set).
+            for _ in 0..1 + pick(3) {
+                let mut cells: Vec<Lit> = Vec::new();
+                for v in 0..n {
+                    if pick(3) > 0 {
+                        cells.push(var(v).lit(pick(4) > 0));
+                    }
+                }
+                new_sum(&mut s, cells, &mut sums);
+            }
+            let mut rows: Vec<RowDef> = Vec::new();
+            // A nesting: an inner subset of the first integer, and the rest.
+            if pick(2) == 0 && !sums[0].cells.is_empty() {
+                let outer = sums[0].cells.clone();
+                let (inner, rest): (Vec<Lit>, Vec<Lit>) = outer.iter().partition(|_| pick(2) == 0);
+                let i = new_sum(&mut s, inner, &mut sums);
+                let r = new_sum(&mut s, rest, &mut sums);
+                let terms = vec![(1, i), (1, r), (-1, 0)];
+                let neg = terms.iter().map(|&(c, s)| (-c, s)).collect();
+                rows.push(RowDef {
+                    terms,
+                    bound: 0,
+                    guard: None,
+                });
+                rows.push(RowDef {
+                    terms: neg,
+                    bound: 0,
+                    guard: None,
+                });
+            }
+            let k = sums.len() as u32;
+            let mut guards: Vec<Var> = Vec::new();
+            let mut guard = |s: &mut Solver, pick: &mut dyn FnMut(u64) -> u32| {
+                (pick(3) == 0).then(|| {
+                    let g = fresh(s);
+                    guards.push(g);
+                    g.pos()
+                })
+            };
+            // Bounds (units on the order literals, maybe guarded).
+            let mut bounds: Vec<(u32, u32, u32, Option<Lit>)> = Vec::new();
+            for _ in 0..pick(4) {
+                let si = pick(u64::from(k));
+                let len = sums[si as usize].cells.len() as u32;
+                let lo = pick(u64::from(len) + 2);
+                let hi = lo.saturating_sub(1) + pick(u64::from(len) + 1);
+                let g = guard(&mut s, &mut pick);
+                let order = &sums[si as usize].order;
+                let mut unit = |l: Lit| match g {
+                    Some(g) => s.add_clause(&[g, l]),
+                    None => s.add_clause(&[l]),
+                };
+                if lo as usize > order.len() {
+                    unit(!order.first().copied().unwrap_or(var(0).pos()));
+                    unit(order.first().copied().unwrap_or(var(0).pos()));
+                } else if lo > 0 {
+                    unit(order[lo as usize - 1]);
+                }
+                if let Some(&o) = order.get(hi as usize) {
+                    unit(!o);
+                }
+                bounds.push((si, lo, hi, g));
+            }
+            // Ratio rows den·a − num·b ≥ 0 (maybe guarded).
+            for _ in 0..pick(3) {
+                let (a, b) = (pick(u64::from(k)), pick(u64::from(k)));
+                let (num, den) = (1 + i64::from(pick(3)), 1 + i64::from(pick(3)));
+                let g = guard(&mut s, &mut pick);
+                rows.push(RowDef {
+                    terms: vec![(den, a), (-num, b)],
+                    bound: 0,
+                    guard: g,
+                });
+            }
+            let value = |x: u64, l: Lit| (x >> l.var().index() & 1 == 1) == l.is_positive();
+            let count = |x: u64, si: u32| {
+                sums[si as usize]
+                    .cells
+                    .iter()
+                    .filter(|&&l| value(x, l))
+                    .count() as i64
+            };
+            let holds = |x: u64| {
+                bounds.iter().all(|&(si, lo, hi, g)| {
+                    g.is_some_and(|g| value(x, g)) || {
+                        let c = count(x, si);
+                        c >= i64::from(lo) && c <= i64::from(hi)
+                    }
+                }) && rows.iter().all(|r| {
+                    r.guard.is_some_and(|g| value(x, g))
+                        || r.terms.iter().map(|&(c, si)| c * count(x, si)).sum::<i64>() >= r.bound
+                })
+            };
+            // The projection: cells and guards.
+            let mut shown: Vec<Var> = (0..n).map(var).collect();
+            shown.extend(guards.iter().copied());
+            let mask = |x: u64| shown.iter().fold(0u64, |m, v| m | (x & (1 << v.index())));
+            let mut expected: Vec<u64> = Vec::new();
+            for bits in 0..1u64 << shown.len() {
+                let x = (0..shown.len())
+                    .filter(|&i| bits >> i & 1 == 1)
+                    .fold(0u64, |x, i| x | 1 << shown[i].index());
+                if holds(x) {
+                    expected.push(x);
+                }
+            }
+            expected.sort_unstable();
+            let part: Box<dyn SearchPart> = Box::new(Ints::new(&sums, &rows));
+            s.connect_propagator(Box::new(Composite::new(vec![part])));
+            let mut found = Vec::new();
+            while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+                let m = s.model().expect("a model after Sat");
+                let x = (0..next).fold(0u64, |x, v| x | u64::from(m[v as usize]) << v);
+                assert!(holds(x), "round {round}: model {x:#b} breaks the rules");
+                found.push(mask(x));
+                let block: Vec<Lit> = shown.iter().map(|&v| v.lit(!m[v.index()])).collect();
+                s.add_clause(&block);
+            }
+            assert_eq!(s.propagator_error(), None, "round {round}");
+            found.sort_unstable();
+            assert_eq!(found, expected, "round {round}");
+            if expected.is_empty() {
+                unsat += 1;
+            } else {
+                sat += 1;
+            }
+            conflicts += usize::from(s.stats().external_conflicts > 0);
+        }
+        assert!(sat > 80 && unsat > 40, "sat {sat}, unsat {unsat}");
+        assert!(
+            conflicts > 40,
+            "only {conflicts} rounds had an integer conflict"
+        );
+    }
+}
