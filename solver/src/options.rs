@@ -463,9 +463,8 @@ options_table! {
     /// all-true and Horn-like descents that each stop at their first conflict (their first
     /// decision whose both polarities conflict, with `lucky_flip`).
     lucky: bool = true, [0, 1];
-    /// In a lucky descent, flip a decision that conflicts to its other polarity once before
-    /// giving up (`lucky.rs`; CaDiCaL's later lucky phases do the same). Off: each descent stops
-    /// at its first conflict.
+    /// In a lucky descent, flip a conflicting decision once before giving up (`lucky.rs`).
+    /// CaDiCaL's later lucky phases do the same. Off: each descent stops at its first conflict.
     lucky_flip: bool = true, [0, 1];
     /// Local-search (ProbSAT) effort per rephase walk; 0 disables walking. Counted in occurrence
     /// visits per propagation since the previous walk.
