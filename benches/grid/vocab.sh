@@ -11,7 +11,7 @@ for spec in $specs; do
     for seed in 1 2 3 4 5; do
         out=$( { /usr/bin/time -f 'cpu %U %S' timeout "${LIMIT:-120}" "$G" solve "$spec" --seed "$seed" --stats >/dev/null; } 2>&1 || true)
         cpu=$(echo "$out" | awk '/^cpu/ {printf "%.2f", $2 + $3}')
-        conflicts=$(echo "$out" | sed -n 's/.* \([0-9]*\) conflicts;.*/\1/p')
+        conflicts=$(echo "$out" | sed -n 's/.* \([0-9]*\) conflicts\{0,1\};.*/\1/p')
         echo "$(basename "$spec" .json),$seed,$cpu,$conflicts"
     done
 done
