@@ -216,16 +216,31 @@ impl Solver {
             return Vec::new();
         }
         let tr = &self.transred;
-        let mut hints = vec![self.arena.id(last) as i64];
+        let mut path = vec![last];
         // The literal `last` left from: the one whose watch list held it.
         let lits = self.arena.lits(last);
         let mut x = if lits[0] == a { !lits[1] } else { !lits[0] };
         while x != !a {
             let (from, clause) = tr.parent[x.code()];
-            hints.push(self.arena.id(clause) as i64);
+            path.push(clause);
             x = from;
         }
-        hints.reverse();
+        path.reverse();
+        // Propagating ¬a along the path: a path through some literal and later its negation
+        // conflicts there, before its end, and an LRAT checker rejects hints after the
+        // conflict — the hints stop at that clause (as substitute.rs's contradiction path).
+        let mut hints = Vec::with_capacity(path.len());
+        let mut truths = vec![!a];
+        for &c in &path {
+            hints.push(self.arena.id(c) as i64);
+            let u = *truths.last().expect("the walk starts at ¬a");
+            let lits = self.arena.lits(c);
+            let v = if lits[0] == !u { lits[1] } else { lits[0] };
+            if truths.contains(&!v) {
+                break;
+            }
+            truths.push(v);
+        }
         hints
     }
 }
