@@ -70,6 +70,29 @@ impl Lrat {
 }
 
 impl Solver {
+    /// The LRAT hints of a walk of binary clauses from `start`: `path[i]` is `¬u ∨ v` for the
+    /// walk's `i`-th literal `u`, which it implies `v`. Unit propagation from `start` along the
+    /// walk conflicts at the first clause whose `v` was already refuted (a walk through some
+    /// literal and later its negation), and an LRAT checker rejects hints after a conflict, so
+    /// the hints stop at that clause. Used for the units of failed literals found on binary
+    /// implication paths (`substitute.rs`' contradiction, `transred.rs`).
+    pub(crate) fn binary_path_hints(&self, start: Lit, path: &[CRef]) -> Vec<i64> {
+        let mut hints = Vec::with_capacity(path.len());
+        let mut truths = vec![start];
+        let mut u = start;
+        for &c in path {
+            hints.push(self.arena.id(c) as i64);
+            let lits = self.arena.lits(c);
+            let v = if lits[0] == !u { lits[1] } else { lits[0] };
+            if truths.contains(&!v) {
+                break;
+            }
+            truths.push(v);
+            u = v;
+        }
+        hints
+    }
+
     /// The hints of a clause whose literals' variables are `stops`, refuted by `root`: fills
     /// `self.lrat.hints` (module doc). `root`'s literals are false, or on a stop.
     ///

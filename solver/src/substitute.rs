@@ -135,22 +135,9 @@ impl Solver {
             + 2 * binaries as u64;
         let (subst, paths, contradiction) = self.equivalences(budget);
         if let Some((x, path)) = contradiction {
-            // x →* ¬x and ¬x →* x: ¬x is RUP (the path from x is its hints), and propagating
-            // it reaches x. A path through some literal and later its negation conflicts
-            // there, before its end: the hints stop at that clause (an LRAT checker rejects
-            // hints after the conflict).
-            let mut hints: Vec<i64> = Vec::new();
-            let mut truths = vec![x];
-            for &c in &path {
-                hints.push(self.arena.id(c) as i64);
-                let u = *truths.last().expect("the walk starts at x");
-                let lits = self.arena.lits(c);
-                let v = if lits[0] == !u { lits[1] } else { lits[0] };
-                if truths.contains(&!v) {
-                    break;
-                }
-                truths.push(v);
-            }
+            // x →* ¬x and ¬x →* x: ¬x is RUP (the path from x is its hints, cut at its
+            // first conflict), and propagating it reaches x.
+            let hints = self.binary_path_hints(x, &path);
             let id = self.proof.add(&[!x], &hints);
             self.trail.assign(!x, NO_REASON);
             self.proof.set_unit(x.var().index(), id);

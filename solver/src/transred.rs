@@ -226,21 +226,6 @@ impl Solver {
             x = from;
         }
         path.reverse();
-        // Propagating ¬a along the path: a path through some literal and later its negation
-        // conflicts there, before its end, and an LRAT checker rejects hints after the
-        // conflict — the hints stop at that clause (as substitute.rs's contradiction path).
-        let mut hints = Vec::with_capacity(path.len());
-        let mut truths = vec![!a];
-        for &c in &path {
-            hints.push(self.arena.id(c) as i64);
-            let u = *truths.last().expect("the walk starts at ¬a");
-            let lits = self.arena.lits(c);
-            let v = if lits[0] == !u { lits[1] } else { lits[0] };
-            if truths.contains(&!v) {
-                break;
-            }
-            truths.push(v);
-        }
-        hints
+        self.binary_path_hints(!a, &path)
     }
 }
