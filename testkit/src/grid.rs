@@ -1,11 +1,12 @@
 //! Grid levels for tests: enumerating the levels of a small spec (every one, or a seeded
 //! sample) — the brute force that the grid referee and solver are checked against — and the
-//! assumptions that fix a level's cell and layer variables in a model.
+//! assumptions that fix a level's cell and layer variables in a model; an engine holding a
+//! model, and the levels its models decode to.
 
 use grim_levels::{GridModel, GridOptions, GridOutcome, GridSpec, Level};
 
 use crate::SplitMix64;
-use grim_solver::Lit;
+use grim_solver::{Budget, Lit, Solver, Status, Var};
 
 /// The radix of every digit of a level: a tile per cell, then a value per cell and layer.
 fn radices(spec: &GridSpec) -> Vec<usize> {
@@ -174,4 +175,44 @@ pub fn dungeon_json(size: u32) -> String {
   "preferences": {"seed": 7, "mode": "hint"}
 }"##;
     TEMPLATE.replace("SIZE", &size.to_string())
+}
+
+/// An engine holding the hard clauses of `model`, with its grid propagator when it has one
+/// (the propagated model; the export has none): what the both-ways tests solve under a
+/// level's [`assumptions`].
+pub fn engine(model: &GridModel) -> Solver {
+    let w = model.to_wcnf();
+    let mut s = Solver::new();
+    s.reserve_vars(w.num_vars);
+    for c in &w.hard {
+        s.add_clause(c);
+    }
+    if let Some(p) = model.propagator() {
+        s.connect_propagator(p);
+    }
+    s
+}
+
+/// The distinct levels among the models of `model` (hard clauses and propagator), each found
+/// by [`engine`] and then blocked by its cell and layer literals, with whether the engine's
+/// propagator reported an error on the way: how many levels a model admits, against the
+/// brute force's count.
+pub fn model_levels(model: &GridModel, spec: &GridSpec) -> (Vec<Level>, bool) {
+    let mut s = engine(model);
+    let mut out = Vec::new();
+    // Once: the conversion copies the whole model.
+    let num_vars = model.to_wcnf().num_vars;
+    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+        let values: Vec<bool> = (0..num_vars as u32)
+            .map(|v| Var::new(v).is_some_and(|var| s.value(var.pos()) == Some(true)))
+            .collect();
+        let level = model.decode(&values).expect("a model decodes");
+        let block: Vec<Lit> = assumptions(model, spec, &level)
+            .into_iter()
+            .map(|l| !l)
+            .collect();
+        s.add_clause(&block);
+        out.push(level);
+    }
+    (out, s.propagator_error().is_some())
 }

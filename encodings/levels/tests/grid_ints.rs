@@ -9,8 +9,8 @@ use grim_levels::{
     self as grid, Budget, GridModel, GridOptions, GridOutcome, GridSpec, Presolved, SplitMix64,
     check_level,
 };
-use grim_solver::{Solver, Status};
-use grim_testkit::grid::{all_levels, assumptions};
+use grim_solver::Status;
+use grim_testkit::grid::{all_levels, assumptions, engine};
 use serde_json::{Value, json};
 
 fn ints() -> GridOptions {
@@ -19,20 +19,6 @@ fn ints() -> GridOptions {
         soft_preferences: Some(false),
         ..GridOptions::default()
     }
-}
-
-/// An engine with the propagated model's hard clauses and its propagator.
-fn engine(model: &GridModel) -> Solver {
-    let w = model.to_wcnf();
-    let mut s = Solver::new();
-    s.reserve_vars(w.num_vars);
-    for c in &w.hard {
-        s.add_clause(c);
-    }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
-    s
 }
 
 /// Every level of `json`: the propagated model with integer counts admits it (under its cell

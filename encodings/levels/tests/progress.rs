@@ -14,26 +14,12 @@
 use grim_levels::{
     self as grid, Finding, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
 };
-use grim_solver::{Budget, Lit, Solver, Status};
-use grim_testkit::grid::assumptions;
+use grim_solver::{Budget, Status};
+use grim_testkit::grid::{assumptions, engine, model_levels};
 use std::collections::VecDeque;
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
-}
-
-/// An engine holding the hard clauses of `model`, with its propagator when it has one.
-fn engine(model: &GridModel) -> Solver {
-    let w = model.to_wcnf();
-    let mut s = Solver::new();
-    s.reserve_vars(w.num_vars);
-    for c in &w.hard {
-        s.add_clause(c);
-    }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
-    s
 }
 
 /// Both ways, in both models (see the module doc). Returns (kept, broken).
@@ -75,32 +61,16 @@ fn both_ways(json: &str, keeps: &dyn Fn(&Level) -> bool) -> (usize, usize) {
 /// The number of distinct levels among the models of `model`'s hard clauses (and its
 /// propagator), by blocking each level's cell and layer variables after it is found.
 fn models(model: &GridModel, spec: &GridSpec) -> usize {
-    let mut s = engine(model);
-    let mut n = 0;
-    // Once: the conversion copies the whole model.
-    let num_vars = model.to_wcnf().num_vars;
-    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
-        let values: Vec<bool> = (0..num_vars)
-            .map(|v| {
-                let var = grim_solver::Var::new(v as u32).expect("a variable index");
-                s.value(var.pos()) == Some(true)
-            })
-            .collect();
-        let level = model.decode(&values).expect("a model decodes");
+    let (levels, propagator_error) = model_levels(model, spec);
+    for level in &levels {
         assert!(
-            check_level(spec, &level).is_ok(),
+            check_level(spec, level).is_ok(),
             "a model the referee rejects:\n{}",
             level.to_text(spec)
         );
-        let block: Vec<Lit> = assumptions(model, spec, &level)
-            .into_iter()
-            .map(|l| !l)
-            .collect();
-        s.add_clause(&block);
-        n += 1;
     }
-    assert_eq!(s.propagator_error(), None);
-    n
+    assert!(!propagator_error, "the propagator reported an error");
+    levels.len()
 }
 
 /// Every level whose tiles lie in the cell domains (mask, pins, `allowed`), with every layer

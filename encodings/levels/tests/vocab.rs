@@ -14,25 +14,11 @@ use grim_levels::{
     self as grid, Finding, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
     level_cost,
 };
-use grim_solver::{Budget, Lit, Solver, Status};
-use grim_testkit::grid::{all_levels, assumptions};
+use grim_solver::{Budget, Lit, Status};
+use grim_testkit::grid::{all_levels, assumptions, engine, model_levels};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
-}
-
-/// An engine holding the hard clauses of `model`, with its propagator when it has one.
-fn engine(model: &GridModel) -> Solver {
-    let w = model.to_wcnf();
-    let mut s = Solver::new();
-    s.reserve_vars(w.num_vars);
-    for c in &w.hard {
-        s.add_clause(c);
-    }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
-    s
 }
 
 /// The brute force's verdict on a level.
@@ -80,24 +66,7 @@ fn both_ways(json: &str, keeps: &Rule) -> (usize, usize) {
 /// The number of distinct levels among the models of `model`'s hard clauses, by blocking
 /// each level's cell and layer variables after it is found.
 fn models(model: &GridModel, spec: &GridSpec) -> usize {
-    let mut s = engine(model);
-    let mut n = 0;
-    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
-        let values: Vec<bool> = (0..model.to_wcnf().num_vars)
-            .map(|v| {
-                let var = grim_solver::Var::new(v as u32).expect("a variable index");
-                s.value(var.pos()) == Some(true)
-            })
-            .collect();
-        let level = model.decode(&values).expect("a model decodes");
-        let block: Vec<Lit> = assumptions(model, spec, &level)
-            .into_iter()
-            .map(|l| !l)
-            .collect();
-        s.add_clause(&block);
-        n += 1;
-    }
-    n
+    model_levels(model, spec).0.len()
 }
 
 fn assert_mixed((kept, broken): (usize, usize)) {
