@@ -216,3 +216,67 @@ pub fn model_levels(model: &GridModel, spec: &GridSpec) -> (Vec<Level>, bool) {
     }
     (out, s.propagator_error().is_some())
 }
+
+/// Both ways, in the export and in the propagated model of `spec`, over `levels`: the referee
+/// accepts a level exactly when `keeps` (and the cell domains) do; each model is satisfiable
+/// under a level's [`assumptions`] exactly then; and each admits exactly as many levels as
+/// `keeps` accepts, every one of them passing the referee ([`model_levels`]). Returns (kept,
+/// broken) so that a test can assert it saw both.
+pub fn both_ways_in_both_models(
+    spec: &GridSpec,
+    levels: &[Level],
+    keeps: &dyn Fn(&Level) -> bool,
+) -> (usize, usize) {
+    let fits = |l: &Level| (0..spec.cells()).all(|c| spec.domains[c][l.tiles[c]]);
+    let keeps = |l: &Level| fits(l) && keeps(l);
+    let kept = levels.iter().filter(|l| keeps(l)).count();
+    for l in levels {
+        assert_eq!(
+            grim_levels::check_level(spec, l).is_ok(),
+            keeps(l),
+            "the referee against the brute force on\n{}{:?}",
+            l.to_text(spec),
+            grim_levels::check_level(spec, l)
+        );
+    }
+    let options = GridOptions::default();
+    let export = GridModel::build(spec, &options).expect("the export builds");
+    let propagated = GridModel::build_for_propagator(spec, &options).expect("the model builds");
+    for (name, model) in [("export", &export), ("propagated", &propagated)] {
+        let mut s = engine(model);
+        for l in levels {
+            let got = s.solve(&assumptions(model, spec, l), Budget::UNLIMITED);
+            assert!(
+                s.propagator_error().is_none(),
+                "{name}: the propagator failed"
+            );
+            assert_eq!(
+                got == Status::Sat,
+                keeps(l),
+                "{name} model on\n{}",
+                l.to_text(spec)
+            );
+        }
+        assert_eq!(
+            checked_model_count(model, spec),
+            kept,
+            "levels the {name} model admits"
+        );
+    }
+    (kept, levels.len() - kept)
+}
+
+/// How many levels `model` admits ([`model_levels`]), asserting that each passes the referee
+/// and that the propagator reported no error.
+pub fn checked_model_count(model: &GridModel, spec: &GridSpec) -> usize {
+    let (found, propagator_error) = model_levels(model, spec);
+    for level in &found {
+        assert!(
+            grim_levels::check_level(spec, level).is_ok(),
+            "a model the referee rejects:\n{}",
+            level.to_text(spec)
+        );
+    }
+    assert!(!propagator_error, "the propagator reported an error");
+    found.len()
+}

@@ -18,8 +18,8 @@ use grim_levels::{
     self as grid, FieldProblem, Finding, GridError, GridModel, GridOptions, GridOutcome, GridSpec,
     Level, check_level, level_cost,
 };
-use grim_solver::{Budget, Status};
-use grim_testkit::grid::{all_levels, assumptions, engine, fitting, model_levels};
+use grim_solver::Budget;
+use grim_testkit::grid::{all_levels, both_ways_in_both_models, checked_model_count, fitting};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
@@ -31,52 +31,7 @@ type Rule = dyn Fn(&Level) -> bool;
 /// Both ways, in both models, and the model counts of both; returns (kept, broken).
 fn both_ways(json: &str, keeps: &Rule) -> (usize, usize) {
     let spec = spec(json);
-    let levels = all_levels(&spec);
-    let fits = |l: &Level| (0..spec.cells()).all(|c| spec.domains[c][l.tiles[c]]);
-    let keeps = |l: &Level| fits(l) && keeps(l);
-    let kept = levels.iter().filter(|l| keeps(l)).count();
-    for l in &levels {
-        assert_eq!(
-            check_level(&spec, l).is_ok(),
-            keeps(l),
-            "the referee against the brute force on\n{}{:?}",
-            l.to_text(&spec),
-            check_level(&spec, l)
-        );
-    }
-    let options = GridOptions::default();
-    let export = GridModel::build(&spec, &options).unwrap();
-    let propagated = GridModel::build_for_propagator(&spec, &options).unwrap();
-    for (name, model) in [("export", &export), ("propagated", &propagated)] {
-        let mut s = engine(model);
-        for l in &levels {
-            let got = s.solve(&assumptions(model, &spec, l), Budget::UNLIMITED);
-            assert_eq!(s.propagator_error(), None);
-            assert_eq!(
-                got == Status::Sat,
-                keeps(l),
-                "{name} model on\n{}",
-                l.to_text(&spec)
-            );
-        }
-        assert_eq!(models(model, &spec), kept, "levels the {name} model admits");
-    }
-    (kept, levels.len() - kept)
-}
-
-/// The number of distinct levels among the models of `model` (its propagator connected), by
-/// blocking each level's cell and layer variables after it is found.
-fn models(model: &GridModel, spec: &GridSpec) -> usize {
-    let (levels, propagator_error) = model_levels(model, spec);
-    for level in &levels {
-        assert!(
-            check_level(spec, level).is_ok(),
-            "a model the referee rejects:\n{}",
-            level.to_text(spec)
-        );
-    }
-    assert!(!propagator_error, "the propagator reported an error");
-    levels.len()
+    both_ways_in_both_models(&spec, &all_levels(&spec), keeps)
 }
 
 fn assert_mixed((kept, broken): (usize, usize)) {
@@ -519,8 +474,12 @@ fn pinned_5x5_grids_admit_the_same_levels_in_both_models_as_the_brute_force() {
         let options = GridOptions::default();
         let export = GridModel::build(&spec, &options).unwrap();
         let propagated = GridModel::build_for_propagator(&spec, &options).unwrap();
-        assert_eq!(models(&export, &spec), kept, "export, {json}");
-        assert_eq!(models(&propagated, &spec), kept, "propagated, {json}");
+        assert_eq!(checked_model_count(&export, &spec), kept, "export, {json}");
+        assert_eq!(
+            checked_model_count(&propagated, &spec),
+            kept,
+            "propagated, {json}"
+        );
         // The cut loop (the clash diagnosis's model) agrees on whether a level exists.
         let lazy = grid::ConnectivityStrategy::Lazy;
         let (outcome, _) = grid::solve_with(&spec, &options, Budget::UNLIMITED, lazy).unwrap();

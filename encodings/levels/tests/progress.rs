@@ -11,11 +11,9 @@
 //! - a spec with no level names the rule in its clash, and the referee names the rule on a
 //!   hand-made level that breaks it.
 
-use grim_levels::{
-    self as grid, Finding, GridModel, GridOptions, GridOutcome, GridSpec, Level, check_level,
-};
-use grim_solver::{Budget, Status};
-use grim_testkit::grid::{assumptions, engine, model_levels};
+use grim_levels::{self as grid, Finding, GridOptions, GridOutcome, GridSpec, Level, check_level};
+use grim_solver::Budget;
+use grim_testkit::grid::both_ways_in_both_models;
 use std::collections::VecDeque;
 
 fn spec(json: &str) -> GridSpec {
@@ -25,52 +23,7 @@ fn spec(json: &str) -> GridSpec {
 /// Both ways, in both models (see the module doc). Returns (kept, broken).
 fn both_ways(json: &str, keeps: &dyn Fn(&Level) -> bool) -> (usize, usize) {
     let spec = spec(json);
-    let levels = domain_levels(&spec);
-    let fits = |l: &Level| (0..spec.cells()).all(|c| spec.domains[c][l.tiles[c]]);
-    let keeps = |l: &Level| fits(l) && keeps(l);
-    let kept = levels.iter().filter(|l| keeps(l)).count();
-    for l in &levels {
-        assert_eq!(
-            check_level(&spec, l).is_ok(),
-            keeps(l),
-            "the referee against the brute force on\n{}{:?}",
-            l.to_text(&spec),
-            check_level(&spec, l)
-        );
-    }
-    let options = GridOptions::default();
-    let export = GridModel::build(&spec, &options).unwrap();
-    let propagated = GridModel::build_for_propagator(&spec, &options).unwrap();
-    for (name, model) in [("export", &export), ("propagated", &propagated)] {
-        let mut s = engine(model);
-        for l in &levels {
-            let got = s.solve(&assumptions(model, &spec, l), Budget::UNLIMITED);
-            assert_eq!(s.propagator_error(), None);
-            assert_eq!(
-                got == Status::Sat,
-                keeps(l),
-                "{name} model on\n{}",
-                l.to_text(&spec)
-            );
-        }
-        assert_eq!(models(model, &spec), kept, "levels the {name} model admits");
-    }
-    (kept, levels.len() - kept)
-}
-
-/// The number of distinct levels among the models of `model`'s hard clauses (and its
-/// propagator), by blocking each level's cell and layer variables after it is found.
-fn models(model: &GridModel, spec: &GridSpec) -> usize {
-    let (levels, propagator_error) = model_levels(model, spec);
-    for level in &levels {
-        assert!(
-            check_level(spec, level).is_ok(),
-            "a model the referee rejects:\n{}",
-            level.to_text(spec)
-        );
-    }
-    assert!(!propagator_error, "the propagator reported an error");
-    levels.len()
+    both_ways_in_both_models(&spec, &domain_levels(&spec), keeps)
 }
 
 /// Every level whose tiles lie in the cell domains (mask, pins, `allowed`), with every layer
