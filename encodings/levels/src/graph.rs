@@ -108,3 +108,17 @@ impl Graph {
             .map(|&n| n as usize)
     }
 }
+
+/// The 4-neighbours of `c` on a `w`×`h` grid, N, E, S, W — for a search part that keeps the
+/// grid's size but no [`Graph`] (the acyclic family's forest, the locks' walks).
+pub(crate) fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
+    let (x, y) = (c % w, c / w);
+    [
+        (y > 0).then(|| c - w),
+        (x + 1 < w).then(|| c + 1),
+        (y + 1 < h).then(|| c + w),
+        (x > 0).then(|| c - 1),
+    ]
+    .into_iter()
+    .flatten()
+}

@@ -132,16 +132,7 @@ struct Forest {
 
 impl Forest {
     fn neighbours(&self, c: usize) -> impl Iterator<Item = usize> + use<> {
-        let (w, h) = (self.width, self.height);
-        let (x, y) = (c % w, c / w);
-        [
-            (y > 0).then(|| c - w),
-            (x + 1 < w).then(|| c + 1),
-            (y + 1 < h).then(|| c + w),
-            (x > 0).then(|| c - 1),
-        ]
-        .into_iter()
-        .flatten()
+        crate::graph::around(self.width, self.height, c)
     }
 
     fn find(&self, mut c: usize) -> usize {

@@ -17,6 +17,7 @@
 //! of `c` (false), and per other colour whose door literal is not false, the reason of the cell
 //! whose key opened that colour (recursively, each cell once).
 
+use crate::graph::around;
 use grim_solver::{Context, Lit};
 
 /// One colour's pessimistic gated walk, recomputed by [`Walk::run`].
@@ -183,17 +184,4 @@ impl Walk {
             }
         }
     }
-}
-
-/// The 4-neighbours of `c` on a `w`×`h` grid.
-pub(super) fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> + use<> {
-    let (x, y) = (c % w, c / w);
-    [
-        (y > 0).then(|| c - w),
-        (x + 1 < w).then(|| c + 1),
-        (y + 1 < h).then(|| c + w),
-        (x > 0).then(|| c - 1),
-    ]
-    .into_iter()
-    .flatten()
 }

@@ -52,7 +52,8 @@
 //! literals over the reach (all false: no key of it there). On a complete assignment the
 //! optimistic progression is the progression, so the check is exact (`check_model`).
 
-use super::gate::{self, Walk, around};
+use super::gate::{self, Walk};
+use crate::graph::around;
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
