@@ -267,11 +267,26 @@ pub fn read_cnf_path(path: &Path, options: ParseOptions) -> Result<Parsed, Parse
 /// count written is `num_vars` or, if a clause uses a larger variable, that variable, so the
 /// output always reads back without warnings. Unbuffered: wrap `out` in a `BufWriter` for
 /// files.
-pub fn write_dimacs(cnf: &Cnf, mut out: impl Write) -> io::Result<()> {
-    let num_vars = cnf.num_vars.max(cnf.vars_used());
-    writeln!(out, "p cnf {num_vars} {}", cnf.clauses.len())?;
+pub fn write_dimacs(cnf: &Cnf, out: impl Write) -> io::Result<()> {
+    write_dimacs_clauses(cnf.num_vars, &cnf.clauses, out)
+}
+
+/// [`write_dimacs`] over clauses held elsewhere than in a `Cnf` (a grid model's own, which a
+/// 128×128 export would double in memory by copying: issue 40).
+pub fn write_dimacs_clauses(
+    num_vars: usize,
+    clauses: &[Vec<Lit>],
+    mut out: impl Write,
+) -> io::Result<()> {
+    let used = clauses
+        .iter()
+        .flatten()
+        .map(|l| l.var().index() + 1)
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
     let mut line = String::new();
-    for clause in &cnf.clauses {
+    for clause in clauses {
         line.clear();
         for lit in clause {
             use std::fmt::Write as _;

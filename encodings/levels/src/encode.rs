@@ -27,6 +27,7 @@ use crate::model::GridModel;
 use crate::spec::GridSpec;
 use grim_solver::Lit;
 
+use grim_formats::dimacs::write_dimacs_clauses;
 use grim_formats::wcnf::{Dialect, write_wcnf};
 
 /// Literals per `c phase` line: short lines stay well inside the competitions' 4096-byte
@@ -148,8 +149,9 @@ pub fn write_encoding(
     match model.is_soft() {
         false => {
             write_comments(spec, model, seed, out)?;
+            // From the model's own clauses: no copy (a 128×128 export is 16 million clauses).
             let (num_vars, clauses) = model.hard_clauses();
-            write_clauses(num_vars, clauses, out)?;
+            write_dimacs_clauses(num_vars, clauses, &mut *out)?;
             Ok(Written::Cnf)
         }
         true => {
@@ -173,31 +175,6 @@ pub fn write_encoding(
             Ok(Written::Wcnf(dialect))
         }
     }
-}
-
-/// The DIMACS header and clauses, as `grim_formats::dimacs::write_dimacs` writes a `Cnf`, but
-/// from the model's own clauses: no copy of them is made (a 128×128 export is 16 million
-/// clauses; `GridModel::to_cnf` and the copy doubled the peak memory, issue 40).
-fn write_clauses(num_vars: usize, clauses: &[Vec<Lit>], out: &mut dyn Write) -> io::Result<()> {
-    let used = clauses
-        .iter()
-        .flatten()
-        .map(|l| l.var().index() + 1)
-        .max()
-        .unwrap_or(0);
-    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
-    let mut line = String::new();
-    for clause in clauses {
-        line.clear();
-        for lit in clause {
-            use std::fmt::Write as _;
-            // Writing into a String cannot fail.
-            let _ = write!(line, "{lit} ");
-        }
-        line.push_str("0\n");
-        out.write_all(line.as_bytes())?;
-    }
-    Ok(())
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are
