@@ -229,3 +229,59 @@ impl Solver {
         self.binary_path_hints(!a, &path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Budget, Lit, Options, ProofFormat, Solver, Status};
+    use grim_testkit::SharedSink;
+    use grim_testkit::lrat::check_lrat;
+
+    /// Variables: a = 1, b = 2, y = 3, z = 4, p = 5, q = 6. The candidate `a ∨ b` comes first;
+    /// skipping it, the search from `¬a` reaches `y`, then `z` and `¬z`, then `¬y` (through
+    /// either of `y`'s two clauses), and `a` from `¬y` through `a ∨ y`: the path found is
+    /// `¬a → y → z → ¬y → a`, which passes `y` and later `¬y`. Unit propagation of `¬a` along
+    /// it conflicts at its third clause. Once `a` holds, the four ternary clauses over `p`, `q`
+    /// refute the formula by search, so the proof ends in the empty clause.
+    const FORMULA: [&[i64]; 8] = [
+        &[1, 2],
+        &[1, 3],
+        &[-3, 4],
+        &[-3, -4],
+        &[-1, 5, 6],
+        &[-1, 5, -6],
+        &[-1, -5, 6],
+        &[-1, -5, -6],
+    ];
+
+    /// The failed literal's LRAT hints stop at the first conflict of the path, as the format
+    /// requires (a checker rejects hints after it); the defect they guard against was met on
+    /// a real instance (prime65537 under the forced schedule) before this test existed.
+    #[test]
+    fn a_failed_literal_path_through_a_literal_and_its_negation_gives_hints_that_stop_at_the_conflict()
+     {
+        for format in [ProofFormat::LratText, ProofFormat::LratBinary] {
+            let mut s = Solver::with_options(Options::default());
+            let sink = SharedSink::default();
+            s.set_proof(Box::new(sink.clone()), format);
+            s.reserve_clause_ids(FORMULA.len() as u64);
+            for c in FORMULA {
+                let lits: Vec<Lit> = c
+                    .iter()
+                    .map(|&d| Lit::from_dimacs(d).expect("a literal"))
+                    .collect();
+                s.add_clause(&lits);
+            }
+            s.transred_round();
+            assert_eq!(
+                s.stats.transred_failed, 1,
+                "the round fixes `a` as a failed literal"
+            );
+            assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Unsat);
+            s.flush_proof().expect("the proof is complete");
+            let formula: Vec<Vec<i64>> = FORMULA.iter().map(|c| c.to_vec()).collect();
+            if let Err(e) = check_lrat(&formula, &sink.bytes()) {
+                panic!("{format:?}: the LRAT proof is rejected: {e}");
+            }
+        }
+    }
+}
