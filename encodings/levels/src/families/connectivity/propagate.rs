@@ -288,6 +288,12 @@ impl Reachability {
         let pending = std::mem::take(&mut self.rules[r].pending);
         for &x in &pending {
             let rule = &mut self.rules[r];
+            // A cell that went out and was freed by a backtrack before this pass ran (another
+            // part's conflict came first) may be free or in now: it cuts nothing off, and
+            // searching around it as if it were out would find pockets that are not there.
+            if rule.state[x] != State::Out {
+                continue;
+            }
             match reach::split_after(&self.graph, &rule.state, x, anchor, &mut rule.scratch) {
                 reach::Split::Joined => {}
                 reach::Split::AnchorSide => {
