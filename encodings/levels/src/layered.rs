@@ -8,7 +8,9 @@
 //! Clauses, for each cell `c` and layer `t` in its window `[lo(c), hi(c)]` (outside it `g_t(c)`
 //! is the constant false):
 //! - `g_0(c) → base(c)` (`g_0` *is* `base` when the window starts at 0);
-//! - support: `g_t(c) → g_{t−1}(c) ∨ ⋁_{d ~ c} g_{t−1}(d)`;
+//! - support: `g_t(c) → g_{t−1}(c) ∨ ⋁_{d ~ c} g_{t−1}(d)`, without `g_{t−1}(c)` when `c`
+//!   cannot be a base cell (`base(c)` the constant false): such a cell is reached after a
+//!   neighbour at every layer, not only at its first;
 //! - order: `g_{t−1}(c) → g_t(c)` inside the window;
 //! - `g_{hi(c)}(c) → pass(c)` (with the order, every layer of `c` implies it).
 //!
@@ -20,6 +22,14 @@
 //! walk cell's window holds the layers from its distance up to where the caller reads it;
 //! `lo(c)` must therefore be a lower bound on the distance (a BFS over the cells whose `pass`
 //! is not constant false), and `hi(c)` at least the layer at which the caller needs `c`.
+//! The support of a cell that is no base cell names its neighbours only: at any layer
+//! `t > dist(c)` its predecessor `d` on the walk (`dist(d) = dist(c) − 1`) has `g_{t−1}(d)`
+//! true, provided `t − 1 ≤ hi(d)`; every caller's `hi` changes by at most one between
+//! neighbours that may pass (`lo + K`, `len − dist(·, to)`, and their maximum are BFS
+//! distances shifted), so `hi(d) ≥ hi(c) − 1 ≥ t − 1`. Measured on the 64×64 cave (a fixed
+//! root: every other cell loses a literal from each of its supports): 81.0 → 78.2 MB, the
+//! solvers unchanged within the noise (`benches/results/issue40-export-2026-12-07b.md`); a
+//! `"root": "any"` rule (the dungeons) is unchanged, every cell there may be the root.
 //!
 //! Why this and not binary ranks alone (`founded.rs`): a rank comparison is a chain of three
 //! clauses per bit that propagates only once every higher bit is known, and CaDiCaL, Kissat
@@ -126,7 +136,11 @@ pub(crate) fn layered(
                 m.problem.new_var().pos()
             };
             if t > 0 {
-                let mut support = vec![!g, layers.at(c, t - 1)];
+                let mut support = vec![!g];
+                if base[c] != ff {
+                    // Only a base cell may be reached without a neighbour (module doc).
+                    support.push(layers.at(c, t - 1));
+                }
                 let nbrs: Vec<usize> = m.spec.neighbours(c).collect();
                 support.extend(nbrs.iter().map(|&d| layers.at(d, t - 1)));
                 support.retain(|&l| l != ff);
