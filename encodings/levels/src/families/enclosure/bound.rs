@@ -36,6 +36,9 @@
 /// Answers costing this much more than the best are not improved by the descent.
 const LOCAL_SLACK: i64 = 2;
 
+/// Candidates tried per node by strong branching.
+const STRONG: usize = 8;
+
 /// The price grid: `λ = p / Q`.
 const Q: i64 = 4096;
 
@@ -264,7 +267,7 @@ impl<'a> Closure<'a> {
                 Fix::In => profit + forced,
             };
             self.net.cap[e] = cap;
-            profits += cap;
+            profits += profit;
         }
         let cut = self.net.flow(0, 1);
         let side = self.net.source_side(0);
@@ -436,18 +439,44 @@ impl Search<'_> {
         }
         let n = fixes.len();
         let free = |c: usize| fixes[c] == Fix::Free && !self.closure.site.border[c];
-        // Branch on a cell the prices on either side disagree on; else on a free cell of the
-        // larger minimiser, else next to it; none left means every cell is fixed.
-        let pick = (0..n)
-            .find(|&c| free(c) && above[c] != below[c])
-            .or_else(|| (0..n).find(|&c| free(c) && above[c]))
-            .or_else(|| {
-                (0..n).find(|&c| free(c) && self.closure.site.nbrs[c].iter().any(|&m| above[m]))
-            })
-            .or_else(|| (0..n).find(|&c| free(c)));
-        let Some(c) = pick else {
+        // Candidates: the cells the prices on either side disagree on; else the free cells of
+        // the larger minimiser and next to it; none left means every cell is fixed.
+        let mut candidates: Vec<usize> = (0..n)
+            .filter(|&c| free(c) && above[c] != below[c])
+            .collect();
+        if candidates.is_empty() {
+            candidates = (0..n)
+                .filter(|&c| {
+                    free(c) && (above[c] || self.closure.site.nbrs[c].iter().any(|&m| above[m]))
+                })
+                .collect();
+        }
+        if candidates.is_empty() {
+            candidates = (0..n).filter(|&c| free(c)).collect();
+        }
+        if candidates.is_empty() {
             return true;
-        };
+        }
+        // Strong branching: the candidate whose weaker child has the highest bound (a child
+        // at the ceiling is pruned at once).
+        let mut pick = (candidates[0], i64::MIN, i64::MIN);
+        for &c in candidates.iter().take(STRONG) {
+            let mut children = [0i64; 2];
+            for (i, fix) in [Fix::In, Fix::Out].into_iter().enumerate() {
+                fixes[c] = fix;
+                self.nodes += 1;
+                children[i] = self.bound(fixes).0;
+                fixes[c] = Fix::Free;
+            }
+            let (weak, strong) = (children[0].min(children[1]), children[0].max(children[1]));
+            if (weak, strong) > (pick.1, pick.2) {
+                pick = (c, weak, strong);
+            }
+            if self.best.as_ref().is_some_and(|(b, _)| *b <= self.root) {
+                return true;
+            }
+        }
+        let c = pick.0;
         for fix in [Fix::In, Fix::Out] {
             fixes[c] = fix;
             let done = self.dfs(fixes, limit);
@@ -478,7 +507,23 @@ pub(crate) fn least_inside(site: &Site, nodes: u64) -> Option<Relaxed> {
     let mut fixes = vec![Fix::Free; n];
     let (root, _, _) = search.bound(&fixes);
     search.root = root;
-    let finished = search.dfs(&mut fixes, nodes.max(1));
+    // The inside set is never empty (k ≥ 1): split by its first cell `c` (inside, every cell
+    // before it outside). Why: without the split the prices interpolate between the empty set
+    // and one large region (a rim grows slower than the cells it seals, so small regions are
+    // dear per class cell), and the bound sits a unit below the optimum; with a cell forced
+    // inside, the smallest sets pay their rim.
+    let mut finished = true;
+    for c in (0..n).filter(|&c| !site.border[c]) {
+        if search.best.as_ref().is_some_and(|(b, _)| *b <= search.root) {
+            break;
+        }
+        fixes[c] = Fix::In;
+        if !search.dfs(&mut fixes, nodes.max(1)) {
+            finished = false;
+            break;
+        }
+        fixes[c] = Fix::Out;
+    }
     let root = root.max(0) as u64;
     let best = search.best.map(|(c, i)| (c as u64, i));
     let lower = match (&best, finished) {
