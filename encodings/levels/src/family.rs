@@ -160,9 +160,15 @@ pub(crate) trait Family: Sync {
     /// `costs[c][t]` is what cell `c` pays for tile `t` (the soft unit wishes on tiles; every
     /// other soft clause only adds). Why: a bound a family derives from its structure (a
     /// min cut for the enclosure) can end a search the core-guided engine would take thousands
-    /// of cores to close (issue 41). `None`: the family has nothing to say.
-    fn soft_bound(&self, m: &GridModel, costs: &[Vec<u64>]) -> Option<SoftBound> {
-        let _ = (m, costs);
+    /// of cores to close (issue 41). `halt` is the caller's stop, asked now and then. `None`:
+    /// the family has nothing to say.
+    fn soft_bound(
+        &self,
+        m: &GridModel,
+        costs: &[Vec<u64>],
+        halt: &dyn Fn() -> bool,
+    ) -> Option<SoftBound> {
+        let _ = (m, costs, halt);
         None
     }
 }

@@ -619,7 +619,10 @@ pub(crate) fn solve_soft_propagated(
     };
     let mut called_off = false;
     let known = match anytime {
-        None => family_bound(model, &wcnf),
+        None => {
+            let term = oll.terminator();
+            family_bound(model, &wcnf, &|| term.is_set())
+        }
         Some(_) => None,
     };
     let known_lower = known.as_ref().map_or(0, |k| k.lower);
@@ -715,7 +718,11 @@ pub(crate) fn solve_soft_propagated(
 /// `t` wished: every other tile of the cell costs), the rest of the objective only adds.
 ///
 /// [`Family::soft_bound`]: crate::family::Family::soft_bound
-fn family_bound(model: &GridModel, wcnf: &grim_formula::Wcnf) -> Option<crate::family::SoftBound> {
+fn family_bound(
+    model: &GridModel,
+    wcnf: &grim_formula::Wcnf,
+    halt: &dyn Fn() -> bool,
+) -> Option<crate::family::SoftBound> {
     let cells = model.spec.cells();
     let tiles = model.spec.tiles.len();
     let mut of_lit = std::collections::HashMap::new();
@@ -745,7 +752,7 @@ fn family_bound(model: &GridModel, wcnf: &grim_formula::Wcnf) -> Option<crate::f
     }
     FAMILIES
         .iter()
-        .filter_map(|f| f.soft_bound(model, &costs))
+        .filter_map(|f| f.soft_bound(model, &costs, halt))
         .max_by_key(|b| b.lower)
 }
 

@@ -306,6 +306,8 @@ fn ceil_q(x: i64) -> i64 {
 /// The search's state: the network, the best answer so far, and the nodes left.
 struct Search<'a> {
     closure: Closure<'a>,
+    /// Asked at every node: the caller's stop (a time limit).
+    halt: &'a dyn Fn() -> bool,
     best: Option<(i64, Vec<bool>)>,
     nodes: u64,
     hi: i64,
@@ -426,7 +428,7 @@ impl Search<'_> {
     /// Depth-first branch and bound under `fixes`; false when the node budget ran out.
     fn dfs(&mut self, fixes: &mut Vec<Fix>, limit: u64) -> bool {
         self.nodes += 1;
-        if self.nodes > limit {
+        if self.nodes > limit || (self.halt)() {
             return false;
         }
         let (lb, below, above) = self.bound(fixes);
@@ -490,14 +492,15 @@ impl Search<'_> {
 }
 
 /// The least `f(I)` over inside sets `I` (see the module doc), searching at most `nodes`
-/// branch-and-bound nodes: exact (`lower` equals the best's cost) when the search finished,
-/// else the root's bound. `None` when the weights are too large for the integer prices.
-pub(crate) fn least_inside(site: &Site, nodes: u64) -> Option<Relaxed> {
+/// branch-and-bound nodes (and stopping when `halt` says so): exact (`lower` equals the best's
+/// cost) when the search finished, else the root's bound. `None` when the weights are too large for the integer prices.
+pub(crate) fn least_inside(site: &Site, nodes: u64, halt: &dyn Fn() -> bool) -> Option<Relaxed> {
     let closure = Closure::new(site)?;
     let dmax = site.d.iter().flatten().max().copied().unwrap_or(0) as i64;
     let amax = site.a.iter().flatten().max().copied().unwrap_or(0) as i64;
     let mut search = Search {
         closure,
+        halt,
         best: None,
         nodes: 0,
         hi: Q * (dmax + 4 * amax + 1),
@@ -533,4 +536,135 @@ pub(crate) fn least_inside(site: &Site, nodes: u64) -> Option<Relaxed> {
         (_, false) => root,
     };
     Some(Relaxed { lower, best })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grim_formula::SplitMix64;
+
+    /// A `w × h` site with seeded prices (`None` one time in `none_in`).
+    fn site(w: usize, h: usize, k: usize, rng: &mut SplitMix64, none_in: u64) -> Site {
+        let n = w * h;
+        let price = |rng: &mut SplitMix64| {
+            let r = rng.next_u64();
+            (r % none_in != 0).then_some((r >> 8) % 4)
+        };
+        let nbrs = (0..n)
+            .map(|c| {
+                let (x, y) = (c % w, c / w);
+                let mut v = Vec::new();
+                if y > 0 {
+                    v.push(c - w);
+                }
+                if x + 1 < w {
+                    v.push(c + 1);
+                }
+                if y + 1 < h {
+                    v.push(c + w);
+                }
+                if x > 0 {
+                    v.push(c - 1);
+                }
+                v
+            })
+            .collect();
+        Site {
+            nbrs,
+            border: (0..n)
+                .map(|c| c % w == 0 || c / w == 0 || c % w + 1 == w || c / w + 1 == h)
+                .collect(),
+            a: (0..n).map(|_| price(rng)).collect(),
+            d: (0..n).map(|_| price(rng)).collect(),
+            k,
+        }
+    }
+
+    /// `f(I)` written out again, independently of `Closure::price`.
+    fn f(site: &Site, inside: &[bool]) -> Option<u64> {
+        let n = inside.len();
+        let mut cost = 0u64;
+        for c in 0..n {
+            let rim = !inside[c] && site.nbrs[c].iter().any(|&m| inside[m]);
+            if rim {
+                cost += site.a[c]?;
+            }
+        }
+        let mut ds: Vec<Option<u64>> = (0..n).filter(|&c| inside[c]).map(|c| site.d[c]).collect();
+        ds.sort_by_key(|d| d.unwrap_or(u64::MAX));
+        if ds.len() < site.k {
+            return None;
+        }
+        for d in &ds[..site.k] {
+            cost += (*d)?;
+        }
+        Some(cost)
+    }
+
+    /// The least `f` over every inside set (subsets of the cells off the border).
+    fn brute(site: &Site) -> Option<u64> {
+        let inner: Vec<usize> = (0..site.border.len())
+            .filter(|&c| !site.border[c])
+            .collect();
+        (0u32..1 << inner.len())
+            .filter_map(|mask| {
+                let mut inside = vec![false; site.border.len()];
+                for (i, &c) in inner.iter().enumerate() {
+                    inside[c] = mask >> i & 1 == 1;
+                }
+                f(site, &inside)
+            })
+            .min()
+    }
+
+    #[test]
+    fn the_branch_and_bound_finds_the_brute_force_least_and_its_bound_never_exceeds_it() {
+        let mut rng = SplitMix64::new(41);
+        let mut exact = 0;
+        for round in 0..300 {
+            let (w, h) = [(5, 5), (6, 5), (5, 6), (6, 4)][round % 4];
+            let inner = (w - 2) * (h - 2);
+            let k = 1 + (rng.next_u64() as usize) % inner;
+            let none_in = [5, 1000][round % 2];
+            let s = site(w, h, k, &mut rng, none_in);
+            let truth = brute(&s);
+            // A root-only run: a bound, never above the truth.
+            let root = least_inside(&s, 1, &|| false).expect("small prices");
+            if let Some(t) = truth {
+                assert!(
+                    root.lower <= t,
+                    "round {round}: bound {} above {t}",
+                    root.lower
+                );
+            }
+            // The full search: exact, and its answer is priced right.
+            let full = least_inside(&s, 1_000_000, &|| false).expect("small prices");
+            match truth {
+                Some(t) => {
+                    assert_eq!(full.lower, t, "round {round}");
+                    let (cost, inside) = full.best.expect("an answer");
+                    assert_eq!(cost, t, "round {round}");
+                    assert_eq!(f(&s, &inside), Some(t), "round {round}");
+                    exact += 1;
+                }
+                None => assert_eq!(full.lower, u64::MAX, "round {round}"),
+            }
+        }
+        assert!(exact > 150, "only {exact} rounds had an answer");
+    }
+
+    #[test]
+    fn a_halted_search_still_returns_a_sound_bound() {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..40 {
+            let s = site(6, 6, 6, &mut rng, 1000);
+            let truth = brute(&s).expect("every price finite but rare ones");
+            let halted = least_inside(&s, 1_000_000, &|| true).expect("small prices");
+            assert!(halted.lower <= truth);
+            if let Some((cost, inside)) = halted.best {
+                assert!(cost >= truth);
+                assert_eq!(f(&s, &inside), Some(cost));
+            }
+        }
+    }
 }

@@ -121,14 +121,19 @@ impl Family for Enclosure {
 
     /// The best bound of the hard rules with an absolute `min` (`bound.rs`): a ratio's floor
     /// depends on the level's class count, which the relaxation does not price.
-    fn soft_bound(&self, m: &GridModel, costs: &[Vec<u64>]) -> Option<SoftBound> {
+    fn soft_bound(
+        &self,
+        m: &GridModel,
+        costs: &[Vec<u64>],
+        halt: &dyn Fn() -> bool,
+    ) -> Option<SoftBound> {
         let spec = &m.spec;
         let mut best: Option<SoftBound> = None;
         for rule in spec.enclosure.iter().filter(|r| r.weight.is_none()) {
             let Bound::Absolute(k) = rule.min else {
                 continue;
             };
-            let Some(found) = rule_bound(spec, rule, k, costs) else {
+            let Some(found) = rule_bound(spec, rule, k, costs, halt) else {
                 continue;
             };
             if best.as_ref().is_none_or(|b| found.lower > b.lower) {
@@ -150,6 +155,7 @@ fn rule_bound(
     rule: &EnclosureRule,
     k: u64,
     costs: &[Vec<u64>],
+    halt: &dyn Fn() -> bool,
 ) -> Option<SoftBound> {
     let cells = spec.cells();
     let k = usize::try_from(k).ok()?;
@@ -179,7 +185,7 @@ fn rule_bound(
         d,
         k,
     };
-    let relaxed = bound::least_inside(&site, BOUND_NODES)?;
+    let relaxed = bound::least_inside(&site, BOUND_NODES, halt)?;
     if relaxed.lower == u64::MAX {
         return None;
     }
