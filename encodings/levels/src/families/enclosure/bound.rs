@@ -198,6 +198,8 @@ struct Closure<'a> {
     a: Vec<i64>,
     d: Vec<i64>,
     big: i64,
+    /// Max flows computed so far (the search's work).
+    evals: u64,
 }
 
 impl<'a> Closure<'a> {
@@ -238,12 +240,14 @@ impl<'a> Closure<'a> {
             a,
             d,
             big,
+            evals: 0,
         })
     }
 
     /// `Q · L(p / Q)` under `fixes`, and the least minimiser's inside set.
     fn eval(&mut self, p: i64, fixes: &[Fix]) -> (i64, Vec<bool>) {
         let n = self.site.nbrs.len();
+        self.evals += 1;
         self.net.cap.iter_mut().for_each(|c| *c = 0);
         let mut total_sink = 0i64;
         for c in 0..n {
@@ -425,10 +429,10 @@ impl Search<'_> {
         (ceil_q(value), at_lo.1, at_hi.1)
     }
 
-    /// Depth-first branch and bound under `fixes`; false when the node budget ran out.
+    /// Depth-first branch and bound under `fixes`; false when the budget of max flows ran out.
     fn dfs(&mut self, fixes: &mut Vec<Fix>, limit: u64) -> bool {
         self.nodes += 1;
-        if self.nodes > limit || (self.halt)() {
+        if self.closure.evals > limit || (self.halt)() {
             return false;
         }
         let (lb, below, above) = self.bound(fixes);
@@ -491,8 +495,8 @@ impl Search<'_> {
     }
 }
 
-/// The least `f(I)` over inside sets `I` (see the module doc), searching at most `nodes`
-/// branch-and-bound nodes (and stopping when `halt` says so): exact (`lower` equals the best's
+/// The least `f(I)` over inside sets `I` (see the module doc), stopping the branch and bound
+/// after about `nodes` max flows (or when `halt` says so): exact (`lower` equals the best's
 /// cost) when the search finished, else the root's bound. `None` when the weights are too large for the integer prices.
 pub(crate) fn least_inside(site: &Site, nodes: u64, halt: &dyn Fn() -> bool) -> Option<Relaxed> {
     let closure = Closure::new(site)?;

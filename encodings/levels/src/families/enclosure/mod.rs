@@ -144,9 +144,12 @@ impl Family for Enclosure {
     }
 }
 
-/// Nodes of the branch and bound per rule (each a few dozen max flows on a grid-sized
-/// network): enough to close the gap on the 12×12 sites, a few milliseconds where it is not.
-const BOUND_NODES: u64 = 4000;
+/// The branch and bound's work per rule, in max flows times cells (each flow is over a
+/// network of two nodes per cell): about 10,400 flows on a 12×12 site, where the slowest of
+/// seeds 0–99 of both shipped sites needs 3,203 (site-12-15 seed 39, 0.21 CPU s in all), and
+/// proportionally fewer on larger grids, so that a bound that does not close costs about a
+/// second at most before the core-guided search goes on alone.
+const BOUND_WORK: u64 = 1_500_000;
 
 /// One rule's bound (see `bound.rs`): `None` when the relaxation says nothing (no sealed set
 /// possible, or weights too large for its integer prices).
@@ -185,7 +188,7 @@ fn rule_bound(
         d,
         k,
     };
-    let relaxed = bound::least_inside(&site, BOUND_NODES, halt)?;
+    let relaxed = bound::least_inside(&site, BOUND_WORK / cells.max(1) as u64, halt)?;
     if relaxed.lower == u64::MAX {
         return None;
     }
