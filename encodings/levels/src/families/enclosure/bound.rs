@@ -552,7 +552,7 @@ mod tests {
         let n = w * h;
         let price = |rng: &mut SplitMix64| {
             let r = rng.next_u64();
-            (r % none_in != 0).then_some((r >> 8) % 4)
+            (!r.is_multiple_of(none_in)).then_some((r >> 8) % 4)
         };
         let nbrs = (0..n)
             .map(|c| {
