@@ -155,6 +155,33 @@ pub(crate) trait Family: Sync {
         let _ = (m, level);
         Vec::new()
     }
+
+    /// For soft levels: a lower bound on the cost from the family's hard rules alone, where
+    /// `costs[c][t]` is what cell `c` pays for tile `t` (the soft unit wishes on tiles; every
+    /// other soft clause only adds). Why: a bound a family derives from its structure (a
+    /// min cut for the enclosure) can end a search the core-guided engine would take thousands
+    /// of cores to close (issue 41). `halt` is the caller's stop, asked now and then. `None`:
+    /// the family has nothing to say.
+    fn soft_bound(
+        &self,
+        m: &GridModel,
+        costs: &[Vec<u64>],
+        halt: &dyn Fn() -> bool,
+    ) -> Option<SoftBound> {
+        let _ = (m, costs, halt);
+        None
+    }
+}
+
+/// A family's lower bound on a soft level's cost ([`Family::soft_bound`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SoftBound {
+    /// No level costs less (in the wishes' units, every soft clause counted).
+    pub(crate) lower: u64,
+    /// Tiles per cell (row-major) of a level of the relaxation that costs `lower` in wishes,
+    /// when the family found one: a candidate for the real search to confirm (it may break
+    /// other rules), which then proves the optimum.
+    pub(crate) witness: Option<Vec<usize>>,
 }
 
 /// A field of the document as a designer reads it, for the few words of a [`RuleRef`]: names

@@ -618,9 +618,18 @@ pub(crate) fn solve_soft_propagated(
         }
     };
     let mut called_off = false;
-    let status = match anytime {
-        None => oll.solve(budget, &mut observe),
-        Some(on_level) => {
+    let known = match anytime {
+        None => {
+            let term = oll.terminator();
+            family_bound(model, &wcnf, &|| term.is_set())
+        }
+        Some(_) => None,
+    };
+    let known_lower = known.as_ref().map_or(0, |k| k.lower);
+    let status = match (anytime, known) {
+        (None, None) => oll.solve(budget, &mut observe),
+        (None, Some(known)) => solve_to_bound(&mut oll, model, &known, budget, &mut observe),
+        (Some(on_level), _) => {
             let mut wishes = anytime::Wishes::new(model, &wcnf);
             let mut deliver = anytime::Deliver {
                 spec,
@@ -672,7 +681,7 @@ pub(crate) fn solve_soft_propagated(
             let stopped = GridOutcome::Stopped {
                 reason,
                 best,
-                lower_bound: oll.lower_bound(),
+                lower_bound: oll.lower_bound().max(known_lower),
             };
             return Ok((stopped, stats));
         }
@@ -702,6 +711,108 @@ pub(crate) fn solve_soft_propagated(
         }));
     }
     Ok((GridOutcome::Level(level), stats))
+}
+
+/// The best lower bound the families derive from their structure ([`Family::soft_bound`]):
+/// `costs[c][t]` is read from the soft unit clauses on tile literals (`¬t` wished: `t` costs;
+/// `t` wished: every other tile of the cell costs), the rest of the objective only adds.
+///
+/// [`Family::soft_bound`]: crate::family::Family::soft_bound
+fn family_bound(
+    model: &GridModel,
+    wcnf: &grim_formula::Wcnf,
+    halt: &dyn Fn() -> bool,
+) -> Option<crate::family::SoftBound> {
+    let cells = model.spec.cells();
+    let tiles = model.spec.tiles.len();
+    let mut of_lit = std::collections::HashMap::new();
+    for c in 0..cells {
+        for t in 0..tiles {
+            of_lit.insert(model.tile_lit(c, t), (c, t));
+        }
+    }
+    let mut costs = vec![vec![0u64; tiles]; cells];
+    let mut any = false;
+    for (w, clause) in &wcnf.soft {
+        let [l] = clause.as_slice() else { continue };
+        if let Some(&(c, t)) = of_lit.get(l) {
+            for (u, cost) in costs[c].iter_mut().enumerate() {
+                if u != t {
+                    *cost = cost.checked_add(*w)?;
+                }
+            }
+            any = true;
+        } else if let Some(&(c, t)) = of_lit.get(&!*l) {
+            costs[c][t] = costs[c][t].checked_add(*w)?;
+            any = true;
+        }
+    }
+    if !any {
+        return None;
+    }
+    FAMILIES
+        .iter()
+        .filter_map(|f| f.soft_bound(model, &costs, halt))
+        .max_by_key(|b| b.lower)
+}
+
+/// Conflicts for the engine to confirm a family's witness level (every tile fixed: the rest
+/// is propagation and the counters' auxiliaries).
+const WITNESS_CONFLICTS: u64 = 2000;
+
+/// Conflicts per slice of the core-guided search when a family's bound can end it.
+const BOUND_SLICE: u64 = 2000;
+
+/// The core-guided search, ended as soon as its best level costs the families' bound
+/// `known.lower` (then that level is optimal), after first asking the engine for the witness
+/// level (every tile as the family chose it): on a spec whose only rule is the family's, that
+/// is the optimum at once. Sound whatever the witness: the probe only finds levels of the hard
+/// clauses, priced by the engine; optimality rests on `known.lower` alone.
+fn solve_to_bound(
+    oll: &mut Oll,
+    model: &GridModel,
+    known: &crate::family::SoftBound,
+    budget: Budget,
+    observe: &mut dyn FnMut(grim_maxsat::Event<'_>),
+) -> MaxSatStatus {
+    if let Some(tiles) = &known.witness {
+        let keep: Vec<Lit> = tiles
+            .iter()
+            .enumerate()
+            .map(|(c, &t)| model.tile_lit(c, t))
+            .collect();
+        let mut failed = Vec::new();
+        oll.probe(&keep, &[], WITNESS_CONFLICTS, &mut failed, observe);
+    }
+    let start = (oll.stats().conflicts, oll.stats().propagations);
+    loop {
+        if oll.best_cost().is_some_and(|c| c <= known.lower) {
+            return MaxSatStatus::Optimum;
+        }
+        let left = budget.left_after(
+            oll.stats().conflicts - start.0,
+            oll.stats().propagations - start.1,
+        );
+        if left.conflicts == Some(0) || left.propagations == Some(0) {
+            return match oll.best_cost() {
+                Some(_) => MaxSatStatus::Satisfiable,
+                None => MaxSatStatus::Unknown,
+            };
+        }
+        let slice = Budget {
+            conflicts: Some(left.conflicts.map_or(BOUND_SLICE, |c| c.min(BOUND_SLICE))),
+            propagations: left.propagations,
+        };
+        let status = oll.solve(slice, observe);
+        match status {
+            MaxSatStatus::Optimum | MaxSatStatus::Unsatisfiable => return status,
+            _ if oll.best_cost().is_some_and(|c| c <= known.lower) => {
+                return MaxSatStatus::Optimum;
+            }
+            _ if oll.terminator().is_set() => return status,
+            _ => {}
+        }
+    }
 }
 
 /// Whether a soft solve without a callback runs the anytime schedule too (`anytime.rs`).

@@ -257,6 +257,50 @@ fn brute_force_optimum(spec: &GridSpec, options: &GridOptions) -> Option<u64> {
         .min()
 }
 
+/// Issue 41: a hard enclosure with an absolute floor and soft wishes (the site's shape, where
+/// the enclosure's min-cut bound ends the search) reaches the brute-force optimum, on both
+/// tile sets the bound prices differently (a closed tile only; an open tile besides the class).
+#[test]
+fn a_hard_enclosure_with_soft_wishes_reaches_the_brute_force_optimum() {
+    let two = r##""tiles": [{"name": "floor", "glyph": "."}, {"name": "wall", "glyph": "#"}]"##;
+    let three = r##""tiles": [{"name": "empty", "glyph": " "}, {"name": "floor", "glyph": "."},
+        {"name": "solid", "glyph": "#"}]"##;
+    let cases = [
+        (4, 4, two, r#""open": "floor""#, 1),
+        (4, 4, two, r#""open": "floor""#, 3),
+        (5, 4, two, r#""open": "floor""#, 4),
+        (4, 3, three, r#""open": ["empty", "floor"]"#, 2),
+    ];
+    for (w, h, tiles, open, min) in cases {
+        let json = format!(
+            r#"{{"width": {w}, "height": {h}, {tiles},
+                "enclosure": [{{"class": "floor", {open}, "min": {min}}}]}}"#
+        );
+        let spec = spec(&json);
+        let levels = all_levels(&spec);
+        for seed in 0..4 {
+            let options = GridOptions {
+                seed: Some(seed),
+                soft_preferences: Some(true),
+                ..GridOptions::default()
+            };
+            let best = levels
+                .iter()
+                .filter(|l| check_level(&spec, l).is_ok())
+                .map(|l| level_cost(&spec, &options, l))
+                .min()
+                .expect("some level is valid");
+            let level = grim_testkit::grid::solve_level(&spec, &options);
+            assert!(check_level(&spec, &level).is_ok());
+            assert_eq!(
+                level_cost(&spec, &options, &level),
+                best,
+                "{json} seed {seed}"
+            );
+        }
+    }
+}
+
 #[test]
 fn soft_rules_reach_the_brute_force_optimum() {
     let cases = [
