@@ -149,7 +149,11 @@ impl Route {
                     return (2, 0, 0);
                 }
                 let (w, d) = (u32::from(!wished[y as usize]), dist[y as usize]);
-                if home { (0, d, w) } else { (w, u32::MAX - d, 0) }
+                if home {
+                    (0, d, w)
+                } else {
+                    (w, u32::MAX - d, 0)
+                }
             });
             sides
         };
