@@ -739,3 +739,189 @@ fn walking_separation_that_cannot_hold_is_named_and_the_referee_measures_the_wal
         }
     );
 }
+
+/// Whether the floor cells (tile 1) of `l` have no cycle (a union of the two cells of every
+/// floor–floor edge finds no edge inside one part), and, when `connected`, form one tree.
+fn floor_is_a_forest(l: &Level, connected: bool) -> bool {
+    let (w, h) = (l.width, l.height);
+    let n = w * h;
+    let floor = |c: usize| l.tiles[c] == 1;
+    let mut up: Vec<usize> = (0..n).collect();
+    fn find(up: &mut [usize], mut c: usize) -> usize {
+        while up[c] != c {
+            up[c] = up[up[c]];
+            c = up[c];
+        }
+        c
+    }
+    for c in (0..n).filter(|&c| floor(c)) {
+        for d in around(c, w, h).into_iter().filter(|&d| d > c && floor(d)) {
+            let (a, b) = (find(&mut up, c), find(&mut up, d));
+            if a == b {
+                return false;
+            }
+            up[a] = b;
+        }
+    }
+    let mut roots = (0..n).filter(|&c| floor(c)).map(|c| find(&mut up, c));
+    let first = roots.next();
+    !connected || roots.all(|r| Some(r) == first)
+}
+
+#[test]
+fn a_forest_or_tree_with_its_exit_far_from_the_entrance_matches_the_brute_force() {
+    // The case `route.rs` decides (fixed ends, `min_length`, no `max_length`) with the rules of
+    // maze-far-63, acyclic on floor, and every other spec with connectivity too (a tree).
+    // Random 5×5 masks (the two ends floor); each spec both ways, in both models.
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut mixed, mut empty) = (0, 0);
+    for round in 0..9 {
+        let mut mask: Vec<Vec<char>> = (0..5)
+            .map(|_| {
+                (0..5)
+                    .map(|_| match next() % 10 {
+                        0..=4 => '?',
+                        5..=7 => '.',
+                        _ => '#',
+                    })
+                    .collect()
+            })
+            .collect();
+        mask[0][0] = '.';
+        mask[4][4] = '.';
+        let rows: Vec<String> = mask
+            .iter()
+            .map(|r| format!("\"{}\"", r.iter().collect::<String>()))
+            .collect();
+        let min = [8, 10, 12][round % 3];
+        let tree = round % 2 == 0;
+        let connectivity = if tree {
+            r#""connectivity": [{"class": "floor", "root": {"x": 0, "y": 0}}],"#
+        } else {
+            ""
+        };
+        let json = format!(
+            r##"{{"width": 5, "height": 5,
+            "tiles": [{{"name": "wall", "glyph": "#"}}, {{"name": "floor", "glyph": "."}}],
+            "mask": [{}], {connectivity}
+            "acyclic": [{{"class": "floor"}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": {{"x": 4, "y": 4}}, "through": "floor",
+                       "min_length": {min}}}]}}"##,
+            rows.join(", ")
+        );
+        let keeps = |l: &Level| {
+            floor_is_a_forest(l, tree)
+                && shortest(l, &|c| c == 0, &|c| c == 24, &|c| l.tiles[c] == 1)
+                    .is_some_and(|s| s >= min)
+        };
+        let (kept, broken) = both_ways(&json, &keeps);
+        assert!(broken > 0, "{json}");
+        if kept > 0 {
+            mixed += 1;
+        } else {
+            empty += 1;
+        }
+    }
+    assert!(mixed >= 2, "{mixed} specs with levels, {empty} without");
+}
+
+#[test]
+fn a_maze_with_a_far_exit_is_found_on_every_seed() {
+    // A 21×21 maze lattice (rooms on odd cells, pillars and the edge wall, passages free), its
+    // exit at least 80 steps from its entrance: the long walk `route.rs` lays first is one the
+    // other rules accept, so every seed gives a level, and it is a tree with its exit that far.
+    let size = 21;
+    let rows: Vec<String> = (0..size)
+        .map(|y| {
+            (0..size)
+                .map(|x| {
+                    let edge = x == 0 || y == 0 || x == size - 1 || y == size - 1;
+                    if (x, y) == (0, 1) || (x, y) == (size - 1, size - 2) {
+                        '.'
+                    } else if edge || (x % 2 == 0 && y % 2 == 0) {
+                        '#'
+                    } else if x % 2 == 1 && y % 2 == 1 {
+                        '.'
+                    } else {
+                        '?'
+                    }
+                })
+                .collect::<String>()
+        })
+        .map(|r| format!("\"{r}\""))
+        .collect();
+    let json = format!(
+        r##"{{"width": {size}, "height": {size},
+        "tiles": [{{"name": "wall", "glyph": "#"}}, {{"name": "floor", "glyph": "."}}],
+        "mask": [{}],
+        "connectivity": [{{"class": "floor", "root": {{"x": 0, "y": 1}}}}],
+        "acyclic": [{{"class": "floor"}}],
+        "paths": [{{"from": {{"x": 0, "y": 1}}, "to": {{"x": {}, "y": {}}}, "through": "floor",
+                   "min_length": 80}}]}}"##,
+        rows.join(", "),
+        size - 1,
+        size - 2
+    );
+    let spec = spec(&json);
+    let (s, t) = (size, (size - 2) * size + size - 1);
+    for seed in 1..=5 {
+        let l = grim_testkit::grid::solve_level(&spec, &grim_testkit::grid::seeded(seed));
+        assert!(check_level(&spec, &l).is_ok());
+        assert!(
+            floor_is_a_forest(&l, true),
+            "seed {seed}:\n{}",
+            l.to_text(&spec)
+        );
+        let d = shortest(&l, &|c| c == s, &|c| c == t, &|c| l.tiles[c] == 1);
+        assert!(d.is_some_and(|d| d >= 80), "seed {seed}: {d:?}");
+    }
+}
+
+#[test]
+fn paths_with_connectivity_keep_a_level_after_another_is_refuted() {
+    // Found by the test above with connectivity: after the engine proved the first level (its
+    // exit walled off) has no model under assumptions, it refuted the second too, a valid
+    // level (floor connected from (0, 0), a walk to (4, 4)) that a fresh engine accepts.
+    // The cause: connectivity's local pass took a cell as out that a backtrack (after the
+    // paths part's conflict) had freed, and refuted a pocket that was no longer cut off
+    // (`families/connectivity/propagate.rs`, `backtrack`).
+    let json = r####"{"width": 5, "height": 5,
+        "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+        "mask": [".?...", "??.??", "?#?..", "##???", ".??.."],
+        "paths": [{"from": {"x": 0, "y": 0}, "to": {"x": 4, "y": 4}, "through": "floor"}],
+        "connectivity": [{"class": "floor", "root": {"x": 0, "y": 0}}]}"####;
+    let spec = spec(json);
+    let model = grid::GridModel::build_for_propagator(&spec, &GridOptions::default()).unwrap();
+    let level = |rows: [&str; 5]| {
+        let tiles = rows
+            .concat()
+            .chars()
+            .map(|ch| usize::from(ch == '.'))
+            .collect();
+        Level {
+            width: 5,
+            height: 5,
+            tiles,
+            layers: vec![],
+        }
+    };
+    let refuted = level([".....", "##..#", "###..", "#####", ".##.."]);
+    let valid = level([".....", "##..#", "###..", "####.", "....."]);
+    assert!(check_level(&spec, &refuted).is_err() && check_level(&spec, &valid).is_ok());
+    let mut s = grim_testkit::grid::engine(&model);
+    let at = |l: &Level| grim_testkit::grid::assumptions(&model, &spec, l);
+    assert_eq!(
+        s.solve(&at(&refuted), Budget::UNLIMITED),
+        grim_solver::Status::Unsat
+    );
+    assert_eq!(
+        s.solve(&at(&valid), Budget::UNLIMITED),
+        grim_solver::Status::Sat
+    );
+}

@@ -498,6 +498,13 @@ impl SearchPart for Reachability {
         for rule in &mut self.rules {
             rule.cuts = true;
             rule.rebuild = true;
+            // A pending cell the backtrack freed no longer cuts anything: `split_after` takes
+            // its cell as out, and a pocket found so would be refuted with a separator that
+            // leaves the cell out (an unsound clause: the pocket joins the region through it).
+            // This happened when another part's conflict came between the notification and
+            // the local pass (`tests/progress.rs`, paths with connectivity).
+            let state = &rule.state;
+            rule.pending.retain(|&c| state[c] == State::Out);
         }
         // Cells freed beside the region join it, with everything free they reach: the region
         // only grows when assignments are undone, so it is extended, not recomputed.

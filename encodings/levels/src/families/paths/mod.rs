@@ -5,6 +5,7 @@
 //! - `encode.rs`: the clauses of the export's and the cut loop's models (layers when bounded,
 //!   the founded encoding when not), and the literals a propagated model leaves to the search.
 //! - `floor.rs`: `min_length` inside the search (walks over the cells certainly in the class).
+//! - `route.rs`: `min_length`'s decisions (a long walk laid first, when the ends are fixed).
 //! - `propagate.rs`: the part of the grid propagator that keeps a witness walk and refutes the
 //!   rule as soon as none is left.
 
@@ -13,6 +14,7 @@ pub(crate) mod rule;
 mod encode;
 mod floor;
 mod propagate;
+mod route;
 
 use crate::error::GridError;
 use crate::family::{Family, Reading, Switch, tagged};

@@ -33,6 +33,7 @@
 //! with it.
 
 use super::floor::Floor;
+use super::route::Route;
 use crate::graph::Graph;
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
@@ -55,9 +56,22 @@ impl SearchPlan for Plan {
     fn part(&self, m: &GridModel) -> Box<dyn SearchPart> {
         let mut part = Witnesses::new(m.spec.width, m.spec.height, &self.0);
         let tt = m.problem.always_true();
-        for w in &mut part.watches {
+        for (w, (from, to, through, max, min)) in part.watches.iter_mut().zip(&self.0) {
             if let Some(floor) = &mut w.floor {
                 floor.rooted(&[tt]);
+            }
+            // The route wants one fixed end each: the only true constant among the end
+            // literals, all the others the constant false literal.
+            let fixed = |ends: &[Lit]| {
+                let mut at = ends.iter().enumerate().filter(|&(_, &l)| l != !tt);
+                match (at.next(), at.next()) {
+                    (Some((c, &l)), None) if l == tt => Some(c),
+                    _ => None,
+                }
+            };
+            if let (None, Some(min), Some(s), Some(t)) = (max, min, fixed(from), fixed(to)) {
+                let wished = through.iter().map(|&l| m.wished(l) == Some(true)).collect();
+                w.route = Route::new(*min, s, t, wished);
             }
         }
         Box::new(part)
@@ -128,6 +142,19 @@ impl SearchPart for Witnesses {
         false
     }
 
+    fn decides(&self) -> bool {
+        self.watches.iter().any(|p| p.route.is_some())
+    }
+
+    /// A cell of a long walk laid first (`route.rs`).
+    fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
+        let graph = &self.graph;
+        self.watches.iter_mut().find_map(|p| {
+            let route = p.route.as_mut()?;
+            route.decide(&p.through, graph, ctx)
+        })
+    }
+
     /// Never asked: every path propagation carries its reason (`propagate_because`).
     fn explain(&mut self, _lit: Lit, _why: Reason, _reason: &mut Vec<Lit>) {}
 
@@ -160,6 +187,9 @@ pub(super) struct PathWatch {
     dt: Vec<u32>,
     /// `min_length`'s part, when the rule has one (`floor.rs`).
     pub(super) floor: Option<Floor>,
+    /// `min_length`'s decisions, when the rule has one, fixed ends and no `max_length`
+    /// (`route.rs`).
+    route: Option<Route>,
 }
 
 /// The result of one search over the optimistic map.
@@ -202,6 +232,7 @@ impl PathWatch {
             df: Vec::new(),
             dt: Vec::new(),
             floor: None,
+            route: None,
         }
     }
 
