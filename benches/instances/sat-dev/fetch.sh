@@ -10,9 +10,12 @@
 #     holds the cnfgen arguments, run with that exact version (pip install cnfgen==0.9.6);
 #     the `-S` seeds make the random ones reproducible.
 # Every file is checked against MD5SUMS (the files as screened). Needs curl, gzip and, for the
-# generated rows, cnfgen 0.9.6 on PATH. Written on a machine that reaches no GitHub: the
-# repository files were taken from the same commits with git, so the download itself was not
-# run here; the cnfgen rows were generated here exactly as below.
+# generated rows, cnfgen 0.9.6 on PATH.
+# DEVSET_GIT_MIRROR=FORMAT takes the repository files from local git copies instead of
+# downloading them: FORMAT is a printf pattern of the owner and the repository name giving a git
+# directory, e.g. DEVSET_GIT_MIRROR='/srv/git/%s/%s.git'; the file is `git show COMMIT:PATH`.
+# Written on a machine that reaches no GitHub: this script was run end to end here with
+# DEVSET_GIT_MIRROR (same commits, same paths); the curl branch itself was not run here.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dir="${1:-$here/../../../../dev-instances/sat-dev}"
@@ -29,15 +32,20 @@ grep -v '^#' "$here/SOURCES" | while IFS=$'\t' read -r file family half kind ans
       # shellcheck disable=SC2086 # the arguments are words
       cnfgen -q -o "$dir/$file" $path ;;
     *)
-      url="https://raw.githubusercontent.com/$repo/$commit/$path"
       tmp="$dir/.$file.part"
-      curl -fsSL "$url" -o "$tmp"
+      if [[ -n "${DEVSET_GIT_MIRROR:-}" ]]; then
+        # shellcheck disable=SC2059 # the pattern is the caller's
+        git -C "$(printf "$DEVSET_GIT_MIRROR" "${repo%%/*}" "${repo#*/}")" show "$commit:$path" > "$tmp"
+      else
+        curl -fsSL "https://raw.githubusercontent.com/$repo/$commit/$path" -o "$tmp"
+      fi
       case "$path" in
         *.gz) gzip -dc "$tmp" > "$dir/$file" && rm -f "$tmp" ;;
         *) mv "$tmp" "$dir/$file" ;;
       esac ;;
   esac
-  head -c 65536 "$dir/$file" | grep -q '^p cnf' || { echo "not a CNF: $file" >&2; exit 1; }
+  # (not grep -q: it would stop reading first, and head's SIGPIPE fails the pipe under pipefail)
+  head -c 65536 "$dir/$file" | grep '^p cnf' > /dev/null || { echo "not a CNF: $file" >&2; exit 1; }
   echo "$dir/$file" >> "$dir/set.txt"
   echo "$dir/$file" >> "$dir/$half.txt"
 done
