@@ -93,6 +93,7 @@ impl Builder {
         for k in 1..order.len() {
             m.problem.add_clause(&[!order[k], order[k - 1]], None);
         }
+        m.deferred.extend(order.iter().map(|o| o.var()));
         m.tag(owner);
         let s = self.sums.len() as u32;
         self.sums.push(SumDef { cells, order });
@@ -444,7 +445,9 @@ impl Ints {
             ctx.add_clause(&clause, ClauseKind::Learned);
             return true;
         }
-        let read = !self.rows_of[i].is_empty();
+        // Once every cell is fixed the integer is known: its order literals are then fixed
+        // too, so that the engine, which decides them last, never has to guess one.
+        let read = !self.rows_of[i].is_empty() || t + f == n;
         if read && t > lb {
             let o = self.order[i][t as usize - 1];
             lazy.propagate(ctx, o, Reason::new(UP, [s, t, 0, 0], now));
