@@ -164,11 +164,19 @@ impl Builder {
         };
         let (sa, sb) = (self.sum(m, a), self.sum(m, b));
         self.ruled.extend([sa, sb]);
-        self.rows.push(RowDef {
-            terms: vec![(den, sa), (-num, sb)],
-            bound: 0,
-            guard,
-        });
+        // A ratio of 0 (`min: 0`, or `max: 0` with the roles swapped) leaves a term with
+        // coefficient 0, which says nothing and which the row's propagation divides by.
+        let terms: Vec<(i64, u32)> = [(den, sa), (-num, sb)]
+            .into_iter()
+            .filter(|&(c, _)| c != 0)
+            .collect();
+        if !terms.is_empty() {
+            self.rows.push(RowDef {
+                terms,
+                bound: 0,
+                guard,
+            });
+        }
         true
     }
 
@@ -515,6 +523,9 @@ impl Ints {
         }
         for j in 0..row.terms.len() {
             let (c, s) = row.terms[j];
+            if c == 0 {
+                continue; // `Builder::ratio` makes none; a zero term bounds nothing
+            }
             let (lb, ub) = (self.lb[s as usize], self.ub[s as usize]);
             let step = slack / i128::from(c.unsigned_abs());
             if c > 0 {
