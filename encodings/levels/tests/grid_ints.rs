@@ -292,7 +292,7 @@ fn nested_counts_refute_each_other_at_the_root_and_cut_no_level() {
         ),
         (
             json!({"of": "water", "region": region, "max": 20}),
-            json!({"of": "water", "min": 320}),
+            json!({"of": "water", "min": 310}),
             true,
         ),
     ];
@@ -300,7 +300,7 @@ fn nested_counts_refute_each_other_at_the_root_and_cut_no_level() {
         let spec = spec(inner, outer);
         let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
         let mut s = engine(&model);
-        let got = s.solve(&[], Budget::conflicts(1_000));
+        let got = s.solve(&[], Budget::conflicts(100_000));
         assert_eq!(s.propagator_error(), None);
         if level {
             assert_eq!(got, Status::Sat);
