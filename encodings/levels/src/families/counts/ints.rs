@@ -42,8 +42,9 @@
 //! 1.3 s). An integer whose cells are all fixed fixes its own order literals, so the engine
 //! is never left to decide them at the end either.
 //!
-//! It is the default of the propagated model ([`GridOptions::count_ints`]
-//! (crate::options::GridOptions::count_ints)); `off` keeps the counters of `propagate.rs`.
+//! It is the default of the propagated model
+//! ([`count_ints`](crate::options::GridOptions::count_ints)); `off` keeps the counters of
+//! `propagate.rs`.
 
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
