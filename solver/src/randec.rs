@@ -122,7 +122,10 @@ impl Solver {
         }
         for _ in 0..DRAWS {
             let v = self.randec.rng.below_fast(n);
-            if self.trail.var_value(v) == L_UNDEF && !self.elim.is_eliminated(v) {
+            if self.trail.var_value(v) == L_UNDEF
+                && !self.elim.is_eliminated(v)
+                && !self.deferred.has(v)
+            {
                 self.stats.random_decisions += 1;
                 return Some(v);
             }

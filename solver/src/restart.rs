@@ -126,9 +126,10 @@ impl Solver {
             scores,
             trail,
             elim,
+            deferred,
             ..
         } = self;
-        let Some(next) = scores.peek(trail, |v| !elim.is_eliminated(v)) else {
+        let Some(next) = scores.peek(trail, |v| !elim.is_eliminated(v) && !deferred.has(v)) else {
             return keep;
         };
         let mut level = keep;

@@ -12,7 +12,7 @@ use crate::bump::Bump;
 use crate::check::ModelCheck;
 use crate::clause::{Arena, Clauses, NO_REASON};
 use crate::congruence::Congruence;
-use crate::decide::{Phases, Scores};
+use crate::decide::{Deferred, Phases, Scores};
 use crate::eliminate::Elimination;
 use crate::external::External;
 use crate::factor::Factor;
@@ -93,6 +93,8 @@ pub struct Solver {
     pub(crate) bump: Bump,
     /// Saved, target, best and user phases (`decide.rs`).
     pub(crate) phases: Phases,
+    /// The variables decided last (`decide.rs`, [`Solver::defer_decision`]).
+    pub(crate) deferred: Deferred,
     /// Focused/stable mode and its schedule (`mode.rs`).
     pub(crate) mode: Mode,
     /// Random decision sequences: their schedule and stream (`randec.rs`).
@@ -186,6 +188,7 @@ impl Solver {
             scores: Scores::default(),
             bump: Bump::default(),
             phases: Phases::default(),
+            deferred: Deferred::default(),
             mode: Mode::default(),
             randec: RandomDecisions::default(),
             restart: Restart::default(),
@@ -527,6 +530,20 @@ impl Solver {
         self.phases.user[lit.var().index()] = if lit.is_positive() { L_TRUE } else { L_FALSE };
         self.lucky.forgo();
         self.factor.forgo();
+    }
+
+    /// Decides `var` only once every other variable is assigned: it stays out of the decision
+    /// orders (EVSIDS and VMTF) and of random decisions, and is decided only when nothing else
+    /// is left. Creates the variable if needed.
+    ///
+    /// Why: for auxiliary variables that propagation fixes once the variables they describe
+    /// are fixed — an external propagator's order literals `[N ≥ k]` of a sum of cells — a
+    /// decision is a guess the formula never needs, and a costly one (the propagator then
+    /// fixes every cell the guessed bound leaves no room for). The search stays complete: a
+    /// deferred variable still free at the end is decided like any other.
+    pub fn defer_decision(&mut self, var: Var) {
+        self.reserve_vars(var.index() + 1);
+        self.deferred.add(var.index());
     }
 
     /// Overwrites the saved phase (phase saving's memory) of variable `i` with `values[i]`, for

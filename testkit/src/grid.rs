@@ -187,9 +187,7 @@ pub fn engine(model: &GridModel) -> Solver {
     for c in &w.hard {
         s.add_clause(c);
     }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
+    model.connect_search(&mut s);
     s
 }
 

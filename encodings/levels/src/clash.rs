@@ -214,9 +214,7 @@ fn has_level(
     for c in &wcnf.hard {
         s.add_clause(c);
     }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
+    model.connect_search(&mut s);
     let status = s.solve(&[], Budget::conflicts(budget));
     if let Some(e) = s.propagator_error() {
         return Err(GridError::Rejected(Rejection::Propagator(e.clone())));

@@ -77,6 +77,10 @@ pub struct GridModel {
     /// What the families left to the search, in table order (see [`SearchPlan`]): the parts
     /// of [`GridModel::propagator`].
     pub(crate) plans: Vec<Arc<dyn SearchPlan>>,
+    /// Variables the engine should decide only after every other one
+    /// (`Solver::defer_decision`): auxiliary literals the search parts fix by propagation
+    /// once the cells are fixed (the count integers' order literals, `families/counts/ints.rs`).
+    pub(crate) deferred: Vec<Var>,
     /// Why this model cannot be built, when a family found out while encoding (an exact
     /// encoding too large for the export): the build returns it instead of the model.
     pub(crate) refused: Option<GridError>,
@@ -147,6 +151,7 @@ impl GridModel {
             wished: Vec::new(),
             tags: Vec::new(),
             plans: Vec::new(),
+            deferred: Vec::new(),
             refused: None,
             parts: Vec::new(),
             shared_layers: Vec::new(),
@@ -205,6 +210,21 @@ impl GridModel {
             return None;
         }
         Some(Box::new(Composite::new(parts)))
+    }
+
+    /// Connects [`GridModel::propagator`] (when there is one) to `s`, the engine holding the
+    /// model's clauses, and tells it which variables to decide last
+    /// (`Solver::defer_decision`: the count integers' order literals, which the propagator
+    /// fixes once the cells are fixed; a decision on one is a guessed bound that fixes
+    /// hundreds of cells at once). Every engine that solves the propagated model should be
+    /// connected this way.
+    pub fn connect_search(&self, s: &mut grim_solver::Solver) {
+        if let Some(p) = self.propagator() {
+            s.connect_propagator(p);
+        }
+        for &v in &self.deferred {
+            s.defer_decision(v);
+        }
     }
 
     /// The spec this model encodes.

@@ -13,16 +13,18 @@ pub struct GridOptions {
     pub soft_preferences: Option<bool>,
     /// Whether the propagated model gives its large counts integer variables with order
     /// literals `[count ≥ k]` (`families/counts/ints.rs`): `None` follows the default
-    /// ([`GridOptions::count_ints`]); `Some(false)` keeps the cell-explained counters of
+    /// ([`GridOptions::count_ints`], on); `Some(false)` keeps the cell-explained counters of
     /// `families/counts/propagate.rs`. Only the propagated model (the default `solve`) reads it.
     pub count_ints: Option<bool>,
 }
 
 impl GridOptions {
-    /// Whether the counts are integers in this build (see the field of the same name): off
-    /// unless asked for, because on the shipped specs the order literals cost time where a
-    /// level exists (`benches/results/issue41-ints-2026-12-07.md`).
+    /// Whether the counts are integers in this build (see the field of the same name): on
+    /// unless turned off. They refute contradicting counts and ratio chains at the root that
+    /// the counters need a search for, and since their order literals are decided last they
+    /// cost no conflicts on the shipped specs
+    /// (`benches/results/issue41-ints-2026-12-07b.md`).
     pub fn count_ints(&self) -> bool {
-        self.count_ints.unwrap_or(false)
+        self.count_ints.unwrap_or(true)
     }
 }

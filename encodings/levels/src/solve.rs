@@ -843,9 +843,7 @@ pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
     for l in model.problem.phases() {
         s.set_phase(l);
     }
-    if let Some(p) = model.propagator() {
-        s.connect_propagator(p);
-    }
+    model.connect_search(&mut s);
     if let Some(p) = progress {
         s.set_progress(PROGRESS_CONFLICTS, Some(engine_progress(p, None)));
     }

@@ -264,3 +264,52 @@ fn the_issue_s_contradicting_counts_are_refuted_at_the_root_without_the_presolve
         assert_eq!(s.stats().conflicts, 0, "{json}");
     }
 }
+
+/// Counts over nested cells (a 10×10 region inside the 20×20 map) are linked by the rows
+/// `N(inner) ≤ N(outer) ≤ N(inner) + |rest|`: with no presolve in front, "≥ 30 inside" against
+/// "≤ 25 in all", and "≤ 20 inside" against "≥ 321 in all" (300 cells outside), are refuted
+/// before any conflict; one cell less on the second ("≥ 320") is a level, which passes the
+/// referee: the rows cut no level.
+#[test]
+fn nested_counts_refute_each_other_at_the_root_and_cut_no_level() {
+    let spec = |inner: Value, outer: Value| {
+        let doc = json!({"width": 20, "height": 20,
+            "tiles": [{"name": "wall", "glyph": "#"}, {"name": "water", "glyph": "~"}],
+            "counts": [inner, outer]});
+        GridSpec::from_json(&doc.to_string()).unwrap()
+    };
+    let region = json!({"x": 5, "y": 5, "w": 10, "h": 10});
+    let cases = [
+        (
+            json!({"of": "water", "region": region, "min": 30}),
+            json!({"of": "water", "max": 25}),
+            false,
+        ),
+        (
+            json!({"of": "water", "region": region, "max": 20}),
+            json!({"of": "water", "min": 321}),
+            false,
+        ),
+        (
+            json!({"of": "water", "region": region, "max": 20}),
+            json!({"of": "water", "min": 310}),
+            true,
+        ),
+    ];
+    for (inner, outer, level) in cases {
+        let spec = spec(inner, outer);
+        let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
+        let mut s = engine(&model);
+        let got = s.solve(&[], Budget::conflicts(100_000));
+        assert_eq!(s.propagator_error(), None);
+        if level {
+            assert_eq!(got, Status::Sat);
+            let values = s.model().expect("a model after Sat");
+            let found = model.decode(&values).unwrap();
+            check_level(&spec, &found).unwrap();
+        } else {
+            assert_eq!(got, Status::Unsat);
+            assert_eq!(s.stats().conflicts, 0);
+        }
+    }
+}

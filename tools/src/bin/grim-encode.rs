@@ -285,10 +285,10 @@ struct ModelArgs {
     /// all clauses hard) or `soft` (weighted soft clauses: the output is WCNF).
     #[arg(long, value_enum, value_name = "MODE")]
     preferences: Option<PreferencesArg>,
-    /// Large counts as integers in the propagated solve: `on` gives each an integer variable
-    /// with order literals `[count ≥ k]`, so that counts over the same or nested selections
-    /// refute each other in one conflict; `off` (the default) keeps the counters explained by
-    /// cells (figures: benches/results/issue41-ints-2026-12-07.md).
+    /// Large counts as integers in the propagated solve: `on` (the default) gives each an
+    /// integer variable with order literals `[count ≥ k]`, so that counts over the same or
+    /// nested selections refute each other in one conflict; `off` keeps the counters
+    /// explained by cells (figures: benches/results/issue41-ints-2026-12-07b.md).
     #[arg(long, value_enum, value_name = "on|off")]
     count_ints: Option<Switch>,
 }

@@ -7,8 +7,11 @@
 //! - a count's bounds are unit clauses `[N ≥ lo]`, `¬[N ≥ hi+1]` (with a soft count's guard);
 //! - a ratio (`per`) is a row `den·N(of) − num·N(per) ≥ 0` over two integers;
 //! - two counts whose cells nest (a region inside a region, a tile set inside a tile set: the
-//!   literal sets are then subsets, `GridModel::count_lits`) are linked by the integer of the
-//!   difference, `N(outer) = N(inner) + N(rest)`, two rows over three integers.
+//!   literal sets are then subsets, `GridModel::count_lits`) are linked by two rows,
+//!   `N(inner) ≤ N(outer) ≤ N(inner) + |rest|`. (An integer of the difference, with its own
+//!   order literals, was measured first: 5,270 more variables on the 64×64 caves, whose "moss
+//!   ≥ 40" nests in "open 35–65 %", for 30 % more CPU time on cave-64; the two rows refute
+//!   nested counts the same way.)
 //!
 //! The part of the grid propagator here ([`Ints`]) does two things. The **channel** keeps each
 //! integer equal to its cells: `k` true cells make `[N ≥ k]` true, `n−k+1` false ones make it
@@ -24,13 +27,24 @@
 //! every threshold `1..=n` of every integer, with the chain `[N ≥ k+1] → [N ≥ k]` as binary
 //! clauses (n variables and n−1 binary clauses per integer: 4,096 of each for a count over a
 //! 64×64 map). Every bound a row derives then has its literal, so no propagation is rounded
-//! away. They get **no phase hint**: hinted with the wished cells' count (`[N ≥ k]` for `k ≤
-//! w`), the engine's first decisions on them pin `N` to exactly `w`, and arena-mirrored-64 seed
-//! 1 went from 1.8 s to no level in 25 s; unhinted, 1.8 s.
+//! away.
 //!
-//! What it costs is measured in `benches/results/issue41-ints-2026-12-07.md`; it is an option
-//! ([`GridOptions::count_ints`](crate::options::GridOptions::count_ints)), and
-//! `propagate.rs` stays the default.
+//! **Why the engine decides them last** (`Solver::defer_decision`, through
+//! `GridModel::connect_search`). An order literal is a function of the cells, so the search
+//! never needs to decide one; but it appears in reasons, conflicts bump it, and a decision on
+//! it is a guessed bound: `¬[N ≥ k]` with `k − 1` cells true makes the channel fix every
+//! free cell false, each explained by the `k − 1` true cells. That was the slow seeds of the
+//! first measurement (cave-runs-64 seed 3: 1.15 million such explanations of ~205 literals in
+//! 2,002 conflicts, 19 s; deferred: the same 576 conflicts as the counters, 0.8 s;
+//! `benches/results/issue41-ints-2026-12-07b.md`). Phase hints did not cure it: hinted with
+//! the wished count the decisions pin `N` to it (arena-mirrored-64 seed 1: 1.8 s → no level
+//! in 25 s), hinted false they still guess upper bounds (cave-no-dead-ends-64 seed 4: 0.25 →
+//! 1.3 s). An integer whose cells are all fixed fixes its own order literals, so the engine
+//! is never left to decide them at the end either.
+//!
+//! It is the default of the propagated model
+//! ([`count_ints`](crate::options::GridOptions::count_ints)); `off` keeps the counters of
+//! `propagate.rs`.
 
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
@@ -57,7 +71,7 @@ struct RowDef {
     guard: Option<Lit>,
 }
 
-/// A row names at most three integers (a ratio two, a nesting three), so that the bounds it
+/// A row names at most three integers (a ratio or a nesting two), so that the bounds it
 /// read fit in a [`Reason`] beside its index.
 const MAX_TERMS: usize = 3;
 
@@ -93,6 +107,7 @@ impl Builder {
         for k in 1..order.len() {
             m.problem.add_clause(&[!order[k], order[k - 1]], None);
         }
+        m.deferred.extend(order.iter().map(|o| o.var()));
         m.tag(owner);
         let s = self.sums.len() as u32;
         self.sums.push(SumDef { cells, order });
@@ -150,17 +165,25 @@ impl Builder {
         };
         let (sa, sb) = (self.sum(m, a), self.sum(m, b));
         self.ruled.extend([sa, sb]);
-        self.rows.push(RowDef {
-            terms: vec![(den, sa), (-num, sb)],
-            bound: 0,
-            guard,
-        });
+        // A ratio of 0 (`min: 0`, or `max: 0` with the roles swapped) leaves a term with
+        // coefficient 0, which says nothing and which the row's propagation divides by.
+        let terms: Vec<(i64, u32)> = [(den, sa), (-num, sb)]
+            .into_iter()
+            .filter(|&(c, _)| c != 0)
+            .collect();
+        if !terms.is_empty() {
+            self.rows.push(RowDef {
+                terms,
+                bound: 0,
+                guard,
+            });
+        }
         true
     }
 
     /// Links the integers whose cells nest (`inner ⊂ outer`, no ruled integer strictly
-    /// between) by the integer of the difference: `N(outer) = N(inner) + N(rest)`.
-    fn nest(&mut self, m: &mut GridModel) {
+    /// between) by two rows: `N(inner) ≤ N(outer) ≤ N(inner) + |outer \ inner|`.
+    fn nest(&mut self) {
         let mut ruled = self.ruled.clone();
         ruled.sort_unstable();
         ruled.dedup();
@@ -192,21 +215,16 @@ impl Builder {
         }
         for (i, j) in links {
             let (inner, outer) = (ruled[i], ruled[j]);
-            let rest: Vec<Lit> = (self.sums[outer as usize].cells.iter())
-                .copied()
-                .filter(|l| sets[i].binary_search(&l.code()).is_err())
-                .collect();
-            let r = self.sum(m, &rest);
-            let terms = vec![(1, inner), (1, r), (-1, outer)];
-            let neg = terms.iter().map(|&(c, s)| (-c, s)).collect();
+            let rest = (sets[j].len() - sets[i].len()) as i64;
+            // N(inner) ≤ N(outer) and N(outer) ≤ N(inner) + |rest|.
             self.rows.push(RowDef {
-                terms,
+                terms: vec![(1, outer), (-1, inner)],
                 bound: 0,
                 guard: None,
             });
             self.rows.push(RowDef {
-                terms: neg,
-                bound: 0,
+                terms: vec![(1, inner), (-1, outer)],
+                bound: -rest,
                 guard: None,
             });
         }
@@ -217,7 +235,7 @@ impl Builder {
         if self.sums.is_empty() {
             return;
         }
-        self.nest(m);
+        self.nest();
         m.plans.push(Arc::new(IntPlan {
             sums: self.sums,
             rows: self.rows,
@@ -444,7 +462,9 @@ impl Ints {
             ctx.add_clause(&clause, ClauseKind::Learned);
             return true;
         }
-        let read = !self.rows_of[i].is_empty();
+        // Once every cell is fixed the integer is known: its order literals are then fixed
+        // too, so that the engine, which decides them last, never has to guess one.
+        let read = !self.rows_of[i].is_empty() || t + f == n;
         if read && t > lb {
             let o = self.order[i][t as usize - 1];
             lazy.propagate(ctx, o, Reason::new(UP, [s, t, 0, 0], now));
@@ -504,6 +524,9 @@ impl Ints {
         }
         for j in 0..row.terms.len() {
             let (c, s) = row.terms[j];
+            if c == 0 {
+                continue; // `Builder::ratio` makes none; a zero term bounds nothing
+            }
             let (lb, ub) = (self.lb[s as usize], self.ub[s as usize]);
             let step = slack / i128::from(c.unsigned_abs());
             if c > 0 {

@@ -7,8 +7,8 @@
 //!   to the search.
 //! - `unary.rs`: the export's clauses (every count unary, ratios on shared sorted outputs).
 //! - `propagate.rs`: the part of the grid propagator that checks those rows as linear
-//!   constraints.
-//! - `ints.rs`: the same counts as integers with order literals `[count ≥ k]` (an option,
+//!   constraints (with `GridOptions::count_ints` off).
+//! - `ints.rs`: the same counts as integers with order literals `[count ≥ k]` (the default,
 //!   `GridOptions::count_ints`), whose reasons between counts are bound literals.
 
 pub(crate) mod rule;
