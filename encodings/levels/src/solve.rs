@@ -595,6 +595,8 @@ pub(crate) fn solve_soft_propagated(
         }
     })?;
     oll.set_phases(&model.problem.phases());
+    // The count integers' order literals, as on the hard path (`GridModel::connect_search`).
+    oll.defer_decisions(&model.deferred);
     if let Some(stop) = stop {
         oll.set_terminator(stop);
     }

@@ -494,6 +494,16 @@ impl Oll {
         Ok(oll)
     }
 
+    /// Keeps `vars` out of the engine's decisions until nothing else is left
+    /// (`Solver::defer_decision`). Why: a propagator's auxiliary variables that propagation
+    /// fixes from the ones they describe (a grid's count order literals `[N ≥ k]`) are guesses
+    /// when decided, and costly ones; the grid's soft path defers them as its hard path does.
+    pub fn defer_decisions(&mut self, vars: &[grim_solver::Var]) {
+        for &v in vars {
+            self.solver.defer_decision(v);
+        }
+    }
+
     /// Reports the engine's progress every `every_conflicts` conflicts over all of its calls
     /// (`Solver::set_progress`; 0 or `None` turns it off): a long optimisation whose bounds do
     /// not move still shows that it searches. The report only observes.
