@@ -31,7 +31,10 @@ fn random_spec(rng: &mut SplitMix64) -> String {
     let h = 3 + rng.index(3);
     let locks = rng.below(4) == 0;
     let gem = locks || rng.below(2) == 0;
-    let mut tiles = vec![r##"{"name": "wall", "glyph": "#"}"##, r##"{"name": "floor", "glyph": "."}"##];
+    let mut tiles = vec![
+        r##"{"name": "wall", "glyph": "#"}"##,
+        r##"{"name": "floor", "glyph": "."}"##,
+    ];
     let mut glyphs = vec!['#', '.'];
     if gem {
         tiles.push(r##"{"name": "gem", "glyph": "g"}"##);
@@ -71,7 +74,11 @@ fn random_spec(rng: &mut SplitMix64) -> String {
     }
     let n = 3 + rng.index(3);
     let mut keys: Vec<&str> = Vec::new();
-    let floorish = if locks { r##"["floor", "gem"]"## } else { r##""floor""## };
+    let floorish = if locks {
+        r##"["floor", "gem"]"##
+    } else {
+        r##""floor""##
+    };
     for &f in &families[..n] {
         let (key, body) = match f {
             0 => {
@@ -226,6 +233,9 @@ fn one_engine(
 /// Everything the module doc lists, on one spec. Returns (accepted, rejected), or `None` when
 /// the spec is refused by the parser or the builder (a random spec may be inconsistent).
 fn check_spec(json: &str, rng: &mut SplitMix64, shuffles: usize) -> Option<(usize, usize)> {
+    if std::env::var("CROSS_FAMILY_VERBOSE").is_ok() {
+        eprintln!("{json}");
+    }
     let spec = GridSpec::from_json(json).ok()?;
     let levels = fitting(&spec);
     let accepted: Vec<bool> = levels
@@ -237,11 +247,20 @@ fn check_spec(json: &str, rng: &mut SplitMix64, shuffles: usize) -> Option<(usiz
     let outcome = grim_levels::solve(&spec, &options, Budget::UNLIMITED);
     match &outcome {
         Ok(GridOutcome::Level(l)) => {
-            assert!(kept > 0, "solve found a level, the referee accepts none\n{json}");
-            assert!(check_level(&spec, l).is_ok(), "solve's level refused\n{json}");
+            assert!(
+                kept > 0,
+                "solve found a level, the referee accepts none\n{json}"
+            );
+            assert!(
+                check_level(&spec, l).is_ok(),
+                "solve's level refused\n{json}"
+            );
         }
         Ok(GridOutcome::NoLevel { .. }) => {
-            assert_eq!(kept, 0, "solve said no level, the referee accepts {kept}\n{json}")
+            assert_eq!(
+                kept, 0,
+                "solve said no level, the referee accepts {kept}\n{json}"
+            )
         }
         Ok(other) => panic!("unlimited solve stopped: {other:?}\n{json}"),
         Err(_) => {}
@@ -301,4 +320,13 @@ fn mixed_families_admit_exactly_the_referees_levels_one_after_another() {
         specs * 2 > rounds && kept > 0 && broken > 0,
         "the rounds saw {specs} usable specs, {kept} kept and {broken} broken levels"
     );
+}
+
+#[test]
+fn locks_chokepoints_ratio_dead_ends_and_runs_solve_without_a_crash() {
+    let json = r##"{"width": 5, "height": 3, "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}, {"name": "gem", "glyph": "g"}, {"name": "door", "glyph": "+"}], "mask": [".??..", "?..##", ".?#.?"], "locks": [{"start": {"x": 0, "y": 0}, "through": ["floor", "gem"], "colors": [{"key": "gem", "door": "door"}]}], "chokepoints": [{"class": "floor", "min": 1}], "counts": [{"of": "gem", "per": "floor", "min": 0.5, "max": 0.9}], "dead_ends": [{"class": "floor", "min": 1, "max": 2}], "runs": [{"of": "floor", "max": 3, "axis": "row"}]}"##;
+    for seed in 0..20 {
+        let mut rng = SplitMix64::new(seed);
+        assert!(check_spec(json, &mut rng, 3).is_some());
+    }
 }
