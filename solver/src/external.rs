@@ -285,6 +285,11 @@ pub(crate) struct External {
     stamp: u32,
     error: Option<PropagatorError>,
     log: Option<Box<dyn Write + Send>>,
+    /// Literals propagated above level 0 whose reason (a lazy one once asked for, or a
+    /// propagator's clause) had every other literal false at level 0: they hold at level 0, and are assigned there at the next
+    /// backtrack to it (their reason clause, watched on the literal and a level-0 false one,
+    /// would otherwise stay unit and unpropagated there).
+    late_units: Vec<Lit>,
 }
 
 impl External {
@@ -340,6 +345,7 @@ impl Solver {
             stamp: 0,
             error: None,
             log: None,
+            late_units: Vec::new(),
         };
         self.external = Some(ext);
         for v in vars {
@@ -403,6 +409,34 @@ impl Solver {
                 ext.prop.notify_backtrack(level);
             }
         }
+    }
+
+    /// At level 0, assigns the late units (`External::late_units`) still unassigned; true when
+    /// it assigned any (the search propagates them before its level-0 passes, which expect a
+    /// fixpoint), or refuted the formula: one false at level 0 sets `ok` false.
+    pub(crate) fn assign_late_units(&mut self) -> bool {
+        if self.trail.decision_level() != 0 {
+            return false;
+        }
+        let units = match &mut self.external {
+            Some(ext) if !ext.late_units.is_empty() => std::mem::take(&mut ext.late_units),
+            _ => return false,
+        };
+        let mut assigned = false;
+        for l in units {
+            match self.trail.value(l) {
+                L_UNDEF => {
+                    self.trail.assign(l, NO_REASON);
+                    assigned = true;
+                }
+                L_FALSE => {
+                    self.ok = false;
+                    self.proof.add(&[], &[]);
+                }
+                _ => {}
+            }
+        }
+        assigned || !self.ok
     }
 
     /// Tells the propagator the observed assignments since the last notification, one batch
@@ -716,8 +750,15 @@ impl Solver {
             (L_TRUE, _) | (L_UNDEF, L_UNDEF) => Round::Quiet,
             (L_UNDEF, _) => {
                 // Unit: its free literal is implied (at the current level: the engine does not
-                // backtrack for a late implication).
+                // backtrack for a late implication). When every other literal is false at
+                // level 0 it holds there: a late unit (`External::late_units`).
                 self.trail.assign(a, c);
+                if self.trail.decision_level() > 0
+                    && self.trail.level[b.var().index()] == 0
+                    && let Some(ext) = &mut self.external
+                {
+                    ext.late_units.push(a);
+                }
                 Round::Again
             }
             _ => {
@@ -811,6 +852,14 @@ impl Solver {
         };
         if buf.len() >= 2 {
             self.watches.attach(&self.arena, c);
+        }
+        if level > 0
+            && buf
+                .get(1)
+                .is_none_or(|&o| self.trail.level[o.var().index()] == 0)
+            && let Some(ext) = &mut self.external
+        {
+            ext.late_units.push(lit);
         }
         self.clauses.learnts.push(c);
         self.trail.reason[v] = c;

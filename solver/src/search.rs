@@ -159,6 +159,14 @@ impl Solver {
                 return Status::Unknown;
             }
             rung!(self, restarting => restart);
+            // Lazy reasons found to hold at level 0 (`external.rs`): assigned and propagated
+            // before the level-0 passes, which expect a fixpoint.
+            if self.assign_late_units() {
+                if !self.ok {
+                    return Status::Unsat;
+                }
+                continue;
+            }
             rung!(self, simplifying => simplify);
             rung!(self, reducing => reduce);
             rung!(self, congruencing => congruence, or unsat);
