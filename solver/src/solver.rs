@@ -421,11 +421,19 @@ impl Solver {
         self.assumptions.extend_from_slice(assumptions);
         self.limits.start(budget, &self.stats);
         self.external_start();
+        // Late units a propagator's reasons left at the end of the previous call
+        // (`External::late_units`) are assigned before the level-0 passes below, which expect
+        // a fixpoint (the search loop does the same after its restarts).
+        if self.assign_late_units() && self.ok {
+            self.propagate_root();
+        }
         self.trail.debug_check();
         self.init_search();
         // Lucky's one chance comes first, on the formula as given: after elimination its
         // simple orders no longer line up with the encoding (`lucky.rs`).
-        let mut status = if self.lucky_due() && self.lucky() {
+        let mut status = if !self.ok {
+            Status::Unsat
+        } else if self.lucky_due() && self.lucky() {
             Status::Sat
         } else if !self.ok {
             Status::Unsat
