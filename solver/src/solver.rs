@@ -431,9 +431,7 @@ impl Solver {
         self.init_search();
         // Lucky's one chance comes first, on the formula as given: after elimination its
         // simple orders no longer line up with the encoding (`lucky.rs`).
-        let mut status = if !self.ok {
-            Status::Unsat
-        } else if self.lucky_due() && self.lucky() {
+        let mut status = if self.ok && self.lucky_due() && self.lucky() {
             Status::Sat
         } else if !self.ok {
             Status::Unsat
