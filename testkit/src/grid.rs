@@ -278,3 +278,35 @@ pub fn checked_model_count(model: &GridModel, spec: &GridSpec) -> usize {
     assert!(!propagator_error, "the propagator reported an error");
     found.len()
 }
+
+/// Every level of `levels`, in order, solved under its [`assumptions`] in one engine holding
+/// `model` ([`engine`]): satisfiable exactly when the referee (`grim_levels::check_level`)
+/// accepts it, never unknown, with no propagator error on the way. Returns (accepted, rejected) so that a test
+/// can assert it saw both. One engine for all of them on purpose: what it learns from one level
+/// must not cost another (the incremental use of the enumeration and the soft optimiser).
+pub fn referee_agrees_level_by_level(
+    model: &GridModel,
+    spec: &GridSpec,
+    levels: impl IntoIterator<Item = Level>,
+) -> (usize, usize) {
+    let mut s = engine(model);
+    let (mut yes, mut no) = (0, 0);
+    for level in levels {
+        let verdict = grim_levels::check_level(spec, &level);
+        let got = s.solve(&assumptions(model, spec, &level), Budget::UNLIMITED);
+        assert_eq!(s.propagator_error(), None);
+        assert_ne!(got, Status::Unknown);
+        assert_eq!(
+            got == Status::Sat,
+            verdict.is_ok(),
+            "level\n{}referee says {verdict:?}",
+            level.to_text(spec)
+        );
+        if verdict.is_ok() {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+    }
+    (yes, no)
+}

@@ -9,7 +9,7 @@ use grim_levels::{
 };
 use grim_solver::{Budget, Solver, Status};
 
-use grim_testkit::grid::{all_levels, assumptions};
+use grim_testkit::grid::{all_levels, assumptions, referee_agrees_level_by_level};
 
 fn spec(json: &str) -> GridSpec {
     GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"))
@@ -31,26 +31,7 @@ fn engine(model: &GridModel) -> Solver {
 fn both_ways(json: &str) -> (usize, usize) {
     let spec = spec(json);
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
-    let mut s = engine(&model);
-    let (mut yes, mut no) = (0, 0);
-    for level in all_levels(&spec) {
-        let expected = check_level(&spec, &level).is_ok();
-        let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
-        assert_ne!(got, Status::Unknown);
-        assert_eq!(
-            got == Status::Sat,
-            expected,
-            "level\n{}referee says {:?}",
-            level.to_text(&spec),
-            check_level(&spec, &level)
-        );
-        if expected {
-            yes += 1;
-        } else {
-            no += 1;
-        }
-    }
-    (yes, no)
+    referee_agrees_level_by_level(&model, &spec, all_levels(&spec))
 }
 
 fn assert_mixed((yes, no): (usize, usize)) {

@@ -13,7 +13,7 @@ use grim_levels::decode::{Answer, read_answer};
 use grim_levels::encode::write_encoding;
 use grim_levels::{GridModel, GridOptions, GridSpec, Level, check_level};
 use grim_solver::{Budget, Lit, Solver, Status};
-use grim_testkit::grid::{all_levels, assumptions, fitting};
+use grim_testkit::grid::{all_levels, assumptions, fitting, referee_agrees_level_by_level};
 use grim_testkit::reference;
 
 fn spec(json: &str) -> GridSpec {
@@ -40,22 +40,7 @@ fn both_ways(json: &str) -> (usize, usize) {
 fn both_ways_on(json: &str, levels: fn(&GridSpec) -> Vec<Level>) -> (usize, usize) {
     let spec = spec(json);
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
-    let mut s = engine(&model);
-    let (mut yes, mut no) = (0, 0);
-    for level in levels(&spec) {
-        let expected = check_level(&spec, &level).is_ok();
-        let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
-        assert_ne!(got, Status::Unknown);
-        assert_eq!(
-            got == Status::Sat,
-            expected,
-            "level\n{}referee says {:?}",
-            level.to_text(&spec),
-            check_level(&spec, &level)
-        );
-        if expected { yes += 1 } else { no += 1 }
-    }
-    (yes, no)
+    referee_agrees_level_by_level(&model, &spec, levels(&spec))
 }
 
 const AB: &str =

@@ -10,7 +10,7 @@ use grim_levels::{
     check_level,
 };
 use grim_solver::Status;
-use grim_testkit::grid::{all_levels, assumptions, engine};
+use grim_testkit::grid::{all_levels, engine, referee_agrees_level_by_level};
 use serde_json::{Value, json};
 
 fn ints() -> GridOptions {
@@ -26,20 +26,7 @@ fn ints() -> GridOptions {
 fn both_ways(json: &str) -> (usize, usize) {
     let spec = GridSpec::from_json(json).unwrap_or_else(|e| panic!("{e}\n{json}"));
     let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
-    let mut s = engine(&model);
-    let (mut yes, mut no) = (0, 0);
-    for level in all_levels(&spec) {
-        let expected = check_level(&spec, &level).is_ok();
-        let got = s.solve(&assumptions(&model, &spec, &level), Budget::UNLIMITED);
-        assert_eq!(s.propagator_error(), None);
-        assert_eq!(got == Status::Sat, expected, "{}", level.to_text(&spec));
-        if expected {
-            yes += 1;
-        } else {
-            no += 1;
-        }
-    }
-    (yes, no)
+    referee_agrees_level_by_level(&model, &spec, all_levels(&spec))
 }
 
 const ABC: &str = r#""tiles": [{"name": "a", "glyph": "a"},

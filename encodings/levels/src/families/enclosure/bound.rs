@@ -555,23 +555,7 @@ mod tests {
             (!r.is_multiple_of(none_in)).then_some((r >> 8) % 4)
         };
         let nbrs = (0..n)
-            .map(|c| {
-                let (x, y) = (c % w, c / w);
-                let mut v = Vec::new();
-                if y > 0 {
-                    v.push(c - w);
-                }
-                if x + 1 < w {
-                    v.push(c + 1);
-                }
-                if y + 1 < h {
-                    v.push(c + w);
-                }
-                if x > 0 {
-                    v.push(c - 1);
-                }
-                v
-            })
+            .map(|c| crate::graph::around(w, h, c).collect())
             .collect();
         Site {
             nbrs,
