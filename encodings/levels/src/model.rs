@@ -240,8 +240,10 @@ impl GridModel {
 
     /// Whether anything is soft: then only [`GridModel::to_wcnf`] describes the model.
     pub fn is_soft(&self) -> bool {
-        // Soft clauses come only from soft rules, so the spec answers without copying the WCNF.
-        self.spec.has_soft(self.soft_preferences)
+        // Soft clauses come only from soft rules; the model's own clauses (borrowed, not copied)
+        // also answer, so that a family whose soft rules `has_soft` does not list yet is
+        // never solved as if it were hard.
+        self.spec.has_soft(self.soft_preferences) || !self.problem.as_wcnf().soft.is_empty()
     }
 
     /// The model as a CNF, or `None` when something is soft (use [`GridModel::to_wcnf`]).

@@ -127,7 +127,7 @@ impl<'a> Doc<'a> {
             bad = off.map(|v| broken(path.clone(), Some(self.xy(v)), Finding::OffLoop));
         }
         Ok(Judged {
-            soft: false,
+            soft: get(rule.map, "weight").is_some(),
             broken: bad,
         })
     }

@@ -191,6 +191,7 @@ impl GridSpec {
             || self.separation.iter().any(|r| r.weight.is_some())
             || self.symmetry.iter().any(|r| r.weight.is_some())
             || self.acyclic.iter().any(|r| r.weight.is_some())
+            || self.chokepoints.iter().any(|r| r.weight.is_some())
             || soft_preferences
     }
 

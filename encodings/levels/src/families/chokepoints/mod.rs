@@ -26,8 +26,13 @@
 //! the clash diagnosis): the same witness clauses for a level over `max`, and for a level
 //! under `min` the clause that the region's class cells change.
 //!
-//! No soft variant: a soft count would need the exact indicators in every model, so the
-//! quadratic encoding on every grid.
+//! **Soft** (`weight`): one relaxation literal `g` (true: the level pays the weight) joins every
+//! clause that constrains the class — `loop`'s local clauses, the export's bound on the
+//! indicators or its st-numbering's two clauses per cell — and the part of the grid propagator
+//! takes it as its guard (`propagate.rs`); `¬g` is a soft unit of the weight. The lazy model
+//! has no cuts for a soft rule (a cut cannot be told whether the level already pays): it
+//! encodes a soft rule as the export does, and refuses it where the export would. The clash
+//! diagnosis drops soft rules (`open`): a price cannot clash.
 
 pub(crate) mod rule;
 
@@ -91,14 +96,24 @@ impl Family for Chokepoints {
         let rules = m.spec.chokepoints.clone();
         let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
         for (i, rule) in rules.iter().enumerate() {
+            if rule.min == 0 && rule.max.is_none() {
+                continue; // nothing to keep (a soft rule the diagnosis opened)
+            }
             m.tag(Some(RuleTag::new(NAME, i)));
             let lits = lits_of(m, rule);
+            let guard = rule.weight.map(|_| m.problem.new_var().pos());
             if rule.on_loop {
-                local(m, &lits);
+                local(m, &lits, guard);
             }
+            // The lazy model has no cuts for a soft rule: it takes the export's encoding.
+            let export = m.mode == Mode::Eager || (m.mode == Mode::Lazy && guard.is_some());
+            // Whether the guard is what the rule pays by (not so for a soft exact count).
+            let mut priced = true;
             match m.mode {
-                Mode::Eager if st_numbering_applies(&m.spec, rule) => st_numbering(m, &lits),
-                Mode::Eager => {
+                _ if export && st_numbering_applies(&m.spec, rule) => {
+                    st_numbering(m, &lits, guard);
+                }
+                _ if export => {
                     let n = lits.iter().filter(|&&l| l != ff).count() as u64;
                     let e = (0..m.spec.cells())
                         .filter(|&c| lits[c] != ff)
@@ -112,9 +127,9 @@ impl Family for Chokepoints {
                         });
                         continue;
                     }
-                    exact(m, &lits, rule);
+                    priced = exact(m, &lits, rule, guard);
                 }
-                Mode::Lazy => {}
+                Mode::Lazy | Mode::Eager => {}
                 Mode::Propagate => {
                     let lit_of = lits.iter().map(|&l| (l != tt && l != ff).then_some(l));
                     let fixed = lits
@@ -132,25 +147,36 @@ impl Family for Chokepoints {
                         max: rule.max,
                         lit_of: lit_of.collect(),
                         fixed,
+                        guard,
                     }));
                 }
+            }
+            if let (Some(g), Some(w), true) = (guard, rule.weight, priced) {
+                m.problem.add_clause(&[!g], Some(w));
             }
         }
         m.tag(None);
     }
 
+    /// The hard chokepoint rules (a soft one is a price, not a rule that can clash).
     fn clash_rules(&self, spec: &GridSpec) -> Vec<(RuleRef, Switch)> {
-        tagged(
-            spec,
-            NAME,
-            &["class", "min", "max", "loop"],
-            0..spec.chokepoints.len(),
-        )
+        let hard = (0..spec.chokepoints.len()).filter(|&i| spec.chokepoints[i].weight.is_none());
+        tagged(spec, NAME, &["class", "min", "max", "loop"], hard)
+    }
+
+    /// Soft rules leave the diagnosis: their clauses only cost, and the lazy model would
+    /// otherwise give them the export's (perhaps refused) encoding.
+    fn open(&self, spec: &mut GridSpec) {
+        for rule in spec.chokepoints.iter_mut().filter(|r| r.weight.is_some()) {
+            rule.min = 0;
+            rule.max = None;
+            rule.on_loop = false;
+        }
     }
 
     fn cut_lits(&self, m: &GridModel) -> Vec<Lit> {
         let mut out = Vec::new();
-        for rule in &m.spec.chokepoints {
+        for rule in m.spec.chokepoints.iter().filter(|r| r.weight.is_none()) {
             if let Some(class) = m.class_lits.get(&rule.class) {
                 out.extend(class.iter().copied());
             }
@@ -165,6 +191,9 @@ impl Family for Chokepoints {
         let (w, h) = (m.spec.width, m.spec.height);
         let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
         for (i, rule) in m.spec.chokepoints.iter().enumerate() {
+            if rule.weight.is_some() {
+                continue;
+            }
             let Some(class) = m.class_lits.get(&rule.class) else {
                 continue;
             };
@@ -206,8 +235,8 @@ impl Family for Chokepoints {
     }
 }
 
-/// `loop`'s local clauses (see the module doc).
-fn local(m: &mut GridModel, lits: &[Lit]) {
+/// `loop`'s local clauses (see the module doc), each with a soft rule's `guard`.
+fn local(m: &mut GridModel, lits: &[Lit], guard: Option<Lit>) {
     let ff = m.problem.always_false();
     for c in 0..m.spec.cells() {
         if lits[c] == ff {
@@ -216,6 +245,7 @@ fn local(m: &mut GridModel, lits: &[Lit]) {
         let nc: Vec<usize> = m.spec.neighbours(c).filter(|&d| lits[d] != ff).collect();
         let mut alone = vec![!lits[c]];
         alone.extend(nc.iter().map(|&d| lits[d]));
+        alone.extend(guard);
         m.problem.add_clause(&alone, None);
         for &d in nc.iter().filter(|&&d| d > c) {
             let mut pair = vec![!lits[c], !lits[d]];
@@ -225,6 +255,7 @@ fn local(m: &mut GridModel, lits: &[Lit]) {
                 .chain(m.spec.neighbours(d))
                 .filter(|&e| e != c && e != d && lits[e] != ff);
             pair.extend(others.map(|e| lits[e]));
+            pair.extend(guard);
             m.problem.add_clause(&pair, None);
         }
     }
@@ -254,11 +285,13 @@ fn st_numbering_applies(spec: &GridSpec, rule: &ChokepointRule) -> bool {
 /// ranks fall, without meeting `v`, to `s`; from one of larger rank they rise to `t`; removing
 /// `s` (or `t`) every other cell still rises to `t` (falls to `s`); and `s`, `t` are
 /// neighbours — so no cell cuts the class. With one cell (`t` absent) nothing is asked.
+/// A soft rule's `guard` joins the two clauses per cell that ask for the neighbours (the
+/// rest only defines literals).
 /// **Complete**: a 2-connected graph has an st-numbering for each of its edges, and a class of
 /// one or two connected cells satisfies the clauses with ranks 0 and 1. About
 /// `directed edges · (3 · bits + 2)` clauses, against the quadratic [`exact`], so the
 /// cave-sized grids that it refuses export.
-fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
+fn st_numbering(m: &mut GridModel, lits: &[Lit], guard: Option<Lit>) {
     let ff = m.problem.always_false();
     let (w, cells) = (m.spec.width, m.spec.cells());
     // is_s[c] ↔ class(c) ∧ no class cell before c.
@@ -320,15 +353,19 @@ fn st_numbering(m: &mut GridModel, lits: &[Lit]) {
         }
         let mut down = vec![!lits[v], is_s[v]];
         down.extend(below[v].iter().filter_map(|&(u, _)| lt(u, v)));
+        down.extend(guard);
         m.problem.add_clause(&down, None);
         let mut up = vec![!lits[v], is_t[v], alone];
         up.extend(below[v].iter().map(|&(_, l)| l));
+        up.extend(guard);
         m.problem.add_clause(&up, None);
     }
 }
 
-/// The export's exact encoding (see the module doc).
-fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
+/// The export's exact encoding (see the module doc); only the bound on the indicators carries
+/// a soft rule's `guard` (the rest defines them). Whether `guard` is what the rule pays by
+/// (see [`guarded_count`]).
+fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule, guard: Option<Lit>) -> bool {
     let ff = m.problem.always_false();
     let cells = m.spec.cells();
     let n = lits.iter().filter(|&&l| l != ff).count();
@@ -416,5 +453,32 @@ fn exact(m: &mut GridModel, lits: &[Lit], rule: &ChokepointRule) {
         x.min(indicators.len() as u64) as usize
     });
     let lo = usize::try_from(rule.min).unwrap_or(usize::MAX);
-    m.problem.count(&indicators, lo, hi, None);
+    match (guard, rule.weight) {
+        (Some(g), Some(w)) => guarded_count(m, &indicators, (lo, hi), g, w),
+        _ => {
+            m.problem.count(&indicators, lo, hi, None);
+            true
+        }
+    }
+}
+
+/// `lo ≤ Σ indicators ≤ hi` of a soft rule of weight `w`: with `hi` 0 (no chokepoint, the
+/// only bound `loop` allows) one clause `¬a ∨ g` per indicator, `g` the rule's guard, which
+/// its `loop` clauses share; any other bound is a soft count of its own (`Problem::count`),
+/// and `g` is then not used (returns false).
+fn guarded_count(
+    m: &mut GridModel,
+    indicators: &[Lit],
+    (lo, hi): (usize, usize),
+    g: Lit,
+    w: u64,
+) -> bool {
+    if lo == 0 && hi == 0 {
+        for &a in indicators {
+            m.problem.add_clause(&[!a, g], None);
+        }
+        return true;
+    }
+    m.problem.count(indicators, lo, hi, Some(w));
+    false
 }

@@ -14,6 +14,11 @@
 //! - when every cell of the region is decided and the count is below `min`, the conflict is
 //!   the clause that some cell of the region changes (the count depends on nothing else).
 //!
+//! A **soft** rule has a guard literal `g` (true: the level breaks the rule and pays its
+//! weight), added to every clause above. While `g` is free, a clause whose other literals are
+//! all false sets `g` true (a conflict of the hard rule becomes the price); the cells
+//! themselves are only set once `g` is false; while `g` is true the part does nothing.
+//!
 //! When a pass runs: sides computed over a set of possible cells stay *sound* while that set
 //! only shrinks (two cells apart without `v` stay apart when cells are ruled out), so they are
 //! kept until a backtrack gives a ruled-out cell back ([`Chokepoints::sides`] is dropped), and
@@ -38,8 +43,8 @@ const MAX_PROPAGATIONS: usize = 64;
 /// Cells ruled out since the last full pass that make the next pass full.
 const FULL_AFTER: usize = 64;
 
-/// A hard chokepoint rule left to the search: the grid, the bounds, per cell its literal
-/// (`None`: a constant) and whether it may hold the class at all.
+/// A chokepoint rule left to the search: the grid, the bounds, per cell its literal
+/// (`None`: a constant) and whether it may hold the class at all, and a soft rule's guard.
 #[derive(Debug)]
 pub(super) struct Plan {
     pub(super) width: usize,
@@ -49,6 +54,8 @@ pub(super) struct Plan {
     pub(super) lit_of: Vec<Option<Lit>>,
     /// The status of the cells without a literal (`OUT` or `IN`), `OPEN` for the others.
     pub(super) fixed: Vec<u8>,
+    /// A soft rule's relaxation literal (true: the rule may be broken).
+    pub(super) guard: Option<Lit>,
 }
 
 impl SearchPlan for Plan {
@@ -76,11 +83,13 @@ impl SearchPlan for Plan {
             fresh: Vec::new(),
             outs: 0,
             open: self.fixed.iter().filter(|&&s| s == OPEN).count(),
+            guard: self.guard,
+            guard_at: None,
         })
     }
 }
 
-/// One hard chokepoint rule in the search (see the module doc).
+/// One chokepoint rule in the search (see the module doc).
 struct Chokepoints {
     width: usize,
     height: usize,
@@ -100,6 +109,9 @@ struct Chokepoints {
     outs: usize,
     /// Cells still `OPEN`.
     open: usize,
+    /// A soft rule's guard, and its value and level once assigned.
+    guard: Option<Lit>,
+    guard_at: Option<(bool, u32)>,
 }
 
 impl Chokepoints {
@@ -112,7 +124,27 @@ impl Chokepoints {
                 .into_iter()
                 .filter(|&x| x != lit),
         );
+        reason.extend(self.guard);
         reason
+    }
+
+    /// Raises `clause` (every literal false but a soft rule's guard): a conflict when the
+    /// rule is hard or its guard false, else the guard set true with the clause as reason.
+    /// Returns true on a conflict.
+    fn violated(&self, ctx: &mut Context<'_>, mut clause: Vec<Lit>) -> bool {
+        match (self.guard, self.guard_at) {
+            (Some(g), None) => {
+                clause.retain(|&l| l != g);
+                clause.insert(0, g);
+                ctx.propagate_because(g, &clause);
+                false
+            }
+            (g, _) => {
+                clause.extend(g);
+                ctx.add_clause(&clause, ClauseKind::Learned);
+                true
+            }
+        }
     }
 
     /// What cell `v` implies with `max` 0 (the module doc's second item): the literal to set
@@ -161,10 +193,17 @@ impl SearchPart for Chokepoints {
 
     fn observed(&self, out: &mut Vec<Var>) {
         out.extend(self.lit_of.iter().flatten().map(|l| l.var()));
+        out.extend(self.guard.map(|g| g.var()));
     }
 
     fn notify(&mut self, lits: &[Lit], level: u32, _first: u64) {
         for &l in lits {
+            if let Some(g) = self.guard
+                && g.var() == l.var()
+            {
+                self.guard_at.get_or_insert((l == g, level));
+                continue;
+            }
             let Some(Some(c)) = self.cell_of.get(l.var().index()) else {
                 continue;
             };
@@ -185,6 +224,11 @@ impl SearchPart for Chokepoints {
     }
 
     fn backtrack(&mut self, level: u32) {
+        if self.guard_at.is_some_and(|(_, l)| l > level) {
+            // The passes skipped while the guard was true are owed: the next one is full.
+            self.guard_at = None;
+            self.sides = None;
+        }
         let mut regained = false;
         while let Some(&(c, l)) = self.trail.last() {
             if l <= level {
@@ -205,6 +249,12 @@ impl SearchPart for Chokepoints {
 
     fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
         let (w, h) = (self.width, self.height);
+        if self.guard_at.is_some_and(|(value, _)| value) {
+            // The rule is paid for: nothing to check until a backtrack frees the guard
+            // (`backtrack` then asks for a full pass).
+            self.fresh.clear();
+            return false;
+        }
         // Once every cell is decided, the next pass is the exact check: full.
         let changed = self.outs > 0 || !self.fresh.is_empty();
         let full = self.sides.is_none() || self.outs >= FULL_AFTER || (self.open == 0 && changed);
@@ -260,8 +310,7 @@ impl Chokepoints {
             // A local pass sees only some of the certain cells: enough for a ceiling of 0.
             if (full || max == 0) && found.len() as u64 > max {
                 let clause = self.conflict(&found, max);
-                ctx.add_clause(&clause, ClauseKind::Learned);
-                return true;
+                return self.violated(ctx, clause);
             }
         }
         if self.open == 0 && full {
@@ -272,12 +321,12 @@ impl Chokepoints {
                     .zip(&self.status)
                     .filter_map(|(l, &s)| l.map(|l| if s == IN { !l } else { l }))
                     .collect();
-                ctx.add_clause(&clause, ClauseKind::Learned);
-                return true;
+                return self.violated(ctx, clause);
             }
             return false;
         }
-        if self.max != Some(0) {
+        // A soft rule's cells are set only once it is certainly kept (its guard false).
+        if self.max != Some(0) || (self.guard.is_some() && self.guard_at.is_none()) {
             return false;
         }
         let mut made = 0;

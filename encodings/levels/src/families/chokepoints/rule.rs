@@ -2,7 +2,7 @@
 
 use crate::families::counts::rule::region_or_grid;
 use crate::spec::problem::{Expected, FieldProblem};
-use crate::spec::reader::{R, Reader, field, invalid, join, object, required, uint, wrong};
+use crate::spec::reader::{R, Reader, field, invalid, join, object, required, uint, weight, wrong};
 use crate::spec::vocab::{Region, TileSet};
 use serde_json::Value;
 
@@ -26,10 +26,16 @@ pub struct ChokepointRule {
     pub on_loop: bool,
     /// The cells the rule looks at (the whole grid by default).
     pub region: Region,
+    /// Present ⇒ soft: a level that breaks the rule (its bounds, or `loop`) pays this once.
+    pub weight: Option<u64>,
 }
 
 pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<ChokepointRule> {
-    let m = object(v, path, &["class", "min", "max", "loop", "region"])?;
+    let m = object(
+        v,
+        path,
+        &["class", "min", "max", "loop", "region", "weight"],
+    )?;
     let class = reader.tile_sets(required(m, path, "class")?, &join(path, "class"))?;
     let number = |k: &str| {
         field(m, k)
@@ -68,5 +74,6 @@ pub(crate) fn read_rule(reader: &Reader, v: &Value, path: &str) -> R<ChokepointR
         max: if on_loop { Some(0) } else { max },
         on_loop,
         region: region_or_grid(reader, m, path)?,
+        weight: weight(m, path)?,
     })
 }
