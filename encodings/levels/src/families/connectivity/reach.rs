@@ -629,10 +629,13 @@ mod tests {
             let graph = Graph::grid(w, h);
             let n = w * h;
             for _ in 0..2000 {
-                let out: Vec<bool> = (0..n).map(|_| rng.next_u64() % 3 == 0).collect();
+                let out: Vec<bool> = (0..n).map(|_| rng.next_u64().is_multiple_of(3)).collect();
                 let anchor = (rng.next_u64() % n as u64) as usize;
                 let cell = (rng.next_u64() % n as u64) as usize;
-                let avoid = (rng.next_u64() % 2 == 0).then(|| (rng.next_u64() % n as u64) as usize);
+                let avoid = rng
+                    .next_u64()
+                    .is_multiple_of(2)
+                    .then(|| (rng.next_u64() % n as u64) as usize);
                 let is_out = |c: usize| out[c];
                 let (a, _) = border(&graph, anchor, &is_out, avoid, &mut scratch);
                 let (b, _) = border(&graph, cell, &is_out, avoid, &mut scratch);
