@@ -9,6 +9,7 @@
 //! cell for certain. The certificate is the piece of one side: its cells' neighbours outside
 //! it (other than `v`) are all ruled out ([`witness`]).
 
+use crate::graph::{Graph, NONE as GRAPH_NONE};
 use grim_solver::Lit;
 use std::collections::VecDeque;
 
@@ -31,16 +32,37 @@ pub(super) fn around(w: usize, h: usize, c: usize) -> [Option<usize>; 4] {
 }
 
 /// The depth-first search over the cells not `OUT`.
+#[derive(Default)]
 pub(super) struct Sides {
-    disc: Vec<u32>,
-    low: Vec<u32>,
+    /// Per cell, its numbers in the search, side by side (one cache line read per cell).
+    node: Vec<Node>,
+    /// Whether some child's subtree is cut off from the rest by removing the cell: the cells
+    /// whose neighbours may lie on different sides (every other cell's are all [`REST`]).
+    cuts: Vec<bool>,
+    /// The search's stack (kept to reuse its allocation).
+    stack: Vec<(u32, u8)>,
+}
+
+/// A cell's numbers in the depth-first search.
+#[derive(Clone, Copy)]
+struct Node {
+    disc: u32,
+    low: u32,
     /// The largest discovery time in the cell's subtree.
-    last: Vec<u32>,
-    parent: Vec<u32>,
+    last: u32,
+    parent: u32,
 }
 
 /// No cell (a root's parent; not visited).
 const NONE: u32 = u32::MAX;
+
+/// A cell not visited.
+const UNSEEN: Node = Node {
+    disc: NONE,
+    low: NONE,
+    last: NONE,
+    parent: NONE,
+};
 
 /// The side of a neighbour that is not in a piece cut off below the cell.
 pub(super) const REST: usize = usize::MAX;
@@ -48,69 +70,90 @@ pub(super) const REST: usize = usize::MAX;
 impl Sides {
     /// The search over `status` on a `w × h` grid.
     pub(super) fn new(w: usize, h: usize, status: &[u8]) -> Sides {
+        let mut s = Sides::default();
+        s.compute(&Graph::grid(w, h), status);
+        s
+    }
+
+    /// The search over `status` on `graph`, into `self` (its buffers reused: the search part
+    /// runs it at every full pass). Measured on cave-loops-128 (seed 1): the search, with the
+    /// neighbours recomputed from coordinates and four fresh buffers per pass, was 29% of the
+    /// solve, and the sides looked up for every cell of the class another 20% — which
+    /// [`Sides::splits`] now skips for the cells no piece hangs from (most of them).
+    pub(super) fn compute(&mut self, graph: &Graph, status: &[u8]) {
         let n = status.len();
-        let mut s = Sides {
-            disc: vec![NONE; n],
-            low: vec![NONE; n],
-            last: vec![NONE; n],
-            parent: vec![NONE; n],
-        };
+        let s = self;
+        s.node.clear();
+        s.node.resize(n, UNSEEN);
+        s.cuts.clear();
+        s.cuts.resize(n, false);
         let mut time = 0u32;
-        let mut stack: Vec<(usize, usize)> = Vec::new();
+        let mut stack = std::mem::take(&mut s.stack);
+        stack.clear();
         for start in 0..n {
-            if status[start] == OUT || s.disc[start] != NONE {
+            if status[start] == OUT || s.node[start].disc != NONE {
                 continue;
             }
-            s.disc[start] = time;
-            s.low[start] = time;
+            s.node[start].disc = time;
+            s.node[start].low = time;
             time += 1;
-            stack.push((start, 0));
+            stack.push((start as u32, 0));
             while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+                let v = v as usize;
                 if *next < 4 {
-                    let i = *next;
+                    let u = graph.sides(v)[*next as usize];
                     *next += 1;
-                    let Some(u) = around(w, h, v)[i] else {
-                        continue;
-                    };
-                    if status[u] == OUT {
+                    if u == GRAPH_NONE || status[u as usize] == OUT {
                         continue;
                     }
-                    if s.disc[u] == NONE {
-                        s.parent[u] = v as u32;
-                        s.disc[u] = time;
-                        s.low[u] = time;
+                    let u = u as usize;
+                    let du = s.node[u].disc;
+                    if du == NONE {
+                        s.node[u] = Node {
+                            disc: time,
+                            low: time,
+                            last: NONE,
+                            parent: v as u32,
+                        };
                         time += 1;
-                        stack.push((u, 0));
-                    } else if s.parent[v] != u as u32 {
-                        s.low[v] = s.low[v].min(s.disc[u]);
+                        stack.push((u as u32, 0));
+                    } else if s.node[v].parent != u as u32 {
+                        s.node[v].low = s.node[v].low.min(du);
                     }
                 } else {
                     stack.pop();
-                    s.last[v] = time - 1;
-                    let p = s.parent[v];
+                    s.node[v].last = time - 1;
+                    let Node { low, parent: p, .. } = s.node[v];
                     if p != NONE {
                         let p = p as usize;
-                        s.low[p] = s.low[p].min(s.low[v]);
+                        s.node[p].low = s.node[p].low.min(low);
+                        if low >= s.node[p].disc {
+                            s.cuts[p] = true;
+                        }
                     }
                 }
             }
         }
-        s
+        s.stack = stack;
+    }
+
+    /// Whether some neighbour of `v` may have a side other than [`REST`]: else no two of them
+    /// are on different sides, and [`split`] has nothing to find.
+    #[inline]
+    pub(super) fn splits(&self, v: usize) -> bool {
+        self.cuts[v]
     }
 
     /// The side of `v`'s neighbour `u` (both possible): the child of `v` whose subtree holds
     /// `u` when that subtree is cut off from the rest by removing `v`, else [`REST`].
     pub(super) fn side(&self, w: usize, h: usize, v: usize, u: usize) -> usize {
-        let du = self.disc[u];
-        if du <= self.disc[v] || du > self.last[v] {
+        let (du, nv) = (self.node[u].disc, self.node[v]);
+        if du <= nv.disc || du > nv.last {
             return REST; // an ancestor, or the parent
         }
         for c in around(w, h, v).into_iter().flatten() {
-            if self.parent[c] == v as u32
-                && self.disc[c] <= du
-                && du <= self.last[c]
-                && self.low[c] >= self.disc[v]
-            {
+            let nc = self.node[c];
+            if nc.parent == v as u32 && nc.disc <= du && du <= nc.last && nc.low >= nv.disc {
                 return c;
             }
         }
@@ -203,6 +246,9 @@ pub(super) fn split(
     v: usize,
     want: u8,
 ) -> Option<(usize, usize)> {
+    if !sides.splits(v) {
+        return None;
+    }
     let mut first: Option<(usize, usize)> = None;
     for u in around(w, h, v).into_iter().flatten() {
         if status[u] != want {

@@ -29,6 +29,7 @@
 //! conflicts, 80% of it in the search and the sides.
 
 use super::cut::{self, IN, OPEN, OUT, Sides};
+use crate::graph::Graph;
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
@@ -40,7 +41,10 @@ const RANK: u32 = 4;
 /// cost (an assumption, not measured; the conflict check is never cut short).
 const MAX_PROPAGATIONS: usize = 64;
 
-/// Cells ruled out since the last full pass that make the next pass full.
+/// Cells ruled out since the last full pass that make the next pass full. Scaling it with the
+/// grid (256 on a 128×128 grid) was tried: cave-loops-128 seed 1 went from 427 conflicts to
+/// 875 and no faster (the kept sides are sound but weaker); the pass was made cheaper instead
+/// (`Sides::compute`).
 const FULL_AFTER: usize = 64;
 
 /// A chokepoint rule left to the search: the grid, the bounds, per cell its literal
@@ -80,6 +84,8 @@ impl SearchPlan for Plan {
             status: self.fixed.clone(),
             trail: Vec::new(),
             sides: None,
+            spare: None,
+            graph: Graph::grid(self.width, self.height),
             fresh: Vec::new(),
             outs: 0,
             open: self.fixed.iter().filter(|&&s| s == OPEN).count(),
@@ -103,6 +109,10 @@ struct Chokepoints {
     trail: Vec<(u32, u32)>,
     /// The sides of the last full pass, while sound (see the module doc).
     sides: Option<Sides>,
+    /// Sides no longer sound, kept for their buffers.
+    spare: Option<Sides>,
+    /// The grid's neighbours, for the full pass's search.
+    graph: Graph,
     /// Cells that entered the class since the last pass.
     fresh: Vec<u32>,
     /// Cells ruled out since the last full pass.
@@ -157,7 +167,7 @@ impl Chokepoints {
                 let (a, b) = cut::split(w, h, status, sides, v, IN)?;
                 Some((!self.lit_of[v]?, (v, a, b)))
             }
-            IN => {
+            IN if sides.splits(v) => {
                 let a = cut::around(w, h, v)
                     .into_iter()
                     .flatten()
@@ -227,7 +237,7 @@ impl SearchPart for Chokepoints {
         if self.guard_at.is_some_and(|(_, l)| l > level) {
             // The passes skipped while the guard was true are owed: the next one is full.
             self.guard_at = None;
-            self.sides = None;
+            self.recheck();
         }
         let mut regained = false;
         while let Some(&(c, l)) = self.trail.last() {
@@ -240,7 +250,7 @@ impl SearchPart for Chokepoints {
             self.trail.pop();
         }
         if regained {
-            self.sides = None;
+            self.recheck();
         }
         // Cells that entered the class at a kept level still want their local pass.
         let status = &self.status;
@@ -248,7 +258,6 @@ impl SearchPart for Chokepoints {
     }
 
     fn propagate(&mut self, ctx: &mut Context<'_>, _now: u64, _lazy: &mut Lazy<'_>) -> bool {
-        let (w, h) = (self.width, self.height);
         if self.guard_at.is_some_and(|(value, _)| value) {
             // The rule is paid for: nothing to check until a backtrack frees the guard
             // (`backtrack` then asks for a full pass).
@@ -262,7 +271,9 @@ impl SearchPart for Chokepoints {
             return false;
         }
         if full {
-            self.sides = Some(Sides::new(w, h, &self.status));
+            let mut sides = self.spare.take().unwrap_or_default();
+            sides.compute(&self.graph, &self.status);
+            self.sides = Some(sides);
             self.outs = 0;
         }
         let Some(sides) = self.sides.take() else {
@@ -279,7 +290,9 @@ impl SearchPart for Chokepoints {
     }
 
     fn recheck(&mut self) {
-        self.sides = None;
+        if let Some(sides) = self.sides.take() {
+            self.spare = Some(sides);
+        }
     }
 }
 

@@ -64,8 +64,12 @@ pub(crate) enum Inference {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     seen: Vec<u32>,
+    /// The second search's marks in [`separator`] (same stamp as `seen`).
+    seen_b: Vec<u32>,
     stamp: u32,
     queue: VecDeque<usize>,
+    /// The second search's queue in [`separator`].
+    queue_b: VecDeque<usize>,
     disc: Vec<u32>,
     low: Vec<u32>,
     witness: Vec<u32>,
@@ -78,11 +82,13 @@ impl Scratch {
     fn start(&mut self, n: usize) {
         if self.seen.len() != n {
             self.seen = vec![0; n];
+            self.seen_b = vec![0; n];
             self.stamp = 0;
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
+            self.seen_b.fill(0);
             self.stamp = 1;
         }
     }
@@ -384,8 +390,15 @@ pub(crate) fn border(
 }
 
 /// The smaller of the two separators between `anchor` and `cell`: the border of the anchor's
-/// region and the border of the cell's (both avoiding `avoid`). Either holds in every level in
-/// which the two are connected through cells not `out` at that time.
+/// region and the border of the cell's (both avoiding `avoid`; the anchor's on a tie). Either
+/// holds in every level in which the two are connected through cells not `out` at that time.
+///
+/// The two breadth-first searches run in step, a cell at a time, and stop as soon as the
+/// choice is known: once one border is complete, the other search runs only until its border
+/// is complete or already too long to be chosen. The result is the same as computing both
+/// borders whole ([`border`] twice), but the anchor's region is usually most of the grid and
+/// the cell's a small pocket: on cave-runs-128 the two whole searches per explanation took
+/// 35% of the solve (`benches/results/issue42-tails-2026-12-07c.md`).
 pub(crate) fn separator(
     graph: &Graph,
     anchor: usize,
@@ -394,9 +407,57 @@ pub(crate) fn separator(
     avoid: Option<usize>,
     scratch: &mut Scratch,
 ) -> Vec<usize> {
-    let (a, _) = border(graph, anchor, out, avoid, scratch);
-    let (b, _) = border(graph, cell, out, avoid, scratch);
-    if b.len() < a.len() { b } else { a }
+    scratch.start(graph.len());
+    let stamp = scratch.stamp;
+    scratch.queue.clear();
+    scratch.queue_b.clear();
+    scratch.seen[anchor] = stamp;
+    scratch.queue.push_back(anchor);
+    scratch.seen_b[cell] = stamp;
+    scratch.queue_b.push_back(cell);
+    let (mut cut_a, mut cut_b) = (Vec::new(), Vec::new());
+    let (mut done_a, mut done_b) = (false, false);
+    // One step of a search: expand its next cell; returns whether its queue ran out.
+    let step = |seen: &mut [u32], queue: &mut VecDeque<usize>, cut: &mut Vec<usize>| -> bool {
+        if let Some(c) = queue.pop_front() {
+            for d in graph.around(c) {
+                if seen[d] == stamp {
+                    continue;
+                }
+                seen[d] = stamp;
+                if out(d) || Some(d) == avoid {
+                    cut.push(d);
+                } else {
+                    queue.push_back(d);
+                }
+            }
+        }
+        queue.is_empty()
+    };
+    let mut chosen = loop {
+        if !done_a {
+            done_a = step(&mut scratch.seen, &mut scratch.queue, &mut cut_a);
+        }
+        if !done_b {
+            done_b = step(&mut scratch.seen_b, &mut scratch.queue_b, &mut cut_b);
+        }
+        match (done_a, done_b) {
+            (true, true) => {
+                break if cut_b.len() < cut_a.len() {
+                    cut_b
+                } else {
+                    cut_a
+                };
+            }
+            // The cell's border, however it ends, is no shorter than the anchor's.
+            (true, false) if cut_b.len() >= cut_a.len() => break cut_a,
+            // The anchor's border, however it ends, is longer than the cell's.
+            (false, true) if cut_a.len() > cut_b.len() => break cut_b,
+            _ => {}
+        }
+    };
+    chosen.sort_unstable();
+    chosen
 }
 
 #[cfg(test)]
@@ -554,5 +615,36 @@ mod tests {
             conflicts > 100 && outs > 100 && ins > 50,
             "{conflicts} {outs} {ins}"
         );
+    }
+
+    /// The interleaved [`separator`] picks exactly what the two whole borders would: the
+    /// cell's when strictly shorter, else the anchor's (random states of small and long grids,
+    /// with and without a cell to avoid).
+    #[test]
+    fn separator_is_the_shorter_of_the_two_whole_borders() {
+        let mut rng = SplitMix64::new(42);
+        let mut scratch = Scratch::default();
+        let mut picked_cell_side = 0;
+        for (w, h) in [(4, 4), (9, 5), (16, 3)] {
+            let graph = Graph::grid(w, h);
+            let n = w * h;
+            for _ in 0..2000 {
+                let out: Vec<bool> = (0..n).map(|_| rng.next_u64().is_multiple_of(3)).collect();
+                let anchor = (rng.next_u64() % n as u64) as usize;
+                let cell = (rng.next_u64() % n as u64) as usize;
+                let avoid = rng
+                    .next_u64()
+                    .is_multiple_of(2)
+                    .then(|| (rng.next_u64() % n as u64) as usize);
+                let is_out = |c: usize| out[c];
+                let (a, _) = border(&graph, anchor, &is_out, avoid, &mut scratch);
+                let (b, _) = border(&graph, cell, &is_out, avoid, &mut scratch);
+                let whole = if b.len() < a.len() { b } else { a.clone() };
+                picked_cell_side += usize::from(whole != a);
+                let got = separator(&graph, anchor, cell, &is_out, avoid, &mut scratch);
+                assert_eq!(got, whole, "{w}x{h} {out:?} {anchor} {cell} {avoid:?}");
+            }
+        }
+        assert!(picked_cell_side > 500, "{picked_cell_side}");
     }
 }
