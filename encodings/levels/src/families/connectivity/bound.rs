@@ -25,7 +25,13 @@
 //! 63 "a component was closed" (its last cell left the profile: it must be the only one, so no
 //! class cell may follow). Labels are renumbered by first appearance, so equal profiles meet.
 //! Width at most 12 (labels fit in 3 bits: a profile of 12 cells holds at most 7 components);
-//! wider grids, or more than `MAX_STATES` profiles after a cell, give no bound.
+//! wider grids, or more than `MAX_WORK` transitions, give no bound.
+//!
+//! **Pruning.** The caller gives a cap (the search's best cost − 1, approached by deepening
+//! from its own bound): a partial solution whose cost plus an admissible estimate of the rest
+//! (`remaining`: kept costs, disjoint forbidden pairs of kept tiles, disjoint class clusters
+//! ringed by kept non-class cells) passes the cap is dropped. Without it the 12×12 dungeon's
+//! profiles pass 100k after the second row; with it a seed costs 0.3–1 CPU s.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -201,9 +207,7 @@ pub(crate) fn least(
                 if in_class && state & CLOSED != 0 {
                     continue;
                 }
-                let Some(total) = cost.checked_add(extra) else {
-                    return None;
-                };
+                let total = cost.checked_add(extra)?;
                 let Some(s) = step(state, x, w, up, left, in_class, kept && o.kept_restricted)
                 else {
                     continue;
@@ -642,7 +646,9 @@ mod tests {
                 .collect();
             let allowed: Vec<Vec<bool>> = (0..cells)
                 .map(|_| {
-                    let mut a: Vec<bool> = (0..tiles).map(|_| rng.next_u64() % 5 != 0).collect();
+                    let mut a: Vec<bool> = (0..tiles)
+                        .map(|_| !rng.next_u64().is_multiple_of(5))
+                        .collect();
                     if !a.iter().any(|&x| x) {
                         a[(rng.next_u64() % tiles as u64) as usize] = true;
                     }
