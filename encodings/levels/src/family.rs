@@ -171,6 +171,33 @@ pub(crate) trait Family: Sync {
         let _ = (m, costs, halt);
         None
     }
+
+    /// For soft levels, once the search holds a level of cost `cap + 1` and has not proven it:
+    /// a lower bound on the cost as [`Family::soft_bound`], which only needs to be exact up to
+    /// `cap` (a bound above `cap` proves that level optimal). Why a second hook: a bound too
+    /// costly to compute before every search (a dynamic program over the grid) becomes cheap
+    /// when partial solutions that cannot end at `cap` are dropped, and is worth its time only
+    /// on the seeds the search does not close at once (issue 41). `None`: nothing to say.
+    fn soft_bound_below(
+        &self,
+        m: &GridModel,
+        costs: &[Vec<u64>],
+        cap: u64,
+        halt: &dyn Fn() -> bool,
+    ) -> Option<LateBound> {
+        let _ = (m, costs, cap, halt);
+        None
+    }
+}
+
+/// A family's bound up to a cap ([`Family::soft_bound_below`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LateBound {
+    /// No level costs less.
+    pub(crate) lower: u64,
+    /// When the relaxation's least is at most the cap: the tiles each cell may take in a
+    /// solution of the relaxation costing `lower` (row-major) — for the search to try.
+    pub(crate) cells: Option<Vec<Vec<usize>>>,
 }
 
 /// A family's lower bound on a soft level's cost ([`Family::soft_bound`]).

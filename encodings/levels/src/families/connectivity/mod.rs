@@ -8,18 +8,21 @@
 //!   encoding in the export's, the small-fragment cuts in the cut loop's.
 //! - `cuts.rs`: the cut loop's separator cuts and bridges (`solve.rs`'s `Lazy`, and the clash
 //!   diagnosis).
+//! - `bound.rs`: a lower bound on a soft level's cost from one rule and the adjacency table
+//!   (a dynamic program over the grid's rows; `Family::soft_bound`).
 //! - `propagate.rs` and `reach.rs`: the part of the grid propagator that refutes a cut-off
 //!   class cell during the search (the default solve).
 
 pub(crate) mod rule;
 
+mod bound;
 mod cuts;
 mod encode;
 mod propagate;
 mod reach;
 
 use crate::error::GridError;
-use crate::family::{Family, Pass, Reading, Switch, tagged};
+use crate::family::{Family, LateBound, Pass, Reading, Switch, tagged};
 use crate::level::Level;
 use crate::model::GridModel;
 use crate::spec::problem::FieldProblem;
@@ -118,6 +121,36 @@ impl Family for Connectivity {
             }
         }
         out
+    }
+
+    /// The least cost of `bound.rs`'s relaxation (one rule with the adjacency table) up to
+    /// `cap`, the largest over the rules.
+    fn soft_bound_below(
+        &self,
+        m: &GridModel,
+        costs: &[Vec<u64>],
+        cap: u64,
+        halt: &dyn Fn() -> bool,
+    ) -> Option<LateBound> {
+        let spec = &m.spec;
+        let mut best: Option<LateBound> = None;
+        for rule in &spec.connectivity {
+            let relaxation = bound::Relaxation {
+                width: spec.width,
+                height: spec.height,
+                allowed: &spec.domains,
+                adjacent: &spec.adjacent,
+                class: &rule.class,
+                root: rule.root.map(|(x, y)| y * spec.width + x),
+                costs,
+            };
+            if let Some((lower, cells)) = bound::least(&relaxation, cap, bound::MAX_WORK, halt)
+                && best.as_ref().is_none_or(|b| lower > b.lower)
+            {
+                best = Some(LateBound { lower, cells });
+            }
+        }
+        best
     }
 }
 
