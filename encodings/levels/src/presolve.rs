@@ -25,6 +25,17 @@
 //! - **reachability** from a connectivity root: only the cells the root reaches through cells
 //!   whose domain allows the class can hold the class (a rule without a root uses a cell the
 //!   domains force into the class, when there is one). Cells cut off lose the class's tiles.
+//! - **ratio cycles** (`ratio_cycles`): the ratio rows and the containments between counted
+//!   quantities (`containments`) read as `a ≤ f·b`; the cheapest product of every cycle is
+//!   found by Floyd–Warshall over exact fractions, and a quantity on a cycle below 1 is 0 —
+//!   the Fourier–Motzkin elimination of the cycle's rows, which bounds propagation can only
+//!   approach one unit a visit (`water ≤ 0.999·lava`, `lava ≤ 0.999·water`: ~400 visits per
+//!   row on a 20×20 grid, past [`ROW_VISITS`]). Its reasons are the cycle's rules.
+//! - **distance** (`Cells::far_rows`): once the bounds put a cell of a rooted connectivity
+//!   class in a count region the root lies outside, the class holds at least as many cells
+//!   outside the region as the fewest steps from the root to it through cells that may hold
+//!   the class (the connecting walk's cells before it enters). Its reasons: the rule, the
+//!   root, the exclusions that make the walk that long, and the bound that needs the cell.
 //!
 //! Tiles an atom can no longer hold (`x[t][A] ≤ 0`) or must hold everywhere leave the domains,
 //! and the rounds repeat (reachability sees the narrower domains) until nothing changes.
@@ -345,8 +356,7 @@ impl<'a> Cells<'a> {
             None => {
                 let not_class: Vec<bool> = class.iter().map(|&b| !b).collect();
                 let c = (0..spec.cells()).find(|&c| {
-                    self.can(c, class)
-                        && (0..class.len()).all(|a| class[a] || !self.allowed[c][a])
+                    self.can(c, class) && (0..class.len()).all(|a| class[a] || !self.allowed[c][a])
                 })?;
                 Some((c, union(rule_why, &self.why_none(c, &not_class))))
             }
@@ -766,9 +776,9 @@ impl AtomView<'_> {
     /// by its `requires`).
     fn within_class(&self, sel: &Selection, class: &[bool]) -> Option<Why> {
         match sel {
-            Selection::Tiles(set) => {
-                (0..self.t).all(|x| !set[x] || class[x]).then(|| Rc::new(Vec::new()))
-            }
+            Selection::Tiles(set) => (0..self.t)
+                .all(|x| !set[x] || class[x])
+                .then(|| Rc::new(Vec::new())),
             Selection::LayerValue { layer, value } => {
                 let req = self.spec.layers[*layer].values[*value].requires.as_ref();
                 let req = req.filter(|_| self.active.requires[*layer][*value])?;
@@ -896,8 +906,10 @@ fn contained(
                     return None;
                 }
                 match s2 {
-                    Selection::LayerValue { layer: l2, value: v2 }
-                        if l2 == layer && v2 == value => {}
+                    Selection::LayerValue {
+                        layer: l2,
+                        value: v2,
+                    } if l2 == layer && v2 == value => {}
                     Selection::Tiles(set) => {
                         // Within the tiles its `requires` allows, where that rule takes part.
                         let req = view.spec.layers[*layer].values[*value].requires.as_ref();
