@@ -399,8 +399,8 @@ impl<'a> Cells<'a> {
         None
     }
 
-    /// Rows from the distance to a region (`far` below): for a rooted connectivity rule
-    /// (`root`) and a count region `R` the root lies outside, once the bounds say `R` holds a
+    /// Rows from the distance to a region: for a rooted connectivity rule (its root as
+    /// [`Cells::root`] finds it) and a count region `R` the root lies outside, once the bounds say `R` holds a
     /// cell of the class (a quantity within the class has a lower bound ≥ 1 there, or an atom
     /// of `R` holds a class tile), the class cells outside `R` number at least the distance
     /// `d` from the root to `R` through cells that may hold the class: the walk of class
