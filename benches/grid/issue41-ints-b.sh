@@ -7,6 +7,8 @@
 #   cargo build --release -p grim-tools --bin grim-encode
 #   BEFORE=/path/to/old/grim-encode benches/grid/issue41-ints-b.sh shipped  # instances/grid, seeds 1-5
 #   BEFORE=... benches/grid/issue41-ints-b.sh cases    # benches/grid/issue41{,-ints}/*.json, every --connectivity
+#   INTS=on BEFORE=... benches/grid/issue41-ints-b.sh big  # the 64x64 and 128x128 specs, seeds 1-3
+# (INTS: the --count-ints values to run, default "off on").
 #
 # Prints CSV: spec,seed,mode,build,ints,exit,cpu_s,conflicts. Exit 20 is "no level", 137 the
 # CPU limit (LIMIT s per run, default 20). A build without BEFORE runs AFTER only.
@@ -30,7 +32,7 @@ run() { # file seed mode build-name binary ints
   echo "$(basename "$1" .json),$2,$3,$4,$6,$rc,$cpu,${conf:--}"
 }
 builds() { # file seed mode
-  for ints in off on; do
+  for ints in ${INTS:-off on}; do
     [ -n "$BEFORE" ] && run "$1" "$2" "$3" before "$BEFORE" "$ints"
     run "$1" "$2" "$3" after "$AFTER" "$ints"
   done
@@ -40,6 +42,10 @@ case "${1:-shipped}" in
   shipped)
     for f in instances/grid/*.json; do
       for seed in 1 2 3 4 5; do builds "$f" "$seed" propagator; done
+    done ;;
+  big)
+    for f in instances/grid/*-6[34].json instances/grid/*-128.json; do
+      for seed in 1 2 3; do builds "$f" "$seed" propagator; done
     done ;;
   cases)
     for f in benches/grid/issue41/*.json benches/grid/issue41-ints/*.json; do

@@ -25,6 +25,17 @@
 //! - **reachability** from a connectivity root: only the cells the root reaches through cells
 //!   whose domain allows the class can hold the class (a rule without a root uses a cell the
 //!   domains force into the class, when there is one). Cells cut off lose the class's tiles.
+//! - **ratio cycles** (`ratio_cycles`): the ratio rows and the containments between counted
+//!   quantities (`containments`) read as `a ≤ f·b`; the cheapest product of every cycle is
+//!   found by Floyd–Warshall over exact fractions, and a quantity on a cycle below 1 is 0 —
+//!   the Fourier–Motzkin elimination of the cycle's rows, which bounds propagation can only
+//!   approach one unit a visit (`water ≤ 0.999·lava`, `lava ≤ 0.999·water`: ~400 visits per
+//!   row on a 20×20 grid, past [`ROW_VISITS`]). Its reasons are the cycle's rules.
+//! - **distance** (`Cells::far_rows`): once the bounds put a cell of a rooted connectivity
+//!   class in a count region the root lies outside, the class holds at least as many cells
+//!   outside the region as the fewest steps from the root to it through cells that may hold
+//!   the class (the connecting walk's cells before it enters). Its reasons: the rule, the
+//!   root, the exclusions that make the walk that long, and the bound that needs the cell.
 //!
 //! Tiles an atom can no longer hold (`x[t][A] ≤ 0`) or must hold everywhere leave the domains,
 //! and the rounds repeat (reachability sees the narrower domains) until nothing changes.
@@ -172,6 +183,8 @@ pub(crate) fn check_counts(spec: &GridSpec) -> Result<(), GridError> {
 
 /// Row visits allowed per row before the propagation stops where it is (sound, only looser).
 pub(crate) const ROW_VISITS: usize = 64;
+/// Counted quantities beyond which the ratio-cycle closure (cubic in them) is skipped.
+const CLOSURE_QUANTITIES: usize = 128;
 /// Rounds of domains → reachability → counts before stopping where it is.
 const ROUNDS: usize = 16;
 
@@ -327,25 +340,144 @@ impl<'a> Cells<'a> {
         Ok(true)
     }
 
+    /// Whether cell `c` may still hold a tile of `class`.
+    fn can(&self, c: usize, class: &[bool]) -> bool {
+        (0..class.len()).any(|a| class[a] && self.allowed[c][a])
+    }
+
+    /// The root of connectivity rule `k` and why it is one: its `root`, or else a cell the
+    /// domains force into the class (every class cell is connected to it); `None` when the
+    /// rule has no root and no cell is forced.
+    fn root(&self, k: usize, rule_why: &Why) -> Option<(usize, Why)> {
+        let spec = self.spec;
+        let class = &spec.connectivity[k].class;
+        match spec.connectivity[k].root {
+            Some((x, y)) => Some((spec.index(x, y), rule_why.clone())),
+            None => {
+                let not_class: Vec<bool> = class.iter().map(|&b| !b).collect();
+                let c = (0..spec.cells()).find(|&c| {
+                    self.can(c, class) && (0..class.len()).all(|a| class[a] || !self.allowed[c][a])
+                })?;
+                Some((c, union(rule_why, &self.why_none(c, &not_class))))
+            }
+        }
+    }
+
+    /// The fewest steps from `root` to a cell of `region` through cells that may hold `class`
+    /// (4-neighbours, breadth first), and why no walk is shorter: the exclusions of the class
+    /// from the cells next to those nearer than that (opening any other cell shortens
+    /// nothing). `None` when no such walk reaches the region.
+    fn distance(&self, root: usize, region: &Region, class: &[bool]) -> Option<(usize, Why)> {
+        let spec = self.spec;
+        let inside = |c: usize| region.contains(c % spec.width, c / spec.width);
+        let mut why: Why = Rc::new(Vec::new());
+        let mut seen = vec![false; spec.cells()];
+        seen[root] = true;
+        let mut layer = vec![root];
+        let mut d = 0;
+        while !layer.is_empty() {
+            if layer.iter().any(|&c| inside(c)) {
+                return Some((d, why));
+            }
+            let mut next = Vec::new();
+            for &c in &layer {
+                for e in spec.neighbours(c) {
+                    if seen[e] {
+                        continue;
+                    }
+                    if self.can(e, class) {
+                        seen[e] = true;
+                        next.push(e);
+                    } else {
+                        why = union(&why, &self.why_none(e, class));
+                    }
+                }
+            }
+            layer = next;
+            d += 1;
+        }
+        None
+    }
+
+    /// Rows from the distance to a region: for a rooted connectivity rule (its root as
+    /// [`Cells::root`] finds it) and a count region `R` the root lies outside, once the bounds say `R` holds a
+    /// cell of the class (a quantity within the class has a lower bound ≥ 1 there, or an atom
+    /// of `R` holds a class tile), the class cells outside `R` number at least the distance
+    /// `d` from the root to `R` through cells that may hold the class: the walk of class
+    /// cells that connects the root to that cell has `d` cells before it first enters `R`.
+    /// The row is `Σ_{atoms outside R} Σ_{t ∈ class} x[t][A] ≥ d`, its reasons the rule, the
+    /// root's, the walls that make the distance (`distance`) and the bound that puts a class
+    /// cell in `R`. `placed` holds the (rule, region) pairs that have their row already.
+    fn far_rows(
+        &self,
+        view: &AtomView,
+        lp: &Lp,
+        qs: &[Quantity],
+        placed: &[(usize, usize)],
+    ) -> Vec<FarRow> {
+        let spec = self.spec;
+        let t = view.t;
+        let mut out = Vec::new();
+        for k in (0..spec.connectivity.len()).filter(|&k| self.active.connectivity[k]) {
+            let class = &spec.connectivity[k].class;
+            let mut root = None;
+            for (ri, region) in view.regions.iter().enumerate() {
+                if placed.contains(&(k, ri)) {
+                    continue;
+                }
+                // A class cell in the region, and why.
+                let mut inside: Option<Why> = None;
+                for &(sel, r, v) in qs {
+                    if r == region
+                        && lp.lo[v] >= 1
+                        && let Some(w) = view.within_class(sel, class)
+                    {
+                        inside = Some(union(&w, &lp.why_lo[v]));
+                        break;
+                    }
+                }
+                if inside.is_none() {
+                    'atoms: for (a, sig) in view.sigs.iter().enumerate() {
+                        for tile in (0..t).filter(|&x| sig[ri] && class[x]) {
+                            if lp.lo[a * t + tile] >= 1 {
+                                inside = Some(lp.why_lo[a * t + tile].clone());
+                                break 'atoms;
+                            }
+                        }
+                    }
+                }
+                let Some(inside) = inside else { continue };
+                if root.is_none() {
+                    root = Some(self.root(k, &(view.why_of)(Fact::Connectivity(k))));
+                }
+                let Some(Some((r, root_why))) = &root else {
+                    break;
+                };
+                let Some((d, walls)) = self.distance(*r, region, class) else {
+                    continue;
+                };
+                if d == 0 {
+                    continue;
+                }
+                let mut terms = Vec::new();
+                for (a, _) in view.sigs.iter().enumerate().filter(|(_, s)| !s[ri]) {
+                    terms.extend((0..t).filter(|&x| class[x]).map(|x| (1, a * t + x)));
+                }
+                let why = union(&union(root_why, &walls), &inside);
+                out.push(((k, ri), terms, d as i64, why));
+            }
+        }
+        out
+    }
+
     /// Connectivity rule `k`: the cells its root cannot reach through cells that may hold the
     /// class lose the class. Whether a domain changed.
     fn reach(&mut self, k: usize, rule_why: &Why) -> Result<bool, Why> {
         let spec = self.spec;
         let class = &spec.connectivity[k].class;
-        let not_class: Vec<bool> = class.iter().map(|&b| !b).collect();
-        let can = |s: &Self, c: usize| (0..class.len()).any(|a| class[a] && s.allowed[c][a]);
-        let (root, mut why) = match spec.connectivity[k].root {
-            Some((x, y)) => (spec.index(x, y), rule_why.clone()),
-            None => {
-                // A cell the domains force into the class is a root.
-                let forced = (0..spec.cells()).find(|&c| {
-                    can(self, c) && (0..class.len()).all(|a| class[a] || !self.allowed[c][a])
-                });
-                let Some(c) = forced else {
-                    return Ok(false);
-                };
-                (c, union(rule_why, &self.why_none(c, &not_class)))
-            }
+        let can = |s: &Self, c: usize| s.can(c, class);
+        let Some((root, mut why)) = self.root(k, rule_why) else {
+            return Ok(false);
         };
         let mut changed = false;
         // The root holds the class.
@@ -498,6 +630,8 @@ impl<'a> Cells<'a> {
             v
         };
         let mut of_var = vec![None; spec.counts.len()];
+        // The ratio rows as `a ≤ (num/den)·b` between counted quantities, with their rules.
+        let mut ratios: Vec<Edge> = Vec::new();
         for &i in &rules {
             let r = &spec.counts[i];
             let why = why_of(Fact::Count(i));
@@ -514,6 +648,10 @@ impl<'a> Cells<'a> {
                     let b = n_var(&mut lp, per, &r.region);
                     let side = |bound: Option<Bound>| bound.map(|x| x.fraction());
                     if let Some((num, den)) = side(r.min) {
+                        // `den·a ≥ num·b`: `b ≤ (den/num)·a` when `num > 0`.
+                        if num > 0 {
+                            ratios.push((b, a, Frac::new(den, num), why.clone()));
+                        }
                         lp.row(
                             vec![(den as i64, a), (-(num as i64), b)],
                             0,
@@ -522,12 +660,48 @@ impl<'a> Cells<'a> {
                         );
                     }
                     if let Some((num, den)) = side(r.max) {
+                        ratios.push((a, b, Frac::new(num, den), why.clone()));
                         lp.row(vec![(den as i64, a), (-(num as i64), b)], i64::MIN, 0, why);
                     }
                 }
             }
         }
         lp.propagate()?;
+        // Cycles of ratios (and of containments) whose product is below 1: their quantities
+        // are 0 (`ratio_cycles`), which bounds propagation only reaches one unit per visit.
+        let quantities: Vec<Quantity> = n_vars.iter().map(|(s, r, v)| (s, r, *v)).collect();
+        let view = AtomView {
+            spec,
+            active,
+            t,
+            regions: &regions,
+            sigs: &sigs,
+            y_base: &y_base,
+            why_of,
+        };
+        let mut edges = ratios;
+        edges.extend(containments(&view, &lp, &quantities));
+        let mut zero = false;
+        for (v, why) in ratio_cycles(&quantities, &edges) {
+            lp.row(vec![(1, v)], i64::MIN, 0, why);
+            zero = true;
+        }
+        if zero {
+            lp.propagate()?;
+        }
+        // Distances from the connectivity roots (`far_rows`), until no new row is added.
+        let mut placed: Vec<(usize, usize)> = Vec::new();
+        loop {
+            let rows = self.far_rows(&view, &lp, &quantities, &placed);
+            if rows.is_empty() {
+                break;
+            }
+            for (key, terms, d, why) in rows {
+                placed.push(key);
+                lp.row(terms, d, i64::MAX, why);
+            }
+            lp.propagate()?;
+        }
         let counts = of_var
             .iter()
             .map(|v| v.map(|v| (lp.lo[v].max(0) as u64, lp.hi[v].max(0) as u64)))
@@ -568,6 +742,241 @@ impl<'a> Cells<'a> {
             .collect();
         Ok(((counts, sums), changed))
     }
+}
+
+/// A counted quantity of the rows: its selection, its region, its variable.
+type Quantity<'q> = (&'q Selection, &'q Region, usize);
+
+/// A distance row: its (connectivity rule, region), its terms, its least sum, its reasons.
+type FarRow = ((usize, usize), Vec<(i64, usize)>, i64, Why);
+
+/// `a ≤ f·b` between two quantities' variables, with its reasons.
+type Edge = (usize, usize, Frac, Why);
+
+/// What the atoms are, for the rules that read them after the rows are built.
+struct AtomView<'v> {
+    spec: &'v GridSpec,
+    active: &'v Active,
+    /// Tiles.
+    t: usize,
+    /// The count regions; `sigs[a][ri]`: whether atom `a` lies in `regions[ri]`.
+    regions: &'v [Region],
+    sigs: &'v [Vec<bool>],
+    /// Per layer, the first `y` variable (`None`: the layer is not counted).
+    y_base: &'v [Option<usize>],
+    why_of: &'v dyn Fn(Fact) -> Why,
+}
+
+impl AtomView<'_> {
+    fn region_index(&self, r: &Region) -> Option<usize> {
+        self.regions.iter().position(|x| x == r)
+    }
+
+    /// Whether `sel` selects only cells of `class`, and the rules that say so (a layer value
+    /// by its `requires`).
+    fn within_class(&self, sel: &Selection, class: &[bool]) -> Option<Why> {
+        match sel {
+            Selection::Tiles(set) => (0..self.t)
+                .all(|x| !set[x] || class[x])
+                .then(|| Rc::new(Vec::new())),
+            Selection::LayerValue { layer, value } => {
+                let req = self.spec.layers[*layer].values[*value].requires.as_ref();
+                let req = req.filter(|_| self.active.requires[*layer][*value])?;
+                (0..self.t)
+                    .all(|x| !req[x] || class[x])
+                    .then(|| self.requires_why(*layer, *value))
+            }
+        }
+    }
+
+    fn requires_why(&self, layer: usize, value: usize) -> Why {
+        (self.why_of)(Fact::Requires(layer, value))
+    }
+}
+
+/// An exact non-negative fraction `n/d` (`d > 0`), kept below 2⁶² in both parts by rounding
+/// it **up** (`a ≤ f·b` stays true for a larger `f`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Frac {
+    n: u128,
+    d: u128,
+}
+
+impl Frac {
+    const LIMIT: u128 = 1 << 62;
+
+    fn new(n: u64, d: u64) -> Frac {
+        Frac::reduced(n as u128, d.max(1) as u128).unwrap_or(Frac { n: 1, d: 0 })
+    }
+
+    fn reduced(mut n: u128, mut d: u128) -> Option<Frac> {
+        let g = gcd(n, d).max(1);
+        (n, d) = (n / g, d / g);
+        while n > Frac::LIMIT || d > Frac::LIMIT {
+            n = n.div_ceil(2);
+            d /= 2;
+            if d == 0 {
+                return None;
+            }
+        }
+        Some(Frac { n, d })
+    }
+
+    /// The product, rounded up; `None` when it is too large to say anything.
+    fn times(self, o: Frac) -> Option<Frac> {
+        if self.d == 0 || o.d == 0 {
+            return None;
+        }
+        Frac::reduced(self.n * o.n, self.d * o.d)
+    }
+
+    fn less(self, o: Frac) -> bool {
+        self.n * o.d < o.n * self.d
+    }
+
+    fn below_one(self) -> bool {
+        self.d > 0 && self.n < self.d
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Containments between counted quantities as `a ≤ 1·b`: every cell and tile (or layer
+/// value) that `a` may count, `b` counts too (a tile set within another over a region within
+/// another; a layer value within the tiles its `requires` allows). Where `a` would count
+/// something `b` does not but the bounds exclude it, the exclusion's reasons go with it.
+fn containments(view: &AtomView, lp: &Lp, qs: &[Quantity]) -> Vec<Edge> {
+    let mut out = Vec::new();
+    let one = Frac { n: 1, d: 1 };
+    for (i, &(s1, r1, v1)) in qs.iter().enumerate() {
+        for (j, &(s2, r2, v2)) in qs.iter().enumerate() {
+            if i != j
+                && let Some(why) = contained(view, lp, (s1, r1), (s2, r2))
+            {
+                out.push((v1, v2, one, why));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `(s1, r1)` counts only what `(s2, r2)` counts, and why.
+fn contained(
+    view: &AtomView,
+    lp: &Lp,
+    (s1, r1): (&Selection, &Region),
+    (s2, r2): (&Selection, &Region),
+) -> Option<Why> {
+    let (ri1, ri2) = (view.region_index(r1)?, view.region_index(r2)?);
+    let t = view.t;
+    let mut why: Why = Rc::new(Vec::new());
+    let holds = |tile: usize| matches!(s2, Selection::Tiles(set) if set[tile]);
+    for (a, sig) in view.sigs.iter().enumerate() {
+        if !sig[ri1] {
+            continue;
+        }
+        let in2 = sig[ri2];
+        match s1 {
+            Selection::Tiles(set) => {
+                for tile in (0..t).filter(|&x| set[x]) {
+                    if in2 && holds(tile) {
+                        continue;
+                    }
+                    let v = a * t + tile;
+                    if lp.hi[v] > 0 {
+                        return None;
+                    }
+                    why = union(&why, &lp.why_hi[v]);
+                }
+            }
+            Selection::LayerValue { layer, value } => {
+                let base = view.y_base.get(*layer).copied().flatten()?;
+                let n = view.spec.layers[*layer].values.len();
+                let yv = base + a * n + value;
+                if lp.hi[yv] <= 0 {
+                    why = union(&why, &lp.why_hi[yv]);
+                    continue;
+                }
+                if !in2 {
+                    return None;
+                }
+                match s2 {
+                    Selection::LayerValue {
+                        layer: l2,
+                        value: v2,
+                    } if l2 == layer && v2 == value => {}
+                    Selection::Tiles(set) => {
+                        // Within the tiles its `requires` allows, where that rule takes part.
+                        let req = view.spec.layers[*layer].values[*value].requires.as_ref();
+                        let req = req.filter(|_| view.active.requires[*layer][*value])?;
+                        for tile in (0..t).filter(|&x| req[x] && !set[x]) {
+                            let v = a * t + tile;
+                            if lp.hi[v] > 0 {
+                                return None;
+                            }
+                            why = union(&why, &lp.why_hi[v]);
+                        }
+                        why = union(&why, &view.requires_why(*layer, *value));
+                    }
+                    Selection::LayerValue { .. } => return None,
+                }
+            }
+        }
+    }
+    Some(why)
+}
+
+/// The quantities on a cycle of `edges` (`a ≤ f·b`) whose product is below 1, each with the
+/// reasons of its cycle: `a ≤ F·a` with `F < 1` and `a ≥ 0` is `a = 0`. The cheapest product
+/// from each quantity to each other is found by Floyd–Warshall over exact fractions (products
+/// rounded up, so every one is still implied); a cycle through a quantity that brings it below
+/// itself is its cycle. Interval propagation alone lowers such a bound by one unit a visit
+/// (`water ≤ 0.999·lava`, `lava ≤ 0.999·water`: 400 visits on a 20×20 grid), which the visit
+/// cap cuts short; this is the Fourier–Motzkin elimination of the cycle's rows, in one step.
+fn ratio_cycles(qs: &[Quantity], edges: &[Edge]) -> Vec<(usize, Why)> {
+    let m = qs.len();
+    // The closure is cubic; a spec with more counted quantities than this keeps its bounds.
+    if m > CLOSURE_QUANTITIES || edges.is_empty() {
+        return Vec::new();
+    }
+    let at = |v: usize| qs.iter().position(|q| q.2 == v);
+    let mut best: Vec<Option<(Frac, Why)>> = vec![None; m * m];
+    for (a, b, f, why) in edges {
+        let (Some(i), Some(j)) = (at(*a), at(*b)) else {
+            continue;
+        };
+        let cell = &mut best[i * m + j];
+        if cell.as_ref().is_none_or(|(g, _)| f.less(*g)) {
+            *cell = Some((*f, why.clone()));
+        }
+    }
+    for k in 0..m {
+        for i in 0..m {
+            let Some((fik, wik)) = best[i * m + k].clone() else {
+                continue;
+            };
+            for j in 0..m {
+                let Some((fkj, wkj)) = &best[k * m + j] else {
+                    continue;
+                };
+                let Some(f) = fik.times(*fkj) else { continue };
+                if best[i * m + j].as_ref().is_none_or(|(g, _)| f.less(*g)) {
+                    best[i * m + j] = Some((f, union(&wik, wkj)));
+                }
+            }
+        }
+    }
+    (0..m)
+        .filter_map(|i| match &best[i * m + i] {
+            Some((f, why)) if f.below_one() => Some((qs[i].2, why.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 fn clamp(n: u64) -> i64 {

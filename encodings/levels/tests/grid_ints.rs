@@ -186,11 +186,12 @@ fn integer_counts_answer_as_enumeration_does_on_random_small_specs() {
     );
 }
 
-/// Two ratios that allow only an empty map, and one water cell pinned: the presolve steps its
-/// bounds up by one cell per visit of a ratio and stops at its cap, so it answers bounds; the
-/// integers step the same way inside one propagation at the root.
+/// Two ratios that allow only an empty map, and one water cell pinned: the presolve answers
+/// by the cycle's product (its interval propagation alone stepped one cell per visit and
+/// stopped at its cap); the integers, with no presolve in front, step inside one propagation
+/// at the root.
 #[test]
-fn ratios_the_presolve_cannot_finish_are_no_level_without_a_conflict() {
+fn ratios_in_a_cycle_below_one_are_no_level_in_the_presolve_and_without_a_conflict() {
     let doc = json!({"width": 20, "height": 20,
         "tiles": [{"name": "wall", "glyph": "#"}, {"name": "water", "glyph": "~"},
                   {"name": "lava", "glyph": "^"}],
@@ -198,10 +199,10 @@ fn ratios_the_presolve_cannot_finish_are_no_level_without_a_conflict() {
         "counts": [{"of": "water", "per": "lava", "max": 0.999},
                    {"of": "lava", "per": "water", "max": 0.999}]});
     let spec = GridSpec::from_json(&doc.to_string()).unwrap();
-    assert!(
-        matches!(grid::presolve(&spec), Ok(Presolved::Bounds(_))),
-        "the presolve now answers this case: find another"
-    );
+    assert!(matches!(
+        grid::presolve(&spec),
+        Ok(Presolved::NoLevel { .. })
+    ));
     let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
     let mut s = engine(&model);
     assert_eq!(s.solve(&[], Budget::conflicts(1_000)), Status::Unsat);

@@ -319,3 +319,264 @@ fn a_count_whose_min_exceeds_its_max_after_rounding_is_a_spec_error_naming_it() 
          to 1 and max down to 0, so no count meets both"
     );
 }
+
+/// A random spec of 3×3 to 5×5 for the presolve's cycle and distance rules: tiles `a`, `b`,
+/// `c` (`b` and `c` of class `k`), a chain of two or three ratios (`per`) that often closes
+/// into a cycle, maybe a region that needs some of the class, maybe a cap on a selection over
+/// the grid, pins, and maybe a rooted connectivity of the class.
+fn random_cycle_spec(rng: &mut SplitMix64) -> Value {
+    const TILES: [&str; 3] = ["a", "b", "c"];
+    const KB: [&str; 2] = ["k", "b"];
+    let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
+    let (w, h) = (3 + pick(3), 3 + pick(3));
+    let n = w * h;
+    let tiles = json!([{"name": "a", "glyph": "a"},
+                       {"name": "b", "glyph": "b", "classes": ["k"]},
+                       {"name": "c", "glyph": "c", "classes": ["k"]}]);
+    let selections = ["a", "b", "c", "k"];
+    let mut doc = json!({"width": w, "height": h, "tiles": tiles});
+    let pins: Vec<Value> = (0..pick(3))
+        .map(|_| json!({"x": pick(w), "y": pick(h), "tile": TILES[pick(3)]}))
+        .collect();
+    doc["pins"] = Value::Array(pins);
+    let mut counts = Vec::new();
+    let len = 2 + pick(2);
+    let chain: Vec<&str> = (0..len).map(|_| selections[pick(4)]).collect();
+    let closed = pick(4) > 0;
+    let region = (pick(4) == 0).then(|| {
+        let (x, y) = (pick(w - 1), pick(h - 1));
+        json!({"x": x, "y": y, "w": 2 + pick(w - x - 1), "h": 2 + pick(h - y - 1)})
+    });
+    for i in 0..len {
+        if i + 1 == len && !closed {
+            break;
+        }
+        let (of, per) = (chain[i], chain[(i + 1) % len]);
+        if of == per {
+            continue;
+        }
+        let mut c = json!({"of": of, "per": per});
+        let fractions = [0.25, 0.5, 0.75, 0.999, 1.0];
+        if pick(3) == 0 {
+            c["min"] = json!(fractions[pick(5)]);
+        } else {
+            c["max"] = json!(fractions[pick(5)]);
+        }
+        if let Some(r) = &region {
+            c["region"] = r.clone();
+        }
+        counts.push(c);
+    }
+    if pick(2) == 0 {
+        // A corner-ish region that needs some of the class.
+        let (rw, rh) = (1 + pick(2), 1 + pick(2));
+        let (x, y) = (
+            w - rw - pick(w - rw + 1).min(1),
+            h - rh - pick(h - rh + 1).min(1),
+        );
+        counts.push(json!({"of": KB[pick(2)], "min": 1 + pick(rw * rh),
+                           "region": {"x": x, "y": y, "w": rw, "h": rh}}));
+    }
+    if pick(2) == 0 {
+        counts.push(json!({"of": selections[pick(4)], "max": pick(n / 2 + 1)}));
+    }
+    if counts.is_empty() {
+        counts.push(json!({"of": "a", "max": n}));
+    }
+    doc["counts"] = Value::Array(counts);
+    if pick(2) == 0 {
+        doc["connectivity"] = json!([{"class": KB[pick(2)],
+                                      "root": {"x": pick(2), "y": pick(2)}}]);
+    }
+    doc
+}
+
+/// Whether the engine finds a level of `spec` in its export model (every rule encoded, no
+/// presolve), and that level if so (checked by the referee).
+fn engine_level(spec: &GridSpec, assume: &[grid::Lit]) -> Option<Level> {
+    let model = grid::GridModel::build(spec, &GridOptions::default()).unwrap();
+    let mut s = grim_testkit::grid::engine(&model);
+    match s.solve(assume, Budget::UNLIMITED) {
+        grid::Status::Sat => {
+            let values: Vec<bool> = (0..model.to_wcnf().num_vars as u32)
+                .map(|v| grid::Var::new(v).is_some_and(|x| s.value(x.pos()) == Some(true)))
+                .collect();
+            let level = model.decode(&values).unwrap();
+            assert!(grid::check_level(spec, &level).is_ok());
+            Some(level)
+        }
+        grid::Status::Unsat => None,
+        grid::Status::Unknown => panic!("an unlimited solve ran out"),
+    }
+}
+
+/// Both ways on 3×3 to 5×5 with ratio cycles, regions and rooted connectivity, the engine on
+/// the whole export model as the referee: a "no level" of the presolve has no level there; a
+/// tile the presolve takes from a cell is never held there (solved under that assumption);
+/// a count's interval is never left (the spec plus a count just outside it has no level);
+/// and the level the engine finds keeps every bound. The presolve must refute at least the
+/// cases only its cycle and distance rules see (the threshold of refutations fails without
+/// them).
+#[test]
+fn presolved_cycles_and_distances_agree_with_the_engine_both_ways() {
+    let mut rng = SplitMix64::new(4141);
+    let (mut empty, mut bounded, mut tightened, mut unsat, mut invalid) = (0, 0, 0, 0, 0);
+    for case in 0..150 {
+        let doc = random_cycle_spec(&mut rng);
+        let Ok(spec) = GridSpec::from_json(&doc.to_string()) else {
+            invalid += 1;
+            continue;
+        };
+        let Ok(presolved) = grid::presolve(&spec) else {
+            invalid += 1;
+            continue;
+        };
+        let found = engine_level(&spec, &[]);
+        unsat += usize::from(found.is_none());
+        let bounds = match presolved {
+            Presolved::NoLevel { clash } => {
+                empty += 1;
+                assert!(!clash.is_empty(), "case {case}: nothing named: {doc}");
+                assert!(
+                    found.is_none(),
+                    "case {case}: presolve said no level ({clash:?}), the engine found one: {doc}"
+                );
+                continue;
+            }
+            Presolved::Bounds(b) => b,
+        };
+        bounded += 1;
+        if let Some(level) = &found {
+            for (c, &t) in level.tiles.iter().enumerate() {
+                assert!(bounds.domains[c][t], "case {case}: cell {c}: {doc}");
+            }
+            for (i, rule) in spec.counts.iter().enumerate() {
+                if let Some((lo, hi)) = bounds.counts[i] {
+                    let n = count(&spec, level, &rule.of, &rule.region);
+                    assert!(lo <= n && n <= hi, "case {case}: counts[{i}]: {doc}");
+                }
+            }
+        } else {
+            continue;
+        }
+        let mut tighter = false;
+        // Each excluded tile: no level holds it.
+        let model = grid::GridModel::build(&spec, &GridOptions::default()).unwrap();
+        for c in 0..spec.cells() {
+            for t in 0..spec.tiles.len() {
+                if spec.domains[c][t] && !bounds.domains[c][t] {
+                    tighter = true;
+                    let lit = model.cell_var(c % spec.width, c / spec.width, t).pos();
+                    assert!(
+                        engine_level(&spec, &[lit]).is_none(),
+                        "case {case}: cell {c} lost tile {t}, yet a level holds it: {doc}"
+                    );
+                }
+            }
+        }
+        // Each count's interval: a count just outside it has no level.
+        for (i, rule) in spec.counts.iter().enumerate() {
+            let Some((lo, hi)) = bounds.counts[i] else {
+                continue;
+            };
+            let cells = rule.region.cells() as u64;
+            let mut outside = Vec::new();
+            if lo > 0 {
+                outside.push(json!({"max": lo - 1}));
+            }
+            if hi < cells {
+                outside.push(json!({"min": hi + 1}));
+            }
+            for bound in outside {
+                let mut extra = json!({"of": doc["counts"][i]["of"].clone()});
+                if let Some(r) = doc["counts"][i].get("region") {
+                    extra["region"] = r.clone();
+                }
+                for (k, v) in bound.as_object().unwrap() {
+                    extra[k] = v.clone();
+                }
+                let stated = rule.min.map_or(0, |b| b.lower(cells)) < lo
+                    || rule.max.map_or(cells, |b| b.upper(cells)).min(cells) > hi;
+                tighter |= rule.per.is_none() && stated;
+                let mut more = doc.clone();
+                more["counts"].as_array_mut().unwrap().push(extra);
+                let more = GridSpec::from_json(&more.to_string()).unwrap();
+                assert!(
+                    engine_level(&more, &[]).is_none(),
+                    "case {case}: counts[{i}] in [{lo}, {hi}], yet a level leaves it: {doc}"
+                );
+            }
+        }
+        tightened += usize::from(tighter);
+    }
+    // Without the cycle and distance rules the presolve refutes 55 of the engine's 59 (the
+    // small grids' cycles are within its visit cap; the distances it cannot see); with them 58.
+    assert!(
+        empty >= 57 && bounded >= 30 && tightened >= 15,
+        "no level {empty} (engine {unsat}), bounds {bounded} (tighter {tightened}), \
+         invalid {invalid}"
+    );
+}
+
+/// `water ≤ 0.999·lava` and `lava ≤ 0.999·water` with one water pinned (issue 41's
+/// presolve-blind ratios): bounds propagation lowers the two counts one cell a visit; the
+/// cycle's product (0.998) says at once that both are 0, and the pin says water is not.
+fn ratios(side: usize) -> String {
+    format!(
+        r##"{{"width": {side}, "height": {side},
+          "tiles": [{{"name": "wall", "glyph": "#"}}, {{"name": "water", "glyph": "~"}},
+                    {{"name": "lava", "glyph": "^"}}],
+          "pins": [{{"x": {h}, "y": {h}, "tile": "water"}}],
+          "counts": [{{"of": "water", "per": "lava", "max": 0.999}},
+                     {{"of": "lava", "per": "water", "max": 0.999}}]}}"##,
+        h = side / 2
+    )
+}
+
+#[test]
+fn a_cycle_of_ratios_below_one_with_a_pinned_water_is_no_level_at_once() {
+    for side in [20, 64] {
+        no_level_in_every_mode(&ratios(side), &["pins[0]", "counts[0]", "counts[1]"]);
+    }
+    // Without the pin, both counts are 0: a level of walls, which the bounds say.
+    let spec = GridSpec::from_json(&ratios(20).replace(r#""tile": "water""#, r#""tile": "wall""#))
+        .unwrap();
+    let Ok(Presolved::Bounds(b)) = grid::presolve(&spec) else {
+        panic!("a level exists");
+    };
+    assert_eq!(b.counts, vec![Some((0, 0)), Some((0, 0))]);
+}
+
+/// A 6×6 corner room needing 30 floor, at most 45 floor in all, the floor connected to a root
+/// at (1,1): the walk from the root to the room has 26 floor cells outside it.
+const FAR_ROOM: &str = r##"{"width": 20, "height": 20,
+  "tiles": [{"name": "wall", "glyph": "#"}, {"name": "floor", "glyph": "."}],
+  "pins": [{"x": 1, "y": 1, "tile": "floor"}],
+  "counts": [{"of": "floor", "region": {"x": 14, "y": 14, "w": 6, "h": 6}, "min": 30},
+             {"of": "floor", "max": 45}],
+  "connectivity": [{"class": ["floor"], "root": {"x": 1, "y": 1}}]}"##;
+
+#[test]
+fn a_far_room_beyond_the_floor_budget_is_no_level_at_once() {
+    no_level_in_every_mode(FAR_ROOM, &["counts[0]", "counts[1]", "connectivity[0]"]);
+    // The bound is exact: with 55 floor allowed there is no level, with 56 (30 in the room,
+    // 26 on the way) there is one (found by the eager model: the propagated and lazy searches
+    // do not find it within a minute — a satisfiable case they find hard, not analysed here).
+    let spec = GridSpec::from_json(&FAR_ROOM.replace(r#""max": 45"#, r#""max": 55"#)).unwrap();
+    assert!(matches!(
+        grid::presolve(&spec),
+        Ok(Presolved::NoLevel { .. })
+    ));
+    let spec = GridSpec::from_json(&FAR_ROOM.replace(r#""max": 45"#, r#""max": 56"#)).unwrap();
+    let Ok(Presolved::Bounds(b)) = grid::presolve(&spec) else {
+        panic!("a level exists");
+    };
+    assert_eq!(b.counts[1], Some((56, 56)));
+    let got = grid::solve_with(
+        &spec,
+        &GridOptions::default(),
+        Budget::UNLIMITED,
+        ConnectivityStrategy::Eager,
+    );
+    assert!(matches!(got, Ok((GridOutcome::Level(_), _))), "{got:?}");
+}
