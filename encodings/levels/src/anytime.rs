@@ -338,6 +338,24 @@ impl Deliver<'_, '_> {
     }
 }
 
+/// The engine's options for the call that finds the first level: every technique that
+/// rewrites the formula before or during the search off. Why: on the 64×64 soft cave that call
+/// (the hard rules alone, 28 conflicts) spent 236M of its 1,040M instructions in the bounded
+/// variable elimination of the 134k clauses and 45M more in the level-0 simplification and
+/// equivalent-literal substitution, none of which the first level needs (callgrind,
+/// `benches/results/issue41-anytime-2026-12-07c.md`). They are restored after the call, and
+/// the engine runs its elimination at the start of the next one, where the core-guided search
+/// and the probes profit from it as before.
+pub(crate) fn first_level_options(o: &mut grim_solver::Options) {
+    o.eliminate = false;
+    o.simplify = false;
+    o.substitute = false;
+    o.probe = false;
+    o.subsume = false;
+    o.transred = false;
+    o.vivify_effort = 0.0;
+}
+
 /// The anytime schedule on a built optimiser: the first level from a solve of the hard rules,
 /// then probes and core-guided slices in turn, each kind doubling its share, within `budget`
 /// (engine conflicts and propagations over all calls). Answers as [`Oll::solve`] does.
@@ -358,7 +376,13 @@ pub(crate) fn run(
     let spent = |b: Budget| b.conflicts == Some(0) || b.propagations == Some(0);
     let cap = |limit: Option<u64>, slice: u64| Some(limit.map_or(slice, |l| l.min(slice)));
     let first = cap(left(oll).conflicts, FIRST_LEVEL_CONFLICTS).unwrap_or(0);
+    // The first level from the engine as the formula was built: no preprocessing or
+    // inprocessing in this call (they run at the next one, on the same clauses), see
+    // `first_level_options`.
+    let saved = oll.engine_options_mut().clone();
+    first_level_options(oll.engine_options_mut());
     oll.probe(&[], &[], first, &mut Vec::new(), &mut |e| deliver.event(e));
+    *oll.engine_options_mut() = saved;
     let mut slice = FIRST_SLICE;
     loop {
         if stop.is_set() || spent(left(oll)) {
