@@ -823,6 +823,13 @@ const ANYTIME_BY_DEFAULT: bool = false;
 /// The engine's `restart_min` for propagator solves (measured in `solve_propagated`).
 const GRID_RESTART_MIN: u64 = 100;
 
+/// Conflicts before the engine's first elimination round in a hard propagator solve
+/// (`eliminate_delay`). Why: the shipped 64×64 grids answer in tens of conflicts, and the
+/// round before the search was a sixth of the whole process (cave-64: 253M of 1.47G
+/// instructions, callgrind); a grid that needs thousands of conflicts still gets it then.
+/// Measured in `benches/results/issue41-anytime-2026-12-07c.md`.
+const GRID_ELIMINATE_DELAY: u64 = 1000;
+
 /// A hard grid solved in one engine call with the grid propagator connected.
 pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
     let Job(spec, model, wcnf, mut stats, budget, stop, progress, explain) = job;
@@ -832,6 +839,7 @@ pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
     // restarts), 0.33-0.53 with 100 (4-14 restarts); 20: 0.31-0.84, 1000: 0.30-0.61.
     let opts = grim_solver::Options {
         restart_min: GRID_RESTART_MIN,
+        eliminate_delay: GRID_ELIMINATE_DELAY,
         ..grim_solver::Options::default()
     };
     let mut s = Solver::with_options(opts);
