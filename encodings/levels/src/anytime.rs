@@ -282,6 +282,9 @@ pub(crate) struct Deliver<'a, 'b> {
     pub(crate) lower: u64,
     /// The cost of the last level delivered.
     pub(crate) last: Option<u64>,
+    /// The last level delivered: the best, by the referee's price (the optimiser's best model
+    /// may be priced higher by the WCNF and lower by the referee, see `event`).
+    pub(crate) best: Option<Level>,
     /// Whether the callback said stop.
     pub(crate) stopped: bool,
     /// The referee's rejection of a model, if any (an internal error: the solve fails with it).
@@ -295,7 +298,7 @@ impl Deliver<'_, '_> {
         match event {
             Event::LowerBound(lb) => self.lower = lb,
             Event::Improved { cost, model } => {
-                if self.error.is_some() || self.last.is_some_and(|l| cost >= l) {
+                if self.error.is_some() {
                     return;
                 }
                 let Some(on_level) = self.on_level.as_mut() else {
@@ -314,8 +317,14 @@ impl Deliver<'_, '_> {
                     self.stop.terminate();
                     return;
                 }
+                // The WCNF's cost of a model bounds its level's from above, and may pass it: a
+                // soft count's relaxation literal may be true (paid for) while the count holds
+                // — the optimiser never pays it at the optimum, but its intermediate models do
+                // (showcase-12 with soft preferences: the optimiser's 35 for a level the
+                // referee prices at 28, which failed the solve before). The referee's price is
+                // the level's cost; a price above the optimiser's is an internal error.
                 let priced = level_cost(self.spec, self.options, &level);
-                if priced != cost {
+                if priced > cost {
                     self.error = Some(GridError::Rejected(Rejection::CostMismatch {
                         optimiser: cost,
                         referee: priced,
@@ -323,13 +332,18 @@ impl Deliver<'_, '_> {
                     self.stop.terminate();
                     return;
                 }
-                self.last = Some(cost);
+                if self.last.is_some_and(|l| priced >= l) {
+                    return;
+                }
+                self.last = Some(priced);
                 let improvement = Improvement {
                     level: &level,
-                    cost,
-                    lower_bound: self.lower.min(cost),
+                    cost: priced,
+                    lower_bound: self.lower.min(priced),
                 };
-                if on_level(&improvement) == Flow::Stop {
+                let flow = on_level(&improvement);
+                self.best = Some(level);
+                if flow == Flow::Stop {
                     self.stopped = true;
                     self.stop.terminate();
                 }

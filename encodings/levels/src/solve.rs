@@ -623,6 +623,8 @@ pub(crate) fn solve_soft_propagated(
         }
     };
     let mut called_off = false;
+    // The best level the anytime callback was given, if any: what a stopped solve returns.
+    let mut delivered: Option<Level> = None;
     let known = match anytime {
         None => {
             let term = oll.terminator();
@@ -645,6 +647,7 @@ pub(crate) fn solve_soft_propagated(
                 stop: oll.terminator(),
                 lower: 0,
                 last: None,
+                best: None,
                 stopped: false,
                 error: None,
             };
@@ -654,6 +657,7 @@ pub(crate) fn solve_soft_propagated(
                 return Err(e);
             }
             called_off = deliver.stopped;
+            delivered = deliver.best;
             status
         }
     };
@@ -673,9 +677,14 @@ pub(crate) fn solve_soft_propagated(
         MaxSatStatus::Optimum => {}
         _ => {
             // The best model so far counts only if it is a whole level the referee accepts
-            // (the propagator keeps every model connected, so no cuts are needed).
-            let best = match oll.best_model() {
-                Some(values) if model.problem.check(values).is_ok() => Some(model.decode(values)?),
+            // (the propagator keeps every model connected, so no cuts are needed). With the
+            // anytime callback, the best level it was given (priced by the referee, which may
+            // rank the optimiser's models differently: `anytime.rs`, `Deliver::event`).
+            let best = match (delivered, oll.best_model()) {
+                (Some(level), _) => Some(level),
+                (None, Some(values)) if model.problem.check(values).is_ok() => {
+                    Some(model.decode(values)?)
+                }
                 _ => None,
             }
             .filter(|level| check_level(spec, level).is_ok());
