@@ -202,6 +202,9 @@ impl Propagator {
     }
 }
 
+/// What an [`Am1`] waits to load: the selector definitions and the clauses recorded since.
+type Pending = (Vec<Vec<Lit>>, Vec<Vec<Lit>>);
+
 /// The at-most-one detector's state, kept for the whole run.
 pub(super) struct Am1 {
     prop: Propagator,
@@ -214,7 +217,7 @@ pub(super) struct Am1 {
     /// soft cave (134k hard clauses) the load was 95M of the 1.7G instructions before the
     /// first level (callgrind, `benches/results/issue41-anytime-2026-12-07c.md`). The loaded
     /// propagator is the same as an eager load's, so the groups found are too.
-    pending: Option<(Vec<Vec<Lit>>, Vec<Vec<Lit>>)>,
+    pending: Option<Pending>,
 }
 
 impl Am1 {
