@@ -23,7 +23,9 @@
 //! core-guided slices take turns, each with a share of engine propagations that doubles, so the
 //! lower bound keeps climbing and the optimum is still proven in the end. Measured:
 //! `benches/results/issue41-anytime-2026-12-06.md` (64×64 soft cave: the first level at
-//! 0.22–0.29 CPU s of the process, cost 564–642 by 1 s against 1000–1394 without the probes).
+//! 0.22–0.29 CPU s of the process, cost 564–642 by 1 s against 1000–1394 without the probes);
+//! with the first call's engine unpreprocessed and the lighter set-up, 0.16–0.19 s
+//! (`benches/results/issue41-anytime-2026-12-07c.md`, not yet the 50 ms a frame wants).
 //!
 //! The probes need nothing from the families: a wish is a unit soft clause on a cell's tile or
 //! layer-value variable, and a cell's neighbourhood is a square of the grid. Other soft rules
