@@ -6,13 +6,13 @@
 # CPU, and the last lower bound. Then the default solve (no -v) under the same limit for the
 # cost it ends with.
 #
-# Usage: benches/grid/anytime.sh [SPEC=instances/grid/cave-64.json] [N=5] [TIME=8]
+# Usage: [ENC=grim-encode binary] benches/grid/anytime.sh [SPEC=instances/grid/cave-64.json] [N=5] [TIME=8]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SPEC=${1:-instances/grid/cave-64.json}
 N=${2:-5}
 LIMIT=${3:-8}
-ENC=target/release/grim-encode
+ENC=${ENC:-target/release/grim-encode}
 extra=()
 grep -q '"mode": *"soft"' "$SPEC" || extra=(--preferences soft)
 TMP=$(mktemp -d)

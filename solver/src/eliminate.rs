@@ -191,12 +191,15 @@ impl Elimination {
 
 impl Solver {
     /// Whether an elimination round should run now: at the first solve (before the search,
-    /// `solver.rs`), then every `eliminate_interval` · rounds conflicts (in the ladder).
+    /// `solver.rs`) — or, with `eliminate_delay`, once that many conflicts were counted (in the
+    /// ladder) — then every `eliminate_interval` · rounds conflicts (in the ladder).
     pub(crate) fn eliminating(&self) -> bool {
         self.opts.eliminate
             && self.ok
-            && (!self.elim.done
-                || (self.opts.eliminate_interval > 0 && self.stats.conflicts >= self.elim.next))
+            && match self.elim.done {
+                false => self.stats.conflicts >= self.opts.eliminate_delay,
+                true => self.opts.eliminate_interval > 0 && self.stats.conflicts >= self.elim.next,
+            }
     }
 
     /// Runs a round of bounded variable elimination (see the module doc). Leaves the solver at

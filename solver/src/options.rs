@@ -575,6 +575,12 @@ options_table! {
     /// instances: 83.3/84.0 s against 83.9/88.4 s (two runs). At 0 in the ablation of 2026-12-04:
     /// own set 1.18x, 1.12x slower on the 19 both solve.
     eliminate_interval: u64 = 5000, [0, u32::MAX];
+    /// Conflicts before the first elimination round; 0 = before the first search. Counted over
+    /// all calls. A formula that an external propagator's search answers in a few dozen conflicts
+    /// pays for no elimination: the 64×64 grid cave's hard solve (134k clauses, 13 conflicts)
+    /// spent 253M of its 1.47G instructions eliminating (callgrind, 2026-12-07). The grids
+    /// set it (`grim-levels`' `solve.rs`); the default keeps the round before the first search.
+    eliminate_delay: u64 = 0, [0, u32::MAX];
     /// Effort of an elimination round during search, in literal visits per search propagation.
     /// Counted since the previous round, and at most the first round's whole budget.
     eliminate_search_effort: f64 = 1.0, [0.0, 10000.0];

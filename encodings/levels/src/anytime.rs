@@ -23,7 +23,9 @@
 //! core-guided slices take turns, each with a share of engine propagations that doubles, so the
 //! lower bound keeps climbing and the optimum is still proven in the end. Measured:
 //! `benches/results/issue41-anytime-2026-12-06.md` (64×64 soft cave: the first level at
-//! 0.22–0.29 CPU s of the process, cost 564–642 by 1 s against 1000–1394 without the probes).
+//! 0.22–0.29 CPU s of the process, cost 564–642 by 1 s against 1000–1394 without the probes);
+//! with the first call's engine unpreprocessed and the lighter set-up, 0.16–0.19 s
+//! (`benches/results/issue41-anytime-2026-12-07c.md`, not yet the 50 ms a frame wants).
 //!
 //! The probes need nothing from the families: a wish is a unit soft clause on a cell's tile or
 //! layer-value variable, and a cell's neighbourhood is a square of the grid. Other soft rules
@@ -282,6 +284,9 @@ pub(crate) struct Deliver<'a, 'b> {
     pub(crate) lower: u64,
     /// The cost of the last level delivered.
     pub(crate) last: Option<u64>,
+    /// The last level delivered: the best, by the referee's price (the optimiser's best model
+    /// may be priced higher by the WCNF and lower by the referee, see `event`).
+    pub(crate) best: Option<Level>,
     /// Whether the callback said stop.
     pub(crate) stopped: bool,
     /// The referee's rejection of a model, if any (an internal error: the solve fails with it).
@@ -295,7 +300,7 @@ impl Deliver<'_, '_> {
         match event {
             Event::LowerBound(lb) => self.lower = lb,
             Event::Improved { cost, model } => {
-                if self.error.is_some() || self.last.is_some_and(|l| cost >= l) {
+                if self.error.is_some() {
                     return;
                 }
                 let Some(on_level) = self.on_level.as_mut() else {
@@ -314,8 +319,14 @@ impl Deliver<'_, '_> {
                     self.stop.terminate();
                     return;
                 }
+                // The WCNF's cost of a model bounds its level's from above, and may pass it: a
+                // soft count's relaxation literal may be true (paid for) while the count holds
+                // — the optimiser never pays it at the optimum, but its intermediate models do
+                // (showcase-12 with soft preferences: the optimiser's 35 for a level the
+                // referee prices at 28, which failed the solve before). The referee's price is
+                // the level's cost; a price above the optimiser's is an internal error.
                 let priced = level_cost(self.spec, self.options, &level);
-                if priced != cost {
+                if priced > cost {
                     self.error = Some(GridError::Rejected(Rejection::CostMismatch {
                         optimiser: cost,
                         referee: priced,
@@ -323,19 +334,42 @@ impl Deliver<'_, '_> {
                     self.stop.terminate();
                     return;
                 }
-                self.last = Some(cost);
+                if self.last.is_some_and(|l| priced >= l) {
+                    return;
+                }
+                self.last = Some(priced);
                 let improvement = Improvement {
                     level: &level,
-                    cost,
-                    lower_bound: self.lower.min(cost),
+                    cost: priced,
+                    lower_bound: self.lower.min(priced),
                 };
-                if on_level(&improvement) == Flow::Stop {
+                let flow = on_level(&improvement);
+                self.best = Some(level);
+                if flow == Flow::Stop {
                     self.stopped = true;
                     self.stop.terminate();
                 }
             }
         }
     }
+}
+
+/// The engine's options for the call that finds the first level: every technique that
+/// rewrites the formula before or during the search off. Why: on the 64×64 soft cave that call
+/// (the hard rules alone, 28 conflicts) spent 236M of its 1,040M instructions in the bounded
+/// variable elimination of the 134k clauses and 45M more in the level-0 simplification and
+/// equivalent-literal substitution, none of which the first level needs (callgrind,
+/// `benches/results/issue41-anytime-2026-12-07c.md`). They are restored after the call, and
+/// the engine runs its elimination at the start of the next one, where the core-guided search
+/// and the probes profit from it as before.
+pub(crate) fn first_level_options(o: &mut grim_solver::Options) {
+    o.eliminate = false;
+    o.simplify = false;
+    o.substitute = false;
+    o.probe = false;
+    o.subsume = false;
+    o.transred = false;
+    o.vivify_effort = 0.0;
 }
 
 /// The anytime schedule on a built optimiser: the first level from a solve of the hard rules,
@@ -358,7 +392,13 @@ pub(crate) fn run(
     let spent = |b: Budget| b.conflicts == Some(0) || b.propagations == Some(0);
     let cap = |limit: Option<u64>, slice: u64| Some(limit.map_or(slice, |l| l.min(slice)));
     let first = cap(left(oll).conflicts, FIRST_LEVEL_CONFLICTS).unwrap_or(0);
+    // The first level from the engine as the formula was built: no preprocessing or
+    // inprocessing in this call (they run at the next one, on the same clauses), see
+    // `first_level_options`.
+    let saved = oll.engine_options_mut().clone();
+    first_level_options(oll.engine_options_mut());
     oll.probe(&[], &[], first, &mut Vec::new(), &mut |e| deliver.event(e));
+    *oll.engine_options_mut() = saved;
     let mut slice = FIRST_SLICE;
     loop {
         if stop.is_set() || spent(left(oll)) {

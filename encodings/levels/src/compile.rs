@@ -61,7 +61,7 @@ impl GridModel {
         if let Some(why) = m.refused.take() {
             return Err(why);
         }
-        if m.is_soft() && m.problem.to_wcnf().total_soft_weight().is_none() {
+        if m.is_soft() && m.problem.as_wcnf().total_soft_weight().is_none() {
             return Err(GridError::WeightOverflow);
         }
         Ok(m)

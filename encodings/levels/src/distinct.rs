@@ -111,7 +111,7 @@ pub fn solve_distinct(
         let job = Job(
             spec,
             &model,
-            wcnf.clone(),
+            std::borrow::Cow::Borrowed(&wcnf),
             SolveStats::of(&wcnf),
             left,
             stop,

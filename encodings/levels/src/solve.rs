@@ -398,7 +398,9 @@ fn solve_inner(
     };
     let model = GridModel::build_with(&tight, options, mode)?;
     if mode == Mode::Propagate {
-        let wcnf = model.problem.to_wcnf();
+        // Borrowed: the engine (or the optimiser) copies the clauses in anyway, and a copy
+        // here was 39M instructions of the 64×64 soft cave's first level (callgrind).
+        let wcnf = std::borrow::Cow::Borrowed(model.problem.as_wcnf());
         let stats = SolveStats::of(&wcnf);
         let job = Job(spec, &model, wcnf, stats, budget, stop, progress, true);
         if model.is_soft() {
@@ -538,14 +540,15 @@ fn solve_inner(
     Ok((GridOutcome::Level(level), stats))
 }
 
-/// A propagated solve's inputs: the spec, its model, the model's clauses (perhaps with more
-/// beside them: `distinct.rs` adds its blocking constraints), the statistics so far, the
-/// budget, the stop handle, the progress report, and whether "no level" is explained by the
-/// clash diagnosis (not when the added clauses are why: the spec's rules alone have levels).
+/// A propagated solve's inputs: the spec, its model, the model's clauses (borrowed from the
+/// model; perhaps with more beside them: `distinct.rs` adds its blocking constraints), the
+/// statistics so far, the budget, the stop handle, the progress report, and whether "no level"
+/// is explained by the clash diagnosis (not when the added clauses are why: the spec's rules
+/// alone have levels).
 pub(crate) struct Job<'a>(
     pub(crate) &'a GridSpec,
     pub(crate) &'a GridModel,
-    pub(crate) grim_formula::Wcnf,
+    pub(crate) std::borrow::Cow<'a, grim_formula::Wcnf>,
     pub(crate) SolveStats,
     pub(crate) Budget,
     pub(crate) Option<&'a Terminator>,
@@ -620,6 +623,8 @@ pub(crate) fn solve_soft_propagated(
         }
     };
     let mut called_off = false;
+    // The best level the anytime callback was given, if any: what a stopped solve returns.
+    let mut delivered: Option<Level> = None;
     let known = match anytime {
         None => {
             let term = oll.terminator();
@@ -649,6 +654,7 @@ pub(crate) fn solve_soft_propagated(
                 stop: oll.terminator(),
                 lower: 0,
                 last: None,
+                best: None,
                 stopped: false,
                 error: None,
             };
@@ -658,6 +664,7 @@ pub(crate) fn solve_soft_propagated(
                 return Err(e);
             }
             called_off = deliver.stopped;
+            delivered = deliver.best;
             status
         }
     };
@@ -677,9 +684,14 @@ pub(crate) fn solve_soft_propagated(
         MaxSatStatus::Optimum => {}
         _ => {
             // The best model so far counts only if it is a whole level the referee accepts
-            // (the propagator keeps every model connected, so no cuts are needed).
-            let best = match oll.best_model() {
-                Some(values) if model.problem.check(values).is_ok() => Some(model.decode(values)?),
+            // (the propagator keeps every model connected, so no cuts are needed). With the
+            // anytime callback, the best level it was given (priced by the referee, which may
+            // rank the optimiser's models differently: `anytime.rs`, `Deliver::event`).
+            let best = match (delivered, oll.best_model()) {
+                (Some(level), _) => Some(level),
+                (None, Some(values)) if model.problem.check(values).is_ok() => {
+                    Some(model.decode(values)?)
+                }
                 _ => None,
             }
             .filter(|level| check_level(spec, level).is_ok());
@@ -939,6 +951,13 @@ const ANYTIME_BY_DEFAULT: bool = false;
 /// The engine's `restart_min` for propagator solves (measured in `solve_propagated`).
 const GRID_RESTART_MIN: u64 = 100;
 
+/// Conflicts before the engine's first elimination round in a hard propagator solve
+/// (`eliminate_delay`). Why: the shipped 64×64 grids answer in tens of conflicts, and the
+/// round before the search was a sixth of the whole process (cave-64: 253M of 1.47G
+/// instructions, callgrind); a grid that needs thousands of conflicts still gets it then.
+/// Measured in `benches/results/issue41-anytime-2026-12-07c.md`.
+const GRID_ELIMINATE_DELAY: u64 = 1000;
+
 /// A hard grid solved in one engine call with the grid propagator connected.
 pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
     let Job(spec, model, wcnf, mut stats, budget, stop, progress, explain) = job;
@@ -948,6 +967,7 @@ pub(crate) fn solve_propagated(job: Job<'_>) -> Solved {
     // restarts), 0.33-0.53 with 100 (4-14 restarts); 20: 0.31-0.84, 1000: 0.30-0.61.
     let opts = grim_solver::Options {
         restart_min: GRID_RESTART_MIN,
+        eliminate_delay: GRID_ELIMINATE_DELAY,
         ..grim_solver::Options::default()
     };
     let mut s = Solver::with_options(opts);

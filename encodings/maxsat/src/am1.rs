@@ -202,31 +202,57 @@ impl Propagator {
     }
 }
 
+/// What an [`Am1`] waits to load: the selector definitions and the clauses recorded since.
+type Pending = (Vec<Vec<Lit>>, Vec<Vec<Lit>>);
+
 /// The at-most-one detector's state, kept for the whole run.
 pub(super) struct Am1 {
     prop: Propagator,
     /// Per term: the terms its probe found exclusive with it (`None`: not probed yet).
     exclusive: Vec<Option<Vec<usize>>>,
+    /// What the propagator is loaded with once the first [`Oll::adapt`] needs it: the
+    /// selector definitions, then the clauses recorded since (in order); `None` once loaded.
+    /// Why deferred: loading copies every hard clause, and a caller that wants a first model
+    /// before any core ([`Oll::probe`], a frame budget) should not wait for it — on the 64×64
+    /// soft cave (134k hard clauses) the load was 95M of the 1.7G instructions before the
+    /// first level (callgrind, `benches/results/issue41-anytime-2026-12-07c.md`). The loaded
+    /// propagator is the same as an eager load's, so the groups found are too.
+    pending: Option<Pending>,
 }
 
 impl Am1 {
-    /// A detector over the hard clauses of `flat` and the selector definitions (`C ∨ ¬s` for
-    /// a normalised soft clause `C` and a selector `s` newer than every variable of `C`: both
-    /// are normalised already).
-    pub(super) fn new(flat: &Flat, definitions: &[Vec<Lit>]) -> Am1 {
-        let mut prop = Propagator::new();
-        for c in flat.hard().chain(definitions.iter().map(Vec::as_slice)) {
-            prop.add_normalised(c.to_vec());
-        }
+    /// A detector over the hard clauses of the instance's flat copy and the selector
+    /// definitions (`C ∨ ¬s` for a normalised soft clause `C` and a selector `s` newer than
+    /// every variable of `C`: both are normalised already), loaded at its first use
+    /// ([`Am1::load`]).
+    pub(super) fn new(definitions: Vec<Vec<Lit>>) -> Am1 {
         Am1 {
-            prop,
+            prop: Propagator::new(),
             exclusive: Vec::new(),
+            pending: Some((definitions, Vec::new())),
+        }
+    }
+
+    /// Loads the propagator, if not done yet, with the hard clauses of `flat` (the flat copy
+    /// the detector was made for), the definitions, and the clauses recorded since.
+    fn load(&mut self, flat: &Flat) {
+        let Some((definitions, added)) = self.pending.take() else {
+            return;
+        };
+        for c in flat.hard().chain(definitions.iter().map(Vec::as_slice)) {
+            self.prop.add_normalised(c.to_vec());
+        }
+        for c in &added {
+            self.prop.add_clause(c);
         }
     }
 
     /// Records a clause added to the engine since (a group clause or a fact).
     pub(super) fn add_clause(&mut self, clause: &[Lit]) {
-        self.prop.add_clause(clause);
+        match &mut self.pending {
+            Some((_, added)) => added.push(clause.to_vec()),
+            None => self.prop.add_clause(clause),
+        }
     }
 }
 
@@ -237,6 +263,7 @@ impl Oll {
         let Some(mut am1) = self.am1.take() else {
             return;
         };
+        am1.load(&self.flat);
         let n = self.terms.len();
         let candidates: Vec<usize> = (0..n)
             .filter(|&t| {

@@ -298,7 +298,7 @@ impl Oll {
             oll.merge_equivalent_terms(&wcnf.hard);
         }
         if oll.opts.am1 {
-            oll.am1 = Some(am1::Am1::new(&oll.flat, &definitions));
+            oll.am1 = Some(am1::Am1::new(definitions.clone()));
         }
         let mut symmetry_fact = Vec::new();
         if oll.opts.symmetry
@@ -534,6 +534,14 @@ impl Oll {
     /// Makes `stop` the engine's terminate handle (see [`Solver::set_terminator`]).
     pub fn set_terminator(&mut self, stop: &Terminator) {
         self.solver.set_terminator(stop);
+    }
+
+    /// The engine's options, to change between calls (they take effect at the next one).
+    /// Why: a caller that wants a first model fast can turn the engine's preprocessing off for
+    /// that call and back on for the rest of the run (the grid's anytime schedule, whose
+    /// first call was mostly a bounded variable elimination of the whole formula).
+    pub fn engine_options_mut(&mut self) -> &mut grim_solver::Options {
+        self.solver.options_mut()
     }
 
     /// The cost of the best model found so far.

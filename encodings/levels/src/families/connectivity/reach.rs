@@ -302,19 +302,32 @@ pub(crate) fn split_after(
         }
     }
     loop {
-        let mut roots: Vec<usize> = (0..k).map(|i| find(&mut group, i)).collect();
-        roots.sort_unstable();
-        roots.dedup();
-        if roots.len() <= 1 {
+        // The groups (their roots, ascending), in arrays: this runs once per step of the
+        // searches, and a Vec per step (and one per group) was most of the cost of a split
+        // on the 64×64 cave (callgrind, `benches/results/issue41-anytime-2026-12-07c.md`).
+        let mut roots = [usize::MAX; 4];
+        let mut groups = 0;
+        for i in 0..k {
+            let r = find(&mut group, i);
+            if !roots[..groups].contains(&r) {
+                roots[groups] = r;
+                groups += 1;
+            }
+        }
+        if groups <= 1 {
             return Split::Joined;
         }
+        roots[..groups].sort_unstable();
         // A group with nothing left to expand is cut off.
-        for &r in &roots {
-            let members: Vec<usize> = (0..k).filter(|&i| find(&mut group, i) == r).collect();
-            if members.iter().all(|&i| queues[i].is_empty()) {
-                let cells: Vec<usize> = members
-                    .iter()
-                    .flat_map(|&i| visited[i].iter().copied())
+        for &r in &roots[..groups] {
+            let mut members = [false; 4];
+            for (i, member) in members.iter_mut().enumerate().take(k) {
+                *member = find(&mut group, i) == r;
+            }
+            if (0..k).all(|i| !members[i] || queues[i].is_empty()) {
+                let cells: Vec<usize> = (0..k)
+                    .filter(|&i| members[i])
+                    .flat_map(|i| visited[i].iter().copied())
                     .collect();
                 if cells.contains(&anchor) {
                     return Split::AnchorSide;
