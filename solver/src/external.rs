@@ -283,6 +283,14 @@ pub(crate) struct External {
     /// explained.
     stamps: Vec<u32>,
     stamp: u32,
+    /// The last lazy reason put in clause order (`materialize_reason`): its literals but the
+    /// explained one as sort keys, in the propagator's order, and them sorted. The cells a
+    /// count fixes at once share one reason of up to thousands of literals, and the analysis
+    /// materialises them one after another: comparing keys is linear, sorting is not (issue 42).
+    last_keys: Vec<u64>,
+    last_sorted: Vec<Lit>,
+    /// Scratch for the keys of the reason being materialised.
+    keys: Vec<u64>,
     error: Option<PropagatorError>,
     log: Option<Box<dyn Write + Send>>,
     /// Literals propagated above level 0 whose reason (a lazy one once asked for, or a
@@ -343,6 +351,9 @@ impl Solver {
             reason: Vec::new(),
             stamps: Vec::new(),
             stamp: 0,
+            last_keys: Vec::new(),
+            last_sorted: Vec::new(),
+            keys: Vec::new(),
             error: None,
             log: None,
             late_units: Vec::new(),
@@ -790,56 +801,94 @@ impl Solver {
     pub(crate) fn materialize_reason(&mut self, v: usize) -> Option<CRef> {
         debug_assert_eq!(self.trail.reason[v], LAZY_REASON);
         let lit = Var::from_index(v).lit(self.trail.var_value(v) == L_TRUE);
-        let reason = match self.ask_reason(lit) {
-            Ok(r) => r,
-            Err(e) => {
-                self.external_fail(e);
-                return None;
-            }
-        };
-        // Every other literal must be false and on the trail before `lit`.
-        let level = self.trail.level[v];
-        let start = if level == 0 {
-            0
-        } else {
-            self.trail.lim[level as usize - 1]
-        };
+        let n = self.trail.num_vars();
         let ext = self.external.as_mut()?;
-        ext.stamp = ext.stamp.wrapping_add(1);
-        if ext.stamp == 0 {
-            ext.stamps.fill(0);
-            ext.stamp = 1;
+        ext.reason.clear();
+        ext.prop.explain(lit, &mut ext.reason);
+        self.stats.external_reasons += 1;
+        let reason = std::mem::take(&mut ext.reason);
+        // The checks of `ask_reason` without its sort: the error names the least offending
+        // literal, as it did when the reason was sorted first.
+        if let Some(&bad) = reason.iter().filter(|l| l.var().index() >= n).min() {
+            self.external_fail(PropagatorError::UnknownVariable { lit: bad });
+            return None;
         }
-        ext.stamps.resize(self.trail.num_vars(), 0);
-        for &q in &self.trail.lits[start..] {
-            if q == lit {
-                break;
-            }
-            ext.stamps[q.var().index()] = ext.stamp;
+        if !reason.contains(&lit) {
+            self.external_fail(PropagatorError::ReasonWithoutLiteral { lit });
+            return None;
         }
-        let stamp = ext.stamp;
-        for &o in &reason {
-            if o == lit {
-                continue;
-            }
-            let ov = o.var().index();
-            let early = self.trail.value(o) == L_FALSE
-                && (self.trail.level[ov] < level || self.external.as_ref()?.stamps[ov] == stamp);
-            if !early {
-                self.external_fail(PropagatorError::ReasonNotFalseBefore { lit, other: o });
-                return None;
-            }
-        }
-        let mut buf = reason;
-        // `lit` first, then the highest level (watch invariant: a true watch and a false one).
+        // Every other literal must be false and on the trail before `lit`: at a lower level,
+        // or at its level earlier on the trail (`pos`; stale at level 0, so there the trail
+        // is walked).
+        let level = self.trail.level[v];
         let trail = &self.trail;
-        buf.sort_by_key(|&l| {
-            if l == lit {
-                (0, 0)
-            } else {
-                (1, u32::MAX - trail.level[l.var().index()])
+        let late = if level > 0 {
+            let at = trail.pos[v];
+            reason
+                .iter()
+                .filter(|&&o| {
+                    let ov = o.var().index();
+                    o != lit
+                        && !(trail.value(o) == L_FALSE
+                            && (trail.level[ov] < level
+                                || (trail.level[ov] == level && trail.pos[ov] < at)))
+                })
+                .min()
+                .copied()
+        } else {
+            let ext = self.external.as_mut()?;
+            ext.stamp = ext.stamp.wrapping_add(1);
+            if ext.stamp == 0 {
+                ext.stamps.fill(0);
+                ext.stamp = 1;
             }
-        });
+            ext.stamps.resize(n, 0);
+            for &q in &trail.lits {
+                if q == lit {
+                    break;
+                }
+                ext.stamps[q.var().index()] = ext.stamp;
+            }
+            let (stamps, stamp) = (&ext.stamps, ext.stamp);
+            reason
+                .iter()
+                .filter(|&&o| {
+                    o != lit && !(trail.value(o) == L_FALSE && stamps[o.var().index()] == stamp)
+                })
+                .min()
+                .copied()
+        };
+        if let Some(other) = late {
+            self.external_fail(PropagatorError::ReasonNotFalseBefore { lit, other });
+            return None;
+        }
+        // `lit` first, then the others by decreasing level, ties by literal, without
+        // duplicates (watch invariant: a true watch and a false one). One key per literal,
+        // the level above its code; the same keys as the last reason's give its order again.
+        let ext = self.external.as_mut()?;
+        let mut keys = std::mem::take(&mut ext.keys);
+        keys.clear();
+        keys.extend(reason.iter().filter(|&&o| o != lit).map(|&o| {
+            let lv = trail.level[o.var().index()];
+            (u64::from(u32::MAX - lv) << 32) | o.code() as u64
+        }));
+        if keys != ext.last_keys {
+            std::mem::swap(&mut ext.last_keys, &mut keys);
+            keys.clear();
+            keys.extend_from_slice(&ext.last_keys);
+            keys.sort_unstable();
+            keys.dedup();
+            ext.last_sorted.clear();
+            ext.last_sorted.extend(
+                keys.iter()
+                    .map(|&k| Lit::from_code((k & u64::from(u32::MAX)) as usize)),
+            );
+        }
+        ext.keys = keys;
+        let mut buf = reason;
+        buf.clear();
+        buf.push(lit);
+        buf.extend_from_slice(&ext.last_sorted);
         self.log_external(&buf);
         let id = self.proof_external(&buf);
         let lbd = self.analysis.levels.lbd(&buf, &self.trail, 0);
@@ -863,6 +912,9 @@ impl Solver {
         }
         self.clauses.learnts.push(c);
         self.trail.reason[v] = c;
+        if let Some(ext) = &mut self.external {
+            ext.reason = buf; // its capacity serves the next reason
+        }
         Some(c)
     }
 

@@ -201,7 +201,8 @@ impl SearchPlan for Plan {
             touched: Vec::new(),
             seen: vec![0; self.width * self.height],
             stamp: 0,
-            told: Vec::new(),
+            told: vec![false; self.width * self.height],
+            told_cells: Vec::new(),
             sites,
             chosen: vec![None; self.doors.len()],
             idle: vec![None; self.doors.len()],
@@ -247,6 +248,9 @@ struct Progress {
     stamp: u32,
     /// Scratch: the cells whose door literal this pass set already.
     told: Vec<bool>,
+    /// The cells `told` marks, unmarked at the next pass: clearing the whole grid for every
+    /// colour of every pass was a fifth of dungeon-locks-zoned-64 seed 2 (issue 42).
+    told_cells: Vec<u32>,
 }
 
 /// What `ctx` says a literal is, `None` unassigned.
@@ -413,8 +417,10 @@ impl Progress {
             check.extend(touched.iter().map(|&t| t as usize));
         }
         let mut reason = Vec::new();
-        self.told.clear();
-        self.told.resize(p.width * p.height, false);
+        for &t in &self.told_cells {
+            self.told[t as usize] = false;
+        }
+        self.told_cells.clear();
         let walk = &self.walks[c];
         let mut made = 0;
         for &x in &check {
@@ -441,6 +447,7 @@ impl Progress {
                     continue;
                 }
                 self.told[t] = true;
+                self.told_cells.push(t as u32);
                 self.stamp = self.stamp.wrapping_add(1);
                 if self.stamp == 0 {
                     self.seen.fill(0);
