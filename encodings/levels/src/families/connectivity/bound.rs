@@ -304,23 +304,7 @@ fn remaining(r: &Relaxation<'_>, opts: &[CellOptions], w: usize, h: usize) -> Ve
             .min()
             .map_or(0, |m| m.saturating_sub(o.kept_cost))
     };
-    let near = |c: usize| {
-        let (x, y) = (c % w, c / w);
-        let mut v = Vec::with_capacity(4);
-        if x > 0 {
-            v.push(c - 1);
-        }
-        if x + 1 < w {
-            v.push(c + 1);
-        }
-        if y > 0 {
-            v.push(c - w);
-        }
-        if y + 1 < h {
-            v.push(c + w);
-        }
-        v
-    };
+    let near = |c: usize| crate::graph::around(w, h, c);
     let mut out = vec![(0u64, 0u64); n + 1];
     for i in (0..n).rev() {
         let mut used = vec![false; n];
@@ -586,21 +570,7 @@ mod tests {
         let mut reached = 0;
         while let Some(c) = stack.pop() {
             reached += 1;
-            let (x, y) = (c % w, c / w);
-            let mut near = Vec::new();
-            if x > 0 {
-                near.push(c - 1);
-            }
-            if x + 1 < w {
-                near.push(c + 1);
-            }
-            if y > 0 {
-                near.push(c - w);
-            }
-            if y + 1 < h {
-                near.push(c + w);
-            }
-            for d in near {
+            for d in crate::graph::around(w, h, c) {
                 if !seen[d] && r.class[t[d]] {
                     seen[d] = true;
                     stack.push(d);
