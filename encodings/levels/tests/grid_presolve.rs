@@ -560,8 +560,7 @@ const FAR_ROOM: &str = r##"{"width": 20, "height": 20,
 fn a_far_room_beyond_the_floor_budget_is_no_level_at_once() {
     no_level_in_every_mode(FAR_ROOM, &["counts[0]", "counts[1]", "connectivity[0]"]);
     // The bound is exact: with 55 floor allowed there is no level, with 56 (30 in the room,
-    // 26 on the way) there is one (found by the eager model: the propagated and lazy searches
-    // do not find it within a minute — a satisfiable case they find hard, not analysed here).
+    // 26 on the way) there is one (found by the eager model; the propagated one below).
     let spec = GridSpec::from_json(&FAR_ROOM.replace(r#""max": 45"#, r#""max": 55"#)).unwrap();
     assert!(matches!(
         grid::presolve(&spec),
@@ -579,4 +578,25 @@ fn a_far_room_beyond_the_floor_budget_is_no_level_at_once() {
         ConnectivityStrategy::Eager,
     );
     assert!(matches!(got, Ok((GridOutcome::Level(_), _))), "{got:?}");
+}
+
+/// The propagated search reaches a far room within a tight floor budget: the connectivity
+/// part grows toward a count region the root lies outside before its breadth-first frontier
+/// (without it: no level in 200,000 conflicts for every budget here; now none needed).
+#[test]
+fn the_propagated_search_walks_to_a_far_room_within_its_budget() {
+    for max in [56, 60, 100] {
+        let json = FAR_ROOM.replace(r#""max": 45"#, &format!(r#""max": {max}"#));
+        let spec = GridSpec::from_json(&json).unwrap();
+        let got = grid::solve_with(
+            &spec,
+            &GridOptions::default(),
+            Budget::conflicts(1000),
+            ConnectivityStrategy::Propagator,
+        );
+        let Ok((GridOutcome::Level(level), _)) = got else {
+            panic!("max {max}: {got:?}");
+        };
+        assert_eq!(grid::check_level(&spec, &level), Ok(()), "max {max}");
+    }
 }

@@ -45,6 +45,7 @@ impl SearchPlan for Plan {
         for (r, w) in wishes.into_iter().enumerate() {
             p.set_wishes(r, w);
             p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+            p.set_targets(r, targets(spec, r));
         }
         Box::new(p)
     }
@@ -66,6 +67,42 @@ fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
         })
         .max()
         .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+}
+
+/// The count regions rule `r`'s class must reach from its root: a hard count of a subset of
+/// the class with a `min` of at least one over a region the root lies outside (a far room, an
+/// exit region). Each as a mask of cells, with the count's least number of class cells there.
+fn targets(spec: &GridSpec, r: usize) -> Vec<(Vec<bool>, usize)> {
+    let rule = &spec.connectivity[r];
+    let Some((rx, ry)) = rule.root else {
+        return Vec::new();
+    };
+    let mut out: Vec<(Vec<bool>, usize)> = Vec::new();
+    for c in &spec.counts {
+        let within = match &c.of {
+            Selection::Tiles(set) => set.iter().zip(&rule.class).all(|(&s, &k)| !s || k),
+            Selection::LayerValue { .. } => false,
+        };
+        let area = c.region.w as u64 * c.region.h as u64;
+        let need = c.min.map_or(0, |m| m.lower(area));
+        if c.weight.is_some()
+            || c.per.is_some()
+            || !within
+            || need == 0
+            || c.region.contains(rx, ry)
+        {
+            continue;
+        }
+        let need = usize::try_from(need).unwrap_or(usize::MAX);
+        let mask: Vec<bool> = (0..spec.cells())
+            .map(|i| c.region.contains(i % spec.width, i / spec.width))
+            .collect();
+        match out.iter_mut().find(|(m, _)| *m == mask) {
+            Some(t) => t.1 = t.1.max(need),
+            None => out.push((mask, need)),
+        }
+    }
+    out
 }
 
 /// One connectivity rule's view.
@@ -110,6 +147,9 @@ struct Rule {
     deferred: std::collections::VecDeque<usize>,
     /// Cells of the class assigned `In` (kept by `notify` and `backtrack`).
     ins: usize,
+    /// Count regions the class must reach from the root (see [`targets`]); `decide` grows
+    /// toward them first when no wish steers it.
+    targets: Vec<(Vec<bool>, usize)>,
     /// Cells of the region that went out since the last pass and are not simple points: each
     /// may have cut a pocket off (`reach::split_after` decides).
     pending: Vec<usize>,
@@ -192,6 +232,7 @@ impl Reachability {
                     frontier: std::collections::VecDeque::new(),
                     deferred: std::collections::VecDeque::new(),
                     ins: 0,
+                    targets: Vec::new(),
                     rebuild: true,
                 }
             })
@@ -399,6 +440,55 @@ impl Reachability {
             rule.wish = wish;
         }
     }
+
+    /// Sets the count regions rule `r` must reach ([`targets`]).
+    pub(crate) fn set_targets(&mut self, r: usize, targets: Vec<(Vec<bool>, usize)>) {
+        if let Some(rule) = self.rules.get_mut(r) {
+            rule.targets = targets;
+        }
+    }
+
+    /// Without wishes, the free cell beside an `In` one nearest (through cells not `Out`) to
+    /// a target region that holds fewer `In` cells than its count needs (a cell inside it
+    /// first: the room is filled before the blob round the root grows). Why: the frontier's breadth-first growth
+    /// spends a tight count on a blob round the root and never reaches a far room, and the
+    /// engine then finds the walk conflict by conflict (a 20×20 far room with a floor budget
+    /// of 60: no level in 20 CPU s; the eager model finds one at once). Decisions only: the
+    /// levels admitted are the same.
+    fn toward_target(graph: &Graph, rule: &Rule) -> Option<usize> {
+        if rule.targets.is_empty() || rule.wish.iter().any(Option::is_some) {
+            return None;
+        }
+        let cells = rule.state.len();
+        for (target, need) in &rule.targets {
+            let ins = (0..cells).filter(|&c| target[c] && rule.state[c] == State::In);
+            if ins.count() >= *need {
+                continue;
+            }
+            let mut dist = vec![u32::MAX; cells];
+            let mut queue = std::collections::VecDeque::new();
+            for c in (0..cells).filter(|&c| target[c] && rule.state[c] != State::Out) {
+                dist[c] = 0;
+                queue.push_back(c);
+            }
+            while let Some(c) = queue.pop_front() {
+                for d in graph.around(c) {
+                    if dist[d] == u32::MAX && rule.state[d] != State::Out {
+                        dist[d] = dist[c] + 1;
+                        queue.push_back(d);
+                    }
+                }
+            }
+            let best = (0..cells)
+                .filter(|&c| rule.state[c] == State::Free && dist[c] != u32::MAX)
+                .filter(|&c| graph.around(c).any(|d| rule.state[d] == State::In))
+                .min_by_key(|&c| (dist[c], c));
+            if best.is_some() {
+                return best;
+            }
+        }
+        None
+    }
 }
 
 /// Where reachability runs among the search parts: last, the most expensive pass.
@@ -552,6 +642,11 @@ impl SearchPart for Reachability {
 
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
         for rule in &mut self.rules {
+            if let Some(c) = Self::toward_target(&self.graph, rule)
+                && ctx.value(rule.lits[c]).is_none()
+            {
+                return Some(rule.lits[c]);
+            }
             if rule.rebuild {
                 rule.rebuild = false;
                 rule.frontier.clear();
