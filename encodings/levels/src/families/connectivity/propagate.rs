@@ -43,9 +43,12 @@ impl SearchPlan for Plan {
             .collect();
         let mut p = Reachability::new(spec.width, spec.height, rules);
         for (r, w) in wishes.into_iter().enumerate() {
+            // Targets steer only a search no wish steers (`Reachability::toward_target`).
+            if w.iter().all(Option::is_none) {
+                p.set_targets(r, targets(spec, r));
+            }
             p.set_wishes(r, w);
             p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
-            p.set_targets(r, targets(spec, r));
         }
         Box::new(p)
     }
@@ -147,8 +150,8 @@ struct Rule {
     deferred: std::collections::VecDeque<usize>,
     /// Cells of the class assigned `In` (kept by `notify` and `backtrack`).
     ins: usize,
-    /// Count regions the class must reach from the root (see [`targets`]); `decide` grows
-    /// toward them first when no wish steers it.
+    /// Count regions the class must reach from the root (see [`targets`]), set only when no
+    /// wish steers the rule; `decide` grows toward them first.
     targets: Vec<(Vec<bool>, usize)>,
     /// Cells of the region that went out since the last pass and are not simple points: each
     /// may have cut a pocket off (`reach::split_after` decides).
@@ -456,7 +459,7 @@ impl Reachability {
     /// of 60: no level in 20 CPU s; the eager model finds one at once). Decisions only: the
     /// levels admitted are the same.
     fn toward_target(graph: &Graph, rule: &Rule) -> Option<usize> {
-        if rule.targets.is_empty() || rule.wish.iter().any(Option::is_some) {
+        if rule.targets.is_empty() {
             return None;
         }
         let cells = rule.state.len();
