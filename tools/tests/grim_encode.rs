@@ -396,7 +396,9 @@ fn the_streamed_export_writes_the_in_memory_writer_s_bytes_to_a_file_and_to_stdo
     let (dir, json) = dungeon_8_in("streamed");
     let tmpdir = Dir::new("grim-encode-test", "streamed-tmpdir");
     let spec = GridSpec::from_json(&dungeon_8()).unwrap();
-    let cases: [(&[&str], Option<u64>, Option<bool>, Dialect); 4] = [
+    // Command-line arguments, and the options, seed and dialect they mean.
+    type Case<'a> = (&'a [&'a str], Option<u64>, Option<bool>, Dialect);
+    let cases: [Case; 4] = [
         (&["--seed", "3"], Some(3), None, Dialect::New),
         (
             &["--seed", "3", "--preferences", "soft"],
