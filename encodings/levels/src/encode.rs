@@ -159,7 +159,8 @@ pub enum Written {
 }
 
 /// Writes the whole file: comments, then the CNF when nothing is soft, else the WCNF in
-/// `dialect`. Fails only on an I/O error (or a WCNF whose soft weights overflow the old
+/// `dialect`, from a model held in memory (`grim-encode` writes the same bytes streamed:
+/// [`StreamedExport`]). Fails only on an I/O error (or a WCNF whose soft weights overflow the old
 /// dialect's TOP, reported by the writer before anything of the clauses is written).
 pub fn write_encoding(
     spec: &GridSpec,

@@ -37,6 +37,13 @@
 //! counter still propagates. Hard counts use [`card::between`] (pairwise for small
 //! exactly-one, a counter, totalizer or network otherwise, by measured size).
 //!
+//! A problem made by [`Problem::streaming`] keeps no hard clauses: each goes to a
+//! [`HardClauseSink`] as it is made (the grid export writes them to a file, so its memory does
+//! not grow with 16 million clauses). It keeps the counts, soft clauses and hints, and is never
+//! solved. Rejected: a flat clause arena (one literal array and clause ends) for every
+//! problem — it would halve the memory, not bound it, and the export needs neither the clauses
+//! nor the constraints as stated once they are written.
+//!
 //! # Two referees
 //! [`Problem::check`] evaluates the constraints as stated (counts counted, conjunctions
 //! conjoined): it would catch an encoding bug instead of agreeing with it.
