@@ -107,8 +107,9 @@ pub fn scratch_file(output: Option<&Path>) -> io::Result<File> {
             .open(&path)
         {
             Ok(file) => {
-                // Unlinked at once: the open handle keeps the data (POSIX); on other systems
-                // the name stays until the caller's process removes it or the OS does.
+                // Unlinked at once: the open handle keeps the data (POSIX). Other systems
+                // cannot unlink an open file; there the scratch file stays behind (known
+                // limit, not built there).
                 #[cfg(unix)]
                 fs::remove_file(&path)?;
                 return Ok(file);
