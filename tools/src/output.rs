@@ -63,6 +63,63 @@ pub fn write_file(
     }
 }
 
+/// A scratch file for output that must be assembled before it is written (the streamed CNF
+/// export: its clauses go here while the model is built, then behind the comments and header
+/// into the output, `grim_levels::encode::StreamedExport`): empty, open for reading and
+/// writing, and already unlinked, so that nothing is left behind however the process ends
+/// (an error, Ctrl-C, a kill); the disk space comes back when the file is closed.
+///
+/// Where: beside `output`'s final target when that is a regular file or a new path (the same
+/// file system as the output, which needs the same space anyway); else — standard output, a
+/// device, a FIFO — in [`std::env::temp_dir`] (`TMPDIR`). Named `.NAME.grim-scratch.PID.N`,
+/// created exclusively.
+pub fn scratch_file(output: Option<&Path>) -> io::Result<File> {
+    let beside = match output {
+        Some(path) => {
+            let target = resolve_symlinks(path)?;
+            match fs::metadata(&target) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Some(target),
+                Ok(meta) if meta.is_file() => Some(target),
+                _ => None,
+            }
+        }
+        None => None,
+    };
+    let (dir, name) = match &beside {
+        Some(target) => (
+            parent_dir(target),
+            target
+                .file_name()
+                .map_or_else(|| OsString::from("out"), |n| n.to_os_string()),
+        ),
+        None => (std::env::temp_dir(), OsString::from("grim-encode")),
+    };
+    let mut tries = 0;
+    loop {
+        let mut scratch_name = OsString::from(".");
+        scratch_name.push(&name);
+        scratch_name.push(format!(".grim-scratch.{}.{tries}", std::process::id()));
+        let path = dir.join(scratch_name);
+        match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => {
+                // Unlinked at once: the open handle keeps the data (POSIX). Other systems
+                // cannot unlink an open file; there the scratch file stays behind (known
+                // limit, not built there).
+                #[cfg(unix)]
+                fs::remove_file(&path)?;
+                return Ok(file);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// The path `path` finally names after following every symlink in its last component (and in
 /// the last component of each link's target). A dangling link resolves to the path it points
 /// to, where [`write_file`] then creates the file, as a shell's `>` would. Directories along

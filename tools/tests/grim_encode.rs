@@ -376,6 +376,149 @@ fn output_files_are_replaced_only_on_success() {
     );
 }
 
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_streamed_export_writes_the_in_memory_writer_s_bytes_to_a_file_and_to_stdout() {
+    // grim-encode streams the clauses through a scratch file (`StreamedExport`); the library's
+    // in-memory writer is the reference, byte for byte: hints (CNF), soft wishes (WCNF, both
+    // dialects), no seed. The scratch file, beside `-o`'s file or in TMPDIR for standard
+    // output, is gone after each run.
+    use grim_formats::wcnf::Dialect;
+    let (dir, json) = dungeon_8_in("streamed");
+    let tmpdir = Dir::new("grim-encode-test", "streamed-tmpdir");
+    let spec = GridSpec::from_json(&dungeon_8()).unwrap();
+    // Command-line arguments, and the options, seed and dialect they mean.
+    type Case<'a> = (&'a [&'a str], Option<u64>, Option<bool>, Dialect);
+    let cases: [Case; 4] = [
+        (&["--seed", "3"], Some(3), None, Dialect::New),
+        (
+            &["--seed", "3", "--preferences", "soft"],
+            Some(3),
+            Some(true),
+            Dialect::New,
+        ),
+        (
+            &["--seed", "4", "--preferences", "soft", "--wcnf", "old"],
+            Some(4),
+            Some(true),
+            Dialect::Old,
+        ),
+        (&[], None, None, Dialect::New),
+    ];
+    for (args, seed, soft_preferences, dialect) in cases {
+        let options = GridOptions {
+            seed,
+            soft_preferences,
+            count_ints: None,
+        };
+        let model = GridModel::build(&spec, &options).unwrap();
+        let seed = seed.or(spec.preferences.as_ref().map(|p| p.seed));
+        let mut held = Vec::new();
+        grim_levels::encode::write_encoding(&spec, &model, seed, dialect, &mut held).unwrap();
+        let out = dir.path("x.cnf");
+        encoded(&[&[p(&json), "-o", p(&out)][..], args].concat());
+        assert!(fs::read(&out).unwrap() == held, "-o, {args:?}");
+        let o = Command::new(ENCODE)
+            .arg(&json)
+            .args(args)
+            .env("TMPDIR", &tmpdir.0)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(o.stdout == held, "standard output, {args:?}");
+        assert_eq!(names_in(&dir.0), ["d.json", "x.cnf"], "{args:?}");
+        assert!(names_in(&tmpdir.0).is_empty(), "{args:?}");
+    }
+}
+
+/// Runs grim-encode with `args` under a file size limit of `bytes` (`prlimit --fsize`, with
+/// SIGXFSZ ignored so that a write past it fails with EFBIG instead of killing the process:
+/// a disk that fills up). `None` when prlimit is missing.
+#[cfg(unix)]
+fn encode_limited(bytes: usize, args: &[&str]) -> Option<Output> {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        grim_testkit::reference::note("encode_limited", "prlimit (util-linux) is missing");
+        return None;
+    }
+    let script = r#"trap "" XFSZ; exec prlimit --fsize="$0" -- "$@""#;
+    Some(
+        Command::new("sh")
+            .args(["-c", script, &bytes.to_string(), ENCODE])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn an_export_cut_off_by_a_full_disk_leaves_the_previous_file_and_nothing_else() {
+    // Cut off while the clauses stream into the scratch file (100 bytes), and while the output
+    // is assembled (the clause lines fit, the whole file does not): exit 4, the previous file
+    // as it was, no temporary or scratch file left.
+    let (dir, json) = dungeon_8_in("full-disk");
+    let whole = encoded(&[p(&json), "--seed", "3"]).stdout;
+    let text = String::from_utf8(whole.clone()).unwrap();
+    let header_end = text.find("\np cnf ").unwrap() + 1;
+    let header_end = header_end + text[header_end..].find('\n').unwrap() + 1;
+    let clause_lines = whole.len() - header_end;
+    let out = dir.file("out.cnf", "previous contents\n");
+    for limit in [100, clause_lines + header_end / 2] {
+        assert!(limit < whole.len());
+        let Some(o) = encode_limited(limit, &[p(&json), "--seed", "3", "-o", p(&out)]) else {
+            return;
+        };
+        assert_eq!(code(&o), 4, "limit {limit}: {}", stderr(&o));
+        assert_contains(&stderr(&o), &["cannot write"]);
+        assert_eq!(fs::read_to_string(&out).unwrap(), "previous contents\n");
+        assert_eq!(names_in(&dir.0), ["d.json", "out.cnf"], "limit {limit}");
+    }
+    // And with room enough, the same bytes as standard output.
+    let o = encode_limited(whole.len(), &[p(&json), "--seed", "3", "-o", p(&out)]).unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(fs::read(&out).unwrap() == whole);
+}
+
+#[cfg(unix)]
+#[test]
+fn the_export_of_a_32x32_dungeon_holds_none_of_its_clauses_in_memory() {
+    // dungeon-32's export is 488,797 clauses (10 MB of DIMACS); held in memory, as before the
+    // export was streamed, they took 74 MB at the peak and no run fit in 32 MB of data
+    // (`prlimit --data`: heap and private mappings). Streamed, the run needs about 7 MB.
+    let dir = Dir::new("grim-encode-test", "bounded");
+    let out = dir.path("d32.cnf");
+    let spec = instance("dungeon-32.json");
+    let mb = 24;
+    let o = Command::new("prlimit")
+        .arg(format!("--data={}", mb << 20))
+        .arg("--")
+        .arg(ENCODE)
+        .args([p(&spec), "--seed", "1", "-o", p(&out)])
+        .stdin(Stdio::null())
+        .output();
+    let Ok(o) = o else {
+        grim_testkit::reference::note("the_export_of_a_32x32_dungeon", "prlimit is missing");
+        return;
+    };
+    assert_eq!(code(&o), 0, "within {mb} MB: {}", stderr(&o));
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("\np cnf 180744 488797\n"),
+        "not the whole export"
+    );
+}
+
 /// `-o` and `--svg` write through what is not a regular file (issue 38: `-o /dev/null` as root
 /// replaced the system's `/dev/null` with a regular file): a symlink keeps pointing where it
 /// did and its target gets the bytes; a device stays a device.

@@ -14,6 +14,7 @@ use crate::families::FAMILIES;
 use crate::model::{GridModel, Mode};
 use crate::options::GridOptions;
 use crate::spec::GridSpec;
+use grim_maxsat::problem::Problem;
 
 impl GridModel {
     /// Encodes `spec` completely (the eager connectivity encoding included): what an external
@@ -50,7 +51,18 @@ impl GridModel {
         options: &GridOptions,
         mode: Mode,
     ) -> Result<GridModel, GridError> {
-        let mut m = GridModel::new(spec, options, mode);
+        GridModel::build_into(spec, options, mode, Problem::new())
+    }
+
+    /// [`GridModel::build`] into `problem` (empty: [`Problem::new`], or
+    /// [`Problem::streaming`] for the streamed export, `encode.rs`).
+    pub(crate) fn build_into(
+        spec: &GridSpec,
+        options: &GridOptions,
+        mode: Mode,
+        problem: Problem,
+    ) -> Result<GridModel, GridError> {
+        let mut m = GridModel::new_in(spec, options, mode, problem);
         for family in FAMILIES {
             family.wish(&mut m);
         }

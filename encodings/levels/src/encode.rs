@@ -20,11 +20,33 @@
 //!
 //! All-hard models are written as DIMACS CNF; a model with anything soft (a weighted count or
 //! enclosure, or preferences in "soft" mode) as WCNF in the dialect asked for.
+//!
+//! # Streamed: memory that does not grow with the clauses
+//! [`write_encoding`] writes a model built in memory: every clause held (16 million on the
+//! 128×128 dungeon: a 2.3 GB peak). [`StreamedExport`] writes the same bytes without holding
+//! them: the model is built into a [`Problem::streaming`] whose hard clauses go, as the
+//! encoders make them, as DIMACS clause lines (`1 -2 0`) into a scratch file the caller
+//! provides; the model keeps the variable map, the wished values and hints, the soft clauses
+//! and the clause counts, which all grow with the cells and variables, not the clauses. Once
+//! the build is done, [`StreamedExport::write`] writes the comment block (the phase hints are
+//! known only now, which is why the clauses cannot go straight to the output: the comments and
+//! the `p` line come first), the header (clause and variable counts from the problem), and
+//! copies the scratch file behind them — as it is for a CNF, each line behind `h ` (new WCNF)
+//! or `TOP ` (old WCNF) for a WCNF, whose soft clauses follow from memory. The bytes are those
+//! of [`write_encoding`] (tested: `tests/grid_export.rs`). Cost: the clause text is written
+//! twice (scratch, then output), and the scratch file needs as much disk as the output for the
+//! time of the export; `grim-encode` puts it beside the output file and unlinks it as soon as
+//! it is open, so nothing is left behind on any exit.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, Write};
+use std::sync::{Arc, Mutex};
 
-use crate::model::GridModel;
+use crate::error::GridError;
+use crate::model::{GridModel, Mode, PartSize};
+use crate::options::GridOptions;
 use crate::spec::GridSpec;
+use grim_maxsat::problem::{HardClauseSink, HardStream, Problem};
 use grim_solver::Lit;
 
 use grim_formats::dimacs::write_dimacs_clauses;
@@ -137,7 +159,8 @@ pub enum Written {
 }
 
 /// Writes the whole file: comments, then the CNF when nothing is soft, else the WCNF in
-/// `dialect`. Fails only on an I/O error (or a WCNF whose soft weights overflow the old
+/// `dialect`, from a model held in memory (`grim-encode` writes the same bytes streamed:
+/// [`StreamedExport`]). Fails only on an I/O error (or a WCNF whose soft weights overflow the old
 /// dialect's TOP, reported by the writer before anything of the clauses is written).
 pub fn write_encoding(
     spec: &GridSpec,
@@ -173,6 +196,213 @@ pub fn write_encoding(
             write_comments(spec, model, seed, out)?;
             write_wcnf(&wcnf, dialect, &mut *out)?;
             Ok(Written::Wcnf(dialect))
+        }
+    }
+}
+
+/// The streamed export: the model built with its hard clauses in a scratch file (see the
+/// [module](self) documentation), to be written once with [`StreamedExport::write`].
+pub struct StreamedExport {
+    /// The model without its hard clauses ([`Problem::streaming`]); never solved.
+    model: GridModel,
+    /// The scratch file's writer, shared with the model's problem.
+    body: Arc<Mutex<ClauseLines>>,
+}
+
+impl StreamedExport {
+    /// Builds the export model of `spec` (what [`GridModel::build`] builds) with its hard
+    /// clauses written to `scratch` as they are made. `scratch` should be an empty file open
+    /// for reading and writing; it is read back by [`StreamedExport::write`]. An I/O error on
+    /// it is kept and reported by [`StreamedExport::write`], before anything is written.
+    pub fn build(
+        spec: &GridSpec,
+        options: &GridOptions,
+        scratch: File,
+    ) -> Result<StreamedExport, GridError> {
+        let body = Arc::new(Mutex::new(ClauseLines {
+            out: BufWriter::with_capacity(1 << 16, scratch),
+            clauses: 0,
+            line: Vec::new(),
+            error: None,
+        }));
+        let sink: Arc<Mutex<dyn HardClauseSink>> = body.clone();
+        let problem = Problem::streaming(HardStream(sink));
+        let model = GridModel::build_into(spec, options, Mode::Eager, problem)?;
+        Ok(StreamedExport { model, body })
+    }
+
+    /// Variables and hard clauses per part, as [`GridModel::sizes`] (for `grim-encode -v`).
+    pub fn sizes(&self) -> Vec<PartSize> {
+        self.model.sizes()
+    }
+
+    /// Whether anything is soft (then [`StreamedExport::write`] writes a WCNF).
+    pub fn is_soft(&self) -> bool {
+        self.model.is_soft()
+    }
+
+    /// Writes the whole file, byte for byte what [`write_encoding`] writes for the same
+    /// spec, options, `seed` (the seed the model was built with) and `dialect`. Fails on an
+    /// I/O error (the scratch file's first, reported before anything goes to `out`), or on a
+    /// WCNF whose soft weights overflow the old dialect's TOP (also before anything is
+    /// written).
+    pub fn write(
+        self,
+        seed: Option<u64>,
+        dialect: Dialect,
+        out: &mut dyn Write,
+    ) -> io::Result<Written> {
+        let StreamedExport { model, body } = self;
+        let mut lines = body.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = lines.error.take() {
+            return Err(e);
+        }
+        lines.out.flush()?;
+        if lines.clauses != model.problem.hard_len() {
+            return Err(io::Error::other(format!(
+                "internal error: {} clause lines streamed for {} hard clauses",
+                lines.clauses,
+                model.problem.hard_len()
+            )));
+        }
+        let scratch = lines.out.get_mut();
+        scratch.rewind()?;
+        let kept = model.problem.as_wcnf();
+        let spec = &model.spec;
+        if !model.is_soft() {
+            write_comments(spec, &model, seed, out)?;
+            // The variable count covers every clause (`Problem::streaming`), as the in-memory
+            // writer's `num_vars.max(used)` does.
+            writeln!(out, "p cnf {} {}", kept.num_vars, model.problem.hard_len())?;
+            copy_lines(scratch, out, None)?;
+            return Ok(Written::Cnf);
+        }
+        let top = match dialect {
+            Dialect::New => None,
+            // The old dialect's TOP must exceed the soft weights' sum: found out before the
+            // first byte goes out, as in `write_encoding`.
+            Dialect::Old => Some(
+                kept.total_soft_weight()
+                    .and_then(|sum| sum.checked_add(1))
+                    .ok_or_else(|| {
+                        io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            "the soft weights sum to 2^64 - 1 or more, which the old WCNF format \
+                             cannot express; use --wcnf new",
+                        )
+                    })?,
+            ),
+        };
+        write_comments(spec, &model, seed, out)?;
+        let head = match top {
+            Some(top) => {
+                writeln!(
+                    out,
+                    "p wcnf {} {} {top}",
+                    kept.vars_spanned(),
+                    model.problem.hard_len() + kept.soft.len()
+                )?;
+                format!("{top} ")
+            }
+            None => "h ".to_string(),
+        };
+        copy_lines(scratch, out, Some(head.as_bytes()))?;
+        let mut chunk = Vec::with_capacity(1 << 17);
+        for (weight, clause) in &kept.soft {
+            chunk.extend_from_slice(weight.to_string().as_bytes());
+            chunk.push(b' ');
+            push_clause(&mut chunk, clause);
+            if chunk.len() >= 1 << 16 {
+                out.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        out.write_all(&chunk)?;
+        Ok(Written::Wcnf(dialect))
+    }
+}
+
+/// The streamed export's sink: each hard clause as a DIMACS clause line into the scratch
+/// file, keeping the first I/O error (the encoders cannot fail; [`StreamedExport::write`]
+/// reports it).
+struct ClauseLines {
+    out: BufWriter<File>,
+    /// Clauses received (checked against the problem's count).
+    clauses: usize,
+    /// The line being formatted.
+    line: Vec<u8>,
+    error: Option<io::Error>,
+}
+
+impl HardClauseSink for ClauseLines {
+    fn clause(&mut self, lits: &[Lit]) {
+        self.clauses += 1;
+        if self.error.is_some() {
+            return;
+        }
+        self.line.clear();
+        push_clause(&mut self.line, lits);
+        if let Err(e) = self.out.write_all(&self.line) {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// Appends `lits` as a DIMACS clause line (`1 -2 0\n`, `0\n` for the empty clause): the bytes
+/// `write_dimacs_clauses` and `write_wcnf` write after a line's head, without going through
+/// `fmt` (a 128×128 export is 16 million lines).
+fn push_clause(line: &mut Vec<u8>, lits: &[Lit]) {
+    for &lit in lits {
+        let n = lit.to_dimacs();
+        if n < 0 {
+            line.push(b'-');
+        }
+        let mut v = n.unsigned_abs();
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        line.extend_from_slice(&digits[at..]);
+        line.push(b' ');
+    }
+    line.extend_from_slice(b"0\n");
+}
+
+/// Copies the scratch file's clause lines to `out`, each behind `head` when given.
+fn copy_lines(scratch: &mut File, out: &mut dyn Write, head: Option<&[u8]>) -> io::Result<()> {
+    match head {
+        None => {
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                match scratch.read(&mut buf) {
+                    Ok(0) => return Ok(()),
+                    Ok(n) => out.write_all(&buf[..n])?,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Some(head) => {
+            // Lines gathered into 64 KiB writes: `out` may do work per call (`-v`'s progress).
+            let mut lines = BufReader::with_capacity(1 << 16, scratch);
+            let mut chunk = Vec::with_capacity(1 << 17);
+            loop {
+                chunk.extend_from_slice(head);
+                if lines.read_until(b'\n', &mut chunk)? == 0 {
+                    chunk.truncate(chunk.len() - head.len());
+                    return out.write_all(&chunk);
+                }
+                if chunk.len() >= 1 << 16 {
+                    out.write_all(&chunk)?;
+                    chunk.clear();
+                }
+            }
         }
     }
 }

@@ -223,6 +223,10 @@ pub enum Rejection {
         /// The distance asked for.
         distance: usize,
     },
+    /// A model whose hard clauses were streamed out for the export
+    /// ([`grim_maxsat::problem::Problem::streaming`]) was handed to a solver: it holds no
+    /// clauses to solve.
+    Streamed,
     /// The engine proved that no level exists, but the clash diagnosis found one (`level`, in
     /// its text form), which the referee judged as `violations` (empty: it accepts it).
     DiagnosisFoundLevel {
@@ -248,6 +252,7 @@ impl fmt::Display for Rejection {
                 "the optimiser's optimum costs {optimiser}, the referee counts {referee}"
             ),
             Rejection::NoModel => write!(f, "the engine reported SAT without a model"),
+            Rejection::Streamed => write!(f, "{}", SolveError::Streamed),
             Rejection::Propagator(e) => write!(f, "the grid propagator misbehaved: {e}"),
             Rejection::Problem(r) => write!(f, "{}", SolveError::Rejected(r.clone())),
             Rejection::KeptCellChanged { cell: (x, y) } => {
@@ -320,6 +325,7 @@ impl From<SolveError> for GridError {
             SolveError::WeightOverflow => GridError::WeightOverflow,
             SolveError::TooManyVariables { num_vars } => GridError::TooManyVariables { num_vars },
             SolveError::Rejected(r) => GridError::Rejected(Rejection::Problem(r)),
+            SolveError::Streamed => GridError::Rejected(Rejection::Streamed),
         }
     }
 }

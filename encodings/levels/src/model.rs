@@ -125,8 +125,14 @@ pub struct PartSize {
 impl GridModel {
     /// A model of `spec` with its cell and layer variables and nothing encoded yet: what the
     /// families encode into (`compile.rs`).
-    pub(crate) fn new(spec: &GridSpec, options: &GridOptions, mode: Mode) -> GridModel {
-        let mut problem = Problem::new();
+    /// `problem` is an empty one: [`Problem::new`], or [`Problem::streaming`] for the streamed
+    /// export (`encode.rs`).
+    pub(crate) fn new_in(
+        spec: &GridSpec,
+        options: &GridOptions,
+        mode: Mode,
+        mut problem: Problem,
+    ) -> GridModel {
         let (cells, t) = (spec.cells(), spec.tiles.len());
         let cell_vars: Vec<Var> = (0..cells * t).map(|_| problem.new_var()).collect();
         let layer_vars: Vec<Vec<Var>> = spec

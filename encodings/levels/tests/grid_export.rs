@@ -7,10 +7,13 @@
 //!   are exactly the levels the referee accepts;
 //! - an external solver's model (CaDiCaL, when installed) decoded and judged by the referee;
 //!   the export of a spec with no level refuted by CaDiCaL with a DRAT proof that `rate`
-//!   verifies (when both are installed).
+//!   verifies (when both are installed);
+//! - the streamed export (`StreamedExport`: clauses through a scratch file) writes the bytes of
+//!   the in-memory writer for every shipped small spec, hints and soft, both WCNF dialects, and
+//!   reports a scratch file's I/O error before it writes anything.
 
 use grim_levels::decode::{Answer, read_answer};
-use grim_levels::encode::write_encoding;
+use grim_levels::encode::{StreamedExport, write_encoding};
 use grim_levels::{GridModel, GridOptions, GridSpec, Level, check_level};
 use grim_solver::{Budget, Lit, Solver, Status};
 use grim_testkit::grid::{all_levels, assumptions, fitting, referee_agrees_level_by_level};
@@ -381,4 +384,102 @@ fn the_export_of_a_spec_with_no_level_is_refuted_by_cadical_with_a_proof_rate_ve
         );
     }
     let _ = (std::fs::remove_file(&path), std::fs::remove_file(&proof));
+}
+
+/// A fresh scratch file (open for reading and writing, already unlinked), as `grim-encode`
+/// makes beside its output.
+fn scratch(name: &str) -> std::fs::File {
+    let path =
+        std::env::temp_dir().join(format!("grim-export-scratch-{}-{name}", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    file
+}
+
+/// The shipped specs small enough to export in a test, by name.
+fn shipped(name: &str) -> GridSpec {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../instances/grid")
+        .join(name);
+    spec(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+#[test]
+fn the_streamed_export_writes_the_bytes_of_the_in_memory_writer() {
+    use grim_formats::wcnf::Dialect;
+    let inline = spec(&format!(
+        r#"{{"width": 4, "height": 3, {ABC}, "counts": [{{"of": "k", "min": 2, "max": 9}}],
+            "connectivity": [{{"class": "k", "root": {{"x": 0, "y": 0}}}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
+    ));
+    let mut specs = vec![("inline".to_string(), inline)];
+    for name in [
+        "dungeon-12.json",
+        "showcase-12.json",
+        "enclosure-soft-12.json",
+        "enclosure-16.json",
+        "locks-distance-6.json",
+        "maze-15.json",
+        "terrain-directional-20x10.json",
+        "islands-24.json",
+    ] {
+        specs.push((name.to_string(), shipped(name)));
+    }
+    let (mut cnf, mut wcnf) = (0, 0);
+    for (name, spec) in &specs {
+        for (seed, soft) in [(None, None), (Some(3), Some(false)), (Some(5), Some(true))] {
+            let options = GridOptions {
+                seed,
+                soft_preferences: soft,
+                count_ints: None,
+            };
+            let seed = seed.or(spec.preferences.as_ref().map(|p| p.seed));
+            let model = GridModel::build(spec, &options).unwrap();
+            for dialect in [Dialect::New, Dialect::Old] {
+                let mut held = Vec::new();
+                let w = write_encoding(spec, &model, seed, dialect, &mut held).unwrap();
+                let streamed = StreamedExport::build(spec, &options, scratch(name)).unwrap();
+                assert_eq!(streamed.sizes(), model.sizes(), "{name}: the parts' sizes");
+                assert_eq!(streamed.is_soft(), model.is_soft(), "{name}");
+                let mut out = Vec::new();
+                let v = streamed.write(seed, dialect, &mut out).unwrap();
+                assert_eq!(v, w, "{name}");
+                assert!(
+                    out == held,
+                    "{name}, options {options:?}, {dialect:?}: the streamed export differs \
+                     ({} bytes, the in-memory writer's {})",
+                    out.len(),
+                    held.len()
+                );
+                match w {
+                    grim_levels::encode::Written::Cnf => cnf += 1,
+                    grim_levels::encode::Written::Wcnf(_) => wcnf += 1,
+                }
+            }
+        }
+    }
+    // Both kinds were compared, many times each.
+    assert!(cnf >= 10 && wcnf >= 10, "{cnf} CNF, {wcnf} WCNF exports");
+}
+
+#[test]
+fn a_scratch_file_that_cannot_be_written_fails_the_streamed_export_before_it_writes() {
+    // A scratch file open for reading only: every clause line fails to go out. The error is
+    // kept while the model is built and reported by `write`, which then writes nothing.
+    let spec = shipped("dungeon-12.json");
+    let path = std::env::temp_dir().join(format!("grim-export-ro-{}", std::process::id()));
+    std::fs::write(&path, b"").unwrap();
+    let read_only = std::fs::File::open(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let streamed = StreamedExport::build(&spec, &GridOptions::default(), read_only).unwrap();
+    let mut out = Vec::new();
+    let err = streamed
+        .write(None, grim_formats::wcnf::Dialect::New, &mut out)
+        .unwrap_err();
+    assert!(out.is_empty(), "{} bytes written after {err}", out.len());
 }

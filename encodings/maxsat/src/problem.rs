@@ -37,6 +37,13 @@
 //! counter still propagates. Hard counts use [`card::between`] (pairwise for small
 //! exactly-one, a counter, totalizer or network otherwise, by measured size).
 //!
+//! A problem made by [`Problem::streaming`] keeps no hard clauses: each goes to a
+//! [`HardClauseSink`] as it is made (the grid export writes them to a file, so its memory does
+//! not grow with 16 million clauses). It keeps the counts, soft clauses and hints, and is never
+//! solved. Rejected: a flat clause arena (one literal array and clause ends) for every
+//! problem — it would halve the memory, not bound it, and the export needs neither the clauses
+//! nor the constraints as stated once they are written.
+//!
 //! # Two referees
 //! [`Problem::check`] evaluates the constraints as stated (counts counted, conjunctions
 //! conjoined): it would catch an encoding bug instead of agreeing with it.
@@ -50,6 +57,7 @@ use grim_formula::{ClauseSink, Wcnf};
 use grim_solver::{Budget, Terminator, normalise_clause};
 pub use grim_solver::{Lit, Var};
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 /// One constraint as the caller stated it (after dropping tautologies and merging duplicate
 /// literals of clauses), kept for the referee. `weight: None` is hard.
@@ -273,6 +281,9 @@ pub enum SolveError {
     /// The optimiser's answer failed the referee: an internal error, reported rather than
     /// returned as an answer. Please report it with the problem.
     Rejected(Rejection),
+    /// The problem's hard clauses were handed to a stream as they were made and not kept
+    /// ([`Problem::streaming`]): it can be written out, not solved.
+    Streamed,
 }
 
 /// What the referee found wrong with an optimiser's answer ([`SolveError::Rejected`]).
@@ -328,6 +339,10 @@ impl fmt::Display for SolveError {
                     Rejection::NoModel => write!(f, "a solution was reported without a model"),
                 }
             }
+            SolveError::Streamed => write!(
+                f,
+                "the problem's hard clauses were streamed out, not kept: nothing to solve"
+            ),
         }
     }
 }
@@ -354,10 +369,65 @@ impl std::error::Error for SolveError {}
 /// ```
 #[derive(Clone, Debug)]
 pub struct Problem {
+    /// The clauses; with a `stream`, only the soft ones (and the variable count).
     wcnf: Wcnf,
     constraints: Vec<Constraint>,
     /// Phase hints by variable index (`None`: no hint).
     phases: Vec<Option<bool>>,
+    /// Where the hard clauses go instead of `wcnf.hard` ([`Problem::streaming`]), and how many
+    /// went there.
+    stream: Option<(HardStream, usize)>,
+}
+
+/// Receives the hard clauses of a [`Problem::streaming`] problem, one at a time, in the order
+/// [`Problem::to_wcnf`] would have listed them. Infallible by design: a sink that writes to a
+/// file keeps its first I/O error and reports it when its owner asks, so that the encoders
+/// (which cannot fail) need no error path.
+pub trait HardClauseSink: Send {
+    /// One hard clause: sorted, deduplicated, never a tautology (as the problem stores it).
+    fn clause(&mut self, lits: &[Lit]);
+}
+
+/// The shared handle to a [`HardClauseSink`] a streaming [`Problem`] writes to. Shared (an
+/// `Arc`) because the problem is `Clone` and the caller keeps its own handle to read the sink
+/// back; a clone of a streaming problem writes to the same sink. The lock is uncontended (one
+/// thread builds), so it costs two atomic operations a clause.
+#[derive(Clone)]
+pub struct HardStream(pub Arc<Mutex<dyn HardClauseSink>>);
+
+impl fmt::Debug for HardStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("HardStream")
+    }
+}
+
+/// A [`ClauseSink`] that routes hard clauses to a problem's stream or its WCNF: what the
+/// cardinality encodings write through.
+struct HardOut<'a> {
+    wcnf: &'a mut Wcnf,
+    stream: Option<&'a mut (HardStream, usize)>,
+}
+
+impl ClauseSink for HardOut<'_> {
+    fn new_var(&mut self) -> Var {
+        self.wcnf.new_var()
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        match &mut self.stream {
+            None => self.wcnf.add_clause(lits),
+            Some((sink, count)) => {
+                // As `Wcnf::add_clause` would: the variable count covers every clause.
+                if let Some(max) = lits.iter().map(|l| l.var().index() + 1).max() {
+                    self.wcnf.num_vars = self.wcnf.num_vars.max(max);
+                }
+                *count += 1;
+                // A poisoned lock means a sink panicked earlier; its data is still the
+                // sink's own to judge, so keep writing to it.
+                let mut sink = sink.0.lock().unwrap_or_else(|e| e.into_inner());
+                sink.clause(lits);
+            }
+        }
+    }
 }
 
 impl Default for Problem {
@@ -380,6 +450,49 @@ impl Problem {
                 weight: None,
             }],
             phases: Vec::new(),
+            stream: None,
+        }
+    }
+
+    /// An empty problem, as [`Problem::new`], whose hard clauses go to `sink` as they are made
+    /// instead of being kept (variable 0's unit first): for writing out an instance too large
+    /// to hold, such as the 128×128 grid export (16 million clauses, issue 40).
+    ///
+    /// Kept as in any problem: the variable count (covering every clause), the soft clauses,
+    /// the phase hints and [`Problem::hard_len`]. Not kept: the hard clauses and the
+    /// constraints as stated, so [`Problem::constraints`] is empty, the referees
+    /// [`Problem::check`] and [`Problem::check_clauses`] judge nothing, and
+    /// [`Problem::solve`] answers [`SolveError::Streamed`]. [`Problem::to_wcnf`] and
+    /// [`Problem::as_wcnf`] hold the soft clauses only.
+    pub fn streaming(sink: HardStream) -> Problem {
+        let mut p = Problem {
+            wcnf: Wcnf::new(0),
+            constraints: Vec::new(),
+            phases: Vec::new(),
+            stream: Some((sink, 0)),
+        };
+        let zero = p.wcnf.new_var().pos();
+        p.hard().add_clause(&[zero]);
+        p
+    }
+
+    /// Whether the hard clauses go to a stream ([`Problem::streaming`]).
+    pub fn is_streaming(&self) -> bool {
+        self.stream.is_some()
+    }
+
+    /// Where hard clauses go: the stream or the WCNF.
+    fn hard(&mut self) -> HardOut<'_> {
+        HardOut {
+            wcnf: &mut self.wcnf,
+            stream: self.stream.as_mut(),
+        }
+    }
+
+    /// Records a constraint as stated, unless the problem streams (which keeps none).
+    fn record(&mut self, c: Constraint) {
+        if self.stream.is_none() {
+            self.constraints.push(c);
         }
     }
 
@@ -401,7 +514,7 @@ impl Problem {
     /// The number of hard clauses emitted so far (the index the next one will have in
     /// [`Problem::to_wcnf`]'s `hard`), so that an encoder can tell which clauses a rule made.
     pub fn hard_len(&self) -> usize {
-        self.wcnf.hard.len()
+        self.wcnf.hard.len() + self.stream.as_ref().map_or(0, |s| s.1)
     }
 
     /// The number of variables, variable 0 and the encodings' auxiliary variables included.
@@ -420,10 +533,10 @@ impl Problem {
             return;
         };
         match weight {
-            None => self.wcnf.add_clause(&lits),
+            None => self.hard().add_clause(&lits),
             Some(w) => self.wcnf.add_soft(w, &lits),
         }
-        self.constraints.push(Constraint::Clause { lits, weight });
+        self.record(Constraint::Clause { lits, weight });
     }
 
     /// Sorted, deduplicated, without `always_false`; `None` for a tautology.
@@ -447,13 +560,14 @@ impl Problem {
             _ => {}
         }
         let y = self.wcnf.new_var().pos();
+        let mut hard = self.hard();
         for &l in &v {
-            self.wcnf.add_clause(&[!y, l]);
+            hard.add_clause(&[!y, l]);
         }
         let mut big: Vec<Lit> = v.iter().map(|&l| !l).collect();
         big.push(y);
-        self.wcnf.add_clause(&big);
-        self.constraints.push(Constraint::Conj { out: y, lits: v });
+        hard.add_clause(&big);
+        self.record(Constraint::Conj { out: y, lits: v });
         y
     }
 
@@ -473,29 +587,31 @@ impl Problem {
         }
         if lo > hi || lo > n {
             match weight {
-                None => self.wcnf.add_clause(&[]),
+                None => self.hard().add_clause(&[]),
                 Some(w) => self.wcnf.add_soft(w, &[]),
             }
         } else {
             match weight {
-                None => card::between(&mut self.wcnf, lits, lo, hi),
+                None => card::between(&mut self.hard(), lits, lo, hi),
                 Some(w) => {
                     let r = self.wcnf.new_var().pos();
                     let options = CardOptions {
                         encoding: None,
                         guard: Some(r),
                     };
-                    card::between_with(&mut self.wcnf, lits, lo, hi, options);
+                    card::between_with(&mut self.hard(), lits, lo, hi, options);
                     self.wcnf.add_soft(w, &[!r]);
                 }
             }
         }
-        self.constraints.push(Constraint::Count {
-            lits: lits.to_vec(),
-            lo,
-            hi,
-            weight,
-        });
+        if self.stream.is_none() {
+            self.constraints.push(Constraint::Count {
+                lits: lits.to_vec(),
+                lo,
+                hi,
+                weight,
+            });
+        }
     }
 
     /// Requires `l → ⋁ ms` (the clause `¬l ∨ ms…`): hard (`None`) or a wish of weight `w`.
@@ -509,10 +625,10 @@ impl Problem {
             return;
         };
         match weight {
-            None => self.wcnf.add_clause(&lits),
+            None => self.hard().add_clause(&lits),
             Some(w) => self.wcnf.add_soft(w, &lits),
         }
-        self.constraints.push(Constraint::ImpliesAny {
+        self.record(Constraint::ImpliesAny {
             l,
             ms: ms.to_vec(),
             weight,
@@ -641,6 +757,9 @@ impl Problem {
         stop: Option<&Terminator>,
         effort: &mut Effort,
     ) -> Result<Outcome, SolveError> {
+        if self.stream.is_some() {
+            return Err(SolveError::Streamed);
+        }
         let mut oll = Oll::new(&self.wcnf, OllOptions::default()).map_err(|e| match e {
             MaxSatError::WeightOverflow { .. } => SolveError::WeightOverflow,
             MaxSatError::TooManyVariables { num_vars } => SolveError::TooManyVariables { num_vars },

@@ -1,7 +1,10 @@
 //! The Problem API: degenerate cases, every constraint kind against exhaustive enumeration
-//! (both ways, hard and soft), and `solve` against brute force on seeded random problems.
+//! (both ways, hard and soft), and `solve` against brute force on seeded random problems;
+//! a streaming problem hands out the hard clauses a kept one would hold, in order.
 
-use grim_maxsat::problem::{Constraint, Effort, Outcome, Problem, Solution, SolveError};
+use grim_maxsat::problem::{
+    Constraint, Effort, HardClauseSink, HardStream, Outcome, Problem, Solution, SolveError,
+};
 use grim_maxsat::{Lit, MaxSatStatus, Oll, OllOptions, Var, Wcnf};
 use grim_solver::{Budget, Solver, Status};
 use grim_testkit::SplitMix64 as Rng;
@@ -617,4 +620,72 @@ fn solve_within_adds_up_the_work_of_every_call() {
             propagations: None
         }
     );
+}
+
+/// Collects what a streaming problem hands out.
+struct Collected(Vec<Vec<Lit>>);
+
+impl HardClauseSink for Collected {
+    fn clause(&mut self, lits: &[Lit]) {
+        self.0.push(lits.to_vec());
+    }
+}
+
+/// The same constraints into `p`: every kind, hard and soft, with tautologies, constants and
+/// the empty clause.
+fn fill(p: &mut Problem, rng: &mut Rng) {
+    let x: Vec<Lit> = (0..12).map(|_| p.new_var().pos()).collect();
+    let t = p.always_true();
+    p.add_clause(&[x[0], !x[1], x[0]], None);
+    p.add_clause(&[x[2], !x[2]], None);
+    p.add_clause(&[x[3], !t], None);
+    p.add_clause(&[!x[4]], Some(3));
+    let y = p.conj(&[x[5], x[6], !x[7]]);
+    p.implies_any(y, &[x[8], x[9]], None);
+    p.implies_any(x[1], &[x[2]], Some(2));
+    for _ in 0..20 {
+        let lo = rng.index(4);
+        let hi = lo + rng.index(6);
+        let from = rng.index(4);
+        let weight = rng.percent(30).then(|| 1 + rng.index(5) as u64);
+        p.count(&x[from..], lo, hi, weight);
+    }
+    p.count(&x[..3], 2, 1, None);
+    p.add_clause(&[], None);
+    p.prefer(x[0].var(), true);
+}
+
+#[test]
+fn a_streaming_problem_hands_out_the_hard_clauses_a_kept_one_holds_in_order() {
+    for seed in 0..10 {
+        let mut kept = Problem::new();
+        fill(&mut kept, &mut Rng::new(seed));
+        let sink = std::sync::Arc::new(std::sync::Mutex::new(Collected(Vec::new())));
+        let mut streamed = Problem::streaming(HardStream(sink.clone()));
+        fill(&mut streamed, &mut Rng::new(seed));
+        let w = kept.to_wcnf();
+        let out = sink.lock().unwrap();
+        assert_eq!(out.0, w.hard, "seed {seed}: the hard clauses");
+        assert!(
+            w.hard.len() > 20,
+            "seed {seed}: only {} clauses",
+            w.hard.len()
+        );
+        assert_eq!(streamed.hard_len(), kept.hard_len(), "seed {seed}");
+        assert_eq!(streamed.num_vars(), kept.num_vars(), "seed {seed}");
+        assert_eq!(
+            streamed.as_wcnf().soft,
+            w.soft,
+            "seed {seed}: the soft clauses"
+        );
+        assert!(
+            streamed.as_wcnf().hard.is_empty(),
+            "seed {seed}: hard clauses kept"
+        );
+        assert_eq!(streamed.phases(), kept.phases());
+        assert!(streamed.is_streaming() && !kept.is_streaming());
+        // Nothing to solve or judge: an error, not a wrong answer.
+        assert!(streamed.constraints().is_empty());
+        assert_eq!(streamed.solve(Budget::UNLIMITED), Err(SolveError::Streamed));
+    }
 }
