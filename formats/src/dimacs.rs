@@ -170,10 +170,25 @@ impl<R: Read> Parser<R> {
     ) -> Result<Option<ClauseStart>, ParseError> {
         clause.clear();
         let mut start = None;
-        while let Some(token) = self
-            .body
-            .next_token(start.map(|s: ClauseStart| s.line), true)?
-        {
+        loop {
+            // The fast path: a well-formed integer in the buffer (issue 40); the slow path
+            // below reads, and reports, everything else.
+            while let Some((negative, magnitude, line, column)) = self.body.fast_int()? {
+                let start = *start.get_or_insert(ClauseStart { line, column });
+                match self.body.int_item(negative, magnitude, line, column)? {
+                    Some(lit) => clause.push(lit),
+                    None => {
+                        self.body.end_clause((start.line, start.column))?;
+                        return Ok(Some(start));
+                    }
+                }
+            }
+            let Some(token) = self
+                .body
+                .next_token(start.map(|s: ClauseStart| s.line), true)?
+            else {
+                return Ok(None);
+            };
             if token.bytes() == Some(b"p") {
                 return Err(ParseErrorKind::DuplicateHeader {
                     first_line: self.header.line,
@@ -192,7 +207,6 @@ impl<R: Read> Parser<R> {
                 }
             }
         }
-        Ok(None)
     }
 }
 

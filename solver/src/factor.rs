@@ -134,8 +134,10 @@ impl Factor {
 /// figures). Rows of the adjacency are built on demand and dropped when a re-encoding changes
 /// a variable's clauses.
 struct Hops {
-    /// Per variable: its neighbours and weights, sorted by variable, once built.
+    /// Per variable: its neighbours and weights, once built (see `build`).
     rows: Vec<Option<Vec<(u32, u32)>>>,
+    /// Per variable, `build`'s scratch count; all 0 between builds.
+    tally: Vec<u32>,
     /// The queue literal's row, dense, for the dot products; `dense_of` says whose it is.
     dense: Vec<u32>,
     dense_of: Option<usize>,
@@ -157,6 +159,7 @@ impl Hops {
     fn new(n: usize, budget: u64) -> Hops {
         Hops {
             rows: vec![None; n],
+            tally: vec![0; n],
             dense: vec![0; n],
             dense_of: None,
             memo: vec![u64::MAX; n],
@@ -216,6 +219,7 @@ impl Hops {
     /// Makes room for a new (extension) variable.
     fn grow(&mut self, n: usize) {
         self.rows.resize(n, None);
+        self.tally.resize(n, 0);
         self.dense.resize(n, 0);
         self.memo.resize(n, u64::MAX);
     }
@@ -238,13 +242,20 @@ impl Hops {
         }
     }
 
-    /// Builds variable `v`'s row if it is not built.
+    /// Builds variable `v`'s row if it is not built: each variable of `v`'s clauses with the
+    /// number of those clauses it is in, in the order the variables are first met. Counted in
+    /// `tally` (issue 40: collecting one entry per literal and sorting them all, to merge the
+    /// repeats, was a fifth of grim-sat's time before the first decision on the dungeon-128
+    /// export, whose hub variables are in thousands of clauses; sorting the distinct
+    /// variables still cost a tenth). The order does not matter: every use of a row
+    /// (`pick`'s dot products and path sums, `dense`) is a sum, and the path sums saturate,
+    /// which is order-free too.
     fn build(&mut self, v: usize, arena: &Arena) {
         if self.rows[v].is_some() {
             return;
         }
         let Some(occ) = &self.occ else { return };
-        let mut row: Vec<(u32, u32)> = Vec::new();
+        let mut vars: Vec<u32> = Vec::new();
         for code in [2 * v, 2 * v + 1] {
             for &c in &occ[code] {
                 if arena.is_deleted(c) {
@@ -252,18 +263,19 @@ impl Hops {
                 }
                 let lits = arena.lits(c);
                 self.spent += lits.len() as u64;
-                row.extend(lits.iter().map(|k| (k.var().index() as u32, 1)));
+                for k in lits {
+                    let w = k.var().index();
+                    if self.tally[w] == 0 {
+                        vars.push(w as u32);
+                    }
+                    self.tally[w] += 1;
+                }
             }
         }
-        row.sort_unstable();
-        row.dedup_by(|a, b| {
-            if a.0 == b.0 {
-                b.1 += a.1;
-                true
-            } else {
-                false
-            }
-        });
+        let row = vars
+            .iter()
+            .map(|&w| (w, std::mem::take(&mut self.tally[w as usize])))
+            .collect();
         self.rows[v] = Some(row);
     }
 
@@ -705,5 +717,76 @@ impl Solver {
         }
         self.simplify.forget_beyond(len);
         self.debug_check();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Arena, Hops};
+    use crate::Lit;
+
+    /// `Hops::build`'s row, against the definition: every variable `w` of `v`'s clauses once,
+    /// with the number of those clauses holding `w` — on random clause sets with
+    /// hub variables, deleted clauses and rebuilt rows (the tally must be left at zero).
+    #[test]
+    fn a_row_holds_each_neighbour_once_with_the_number_of_clauses_it_shares() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        for round in 0..200 {
+            let n = 2 + next(30) as usize;
+            let mut arena = Arena::default();
+            let mut clauses = Vec::new();
+            for _ in 0..next(60) {
+                let mut vars: Vec<usize> =
+                    (0..1 + next(6)).map(|_| next(n as u64) as usize).collect();
+                if next(3) == 0 {
+                    vars.push(0); // a hub
+                }
+                vars.sort_unstable();
+                vars.dedup();
+                let lits: Vec<Lit> = vars
+                    .iter()
+                    .map(|&v| Lit::from_code(2 * v + next(2) as usize))
+                    .collect();
+                let c = arena.alloc(&lits, false, 0, 0).expect("small arena");
+                if next(5) == 0 {
+                    arena.delete(c);
+                }
+                clauses.push(c);
+            }
+            let mut hops = Hops::new(n, u64::MAX);
+            hops.index(&clauses, &arena);
+            for pass in 0..2 {
+                for v in 0..n {
+                    hops.forget(v);
+                    hops.build(v, &arena);
+                    let mut expected = std::collections::BTreeMap::new();
+                    for &c in &clauses {
+                        let lits = arena.lits(c);
+                        if !arena.is_deleted(c) && lits.iter().any(|l| l.var().index() == v) {
+                            for l in lits {
+                                *expected.entry(l.var().index() as u32).or_insert(0u32) += 1;
+                            }
+                        }
+                    }
+                    let expected: Vec<(u32, u32)> = expected.into_iter().collect();
+                    let mut row = hops.rows[v].clone();
+                    if let Some(row) = &mut row {
+                        row.sort_unstable();
+                    }
+                    assert_eq!(
+                        row.as_deref(),
+                        Some(&expected[..]),
+                        "round {round}, pass {pass}, variable {v}"
+                    );
+                }
+            }
+            assert!(hops.tally.iter().all(|&t| t == 0));
+        }
     }
 }
