@@ -604,6 +604,25 @@ impl Ints {
         false
     }
 
+    /// Whether integer `i` is split or a block (the only ones whose bound histories a reason
+    /// reads; the others keep none, so that a model without blocks does no more work).
+    fn split_part(&self, i: usize) -> bool {
+        !self.blocks[i].is_empty() || !self.roots_of[i].is_empty()
+    }
+
+    /// Records that a bound of `s` (`lower` or upper) became `k` at notification `stamp`.
+    fn history(&mut self, s: u32, lower: bool, stamp: u64, k: u32) {
+        let i = s as usize;
+        if self.split_part(i) {
+            let h = if lower {
+                &mut self.lb_hist[i]
+            } else {
+                &mut self.ub_hist[i]
+            };
+            h.push((stamp, k));
+        }
+    }
+
     /// The lower bound of integer `s` at notification `stamp`.
     fn lb_at(&self, s: u32, stamp: u64) -> u32 {
         let h = &self.lb_hist[s as usize];
@@ -836,7 +855,7 @@ impl SearchPart for Ints {
                         let old = self.lb[s as usize];
                         if k > old {
                             self.lb[s as usize] = k;
-                            self.lb_hist[s as usize].push((self.stamp[v], k));
+                            self.history(s, true, self.stamp[v], k);
                             self.undo.push((level, Undo::Lb(s, old)));
                             self.touch_sum(s);
                             self.touch_rows(s);
@@ -851,7 +870,7 @@ impl SearchPart for Ints {
                         let old = self.ub[s as usize];
                         if k < old {
                             self.ub[s as usize] = k;
-                            self.ub_hist[s as usize].push((self.stamp[v], k));
+                            self.history(s, false, self.stamp[v], k);
                             self.undo.push((level, Undo::Ub(s, old)));
                             self.touch_sum(s);
                             self.touch_rows(s);
@@ -890,7 +909,9 @@ impl SearchPart for Ints {
                         self.sl[r as usize] -= self.lb[i] - old;
                     }
                     self.lb[i] = old;
-                    self.lb_hist[i].pop();
+                    if self.split_part(i) {
+                        self.lb_hist[i].pop();
+                    }
                 }
                 Undo::Ub(s, old) => {
                     let i = s as usize;
@@ -898,7 +919,9 @@ impl SearchPart for Ints {
                         self.su[r as usize] += old - self.ub[i];
                     }
                     self.ub[i] = old;
-                    self.ub_hist[i].pop();
+                    if self.split_part(i) {
+                        self.ub_hist[i].pop();
+                    }
                 }
             }
         }
