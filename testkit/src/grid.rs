@@ -133,6 +133,7 @@ pub fn seeded(seed: u64) -> GridOptions {
         seed: Some(seed),
         soft_preferences: None,
         count_ints: None,
+        count_block: None,
     }
 }
 

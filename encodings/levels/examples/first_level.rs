@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         seed: Some(seed),
         soft_preferences: Some(true),
         count_ints: None,
+        count_block: None,
     };
     let mut n = 0;
     let solved = grim_levels::solve_soft_anytime(

@@ -194,6 +194,7 @@ fn levels_the_wcnf_overprices_are_delivered_at_the_referees_cost() {
             seed: Some(seed),
             soft_preferences: Some(true),
             count_ints: None,
+            count_block: None,
         };
         let budget = Budget {
             conflicts: Some(3000),

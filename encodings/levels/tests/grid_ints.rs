@@ -301,3 +301,47 @@ fn nested_counts_refute_each_other_at_the_root_and_cut_no_level() {
         }
     }
 }
+
+/// Split counts (`GridOptions::count_block`, `ints.rs` "Blocks") forced to blocks of two cells
+/// so that they form on tiny grids: on random small specs the propagated model admits every
+/// level of a 3×2 spec exactly when the referee accepts it, and on a 3×3 one has a level
+/// exactly when enumeration finds one, which passes the referee.
+#[test]
+fn split_counts_admit_exactly_the_referee_s_levels_on_random_small_specs() {
+    let blocked = GridOptions {
+        count_block: Some(2),
+        ..ints()
+    };
+    let mut rng = SplitMix64::new(0x41_b10c);
+    let (mut split, mut yes, mut no) = (0, 0, 0);
+    for case in 0..60 {
+        let doc = random_spec(&mut rng);
+        let Ok(spec) = GridSpec::from_json(&doc.to_string()) else {
+            continue;
+        };
+        let model = GridModel::build_for_propagator(&spec, &blocked).unwrap();
+        let whole = GridModel::build_for_propagator(&spec, &ints()).unwrap();
+        split += usize::from(model.problem().num_vars() > whole.problem().num_vars());
+        if spec.width * spec.height <= 6 {
+            let (y, n) = referee_agrees_level_by_level(&model, &spec, all_levels(&spec));
+            yes += y;
+            no += n;
+            continue;
+        }
+        let valid = all_levels(&spec)
+            .into_iter()
+            .any(|l| check_level(&spec, &l).is_ok());
+        let mut s = engine(&model);
+        let got = s.solve(&[], Budget::UNLIMITED);
+        assert_eq!(s.propagator_error(), None, "case {case}: {doc}");
+        assert_eq!(got == Status::Sat, valid, "case {case}: {doc}");
+        if valid {
+            let level = model.decode(&s.model().unwrap()).unwrap();
+            assert_eq!(check_level(&spec, &level), Ok(()), "case {case}: {doc}");
+        }
+    }
+    assert!(
+        split > 20 && yes > 50 && no > 1000,
+        "split {split}, accepted {yes}, rejected {no}"
+    );
+}

@@ -295,6 +295,12 @@ struct ModelArgs {
     /// explained by cells (figures: benches/results/issue41-ints-2026-12-07b.md).
     #[arg(long, value_enum, value_name = "on|off")]
     count_ints: Option<Switch>,
+    /// With integer counts: the largest count kept in one piece; a larger one is split into
+    /// blocks of at most N cells, each an integer, so that its reasons name a block and the
+    /// blocks' bounds, not every cell of the count (default 0: no blocks;
+    /// benches/results/issue41-tree-2026-12-07.md).
+    #[arg(long, value_name = "N")]
+    count_block: Option<usize>,
 }
 
 /// A switch of `--count-ints`.
@@ -312,6 +318,7 @@ impl ModelArgs {
             seed: self.seed,
             soft_preferences: self.preferences.map(|p| p == PreferencesArg::Soft),
             count_ints: self.count_ints.map(|c| c == Switch::On),
+            count_block: self.count_block,
         }
     }
 }

@@ -66,7 +66,8 @@ pub(super) fn encode(m: &mut GridModel) {
     let mode = m.mode;
     let rules = m.spec.counts.clone();
     let mut left = Vec::new();
-    let mut ints = (mode == Mode::Propagate && m.options.count_ints()).then(Builder::default);
+    let mut ints = (mode == Mode::Propagate && m.options.count_ints())
+        .then(|| Builder::new(m.options.count_block()));
     if mode == Mode::Eager {
         super::unary::encode_rules(m, &rules);
     } else {

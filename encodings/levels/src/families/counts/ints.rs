@@ -42,6 +42,23 @@
 //! 1.3 s). An integer whose cells are all fixed fixes its own order literals, so the engine
 //! is never left to decide them at the end either.
 //!
+//! **Blocks** (optional, [`count_block`](crate::options::GridOptions::count_block), off by
+//! default). A cell fixed at a reached bound is explained by the bound literal and the cells
+//! on the count's side: up to thousands of literals for a whole-grid count, and every such
+//! reason the analysis reads becomes an arena clause (dungeon-locks-zoned-64 seed 4: 228,000
+//! reasons of 2,720 literals in 300 conflicts, 2.57 GB). A count over more than `count_block`
+//! cells is then split into blocks of consecutive cells, each an integer with its own order
+//! literals (one per cell: n more variables per count, not n·log n as a tree of sums would
+//! take), and `N = Σ B_j` is kept on bounds by [`Ints::split`]: while the cells leave `N`'s
+//! bounds open nothing happens but counting; when they reach one, the blocks' bounds are
+//! brought to their cells and `N`'s bound pushes the others' (`B_j ≥ lb(N) − Σ ub(B_i)`,
+//! `B_j ≤ ub(N) − Σ lb(B_i)`), so a fixed cell is explained by its block's bound and ≤ block
+//! cells, a block's bound by `N`'s and one per other block. The reasons read the bounds at
+//! their notification (`lb_hist`, `ub_hist`), as a row's reason keeps them in its numbers.
+//! Measured off by default: the caves pay 25,000 variables and up to 40% more instructions
+//! with the same search, and the zoned seed it was made for needs more than its reasons
+//! (`benches/results/issue41-tree-2026-12-07.md`).
+//!
 //! It is the default of the propagated model
 //! ([`count_ints`](crate::options::GridOptions::count_ints)); `off` keeps the counters of
 //! `propagate.rs`.
@@ -60,6 +77,9 @@ const RANK: u32 = 1;
 struct SumDef {
     cells: Vec<Lit>,
     order: Vec<Lit>,
+    /// The integers of its blocks when it is split (module doc, "Blocks"): they partition
+    /// `cells`, and the integer is their sum. Empty: in one piece.
+    blocks: Vec<u32>,
 }
 
 /// `Σ c·N ≥ bound` over at most [`MAX_TERMS`] integers, unless `guard` is true (a soft rule's
@@ -76,8 +96,9 @@ struct RowDef {
 const MAX_TERMS: usize = 3;
 
 /// The integers and rows of a model, built while the counts encode (`encode.rs`).
-#[derive(Default)]
 pub(super) struct Builder {
+    /// An integer over more cells is split into blocks of at most this many (0: never).
+    block: usize,
     sums: Vec<SumDef>,
     /// Sorted literal codes → integer.
     index: BTreeMap<Vec<usize>, u32>,
@@ -87,8 +108,22 @@ pub(super) struct Builder {
 }
 
 impl Builder {
+    /// A builder whose integers over more than `block` cells are split into blocks (0: none
+    /// are).
+    pub(super) fn new(block: usize) -> Builder {
+        Builder {
+            block,
+            sums: Vec::new(),
+            index: BTreeMap::new(),
+            rows: Vec::new(),
+            ruled: Vec::new(),
+        }
+    }
+
     /// The integer of `cells` (one per distinct set of literals), made with its order literals
-    /// and chain clauses the first time.
+    /// and chain clauses the first time; over more than `block` cells, split into blocks of
+    /// nearly equal size, consecutive by literal code (on a grid, bands of rows), each an
+    /// integer of its own.
     fn sum(&mut self, m: &mut GridModel, cells: &[Lit]) -> u32 {
         let mut codes: Vec<usize> = cells.iter().map(|l| l.code()).collect();
         codes.sort_unstable();
@@ -97,6 +132,14 @@ impl Builder {
         }
         let mut cells: Vec<Lit> = cells.to_vec();
         cells.sort_unstable_by_key(|l| l.code());
+        let mut blocks = Vec::new();
+        if self.block > 0 && cells.len() > self.block {
+            let parts = cells.len().div_ceil(self.block);
+            let size = cells.len().div_ceil(parts);
+            for chunk in cells.chunks(size) {
+                blocks.push(self.sum(m, chunk));
+            }
+        }
         // The chain defines the literals: it belongs to no rule (like a class literal's
         // definition), so the clash diagnosis never switches it off.
         let owner = m.tags.last().and_then(|t| t.1);
@@ -110,7 +153,11 @@ impl Builder {
         m.deferred.extend(order.iter().map(|o| o.var()));
         m.tag(owner);
         let s = self.sums.len() as u32;
-        self.sums.push(SumDef { cells, order });
+        self.sums.push(SumDef {
+            cells,
+            order,
+            blocks,
+        });
         self.index.insert(codes, s);
         s
     }
@@ -286,7 +333,9 @@ const DOWN: u8 = 1; // ¬[N ≥ k] by n−k+1 false cells: at = [s, k]
 const CELL_FALSE: u8 = 2; // a cell false by ¬[N ≥ ub+1] and ub true cells: at = [s, ub]
 const CELL_TRUE: u8 = 3; // a cell true by [N ≥ lb] and n−lb false cells: at = [s, lb]
 const GUARD: u8 = 4; // a row's guard, by its bounds: at = [r, bounds…]
-const ROW: u8 = 8; // ROW + j: term j's bound, by the other bounds: at = [r, bounds…]
+const SPLIT_LB: u8 = 5; // block j of s, `[B ≥ k]` by `[N ≥ lb]` and the others' ub: at = [s, j]
+const SPLIT_UB: u8 = 6; // block j of s, `¬[B ≥ k+1]` by `¬[N ≥ ub+1]` and the others' lb
+const ROW: u8 = 16; // ROW + j: term j's bound, by the other bounds: at = [r, bounds…]
 
 /// The integers and rows of a grid as one part of the grid propagator.
 pub(super) struct Ints {
@@ -317,6 +366,18 @@ pub(super) struct Ints {
     dirty_rows: Vec<u32>,
     row_dirty: Vec<bool>,
     scratch: Vec<(u64, Lit)>,
+    /// Per integer: its blocks when split; the split integers it is a block of; for a split
+    /// integer, the sums of its blocks' lower and upper bounds and the size of its largest
+    /// block.
+    blocks: Vec<Vec<u32>>,
+    roots_of: Vec<Vec<u32>>,
+    sl: Vec<u32>,
+    su: Vec<u32>,
+    widest: Vec<u32>,
+    /// Per integer, its bounds as they changed: (notification, new bound), so that a split's
+    /// reason names the bounds it read at its notification.
+    lb_hist: Vec<Vec<(u64, u32)>>,
+    ub_hist: Vec<Vec<(u64, u32)>>,
 }
 
 impl Ints {
@@ -341,6 +402,27 @@ impl Ints {
             dirty_rows: (0..rows.len() as u32).collect(),
             row_dirty: vec![true; rows.len()],
             scratch: Vec::new(),
+            blocks: sums.iter().map(|s| s.blocks.clone()).collect(),
+            roots_of: vec![Vec::new(); n],
+            sl: vec![0; n],
+            su: (sums.iter())
+                .map(|d| {
+                    d.blocks
+                        .iter()
+                        .map(|&b| sums[b as usize].order.len() as u32)
+                        .sum()
+                })
+                .collect(),
+            widest: (sums.iter())
+                .map(|d| {
+                    (d.blocks.iter())
+                        .map(|&b| sums[b as usize].order.len() as u32)
+                        .max()
+                })
+                .map(|w| w.unwrap_or(0))
+                .collect(),
+            lb_hist: vec![Vec::new(); n],
+            ub_hist: vec![Vec::new(); n],
         };
         let mut occ: Vec<(Lit, Occ)> = Vec::new();
         for (s, def) in sums.iter().enumerate() {
@@ -352,6 +434,11 @@ impl Ints {
             for (k, &o) in def.order.iter().enumerate() {
                 occ.push((o, Occ::AtLeast(s, k as u32 + 1)));
                 occ.push((!o, Occ::AtMost(s, k as u32)));
+            }
+        }
+        for (s, def) in sums.iter().enumerate() {
+            for &b in &def.blocks {
+                me.roots_of[b as usize].push(s as u32);
             }
         }
         for (r, row) in rows.iter().enumerate() {
@@ -457,6 +544,22 @@ impl Ints {
         let i = s as usize;
         let n = self.cells[i].len() as u32;
         let (t, f, lb, ub) = (self.t[i], self.f[i], self.lb[i], self.ub[i]);
+        let split = !self.blocks[i].is_empty();
+        if split {
+            // Its bounds follow the cells as in one piece; its conflicts and the cells it
+            // fixes go through the blocks.
+            let read = !self.rows_of[i].is_empty() || t + f == n;
+            if read && t > lb && t <= ub {
+                let o = self.order[i][t as usize - 1];
+                lazy.propagate(ctx, o, Reason::new(UP, [s, t, 0, 0], now));
+            }
+            if read && n - f < ub && n - f >= lb {
+                let k = n - f + 1;
+                let o = self.order[i][k as usize - 1];
+                lazy.propagate(ctx, !o, Reason::new(DOWN, [s, k, 0, 0], now));
+            }
+            return self.split(s, ctx, now, lazy);
+        }
         if t > ub {
             let mut clause = vec![self.order[i][ub as usize]];
             self.cells_at(s, true, ub + 1, now, &mut clause);
@@ -499,6 +602,145 @@ impl Ints {
             }
         }
         false
+    }
+
+    /// Whether integer `i` is split or a block (the only ones whose bound histories a reason
+    /// reads; the others keep none, so that a model without blocks does no more work).
+    fn split_part(&self, i: usize) -> bool {
+        !self.blocks[i].is_empty() || !self.roots_of[i].is_empty()
+    }
+
+    /// Records that a bound of `s` (`lower` or upper) became `k` at notification `stamp`.
+    fn history(&mut self, s: u32, lower: bool, stamp: u64, k: u32) {
+        let i = s as usize;
+        if self.split_part(i) {
+            let h = if lower {
+                &mut self.lb_hist[i]
+            } else {
+                &mut self.ub_hist[i]
+            };
+            h.push((stamp, k));
+        }
+    }
+
+    /// The lower bound of integer `s` at notification `stamp`.
+    fn lb_at(&self, s: u32, stamp: u64) -> u32 {
+        let h = &self.lb_hist[s as usize];
+        let at = h.partition_point(|&(st, _)| st <= stamp);
+        if at == 0 { 0 } else { h[at - 1].1 }
+    }
+
+    /// The upper bound of integer `s` at notification `stamp`.
+    fn ub_at(&self, s: u32, stamp: u64) -> u32 {
+        let h = &self.ub_hist[s as usize];
+        let at = h.partition_point(|&(st, _)| st <= stamp);
+        if at == 0 {
+            self.order[s as usize].len() as u32
+        } else {
+            h[at - 1].1
+        }
+    }
+
+    /// `¬[N_s ≥ lb]` (false in a clause while `N_s ≥ lb`), none for the trivial bound.
+    fn lb_lit(&self, s: u32, lb: u32) -> Option<Lit> {
+        (lb > 0).then(|| !self.order[s as usize][lb as usize - 1])
+    }
+
+    /// `[N_s ≥ ub+1]` (false in a clause while `N_s ≤ ub`), none for the trivial bound.
+    fn ub_lit(&self, s: u32, ub: u32) -> Option<Lit> {
+        self.order[s as usize].get(ub as usize).copied()
+    }
+
+    /// A split integer `s` and its blocks (module doc, "Blocks"): `N = Σ B_j` on bounds, a
+    /// conflict clause (true) or propagations, every reason a few bound literals.
+    fn split(&mut self, s: u32, ctx: &mut Context<'_>, now: u64, lazy: &mut Lazy<'_>) -> bool {
+        let i = s as usize;
+        let n = self.order[i].len() as u32;
+        let (t, f, lb, ub) = (self.t[i], self.f[i], self.lb[i], self.ub[i]);
+        // When the cells reach (or cross) a bound of `N`, the blocks' bounds are brought to
+        // their cells, which the rule below then fixes (or finds crossed).
+        let (full, empty) = (t >= ub, n - f <= lb);
+        if full || empty {
+            for k in 0..self.blocks[i].len() {
+                let b = self.blocks[i][k];
+                let j = b as usize;
+                let nb = self.order[j].len() as u32;
+                if full && self.t[j] > self.lb[j] {
+                    let tb = self.t[j];
+                    let o = self.order[j][tb as usize - 1];
+                    lazy.propagate(ctx, o, Reason::new(UP, [b, tb, 0, 0], now));
+                }
+                if empty && nb - self.f[j] < self.ub[j] {
+                    let kb = nb - self.f[j] + 1;
+                    let o = self.order[j][kb as usize - 1];
+                    lazy.propagate(ctx, !o, Reason::new(DOWN, [b, kb, 0, 0], now));
+                }
+            }
+        }
+        let (sl, su) = (self.sl[i], self.su[i]);
+        if sl > ub || su < lb {
+            let mut clause = Vec::new();
+            for k in 0..self.blocks[i].len() {
+                let b = self.blocks[i][k];
+                let l = if sl > ub {
+                    self.lb_lit(b, self.lb[b as usize])
+                } else {
+                    self.ub_lit(b, self.ub[b as usize])
+                };
+                clause.extend(l);
+            }
+            clause.extend(if sl > ub {
+                self.ub_lit(s, ub)
+            } else {
+                self.lb_lit(s, lb)
+            });
+            ctx.add_clause(&clause, ClauseKind::Learned);
+            return true;
+        }
+        // A block's bound moves only when the slack between `N`'s bound and the blocks' is
+        // below the block's range, so at most its size.
+        let widest = self.widest[i];
+        if su - lb < widest || ub - sl < widest {
+            for k in 0..self.blocks[i].len() {
+                let b = self.blocks[i][k];
+                let j = b as usize;
+                let (lbb, ubb) = (self.lb[j], self.ub[j]);
+                // N ≥ lb with the others at most their ub: B ≥ lb − (su − ubb).
+                let new = i64::from(lb) - i64::from(su - ubb);
+                if new > i64::from(lbb) {
+                    let o = self.order[j][new as usize - 1];
+                    lazy.propagate(ctx, o, Reason::new(SPLIT_LB, [s, k as u32, 0, 0], now));
+                }
+                // N ≤ ub with the others at least their lb: B ≤ ub − (sl − lbb).
+                let new = ub - (sl - lbb);
+                if new < ubb {
+                    let o = self.order[j][new as usize];
+                    lazy.propagate(ctx, !o, Reason::new(SPLIT_UB, [s, k as u32, 0, 0], now));
+                }
+            }
+        }
+        false
+    }
+
+    /// The reason of a split's inference of kind `kind` about integer `s` (block `skip`, for
+    /// the blocks' kinds) at notification `stamp`: the bounds it read, as false literals.
+    fn split_reason(&self, kind: u8, s: u32, skip: u32, stamp: u64, out: &mut Vec<Lit>) {
+        let lower = kind == SPLIT_UB;
+        if lower {
+            out.extend(self.ub_lit(s, self.ub_at(s, stamp)));
+        } else {
+            out.extend(self.lb_lit(s, self.lb_at(s, stamp)));
+        }
+        for (k, &b) in self.blocks[s as usize].iter().enumerate() {
+            if k as u32 == skip {
+                continue;
+            }
+            out.extend(if lower {
+                self.lb_lit(b, self.lb_at(b, stamp))
+            } else {
+                self.ub_lit(b, self.ub_at(b, stamp))
+            });
+        }
     }
 
     /// Row `r` on bounds: a conflict clause (true), its guard, or tighter bounds.
@@ -613,18 +855,30 @@ impl SearchPart for Ints {
                         let old = self.lb[s as usize];
                         if k > old {
                             self.lb[s as usize] = k;
+                            self.history(s, true, self.stamp[v], k);
                             self.undo.push((level, Undo::Lb(s, old)));
                             self.touch_sum(s);
                             self.touch_rows(s);
+                            for j in 0..self.roots_of[s as usize].len() {
+                                let r = self.roots_of[s as usize][j];
+                                self.sl[r as usize] += k - old;
+                                self.touch_sum(r);
+                            }
                         }
                     }
                     Occ::AtMost(s, k) => {
                         let old = self.ub[s as usize];
                         if k < old {
                             self.ub[s as usize] = k;
+                            self.history(s, false, self.stamp[v], k);
                             self.undo.push((level, Undo::Ub(s, old)));
                             self.touch_sum(s);
                             self.touch_rows(s);
+                            for j in 0..self.roots_of[s as usize].len() {
+                                let r = self.roots_of[s as usize][j];
+                                self.su[r as usize] -= old - k;
+                                self.touch_sum(r);
+                            }
                         }
                     }
                     Occ::Guard(r) => self.touch_row(r),
@@ -649,8 +903,26 @@ impl SearchPart for Ints {
             match u {
                 Undo::True(s) => self.t[s as usize] -= 1,
                 Undo::False(s) => self.f[s as usize] -= 1,
-                Undo::Lb(s, old) => self.lb[s as usize] = old,
-                Undo::Ub(s, old) => self.ub[s as usize] = old,
+                Undo::Lb(s, old) => {
+                    let i = s as usize;
+                    for &r in &self.roots_of[i] {
+                        self.sl[r as usize] -= self.lb[i] - old;
+                    }
+                    self.lb[i] = old;
+                    if self.split_part(i) {
+                        self.lb_hist[i].pop();
+                    }
+                }
+                Undo::Ub(s, old) => {
+                    let i = s as usize;
+                    for &r in &self.roots_of[i] {
+                        self.su[r as usize] += old - self.ub[i];
+                    }
+                    self.ub[i] = old;
+                    if self.split_part(i) {
+                        self.ub_hist[i].pop();
+                    }
+                }
             }
         }
     }
@@ -695,6 +967,7 @@ impl SearchPart for Ints {
                 self.cells_at(a, false, n - b, why.stamp, reason);
             }
             GUARD => self.row_reason(a, Some(MAX_TERMS), why.at, reason),
+            SPLIT_LB | SPLIT_UB => self.split_reason(why.kind, a, b, why.stamp, reason),
             k => self.row_reason(a, Some(usize::from(k - ROW)), why.at, reason),
         }
     }
@@ -720,6 +993,8 @@ mod tests {
     use super::{Ints, RowDef, SumDef};
     use crate::search::{Composite, SearchPart};
     use grim_solver::{Budget, Lit, Options, Solver, SplitMix64, Status, Var};
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
 
     fn var(i: u32) -> Var {
         Var::new(i).expect("a small variable")
@@ -729,7 +1004,7 @@ mod tests {
     fn integers_in_the_search_have_the_models_brute_force_finds() {
         let mut rng = SplitMix64::new(0x41_1a7);
         let mut pick = move |n: u64| (rng.next_u64() % n.max(1)) as u32;
-        let (mut sat, mut unsat, mut conflicts) = (0, 0, 0);
+        let (mut sat, mut unsat, mut conflicts, mut split) = (0, 0, 0, 0);
         for round in 0..300 {
             let n = 3 + pick(5); // cell variables 0..n
             let mut s = Solver::with_options(if round % 2 == 0 {
@@ -751,7 +1026,11 @@ mod tests {
                 for k in 1..order.len() {
                     s.add_clause(&[!order[k], order[k - 1]]);
                 }
-                sums.push(SumDef { cells, order });
+                sums.push(SumDef {
+                    cells,
+                    order,
+                    blocks: Vec::new(),
+                });
                 sums.len() as u32 - 1
             };
             // Integers over random sets of cells (a cell at most once per set).
@@ -763,6 +1042,19 @@ mod tests {
                     }
                 }
                 new_sum(&mut s, cells, &mut sums);
+            }
+            // Half the time the first integer is split into two or three blocks (module doc,
+            // "Blocks"), each an integer of its own.
+            if pick(2) == 0 && sums[0].cells.len() >= 2 {
+                let cells = sums[0].cells.clone();
+                let parts = 2 + pick(2) as usize;
+                let size = cells.len().div_ceil(parts);
+                let mut blocks = Vec::new();
+                for chunk in cells.chunks(size) {
+                    blocks.push(new_sum(&mut s, chunk.to_vec(), &mut sums));
+                }
+                sums[0].blocks = blocks;
+                split += 1;
             }
             let mut rows: Vec<RowDef> = Vec::new();
             // A nesting: an inner subset of the first integer, and the rest.
@@ -883,9 +1175,95 @@ mod tests {
             conflicts += usize::from(s.stats().external_conflicts > 0);
         }
         assert!(sat > 80 && unsat > 40, "sat {sat}, unsat {unsat}");
+        assert!(split > 80, "only {split} rounds split an integer");
         assert!(
             conflicts > 40,
             "only {conflicts} rounds had an integer conflict"
         );
+    }
+
+    /// A `Write` into a buffer the test reads afterwards.
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("the log").extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// 128 cells, at least 65 true; assumption `d` makes the 63 odd cells false, so the count
+    /// fixes every even cell true, and a clause forbids cells 0 and 2 together: unsatisfiable
+    /// under `d`, and the answer needs the reasons of cells fixed at the reached bound. In one
+    /// piece each names the bound and the 63 false cells; split into 16 blocks of 8, a cell's
+    /// names its block's bound and ≤ 8 cells, a block's bound that of `N` and one per other
+    /// block (module doc, "Blocks"). Returns the longest clause the part gave the engine (the
+    /// external-clause log: reasons, conflicts) and how many it gave.
+    fn longest_clause(blocks: usize) -> (usize, usize) {
+        let n = 128u32;
+        let mut s = Solver::with_options(Options::default());
+        let mut next = n;
+        let mut sums: Vec<SumDef> = Vec::new();
+        let mut new_sum = |s: &mut Solver, cells: Vec<Lit>, sums: &mut Vec<SumDef>| {
+            let order: Vec<Lit> = (0..cells.len())
+                .map(|_| {
+                    next += 1;
+                    s.reserve_vars(next as usize);
+                    var(next - 1).pos()
+                })
+                .collect();
+            for k in 1..order.len() {
+                s.add_clause(&[!order[k], order[k - 1]]);
+            }
+            sums.push(SumDef {
+                cells,
+                order,
+                blocks: Vec::new(),
+            });
+            sums.len() as u32 - 1
+        };
+        s.reserve_vars(n as usize);
+        let cells: Vec<Lit> = (0..n).map(|v| var(v).pos()).collect();
+        let root = new_sum(&mut s, cells.clone(), &mut sums);
+        if let Some(size) = cells.len().checked_div(blocks) {
+            let parts: Vec<u32> = (cells.chunks(size))
+                .map(|c| new_sum(&mut s, c.to_vec(), &mut sums))
+                .collect();
+            sums[root as usize].blocks = parts;
+        }
+        s.add_clause(&[sums[root as usize].order[64]]);
+        next += 1;
+        s.reserve_vars(next as usize);
+        let d = var(next - 1).pos();
+        for p in 0..63 {
+            s.add_clause(&[!d, !cells[2 * p + 1]]);
+        }
+        s.add_clause(&[!cells[0], !cells[2]]);
+        let part: Box<dyn SearchPart> = Box::new(Ints::new(&sums, &[]));
+        s.connect_propagator(Box::new(Composite::new(vec![part])));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        s.set_external_clause_log(Box::new(Shared(log.clone())));
+        assert_eq!(s.solve(&[d], Budget::UNLIMITED), Status::Unsat);
+        assert_eq!(s.propagator_error(), None);
+        let text = String::from_utf8(log.lock().expect("the log").clone()).expect("DIMACS");
+        let lens: Vec<usize> = (text.lines())
+            .map(|l| l.split_whitespace().count().saturating_sub(1))
+            .collect();
+        (lens.iter().copied().max().unwrap_or(0), lens.len())
+    }
+
+    #[test]
+    fn a_split_count_gives_the_engine_short_clauses() {
+        let (whole, made) = longest_clause(0);
+        assert!(
+            made > 0 && whole >= 60,
+            "in one piece: longest {whole} of {made}"
+        );
+        let (split, made) = longest_clause(16);
+        // A cell: its block's bound and ≤ 8 cells; a block's bound: N's and 15 others'.
+        assert!(made > 0 && split <= 17, "split: longest {split} of {made}");
     }
 }
