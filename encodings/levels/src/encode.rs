@@ -110,7 +110,14 @@ pub fn write_comments(
             }
         }
     }
-    write_phases(&model.phase_hints(), out)
+    // The hints in the file's orientation (auxiliary variables negated in a CNF export).
+    let negated_from = model.export_negated_from();
+    let hints: Vec<Lit> = model
+        .phase_hints()
+        .into_iter()
+        .map(|l| GridModel::export_lit(l, negated_from))
+        .collect();
+    write_phases(&hints, out)
 }
 
 /// `c phase` lines, [`PHASES_PER_LINE`] literals each.
@@ -151,7 +158,7 @@ pub fn write_encoding(
             write_comments(spec, model, seed, out)?;
             // From the model's own clauses: no copy (a 128×128 export is 16 million clauses).
             let (num_vars, clauses) = model.hard_clauses();
-            write_dimacs_clauses(num_vars, clauses, &mut *out)?;
+            write_exported_clauses(num_vars, clauses, model.export_negated_from(), &mut *out)?;
             Ok(Written::Cnf)
         }
         true => {
@@ -175,6 +182,44 @@ pub fn write_encoding(
             Ok(Written::Wcnf(dialect))
         }
     }
+}
+
+/// The DIMACS CNF of `clauses` with every variable of index `negated_from` or more written
+/// negated ([`GridModel::export_negated_from`]); the same bytes as `write_dimacs_clauses` when
+/// `negated_from` is `None`.
+fn write_exported_clauses(
+    num_vars: usize,
+    clauses: &[Vec<Lit>],
+    negated_from: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(first) = negated_from else {
+        return write_dimacs_clauses(num_vars, clauses, out);
+    };
+    let used = clauses
+        .iter()
+        .flatten()
+        .map(|l| l.var().index() + 1)
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
+    let mut line = String::new();
+    for clause in clauses {
+        line.clear();
+        for &lit in clause {
+            use std::fmt::Write as _;
+            let lit = if lit.var().index() >= first {
+                !lit
+            } else {
+                lit
+            };
+            // Writing into a String cannot fail.
+            let _ = write!(line, "{lit} ");
+        }
+        line.push_str("0\n");
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are

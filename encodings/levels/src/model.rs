@@ -270,6 +270,56 @@ impl GridModel {
         self.problem.to_wcnf()
     }
 
+    /// The first auxiliary variable: every variable from this index on is the encodings' own
+    /// (the cell and layer variables and the constant come before it; FORMAT.md, "The
+    /// variable map").
+    pub fn first_aux_var(&self) -> usize {
+        self.cell_vars
+            .iter()
+            .chain(self.layer_vars.iter().flatten())
+            .map(|v| v.index() + 1)
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Where the CNF export starts writing variables negated: `Some(first)` for an all-hard
+    /// model, every variable of index `first` = [`GridModel::first_aux_var`] or more (the
+    /// auxiliary ones), `None` for a WCNF export (written as it is, as are the cell and layer
+    /// variables). The file's variable `v ≥ first` means `¬v` of [`GridModel::to_cnf`]; a
+    /// model of the file gives a model of the encoding by flipping those variables back
+    /// ([`GridModel::model_of_export`], which `grim-encode decode` applies).
+    ///
+    /// Why (issue 40, `benches/results/issue40-solvers-2026-12-07.md`): external solvers start
+    /// from the phase "true" (CaDiCaL, Kissat), so the file's orientation is their first guess.
+    /// With the auxiliary variables negated that guess is "false" for every layer, rank,
+    /// counter and sorting-network output — nothing reached, nothing counted — and the search
+    /// fills in only what the cells force: CaDiCaL 1.5.3 answers the 64×64 cave's export in
+    /// 52 conflicts (2.5 s) where it found nothing in 60 s before. Sound and complete as
+    /// before: negating a variable in every clause maps models one to one.
+    pub fn export_negated_from(&self) -> Option<usize> {
+        (!self.is_soft()).then(|| self.first_aux_var())
+    }
+
+    /// A model of the exported CNF as a model of [`GridModel::to_cnf`]: the variables the
+    /// export writes negated ([`GridModel::export_negated_from`]) flipped back, in place
+    /// (`values[v]` is variable `v`'s value, `None` where the solver gave none).
+    pub fn model_of_export(&self, values: &mut [Option<bool>]) {
+        if let Some(first) = self.export_negated_from() {
+            for v in values.iter_mut().skip(first) {
+                *v = v.map(|b| !b);
+            }
+        }
+    }
+
+    /// The exported CNF's literal for `lit` of the encoding (negated when its variable is
+    /// written negated, [`GridModel::export_negated_from`]).
+    pub fn export_lit(lit: Lit, negated_from: Option<usize>) -> Lit {
+        match negated_from {
+            Some(first) if lit.var().index() >= first => !lit,
+            _ => lit,
+        }
+    }
+
     /// The phase hints (seeded preferences in "hint" mode): literals a solver should try
     /// first. Empty without preferences.
     pub fn phase_hints(&self) -> Vec<Lit> {
