@@ -111,11 +111,14 @@ pub fn write_comments(
         }
     }
     // The hints in the file's orientation (auxiliary variables negated in a CNF export).
-    let negated_from = model.export_negated_from();
+    let negated = model.export_negated();
     let hints: Vec<Lit> = model
         .phase_hints()
         .into_iter()
-        .map(|l| GridModel::export_lit(l, negated_from))
+        .map(|l| match negated.get(l.var().index()) {
+            Some(true) => !l,
+            _ => l,
+        })
         .collect();
     write_phases(&hints, out)
 }
@@ -158,7 +161,7 @@ pub fn write_encoding(
             write_comments(spec, model, seed, out)?;
             // From the model's own clauses: no copy (a 128×128 export is 16 million clauses).
             let (num_vars, clauses) = model.hard_clauses();
-            write_exported_clauses(num_vars, clauses, model.export_negated_from(), &mut *out)?;
+            write_exported_clauses(num_vars, clauses, &model.export_negated(), &mut *out)?;
             Ok(Written::Cnf)
         }
         true => {
@@ -184,18 +187,18 @@ pub fn write_encoding(
     }
 }
 
-/// The DIMACS CNF of `clauses` with every variable of index `negated_from` or more written
-/// negated ([`GridModel::export_negated_from`]); the same bytes as `write_dimacs_clauses` when
-/// `negated_from` is `None`.
+/// The DIMACS CNF of `clauses` with every variable `v` for which `negated[v]` holds written
+/// negated ([`GridModel::export_negated`]); the same bytes as `write_dimacs_clauses` when
+/// nothing is.
 fn write_exported_clauses(
     num_vars: usize,
     clauses: &[Vec<Lit>],
-    negated_from: Option<usize>,
+    negated: &[bool],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let Some(first) = negated_from else {
+    if !negated.contains(&true) {
         return write_dimacs_clauses(num_vars, clauses, out);
-    };
+    }
     let used = clauses
         .iter()
         .flatten()
@@ -208,10 +211,9 @@ fn write_exported_clauses(
         line.clear();
         for &lit in clause {
             use std::fmt::Write as _;
-            let lit = if lit.var().index() >= first {
-                !lit
-            } else {
-                lit
+            let lit = match negated.get(lit.var().index()) {
+                Some(true) => !lit,
+                _ => lit,
             };
             // Writing into a String cannot fail.
             let _ = write!(line, "{lit} ");

@@ -63,6 +63,10 @@ pub struct GridModel {
     /// Cache of "the cell holds a tile of this set" literals, per set.
     pub(crate) class_lits: BTreeMap<TileSet, Vec<Lit>>,
     pub(crate) hints: Vec<Lit>,
+    /// Auxiliary variables (index ranges) the CNF export writes as they are, where it negates
+    /// every other auxiliary variable ([`GridModel::export_negated`]): the lower half of each
+    /// set of reachability layers from fixed bases (`layered.rs`).
+    pub(crate) export_plain: Vec<std::ops::Range<usize>>,
     /// Whether the wishes are soft clauses (set by the preferences family).
     pub(crate) soft_preferences: bool,
     /// Per variable, its value in the wished-for level (seeded preferences), when known:
@@ -147,6 +151,7 @@ impl GridModel {
             layer_vars,
             class_lits: BTreeMap::new(),
             hints: Vec::new(),
+            export_plain: Vec::new(),
             soft_preferences: false,
             wished: Vec::new(),
             tags: Vec::new(),
@@ -282,41 +287,47 @@ impl GridModel {
             .unwrap_or(1)
     }
 
-    /// Where the CNF export starts writing variables negated: `Some(first)` for an all-hard
-    /// model, every variable of index `first` = [`GridModel::first_aux_var`] or more (the
-    /// auxiliary ones), `None` for a WCNF export (written as it is, as are the cell and layer
-    /// variables). The file's variable `v ≥ first` means `¬v` of [`GridModel::to_cnf`]; a
-    /// model of the file gives a model of the encoding by flipping those variables back
-    /// ([`GridModel::model_of_export`], which `grim-encode decode` applies).
+    /// Per variable, whether the CNF export writes it negated; empty for a WCNF export
+    /// (written as it is). Negated: every auxiliary variable ([`GridModel::first_aux_var`] on)
+    /// but the lower half of each set of reachability layers from fixed bases (a given root,
+    /// a path's start cell); the cell and layer variables never. The file's variable `v` then means `¬v` of [`GridModel::to_cnf`] where this says
+    /// so, and a model of the file gives a model of the encoding by flipping those variables
+    /// back ([`GridModel::model_of_export`], which `grim-encode decode` applies). Sound and
+    /// complete as before: negating a variable in every clause maps models one to one.
     ///
-    /// Why (issue 40, `benches/results/issue40-solvers-2026-12-07.md`): external solvers start
-    /// from the phase "true" (CaDiCaL, Kissat), so the file's orientation is their first guess.
-    /// With the auxiliary variables negated that guess is "false" for every layer, rank,
-    /// counter and sorting-network output — nothing reached, nothing counted — and the search
-    /// fills in only what the cells force: CaDiCaL 1.5.3 answers the 64×64 cave's export in
-    /// 52 conflicts (2.5 s) where it found nothing in 60 s before. Sound and complete as
-    /// before: negating a variable in every clause maps models one to one.
-    pub fn export_negated_from(&self) -> Option<usize> {
-        (!self.is_soft()).then(|| self.first_aux_var())
+    /// Why (issue 40, `benches/results/issue40-solvers-2026-12-07.md`): CaDiCaL and Kissat
+    /// start from the phase "true", so the file's orientation is their first guess. With the
+    /// auxiliary variables negated that guess is "false" for the counters, sorting networks,
+    /// ranks and layers — and CaDiCaL 1.5.3 answers the 64×64 cave's export
+    /// in 52 conflicts (3–4 s) where it found nothing in 60 s before, and the 64×64 arena
+    /// with spawns in 2 s, and Kissat and grim-sat the 64×64 dungeon in 4 s / 1.5 s instead
+    /// of 10.6 / 9. On layers from a fixed root (the cave) negating the lower half too lost
+    /// Kissat and grim-sat the cave (4.8 → 10.5 s, 1.7 → 18 s), and leaving every layer as it
+    /// is lost CaDiCaL it again; on `"any"` roots keeping the lower half lost all three the
+    /// arena.
+    pub fn export_negated(&self) -> Vec<bool> {
+        if self.is_soft() {
+            return Vec::new();
+        }
+        let n = self.problem.num_vars();
+        let first = self.first_aux_var().min(n);
+        let mut negated = vec![false; n];
+        negated[first..].iter_mut().for_each(|b| *b = true);
+        for r in &self.export_plain {
+            let r = r.start.min(n)..r.end.min(n);
+            negated[r].iter_mut().for_each(|b| *b = false);
+        }
+        negated
     }
 
     /// A model of the exported CNF as a model of [`GridModel::to_cnf`]: the variables the
-    /// export writes negated ([`GridModel::export_negated_from`]) flipped back, in place
+    /// export writes negated ([`GridModel::export_negated`]) flipped back, in place
     /// (`values[v]` is variable `v`'s value, `None` where the solver gave none).
     pub fn model_of_export(&self, values: &mut [Option<bool>]) {
-        if let Some(first) = self.export_negated_from() {
-            for v in values.iter_mut().skip(first) {
+        for (v, negated) in values.iter_mut().zip(self.export_negated()) {
+            if negated {
                 *v = v.map(|b| !b);
             }
-        }
-    }
-
-    /// The exported CNF's literal for `lit` of the encoding (negated when its variable is
-    /// written negated, [`GridModel::export_negated_from`]).
-    pub fn export_lit(lit: Lit, negated_from: Option<usize>) -> Lit {
-        match negated_from {
-            Some(first) if lit.var().index() >= first => !lit,
-            _ => lit,
         }
     }
 
