@@ -290,21 +290,21 @@ impl GridModel {
     /// Per variable, whether the CNF export writes it negated; empty for a WCNF export
     /// (written as it is). Negated: every auxiliary variable ([`GridModel::first_aux_var`] on)
     /// but the lower half of each set of reachability layers from fixed bases (a given root,
-    /// a path's start cell); the cell and layer variables never. The file's variable `v` then means `¬v` of [`GridModel::to_cnf`] where this says
-    /// so, and a model of the file gives a model of the encoding by flipping those variables
-    /// back ([`GridModel::model_of_export`], which `grim-encode decode` applies). Sound and
-    /// complete as before: negating a variable in every clause maps models one to one.
+    /// a path's start cell); the cell and layer variables never. The file's variable `v` then
+    /// means `¬v` of [`GridModel::to_cnf`] where this says so, and a model of the file gives a
+    /// model of the encoding by flipping those variables back ([`GridModel::model_of_export`],
+    /// which `grim-encode decode` applies). Sound and complete as before: negating a variable
+    /// in every clause maps models one to one.
     ///
     /// Why (issue 40, `benches/results/issue40-solvers-2026-12-07.md`): CaDiCaL and Kissat
     /// start from the phase "true", so the file's orientation is their first guess. With the
     /// auxiliary variables negated that guess is "false" for the counters, sorting networks,
-    /// ranks and layers — and CaDiCaL 1.5.3 answers the 64×64 cave's export
-    /// in 52 conflicts (3–4 s) where it found nothing in 60 s before, and the 64×64 arena
-    /// with spawns in 2 s, and Kissat and grim-sat the 64×64 dungeon in 4 s / 1.5 s instead
-    /// of 10.6 / 9. On layers from a fixed root (the cave) negating the lower half too lost
-    /// Kissat and grim-sat the cave (4.8 → 10.5 s, 1.7 → 18 s), and leaving every layer as it
-    /// is lost CaDiCaL it again; on `"any"` roots keeping the lower half lost all three the
-    /// arena.
+    /// ranks and layers, and CaDiCaL 1.5.3 answers the 64×64 cave's export in 52 conflicts
+    /// (2.6 s) where it found nothing in 30 s before, the 64×64 arena with spawns in 1.9 s;
+    /// Kissat and grim-sat the 64×64 dungeon in 4.1 / 1.2 s instead of 10.6 / 9.7. On layers
+    /// from a fixed root (the cave) negating the lower half too lost Kissat and grim-sat the
+    /// cave (4.8 → 10.5 s, 1.7 → 18 s) and leaving every layer as it is lost CaDiCaL it again;
+    /// on `"any"` roots keeping the lower half lost all three the arena.
     pub fn export_negated(&self) -> Vec<bool> {
         if self.is_soft() {
             return Vec::new();
