@@ -65,7 +65,8 @@ pub struct GridModel {
     pub(crate) hints: Vec<Lit>,
     /// Auxiliary variables (index ranges) the CNF export writes as they are, where it negates
     /// every other auxiliary variable ([`GridModel::export_negated`]): the lower half of each
-    /// set of reachability layers from fixed bases (`layered.rs`).
+    /// set of reachability layers from fixed bases (`layered.rs`), the locks family's
+    /// (`compile.rs`).
     pub(crate) export_plain: Vec<std::ops::Range<usize>>,
     /// Whether the wishes are soft clauses (set by the preferences family).
     pub(crate) soft_preferences: bool,
@@ -290,7 +291,7 @@ impl GridModel {
     /// Per variable, whether the CNF export writes it negated; empty for a WCNF export
     /// (written as it is). Negated: every auxiliary variable ([`GridModel::first_aux_var`] on)
     /// but the lower half of each set of reachability layers from fixed bases (a given root,
-    /// a path's start cell); the cell and layer variables never. The file's variable `v` then
+    /// a path's start cell) and the locks family's; the cell and layer variables never. The file's variable `v` then
     /// means `¬v` of [`GridModel::to_cnf`] where this says so, and a model of the file gives a
     /// model of the encoding by flipping those variables back ([`GridModel::model_of_export`],
     /// which `grim-encode decode` applies). Sound and complete as before: negating a variable
