@@ -419,6 +419,7 @@ fn the_streamed_export_writes_the_in_memory_writer_s_bytes_to_a_file_and_to_stdo
             seed,
             soft_preferences,
             count_ints: None,
+            count_block: None,
         };
         let model = GridModel::build(&spec, &options).unwrap();
         let seed = seed.or(spec.preferences.as_ref().map(|p| p.seed));
@@ -702,8 +703,18 @@ fn solver_outputs_are_checked_before_a_level_is_believed() {
         .expect("the dungeon is solvable");
     let values: Vec<bool> = solution.model().to_vec();
     let level = model.decode(&values).unwrap();
-    let lits = |values: &[bool]| -> Vec<i64> {
+    // The exported file writes some auxiliary variables negated (`GridModel::export_negated`):
+    // a solver's answer to it is in the file's orientation, which decode flips back.
+    let negated = model.export_negated();
+    let in_file = |values: &[bool]| -> Vec<bool> {
         values
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| b != negated.get(i).copied().unwrap_or(false))
+            .collect()
+    };
+    let lits = |values: &[bool]| -> Vec<i64> {
+        in_file(values)
             .iter()
             .enumerate()
             .map(|(i, &b)| if b { i as i64 + 1 } else { -(i as i64 + 1) })
@@ -714,7 +725,10 @@ fn solver_outputs_are_checked_before_a_level_is_believed() {
         format!("c from a test\ns SATISFIABLE\nv {} 0\n", body.join(" "))
     };
     // SAT form and MaxSAT form (a 0/1 string) of the same model both decode to the level.
-    let bits: String = values.iter().map(|&b| if b { '1' } else { '0' }).collect();
+    let bits: String = in_file(&values)
+        .iter()
+        .map(|&b| if b { '1' } else { '0' })
+        .collect();
     for (name, text) in [
         ("sat.out", v_line(&lits(&values))),
         ("maxsat.out", format!("o 0\ns OPTIMUM FOUND\nv {bits}\n")),

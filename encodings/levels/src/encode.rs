@@ -132,7 +132,17 @@ pub fn write_comments(
             }
         }
     }
-    write_phases(&model.phase_hints(), out)
+    // The hints in the file's orientation (auxiliary variables negated in a CNF export).
+    let negated = model.export_negated();
+    let hints: Vec<Lit> = model
+        .phase_hints()
+        .into_iter()
+        .map(|l| match negated.get(l.var().index()) {
+            Some(true) => !l,
+            _ => l,
+        })
+        .collect();
+    write_phases(&hints, out)
 }
 
 /// `c phase` lines, [`PHASES_PER_LINE`] literals each.
@@ -174,7 +184,7 @@ pub fn write_encoding(
             write_comments(spec, model, seed, out)?;
             // From the model's own clauses: no copy (a 128×128 export is 16 million clauses).
             let (num_vars, clauses) = model.hard_clauses();
-            write_dimacs_clauses(num_vars, clauses, &mut *out)?;
+            write_exported_clauses(num_vars, clauses, &model.export_negated(), &mut *out)?;
             Ok(Written::Cnf)
         }
         true => {
@@ -274,7 +284,15 @@ impl StreamedExport {
             // The variable count covers every clause (`Problem::streaming`), as the in-memory
             // writer's `num_vars.max(used)` does.
             writeln!(out, "p cnf {} {}", kept.num_vars, model.problem.hard_len())?;
-            copy_lines(scratch, out, None)?;
+            // The variables the CNF export writes negated are known only once the model is
+            // whole (`GridModel::export_negated`: the locks family's range, softness), so the
+            // scratch file holds the clauses as encoded and the negation is applied here.
+            let negated = model.export_negated();
+            if negated.contains(&true) {
+                copy_lines_negated(scratch, out, &negated)?;
+            } else {
+                copy_lines(scratch, out, None)?;
+            }
             return Ok(Written::Cnf);
         }
         let top = match dialect {
@@ -405,6 +423,90 @@ fn copy_lines(scratch: &mut File, out: &mut dyn Write, head: Option<&[u8]>) -> i
             }
         }
     }
+}
+
+/// Copies the scratch file's clause lines (as [`push_clause`] wrote them) to `out` with every
+/// variable `v` for which `negated[v]` holds negated: the clause lines [`write_exported_clauses`]
+/// writes for the same clauses. A line that is not such a clause line is reported as an error
+/// (the file is ours, so that is an internal error), never passed on half-converted.
+fn copy_lines_negated(scratch: &mut File, out: &mut dyn Write, negated: &[bool]) -> io::Result<()> {
+    let bad = || io::Error::other("internal error: a malformed clause line in the scratch file");
+    let mut lines = BufReader::with_capacity(1 << 16, scratch);
+    let mut line = Vec::with_capacity(256);
+    let mut chunk = Vec::with_capacity(1 << 17);
+    let mut clause: Vec<Lit> = Vec::new();
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            return out.write_all(&chunk);
+        }
+        clause.clear();
+        let mut closed = false;
+        for token in line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            if closed {
+                return Err(bad());
+            }
+            let text = std::str::from_utf8(token).map_err(|_| bad())?;
+            let n: i64 = text.parse().map_err(|_| bad())?;
+            if n == 0 {
+                closed = true;
+                continue;
+            }
+            let lit = Lit::from_dimacs(n).ok_or_else(bad)?;
+            clause.push(match negated.get(lit.var().index()) {
+                Some(true) => !lit,
+                _ => lit,
+            });
+        }
+        if !closed {
+            return Err(bad());
+        }
+        push_clause(&mut chunk, &clause);
+        if chunk.len() >= 1 << 16 {
+            out.write_all(&chunk)?;
+            chunk.clear();
+        }
+    }
+}
+
+/// The DIMACS CNF of `clauses` with every variable `v` for which `negated[v]` holds written
+/// negated ([`GridModel::export_negated`]); the same bytes as `write_dimacs_clauses` when
+/// nothing is.
+fn write_exported_clauses(
+    num_vars: usize,
+    clauses: &[Vec<Lit>],
+    negated: &[bool],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if !negated.contains(&true) {
+        return write_dimacs_clauses(num_vars, clauses, out);
+    }
+    let used = clauses
+        .iter()
+        .flatten()
+        .map(|l| l.var().index() + 1)
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
+    let mut line = String::new();
+    for clause in clauses {
+        line.clear();
+        for &lit in clause {
+            use std::fmt::Write as _;
+            let lit = match negated.get(lit.var().index()) {
+                Some(true) => !lit,
+                _ => lit,
+            };
+            // Writing into a String cannot fail.
+            let _ = write!(line, "{lit} ");
+        }
+        line.push_str("0\n");
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are

@@ -124,6 +124,7 @@ pub(crate) fn layered(
     let open = |c: usize| lo[c] != usize::MAX && lo[c] <= hi[c] && pass[c] != ff;
     let top = (0..cells).filter(|&c| open(c)).map(|c| hi[c]).max();
     let Some(top) = top else { return layers };
+    let first_var = m.problem.num_vars();
     // Layer by layer, so that layer t − 1 of every cell exists when t's supports are written.
     for t in 0..=top {
         for c in 0..cells {
@@ -155,6 +156,17 @@ pub(crate) fn layered(
             }
             layers.cells[c].1.push(g);
         }
+    }
+    // With fixed bases (a given root or path start: no base literal is a variable) the lower
+    // half of these layers' variables (the early layers: they are made layer by layer) is
+    // written as it is by the CNF export, the rest negated (`GridModel::export_negated`);
+    // with a chosen base (`"root": "any"`) every layer is negated. Measured, not derived:
+    // `benches/results/issue40-solvers-2026-12-07.md`.
+    let tt = m.problem.always_true();
+    if base.iter().all(|&b| b == tt || b == ff) {
+        let end_var = m.problem.num_vars();
+        m.export_plain
+            .push(first_var..first_var + (end_var - first_var) / 2);
     }
     for c in 0..cells {
         let g = layers.top(c);

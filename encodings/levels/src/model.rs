@@ -63,6 +63,11 @@ pub struct GridModel {
     /// Cache of "the cell holds a tile of this set" literals, per set.
     pub(crate) class_lits: BTreeMap<TileSet, Vec<Lit>>,
     pub(crate) hints: Vec<Lit>,
+    /// Auxiliary variables (index ranges) the CNF export writes as they are, where it negates
+    /// every other auxiliary variable ([`GridModel::export_negated`]): the lower half of each
+    /// set of reachability layers from fixed bases (`layered.rs`), the locks family's
+    /// (`compile.rs`).
+    pub(crate) export_plain: Vec<std::ops::Range<usize>>,
     /// Whether the wishes are soft clauses (set by the preferences family).
     pub(crate) soft_preferences: bool,
     /// Per variable, its value in the wished-for level (seeded preferences), when known:
@@ -153,6 +158,7 @@ impl GridModel {
             layer_vars,
             class_lits: BTreeMap::new(),
             hints: Vec::new(),
+            export_plain: Vec::new(),
             soft_preferences: false,
             wished: Vec::new(),
             tags: Vec::new(),
@@ -274,6 +280,62 @@ impl GridModel {
     /// The model as a weighted CNF (hard clauses, soft counts and soft preferences).
     pub fn to_wcnf(&self) -> Wcnf {
         self.problem.to_wcnf()
+    }
+
+    /// The first auxiliary variable: every variable from this index on is the encodings' own
+    /// (the cell and layer variables and the constant come before it; FORMAT.md, "The
+    /// variable map").
+    pub fn first_aux_var(&self) -> usize {
+        self.cell_vars
+            .iter()
+            .chain(self.layer_vars.iter().flatten())
+            .map(|v| v.index() + 1)
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// Per variable, whether the CNF export writes it negated; empty for a WCNF export
+    /// (written as it is). Negated: every auxiliary variable ([`GridModel::first_aux_var`] on)
+    /// but the lower half of each set of reachability layers from fixed bases (a given root,
+    /// a path's start cell) and the locks family's; the cell and layer variables never. The file's variable `v` then
+    /// means `¬v` of [`GridModel::to_cnf`] where this says so, and a model of the file gives a
+    /// model of the encoding by flipping those variables back ([`GridModel::model_of_export`],
+    /// which `grim-encode decode` applies). Sound and complete as before: negating a variable
+    /// in every clause maps models one to one.
+    ///
+    /// Why (issue 40, `benches/results/issue40-solvers-2026-12-07.md`): CaDiCaL and Kissat
+    /// start from the phase "true", so the file's orientation is their first guess. With the
+    /// auxiliary variables negated that guess is "false" for the counters, sorting networks,
+    /// ranks and layers, and CaDiCaL 1.5.3 answers the 64×64 cave's export in 52 conflicts
+    /// (2.6 s) where it found nothing in 30 s before, the 64×64 arena with spawns in 1.9 s;
+    /// Kissat and grim-sat the 64×64 dungeon in 4.1 / 1.2 s instead of 10.6 / 9.7. On layers
+    /// from a fixed root (the cave) negating the lower half too lost Kissat and grim-sat the
+    /// cave (4.8 → 10.5 s, 1.7 → 18 s) and leaving every layer as it is lost CaDiCaL it again;
+    /// on `"any"` roots keeping the lower half lost all three the arena.
+    pub fn export_negated(&self) -> Vec<bool> {
+        if self.is_soft() {
+            return Vec::new();
+        }
+        let n = self.problem.num_vars();
+        let first = self.first_aux_var().min(n);
+        let mut negated = vec![false; n];
+        negated[first..].iter_mut().for_each(|b| *b = true);
+        for r in &self.export_plain {
+            let r = r.start.min(n)..r.end.min(n);
+            negated[r].iter_mut().for_each(|b| *b = false);
+        }
+        negated
+    }
+
+    /// A model of the exported CNF as a model of [`GridModel::to_cnf`]: the variables the
+    /// export writes negated ([`GridModel::export_negated`]) flipped back, in place
+    /// (`values[v]` is variable `v`'s value, `None` where the solver gave none).
+    pub fn model_of_export(&self, values: &mut [Option<bool>]) {
+        for (v, negated) in values.iter_mut().zip(self.export_negated()) {
+            if negated {
+                *v = v.map(|b| !b);
+            }
+        }
     }
 
     /// The phase hints (seeded preferences in "hint" mode): literals a solver should try

@@ -282,6 +282,117 @@ fn projected_models_of_the_export_are_exactly_the_accepted_levels() {
     assert_eq!(found, accepted);
 }
 
+/// The clauses of a written DIMACS CNF (comments and the `p` line skipped), as literals.
+fn written_clauses(text: &str) -> Vec<Vec<Lit>> {
+    let mut clauses = Vec::new();
+    let mut clause = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+    {
+        for tok in line.split_whitespace() {
+            let x: i64 = tok.parse().unwrap();
+            if x == 0 {
+                clauses.push(std::mem::take(&mut clause));
+            } else {
+                let var = grim_solver::Var::new((x.unsigned_abs() - 1) as u32).unwrap();
+                clause.push(if x > 0 { var.pos() } else { var.neg() });
+            }
+        }
+    }
+    clauses
+}
+
+#[test]
+fn the_cnf_export_negates_the_auxiliary_variables_and_its_models_are_the_accepted_levels() {
+    // Issue 40: the file's auxiliary variables are written negated (but the lower half of
+    // layers from a fixed start), so an external solver's default phase (true) reads "false"
+    // for the ranks and counter outputs. The file must be the model's clauses with exactly
+    // those variables negated (never the cell and layer variables FORMAT.md maps), and its
+    // own models, flipped back and projected onto the tiles, exactly the referee's accepted
+    // levels.
+    let json = format!(
+        r#"{{"width": 3, "height": 3, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
+            "counts": [{{"of": "k", "min": 0.3, "max": 0.8}}, {{"of": "c", "per": "k", "max": 0.5}}],
+            "connectivity": [{{"class": "k", "root": "any"}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
+    );
+    let spec = spec(&json);
+    let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
+    let first = model.first_aux_var();
+    assert_eq!(
+        first,
+        1 + 9 * 3,
+        "the constant and the 27 cell variables come first"
+    );
+    let negated = model.export_negated();
+    assert_eq!(negated.len(), model.problem().num_vars());
+    assert!(!negated[..first].contains(&true), "a cell variable negated");
+    // The path from (0, 0) is layered from a fixed start: the lower half of its layers stays.
+    assert!(
+        negated[first..].contains(&false),
+        "every auxiliary variable negated"
+    );
+    let mut out = Vec::new();
+    write_encoding(
+        &spec,
+        &model,
+        None,
+        grim_formats::wcnf::Dialect::New,
+        &mut out,
+    )
+    .unwrap();
+    let written = written_clauses(std::str::from_utf8(&out).unwrap());
+    let cnf = model.to_cnf().unwrap();
+    assert_eq!(written.len(), cnf.clauses.len());
+    let mut flipped = 0;
+    for (file, ours) in written.iter().zip(&cnf.clauses) {
+        let expected: Vec<Lit> = ours
+            .iter()
+            .map(|&l| if negated[l.var().index()] { !l } else { l })
+            .collect();
+        assert_eq!(file, &expected);
+        flipped += ours.iter().filter(|l| negated[l.var().index()]).count();
+    }
+    assert!(flipped > 100, "only {flipped} negated literals");
+
+    // Both ways on the file itself.
+    let mut s = Solver::new();
+    s.reserve_vars(cnf.num_vars);
+    for c in &written {
+        s.add_clause(c);
+    }
+    let accepted: std::collections::BTreeSet<String> = all_levels(&spec)
+        .into_iter()
+        .filter(|l| check_level(&spec, l).is_ok())
+        .map(|l| l.to_text(&spec))
+        .collect();
+    let mut found = std::collections::BTreeSet::new();
+    while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
+        let mut values: Vec<Option<bool>> = (0..cnf.num_vars)
+            .map(|v| s.value(grim_solver::Var::new(v as u32).unwrap().pos()))
+            .collect();
+        model.model_of_export(&mut values);
+        let ours: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
+        for c in &cnf.clauses {
+            assert!(
+                c.iter().any(|l| ours[l.var().index()] == l.is_positive()),
+                "a model of the file, flipped back, falsifies a clause of the encoding"
+            );
+        }
+        let level = model.decode(&ours).expect("a model decodes");
+        assert!(check_level(&spec, &level).is_ok());
+        assert!(found.insert(level.to_text(&spec)), "a level found twice");
+        let block: Vec<Lit> = assumptions(&model, &spec, &level)
+            .iter()
+            .map(|&l| !l)
+            .collect();
+        s.add_clause(&block);
+        assert!(found.len() <= accepted.len());
+    }
+    assert_eq!(found, accepted);
+}
+
 /// Writes the export of `json` to a temporary file; returns its path and the model.
 fn export(json: &str, name: &str) -> (std::path::PathBuf, GridModel, GridSpec) {
     let spec = spec(json);
@@ -330,8 +441,18 @@ fn cadical_s_model_of_the_export_decodes_to_a_level_the_referee_accepts() {
         let Answer::Model { values, .. } = answer else {
             panic!("cadical found no level of spec {i}: {answer:?}");
         };
-        // DIMACS variable v + 1 is our variable v (0 the constant true, a unit of the CNF).
+        // DIMACS variable v + 1 is our variable v (0 the constant true, a unit of the CNF); the
+        // auxiliary variables are written negated.
+        let mut values = values;
+        model.model_of_export(&mut values);
         let ours: Vec<bool> = values.iter().map(|v| v.unwrap_or(false)).collect();
+        let cnf = model.to_cnf().unwrap();
+        assert!(
+            cnf.clauses
+                .iter()
+                .all(|c| c.iter().any(|l| ours[l.var().index()] == l.is_positive())),
+            "spec {i}: cadical's model, flipped back, falsifies a clause of the encoding"
+        );
         let level = model.decode(&ours).expect("cadical's model decodes");
         assert!(
             check_level(&spec, &level).is_ok(),
@@ -437,6 +558,7 @@ fn the_streamed_export_writes_the_bytes_of_the_in_memory_writer() {
                 seed,
                 soft_preferences: soft,
                 count_ints: None,
+                count_block: None,
             };
             let seed = seed.or(spec.preferences.as_ref().map(|p| p.seed));
             let model = GridModel::build(spec, &options).unwrap();

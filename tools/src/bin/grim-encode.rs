@@ -824,6 +824,9 @@ fn decode(
             assigned,
         } => (values, optimal, cost, assigned),
     };
+    // The CNF export writes the auxiliary variables negated: back to the encoding's own.
+    let mut values = values;
+    model.model_of_export(&mut values);
     // An answer to another formula (another spec, or other --seed/--preferences) first shows
     // in the variables it assigns; say that, not what it makes of some cell.
     let misfit = |what: String| {
