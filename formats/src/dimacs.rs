@@ -290,6 +290,19 @@ pub fn write_dimacs(cnf: &Cnf, out: impl Write) -> io::Result<()> {
 pub fn write_dimacs_clauses(
     num_vars: usize,
     clauses: &[Vec<Lit>],
+    out: impl Write,
+) -> io::Result<()> {
+    write_dimacs_clauses_mapped(num_vars, clauses, |lit| lit, out)
+}
+
+/// [`write_dimacs_clauses`] with every literal written as `map` gives it: for a writer that
+/// renames or negates variables on the way out (the grid export writes its auxiliary variables
+/// negated) without a second copy of the clauses. `map` must keep each literal's variable
+/// within the header's count (the header is computed from the unmapped clauses).
+pub fn write_dimacs_clauses_mapped(
+    num_vars: usize,
+    clauses: &[Vec<Lit>],
+    map: impl Fn(Lit) -> Lit,
     mut out: impl Write,
 ) -> io::Result<()> {
     let used = clauses
@@ -302,10 +315,10 @@ pub fn write_dimacs_clauses(
     let mut line = String::new();
     for clause in clauses {
         line.clear();
-        for lit in clause {
+        for &lit in clause {
             use std::fmt::Write as _;
             // Writing into a String cannot fail.
-            let _ = write!(line, "{lit} ");
+            let _ = write!(line, "{} ", map(lit));
         }
         line.push_str("0\n");
         out.write_all(line.as_bytes())?;

@@ -49,7 +49,7 @@ use crate::spec::GridSpec;
 use grim_maxsat::problem::{HardClauseSink, HardStream, Problem};
 use grim_solver::Lit;
 
-use grim_formats::dimacs::write_dimacs_clauses;
+use grim_formats::dimacs::write_dimacs_clauses_mapped;
 use grim_formats::wcnf::{Dialect, write_wcnf};
 
 /// Literals per `c phase` line: short lines stay well inside the competitions' 4096-byte
@@ -137,10 +137,7 @@ pub fn write_comments(
     let hints: Vec<Lit> = model
         .phase_hints()
         .into_iter()
-        .map(|l| match negated.get(l.var().index()) {
-            Some(true) => !l,
-            _ => l,
-        })
+        .map(|l| oriented(l, &negated))
         .collect();
     write_phases(&hints, out)
 }
@@ -456,10 +453,7 @@ fn copy_lines_negated(scratch: &mut File, out: &mut dyn Write, negated: &[bool])
                 continue;
             }
             let lit = Lit::from_dimacs(n).ok_or_else(bad)?;
-            clause.push(match negated.get(lit.var().index()) {
-                Some(true) => !lit,
-                _ => lit,
-            });
+            clause.push(oriented(lit, negated));
         }
         if !closed {
             return Err(bad());
@@ -481,32 +475,16 @@ fn write_exported_clauses(
     negated: &[bool],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if !negated.contains(&true) {
-        return write_dimacs_clauses(num_vars, clauses, out);
+    write_dimacs_clauses_mapped(num_vars, clauses, |lit| oriented(lit, negated), out)
+}
+
+/// `lit` as the CNF export writes it: negated when its variable is one of `negated`'s
+/// ([`GridModel::export_negated`]).
+fn oriented(lit: Lit, negated: &[bool]) -> Lit {
+    match negated.get(lit.var().index()) {
+        Some(true) => !lit,
+        _ => lit,
     }
-    let used = clauses
-        .iter()
-        .flatten()
-        .map(|l| l.var().index() + 1)
-        .max()
-        .unwrap_or(0);
-    writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
-    let mut line = String::new();
-    for clause in clauses {
-        line.clear();
-        for &lit in clause {
-            use std::fmt::Write as _;
-            let lit = match negated.get(lit.var().index()) {
-                Some(true) => !lit,
-                _ => lit,
-            };
-            // Writing into a String cannot fail.
-            let _ = write!(line, "{lit} ");
-        }
-        line.push_str("0\n");
-        out.write_all(line.as_bytes())?;
-    }
-    Ok(())
 }
 
 /// A name as written in a `c` comment line: whitespace, control characters and `%` are
