@@ -312,16 +312,41 @@ pub fn write_dimacs_clauses_mapped(
         .max()
         .unwrap_or(0);
     writeln!(out, "p cnf {} {}", num_vars.max(used), clauses.len())?;
-    let mut line = String::new();
+    let mut line = Vec::new();
+    let mut mapped = Vec::new();
     for clause in clauses {
         line.clear();
-        for &lit in clause {
-            use std::fmt::Write as _;
-            // Writing into a String cannot fail.
-            let _ = write!(line, "{} ", map(lit));
-        }
-        line.push_str("0\n");
-        out.write_all(line.as_bytes())?;
+        mapped.clear();
+        mapped.extend(clause.iter().map(|&l| map(l)));
+        push_clause_line(&mut line, &mapped);
+        out.write_all(&line)?;
     }
     Ok(())
+}
+
+/// Appends `lits` as a DIMACS clause line (`1 -2 0\n`; `0\n` for the empty clause), the line
+/// every writer here puts after its head (none for CNF, a weight or `h` for WCNF). By hand,
+/// not through `fmt`: a 128×128 grid export is 16 million such lines, and the formatting
+/// machinery costs several times the digits.
+pub fn push_clause_line(line: &mut Vec<u8>, lits: &[Lit]) {
+    for &lit in lits {
+        let n = lit.to_dimacs();
+        if n < 0 {
+            line.push(b'-');
+        }
+        let mut v = n.unsigned_abs();
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        line.extend_from_slice(&digits[at..]);
+        line.push(b' ');
+    }
+    line.extend_from_slice(b"0\n");
 }

@@ -49,7 +49,7 @@ use crate::spec::GridSpec;
 use grim_maxsat::problem::{HardClauseSink, HardStream, Problem};
 use grim_solver::Lit;
 
-use grim_formats::dimacs::write_dimacs_clauses_mapped;
+use grim_formats::dimacs::{push_clause_line, write_dimacs_clauses_mapped};
 use grim_formats::wcnf::{Dialect, write_wcnf};
 
 /// Literals per `c phase` line: short lines stay well inside the competitions' 4096-byte
@@ -326,7 +326,7 @@ impl StreamedExport {
         for (weight, clause) in &kept.soft {
             chunk.extend_from_slice(weight.to_string().as_bytes());
             chunk.push(b' ');
-            push_clause(&mut chunk, clause);
+            push_clause_line(&mut chunk, clause);
             if chunk.len() >= 1 << 16 {
                 out.write_all(&chunk)?;
                 chunk.clear();
@@ -356,37 +356,11 @@ impl HardClauseSink for ClauseLines {
             return;
         }
         self.line.clear();
-        push_clause(&mut self.line, lits);
+        push_clause_line(&mut self.line, lits);
         if let Err(e) = self.out.write_all(&self.line) {
             self.error = Some(e);
         }
     }
-}
-
-/// Appends `lits` as a DIMACS clause line (`1 -2 0\n`, `0\n` for the empty clause): the bytes
-/// `write_dimacs_clauses` and `write_wcnf` write after a line's head, without going through
-/// `fmt` (a 128×128 export is 16 million lines).
-fn push_clause(line: &mut Vec<u8>, lits: &[Lit]) {
-    for &lit in lits {
-        let n = lit.to_dimacs();
-        if n < 0 {
-            line.push(b'-');
-        }
-        let mut v = n.unsigned_abs();
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        line.extend_from_slice(&digits[at..]);
-        line.push(b' ');
-    }
-    line.extend_from_slice(b"0\n");
 }
 
 /// Copies the scratch file's clause lines to `out`, each behind `head` when given.
@@ -422,9 +396,9 @@ fn copy_lines(scratch: &mut File, out: &mut dyn Write, head: Option<&[u8]>) -> i
     }
 }
 
-/// Copies the scratch file's clause lines (as [`push_clause`] wrote them) to `out` with every
-/// variable `v` for which `negated[v]` holds negated: the clause lines [`write_exported_clauses`]
-/// writes for the same clauses. A line that is not such a clause line is reported as an error
+/// Copies the scratch file's clause lines (as [`push_clause_line`] wrote them) to `out` with
+/// every variable `v` for which `negated[v]` holds negated: the clause lines
+/// [`write_exported_clauses`] writes for the same clauses. A line that is not such a clause line is reported as an error
 /// (the file is ours, so that is an internal error), never passed on half-converted.
 fn copy_lines_negated(scratch: &mut File, out: &mut dyn Write, negated: &[bool]) -> io::Result<()> {
     let bad = || io::Error::other("internal error: a malformed clause line in the scratch file");
@@ -458,7 +432,7 @@ fn copy_lines_negated(scratch: &mut File, out: &mut dyn Write, negated: &[bool])
         if !closed {
             return Err(bad());
         }
-        push_clause(&mut chunk, &clause);
+        push_clause_line(&mut chunk, &clause);
         if chunk.len() >= 1 << 16 {
             out.write_all(&chunk)?;
             chunk.clear();

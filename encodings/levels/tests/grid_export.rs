@@ -12,6 +12,7 @@
 //!   the in-memory writer for every shipped small spec, hints and soft, both WCNF dialects, and
 //!   reports a scratch file's I/O error before it writes anything.
 
+use grim_formats::dimacs::ParseOptions;
 use grim_levels::decode::{Answer, read_answer};
 use grim_levels::encode::{StreamedExport, write_encoding};
 use grim_levels::{GridModel, GridOptions, GridSpec, Level, check_level};
@@ -242,20 +243,10 @@ fn projected_models_of_the_export_are_exactly_the_accepted_levels() {
     // Every global family at once on a 3×3 grid (the layers' `requires` and the domains are
     // `grid_enum.rs`'s): the CNF's models, projected onto the tile and layer
     // variables and blocked one by one, are the referee's accepted levels, no more, no fewer.
-    let json = format!(
-        r#"{{"width": 3, "height": 3, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
-            "counts": [{{"of": "k", "min": 0.3, "max": 0.8}}, {{"of": "c", "per": "k", "max": 0.5}}],
-            "connectivity": [{{"class": "k", "root": "any"}}],
-            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
-    );
-    let spec = spec(&json);
+    let spec = spec(&every_global_family_3x3());
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     let mut s = engine(&model);
-    let accepted: std::collections::BTreeSet<String> = all_levels(&spec)
-        .into_iter()
-        .filter(|l| check_level(&spec, l).is_ok())
-        .map(|l| l.to_text(&spec))
-        .collect();
+    let accepted = accepted_levels(&spec);
     assert!(accepted.len() > 10, "only {} levels", accepted.len());
     let mut found = std::collections::BTreeSet::new();
     while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
@@ -282,25 +273,24 @@ fn projected_models_of_the_export_are_exactly_the_accepted_levels() {
     assert_eq!(found, accepted);
 }
 
-/// The clauses of a written DIMACS CNF (comments and the `p` line skipped), as literals.
-fn written_clauses(text: &str) -> Vec<Vec<Lit>> {
-    let mut clauses = Vec::new();
-    let mut clause = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
-    {
-        for tok in line.split_whitespace() {
-            let x: i64 = tok.parse().unwrap();
-            if x == 0 {
-                clauses.push(std::mem::take(&mut clause));
-            } else {
-                let var = grim_solver::Var::new((x.unsigned_abs() - 1) as u32).unwrap();
-                clause.push(if x > 0 { var.pos() } else { var.neg() });
-            }
-        }
-    }
-    clauses
+/// A 3×3 spec with every global family at once (the layers' `requires` and the domains are
+/// `grid_enum.rs`'s): counts with a ratio, connectivity from any root, a bounded path.
+fn every_global_family_3x3() -> String {
+    format!(
+        r#"{{"width": 3, "height": 3, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
+            "counts": [{{"of": "k", "min": 0.3, "max": 0.8}}, {{"of": "c", "per": "k", "max": 0.5}}],
+            "connectivity": [{{"class": "k", "root": "any"}}],
+            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
+    )
+}
+
+/// The referee's accepted levels of `spec` by enumeration, as text.
+fn accepted_levels(spec: &GridSpec) -> std::collections::BTreeSet<String> {
+    all_levels(spec)
+        .into_iter()
+        .filter(|l| check_level(spec, l).is_ok())
+        .map(|l| l.to_text(spec))
+        .collect()
 }
 
 #[test]
@@ -311,13 +301,7 @@ fn the_cnf_export_negates_the_auxiliary_variables_and_its_models_are_the_accepte
     // those variables negated (never the cell and layer variables FORMAT.md maps), and its
     // own models, flipped back and projected onto the tiles, exactly the referee's accepted
     // levels.
-    let json = format!(
-        r#"{{"width": 3, "height": 3, {ABC}, "adjacency": {{"forbid": [["a", "c"]]}},
-            "counts": [{{"of": "k", "min": 0.3, "max": 0.8}}, {{"of": "c", "per": "k", "max": 0.5}}],
-            "connectivity": [{{"class": "k", "root": "any"}}],
-            "paths": [{{"from": {{"x": 0, "y": 0}}, "to": "c", "through": "k", "max_length": 4}}]}}"#
-    );
-    let spec = spec(&json);
+    let spec = spec(&every_global_family_3x3());
     let model = GridModel::build(&spec, &GridOptions::default()).unwrap();
     let first = model.first_aux_var();
     assert_eq!(
@@ -342,7 +326,10 @@ fn the_cnf_export_negates_the_auxiliary_variables_and_its_models_are_the_accepte
         &mut out,
     )
     .unwrap();
-    let written = written_clauses(std::str::from_utf8(&out).unwrap());
+    let written = grim_formats::dimacs::read_cnf(out.as_slice(), ParseOptions::STRICT)
+        .unwrap()
+        .cnf
+        .clauses;
     let cnf = model.to_cnf().unwrap();
     assert_eq!(written.len(), cnf.clauses.len());
     let mut flipped = 0;
@@ -362,11 +349,7 @@ fn the_cnf_export_negates_the_auxiliary_variables_and_its_models_are_the_accepte
     for c in &written {
         s.add_clause(c);
     }
-    let accepted: std::collections::BTreeSet<String> = all_levels(&spec)
-        .into_iter()
-        .filter(|l| check_level(&spec, l).is_ok())
-        .map(|l| l.to_text(&spec))
-        .collect();
+    let accepted = accepted_levels(&spec);
     let mut found = std::collections::BTreeSet::new();
     while s.solve(&[], Budget::UNLIMITED) == Status::Sat {
         let mut values: Vec<Option<bool>> = (0..cnf.num_vars)

@@ -148,19 +148,9 @@ fn integer_counts_answer_as_enumeration_does_on_random_small_specs() {
         let Ok(spec) = GridSpec::from_json(&doc.to_string()) else {
             continue; // a count whose min is above its max
         };
-        let valid = all_levels(&spec)
-            .into_iter()
-            .any(|l| check_level(&spec, &l).is_ok());
         // The propagated model alone, with no presolve in front of it.
         let model = GridModel::build_for_propagator(&spec, &ints()).unwrap();
-        let mut s = engine(&model);
-        let got = s.solve(&[], Budget::UNLIMITED);
-        assert_eq!(s.propagator_error(), None, "case {case}: {doc}");
-        assert_eq!(got == Status::Sat, valid, "case {case}: {doc}");
-        if valid {
-            let level = model.decode(&s.model().unwrap()).unwrap();
-            assert_eq!(check_level(&spec, &level), Ok(()), "case {case}: {doc}");
-        }
+        let valid = engine_agrees_with_enumeration(&model, &spec, &format!("case {case}: {doc}"));
         // The whole solve, presolve first: a level that passes the referee, or "no level".
         match grid::solve(&spec, &ints(), Budget::UNLIMITED) {
             Ok(GridOutcome::Level(level)) => {
@@ -302,6 +292,24 @@ fn nested_counts_refute_each_other_at_the_root_and_cut_no_level() {
     }
 }
 
+/// Whether `spec` has a level by enumeration (one the referee accepts); asserts that the
+/// engine on `model` alone answers the same, without a propagator error, and that its level
+/// passes the referee. `what` names the case in a failure.
+fn engine_agrees_with_enumeration(model: &GridModel, spec: &GridSpec, what: &str) -> bool {
+    let valid = all_levels(spec)
+        .into_iter()
+        .any(|l| check_level(spec, &l).is_ok());
+    let mut s = engine(model);
+    let got = s.solve(&[], Budget::UNLIMITED);
+    assert_eq!(s.propagator_error(), None, "{what}");
+    assert_eq!(got == Status::Sat, valid, "{what}");
+    if valid {
+        let level = model.decode(&s.model().unwrap()).unwrap();
+        assert_eq!(check_level(spec, &level), Ok(()), "{what}");
+    }
+    valid
+}
+
 /// Split counts (`GridOptions::count_block`, `ints.rs` "Blocks") forced to blocks of two cells
 /// so that they form on tiny grids: on random small specs the propagated model admits every
 /// level of a 3×2 spec exactly when the referee accepts it, and on a 3×3 one has a level
@@ -328,17 +336,7 @@ fn split_counts_admit_exactly_the_referee_s_levels_on_random_small_specs() {
             no += n;
             continue;
         }
-        let valid = all_levels(&spec)
-            .into_iter()
-            .any(|l| check_level(&spec, &l).is_ok());
-        let mut s = engine(&model);
-        let got = s.solve(&[], Budget::UNLIMITED);
-        assert_eq!(s.propagator_error(), None, "case {case}: {doc}");
-        assert_eq!(got == Status::Sat, valid, "case {case}: {doc}");
-        if valid {
-            let level = model.decode(&s.model().unwrap()).unwrap();
-            assert_eq!(check_level(&spec, &level), Ok(()), "case {case}: {doc}");
-        }
+        engine_agrees_with_enumeration(&model, &spec, &format!("case {case}: {doc}"));
     }
     assert!(
         split > 20 && yes > 50 && no > 1000,

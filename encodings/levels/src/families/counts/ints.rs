@@ -1000,6 +1000,29 @@ mod tests {
         Var::new(i).expect("a small variable")
     }
 
+    /// A new variable (`next`, then counted) with room for it in `s`.
+    fn fresh(s: &mut Solver, next: &mut u32) -> Var {
+        let v = var(*next);
+        *next += 1;
+        s.reserve_vars(*next as usize);
+        v
+    }
+
+    /// A new integer over `cells` in `sums`: its order literals fresh, their chain clauses in
+    /// `s`, in one piece (the caller sets `blocks`). Returns its index.
+    fn new_sum(s: &mut Solver, next: &mut u32, cells: Vec<Lit>, sums: &mut Vec<SumDef>) -> u32 {
+        let order: Vec<Lit> = (0..cells.len()).map(|_| fresh(s, next).pos()).collect();
+        for k in 1..order.len() {
+            s.add_clause(&[!order[k], order[k - 1]]);
+        }
+        sums.push(SumDef {
+            cells,
+            order,
+            blocks: Vec::new(),
+        });
+        sums.len() as u32 - 1
+    }
+
     #[test]
     fn integers_in_the_search_have_the_models_brute_force_finds() {
         let mut rng = SplitMix64::new(0x41_1a7);
@@ -1013,26 +1036,8 @@ mod tests {
                 Options::aggressive()
             });
             let mut next = n;
-            let mut fresh = |s: &mut Solver| {
-                let v = var(next);
-                next += 1;
-                s.reserve_vars(next as usize);
-                v
-            };
             s.reserve_vars(n as usize);
             let mut sums: Vec<SumDef> = Vec::new();
-            let mut new_sum = |s: &mut Solver, cells: Vec<Lit>, sums: &mut Vec<SumDef>| {
-                let order: Vec<Lit> = (0..cells.len()).map(|_| fresh(s).pos()).collect();
-                for k in 1..order.len() {
-                    s.add_clause(&[!order[k], order[k - 1]]);
-                }
-                sums.push(SumDef {
-                    cells,
-                    order,
-                    blocks: Vec::new(),
-                });
-                sums.len() as u32 - 1
-            };
             // Integers over random sets of cells (a cell at most once per set).
             for _ in 0..1 + pick(3) {
                 let mut cells: Vec<Lit> = Vec::new();
@@ -1041,7 +1046,7 @@ mod tests {
                         cells.push(var(v).lit(pick(4) > 0));
                     }
                 }
-                new_sum(&mut s, cells, &mut sums);
+                new_sum(&mut s, &mut next, cells, &mut sums);
             }
             // Half the time the first integer is split into two or three blocks (module doc,
             // "Blocks"), each an integer of its own.
@@ -1051,7 +1056,7 @@ mod tests {
                 let size = cells.len().div_ceil(parts);
                 let mut blocks = Vec::new();
                 for chunk in cells.chunks(size) {
-                    blocks.push(new_sum(&mut s, chunk.to_vec(), &mut sums));
+                    blocks.push(new_sum(&mut s, &mut next, chunk.to_vec(), &mut sums));
                 }
                 sums[0].blocks = blocks;
                 split += 1;
@@ -1061,8 +1066,8 @@ mod tests {
             if pick(2) == 0 && !sums[0].cells.is_empty() {
                 let outer = sums[0].cells.clone();
                 let (inner, rest): (Vec<Lit>, Vec<Lit>) = outer.iter().partition(|_| pick(2) == 0);
-                let i = new_sum(&mut s, inner, &mut sums);
-                let r = new_sum(&mut s, rest, &mut sums);
+                let i = new_sum(&mut s, &mut next, inner, &mut sums);
+                let r = new_sum(&mut s, &mut next, rest, &mut sums);
                 let terms = vec![(1, i), (1, r), (-1, 0)];
                 let neg = terms.iter().map(|&(c, s)| (-c, s)).collect();
                 rows.push(RowDef {
@@ -1080,7 +1085,7 @@ mod tests {
             let mut guards: Vec<Var> = Vec::new();
             let mut guard = |s: &mut Solver, pick: &mut dyn FnMut(u64) -> u32| {
                 (pick(3) == 0).then(|| {
-                    let g = fresh(s);
+                    let g = fresh(s, &mut next);
                     guards.push(g);
                     g.pos()
                 })
@@ -1207,37 +1212,17 @@ mod tests {
         let mut s = Solver::with_options(Options::default());
         let mut next = n;
         let mut sums: Vec<SumDef> = Vec::new();
-        let mut new_sum = |s: &mut Solver, cells: Vec<Lit>, sums: &mut Vec<SumDef>| {
-            let order: Vec<Lit> = (0..cells.len())
-                .map(|_| {
-                    next += 1;
-                    s.reserve_vars(next as usize);
-                    var(next - 1).pos()
-                })
-                .collect();
-            for k in 1..order.len() {
-                s.add_clause(&[!order[k], order[k - 1]]);
-            }
-            sums.push(SumDef {
-                cells,
-                order,
-                blocks: Vec::new(),
-            });
-            sums.len() as u32 - 1
-        };
         s.reserve_vars(n as usize);
         let cells: Vec<Lit> = (0..n).map(|v| var(v).pos()).collect();
-        let root = new_sum(&mut s, cells.clone(), &mut sums);
+        let root = new_sum(&mut s, &mut next, cells.clone(), &mut sums);
         if let Some(size) = cells.len().checked_div(blocks) {
             let parts: Vec<u32> = (cells.chunks(size))
-                .map(|c| new_sum(&mut s, c.to_vec(), &mut sums))
+                .map(|c| new_sum(&mut s, &mut next, c.to_vec(), &mut sums))
                 .collect();
             sums[root as usize].blocks = parts;
         }
         s.add_clause(&[sums[root as usize].order[64]]);
-        next += 1;
-        s.reserve_vars(next as usize);
-        let d = var(next - 1).pos();
+        let d = fresh(&mut s, &mut next).pos();
         for p in 0..63 {
             s.add_clause(&[!d, !cells[2 * p + 1]]);
         }
