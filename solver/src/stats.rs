@@ -228,6 +228,9 @@ stats_table! {
         factor_removed: "factor removed";
         /// Clauses factoring added in their place. Counted in `factor.rs`.
         factor_added: "factor added";
+        /// Budgets factoring was granted past its first because it kept paying
+        /// (`factor_extend_gain`). Counted in `factor.rs`.
+        factor_extensions: "factor extensions";
         /// Times factoring was undone because the user claimed an extension variable's index or
         /// connected a propagator. Counted in `factor.rs`.
         factor_undone: "factor undone";

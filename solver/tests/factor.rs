@@ -382,3 +382,64 @@ fn the_structured_tie_break_groups_the_same_pigeons_in_every_hole() {
         "the code order does not ({aligned_plain} of {rounds})"
     );
 }
+
+/// The factoring statistics after one `solve` of `clauses` with `o`, stopped after a few
+/// conflicts (factoring runs before the first search).
+fn factor_run(clauses: &[Vec<Lit>], o: Options) -> grim_solver::Stats {
+    let mut s = Solver::with_options(o);
+    for c in clauses {
+        s.add_clause(c);
+    }
+    s.solve(&[], Budget::conflicts(10));
+    s.stats().clone()
+}
+
+#[test]
+fn a_budget_that_runs_out_while_factoring_pays_is_extended_and_one_that_finds_nothing_is_not() {
+    // PHP(13, 12): 12 holes of 78 pairwise clauses each, every one a product to re-encode.
+    let clauses = pigeonhole(12);
+    let small = |gain: f64| {
+        let mut o = options(false);
+        o.factor_effort = 1.0;
+        o.factor_budget_min = 3_000;
+        o.factor_extend_gain = gain;
+        o
+    };
+    let fixed = factor_run(&clauses, small(0.0));
+    let extended = factor_run(&clauses, small(100.0));
+    let mut o = options(false);
+    o.factor_budget_min = u64::MAX / 4;
+    let whole = factor_run(&clauses, o);
+    assert_eq!(fixed.factor_extensions, 0, "{fixed:?}");
+    assert_above!(extended => factor_extensions > 0);
+    // The fixed budget stops part of the way; the extended one goes as far as no budget at all.
+    assert!(
+        fixed.factor_removed < whole.factor_removed,
+        "fixed {} whole {}",
+        fixed.factor_removed,
+        whole.factor_removed
+    );
+    assert_eq!(
+        (
+            extended.factor_vars,
+            extended.factor_removed,
+            extended.factor_added
+        ),
+        (whole.factor_vars, whole.factor_removed, whole.factor_added)
+    );
+    // The number of grants is capped.
+    let mut capped = small(100.0);
+    capped.factor_extend_max = 1;
+    let capped = factor_run(&clauses, capped);
+    assert_eq!(capped.factor_extensions, 1);
+    assert!(capped.factor_removed < whole.factor_removed);
+
+    // Random 3-SAT has no products: the budget runs out with nothing removed and is not extended.
+    let mut rng = SplitMix64::new(7);
+    let random: Vec<Vec<Lit>> = (0..1200).map(|_| distinct_lits(&mut rng, 300, 3)).collect();
+    let mut o = options(false);
+    o.factor_effort = 1.0;
+    o.factor_budget_min = 1_000;
+    let st = factor_run(&random, o);
+    assert_eq!((st.factor_extensions, st.factor_vars), (0, 0), "{st:?}");
+}
