@@ -605,8 +605,9 @@ options_table! {
     /// 117), while a floor costs a fraction of a second (queen11_11, 80,410 literals, re-encoded
     /// completely with 3,120 extension variables in 0.24 s at 20M).
     factor_budget_min: u64 = 20_000_000, [0, u64::MAX];
-    /// Net clauses (removed minus added) per million literal visits that earn factoring another
-    /// budget when its budget runs out (`Extension` in `factor.rs`); 0 = a fixed budget. Why
+    /// Net clauses removed per million visits that earn factoring one more budget (`factor.rs`).
+    /// Counted when the budget runs out, as removed minus added clauses since the last grant
+    /// (`Extension`); 0 = a fixed budget. Why
     /// 250: the formulas that need more than one budget to be re-encoded whole (xits, queen
     /// colouring, VMPC) remove 300 to 1,700 per million visits while they are halfway; count-12-5
     /// removes 152 in matches of 230M visits each, and at 100 its factoring took 9 s instead of 1.
