@@ -174,7 +174,20 @@ impl<R: Read> Parser<R> {
     ) -> Result<Option<ClauseStart>, ParseError> {
         clause.clear();
         let mut start: Option<ClauseStart> = None;
-        while let Some(token) = self.body.next_token(start.map(|s| s.line), false)? {
+        loop {
+            // The fast path for the literals once the weight is read (as DIMACS's reader, issue
+            // 40); the slow path below reads the weight, and reads and reports everything else.
+            if let Some(open) = start {
+                while let Some((negative, magnitude, line, column)) = self.body.fast_int()? {
+                    match self.body.int_item(negative, magnitude, line, column)? {
+                        Some(lit) => clause.push(lit),
+                        None => return self.end_clause(open),
+                    }
+                }
+            }
+            let Some(token) = self.body.next_token(start.map(|s| s.line), false)? else {
+                return Ok(None);
+            };
             if token.bytes() == Some(b"p") {
                 return Err(match self.header {
                     Some(h) => ParseErrorKind::DuplicateHeader { first_line: h.line }
@@ -197,15 +210,19 @@ impl<R: Read> Parser<R> {
                 continue;
             };
             let Some(lit) = self.body.item(&token)? else {
-                self.body.end_clause((open.line, open.column))?;
-                if open.weight == Weight::Hard {
-                    self.hard += 1;
-                }
-                return Ok(Some(open));
+                return self.end_clause(open);
             };
             clause.push(lit);
         }
-        Ok(None)
+    }
+
+    /// The `0` of the clause that began at `open` was read: counts it.
+    fn end_clause(&mut self, open: ClauseStart) -> Result<Option<ClauseStart>, ParseError> {
+        self.body.end_clause((open.line, open.column))?;
+        if open.weight == Weight::Hard {
+            self.hard += 1;
+        }
+        Ok(Some(open))
     }
 
     /// The first token of a clause: `h` (headerless format) or a weight.
