@@ -13,18 +13,17 @@
 //! - a malformed token planted anywhere is reported at the position where it was planted,
 //!   with the kind its spelling calls for, never a panic.
 
-use std::io::{self, Read};
+use std::io::Read;
 
 use grim_formats::ParseErrorKind;
 use grim_formats::dimacs::{ParseOptions, Parser};
-use grim_testkit::Trickle;
 use proptest::prelude::*;
 
 /// Everything a read gives, comparable: per clause its start and literals, then the variable
 /// count and the warnings' messages; or the error's position and message.
 type Outcome = Result<(Vec<((u64, u64), Vec<i64>)>, u64, Vec<String>), (u64, u64, String)>;
 
-fn outcome(reader: impl Read, options: ParseOptions) -> Outcome {
+fn outcome(reader: &mut dyn Read, options: ParseOptions) -> Outcome {
     let fail = |e: grim_formats::ParseError| (e.line, e.column, e.to_string());
     let mut parser = Parser::new(reader, options).map_err(fail)?;
     let mut clause = Vec::new();
@@ -41,41 +40,10 @@ fn outcome(reader: impl Read, options: ParseOptions) -> Outcome {
     Ok((clauses, parser.num_vars(), warnings))
 }
 
-/// A reader handing out the input in chunks of the given sizes, in turn (0 is read as 1).
-struct Chunks<'a> {
-    text: &'a [u8],
-    sizes: Vec<usize>,
-    next: usize,
-}
-
-impl Read for Chunks<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let size = self.sizes.get(self.next % self.sizes.len().max(1)).copied();
-        self.next += 1;
-        let n = size.unwrap_or(1).max(1).min(buf.len()).min(self.text.len());
-        let (head, tail) = self.text.split_at(n);
-        buf[..n].copy_from_slice(head);
-        self.text = tail;
-        Ok(n)
-    }
-}
-
-/// The three ways agree on `text` under `options`; the whole read's outcome.
+/// The three ways agree on `text` under `options` (`grim_testkit::same_three_ways`); the
+/// whole read's outcome.
 fn same_three_ways(text: &[u8], sizes: Vec<usize>, options: ParseOptions) -> Outcome {
-    let whole = outcome(text, options);
-    let trickled = outcome(Trickle(text), options);
-    let chunked = outcome(
-        Chunks {
-            text,
-            sizes,
-            next: 0,
-        },
-        options,
-    );
-    let shown = String::from_utf8_lossy(text);
-    assert_eq!(whole, trickled, "whole vs one byte at a time: {shown:?}");
-    assert_eq!(whole, chunked, "whole vs chunked: {shown:?}");
-    whole
+    grim_testkit::same_three_ways(text, sizes, |r| outcome(r, options))
 }
 
 /// Text written with its position tracked, as a reference for the reader's positions.

@@ -113,6 +113,57 @@ impl std::io::Read for Trickle<'_> {
     }
 }
 
+/// A reader handing out the input in chunks of the given sizes, in turn (0 is read as 1), so
+/// that a parser's buffer boundaries fall anywhere: the DIMACS and WCNF readers' fast-path tests
+/// read each text whole, through [`Trickle`] and through this.
+pub struct Chunks<'a> {
+    text: &'a [u8],
+    sizes: Vec<usize>,
+    next: usize,
+}
+
+impl<'a> Chunks<'a> {
+    /// `text` in chunks of `sizes`, cycled.
+    pub fn new(text: &'a [u8], sizes: Vec<usize>) -> Chunks<'a> {
+        Chunks {
+            text,
+            sizes,
+            next: 0,
+        }
+    }
+}
+
+impl std::io::Read for Chunks<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes.get(self.next % self.sizes.len().max(1)).copied();
+        self.next += 1;
+        let n = size.unwrap_or(1).max(1).min(buf.len()).min(self.text.len());
+        let (head, tail) = self.text.split_at(n);
+        buf[..n].copy_from_slice(head);
+        self.text = tail;
+        Ok(n)
+    }
+}
+
+/// Reads `text` three ways with `read` — whole, one byte at a time ([`Trickle`]) and in
+/// chunks of `sizes` ([`Chunks`]) — asserts the three outcomes are equal, and returns the
+/// whole read's. Why: a parser's fast path that reads tokens straight from its buffer must
+/// agree with its byte-at-a-time path wherever the buffer ends.
+#[track_caller]
+pub fn same_three_ways<O: PartialEq + std::fmt::Debug>(
+    text: &[u8],
+    sizes: Vec<usize>,
+    read: impl Fn(&mut dyn std::io::Read) -> O,
+) -> O {
+    let whole = read(&mut &text[..]);
+    let trickled = read(&mut Trickle(text));
+    let chunked = read(&mut Chunks::new(text, sizes));
+    let shown = String::from_utf8_lossy(text);
+    assert_eq!(whole, trickled, "whole vs one byte at a time: {shown:?}");
+    assert_eq!(whole, chunked, "whole vs chunked: {shown:?}");
+    whole
+}
+
 /// Asserts that `text` contains each of `needles`, showing the first one missing and the
 /// whole text when one is.
 ///

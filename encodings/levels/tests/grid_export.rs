@@ -317,15 +317,7 @@ fn the_cnf_export_negates_the_auxiliary_variables_and_its_models_are_the_accepte
         negated[first..].contains(&false),
         "every auxiliary variable negated"
     );
-    let mut out = Vec::new();
-    write_encoding(
-        &spec,
-        &model,
-        None,
-        grim_formats::wcnf::Dialect::New,
-        &mut out,
-    )
-    .unwrap();
+    let out = exported(&spec, &model);
     let written = grim_formats::dimacs::read_cnf(out.as_slice(), ParseOptions::STRICT)
         .unwrap()
         .cnf
@@ -382,17 +374,22 @@ fn export(json: &str, name: &str) -> (std::path::PathBuf, GridModel, GridSpec) {
     let options = GridOptions::default();
     let model = GridModel::build(&spec, &options).unwrap();
     let path = std::env::temp_dir().join(format!("grim-export-{}-{name}.cnf", std::process::id()));
+    std::fs::write(&path, exported(&spec, &model)).unwrap();
+    (path, model, spec)
+}
+
+/// The hard export of `model` (no seed: a CNF), as `grim-encode` writes it.
+fn exported(spec: &GridSpec, model: &GridModel) -> Vec<u8> {
     let mut out = Vec::new();
     write_encoding(
-        &spec,
-        &model,
+        spec,
+        model,
         None,
         grim_formats::wcnf::Dialect::New,
         &mut out,
     )
     .unwrap();
-    std::fs::write(&path, out).unwrap();
-    (path, model, spec)
+    out
 }
 
 #[test]
