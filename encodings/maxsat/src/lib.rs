@@ -159,6 +159,14 @@ grim_solver::options_table! {
     /// first. On by measurement: off, the same 14 instances took 156 s instead of 48 s (one
     /// timeout); the unweighted max-cut and Max-2-SAT families gain most.
     wce: bool = true, [0, 1];
+    /// Conflicts a main call may spend while `wce` delays cores; then they are relaxed at once.
+    /// Their totalizers are built and the search goes on with them; 0: no cap, the call runs
+    /// until its SAT answer. Only on instances with hard clauses (`Oll::wce_cap` says why). Why:
+    /// the search for a core disjoint from the delayed ones can be far harder than the same
+    /// search with their totalizers in place — `enclosure-soft-12`'s exported WCNF, seed 1, sat
+    /// at the lower bound 43 (optimum 44) past 400k conflicts, where without `wce` the next core
+    /// took 703. Measured in `benches/results/maxsat-wce-2026-12-07.md`.
+    wce_conflicts: u64 = 5_000, [0, u64::MAX];
     /// Replace groups of soft literals of which at most one can be true by one term each. RC2's
     /// `adapt`; the groups are detected before the search.
     am1: bool = true, [0, 1];
@@ -240,6 +248,7 @@ impl OllOptions {
             minimize_conflicts: 0,
             trim: 0,
             wce: false,
+            wce_conflicts: 0,
             am1: false,
             symmetry: false,
             am1_effort: 0,
@@ -345,6 +354,9 @@ grim_solver::stats_table! {
         outputs_activated: "outputs activated";
         /// Cores whose relaxation weight-aware core extraction delayed (`relax.rs`).
         delayed: "delayed cores";
+        /// Main calls that spent `wce_conflicts` while delayed cores waited, after which the
+        /// delayed totalizers were built (`oll.rs`).
+        wce_stalls: "wce stalls";
         /// Terms made hard by hardening (`harden.rs`).
         hardened: "hardened";
         /// Strata (stratification levels) entered (`stratify.rs`).

@@ -20,7 +20,11 @@
 //! search goes on for further cores among the remaining terms; the totalizers are built at the
 //! next SAT answer, which is then not a stratum's end. The lower bound stays valid (each core is
 //! a core of the fully relaxed instance too) and the final reformulation is the same as without
-//! delay, only the cores found are more often disjoint and cheaper to relax.
+//! delay, only the cores found are more often disjoint and cheaper to relax. On an instance
+//! with hard clauses a main call that spends `wce_conflicts` while cores wait ends the delay:
+//! their totalizers are built then and the search goes on with them (`Oll::wce_cap` says why
+//! not on instances without hard clauses). The state after it is the one the same cores would
+//! have left without `wce`, so the lower bound and the proof steps are those of that case.
 
 use grim_solver::Lit;
 
