@@ -48,6 +48,20 @@ pub(super) fn encode_rules(m: &mut GridModel, rules: &[CountRule]) {
             shared.push(free(m, &b));
         }
     }
+    // The hard ceilings of plain counts, by their non-constant inputs, as a ceiling on how
+    // many of those inputs may hold (the constants true taken off): a ratio over the same
+    // cells never needs its sides past it.
+    let mut caps: BTreeMap<Vec<Lit>, usize> = BTreeMap::new();
+    for rule in rules {
+        if rule.per.is_none() && rule.weight.is_none() {
+            let a = cell_lits(m, &rule.of, &rule.region);
+            let (_, hi) = bounds(rule, a.len());
+            let free_a = free(m, &a);
+            let cap = hi.saturating_sub(ones(m, &a));
+            let e = caps.entry(free_a).or_insert(usize::MAX);
+            *e = (*e).min(cap);
+        }
+    }
     for (i, rule) in rules.iter().enumerate() {
         m.tag(Some(RuleTag::new(NAME, i)));
         m.part(format!("counts {i}"));
@@ -56,7 +70,9 @@ pub(super) fn encode_rules(m: &mut GridModel, rules: &[CountRule]) {
         match &rule.per {
             None if shared.contains(&free(m, &a)) => {
                 let (lo, hi) = bounds(rule, a.len());
-                let s = Sorted::new(m, &mut cache, &a, usize::MAX);
+                // Outputs past the bounds' are never read (a ratio over these cells reads only
+                // up to the ceiling, see `ratio`).
+                let s = Sorted::new(m, &mut cache, &a, lo.max(hi.saturating_add(1)));
                 implies(m, Atom::True, s.at_least(lo), guard);
                 implies(m, s.at_least(hi.saturating_add(1)), Atom::False, guard);
             }
@@ -67,7 +83,9 @@ pub(super) fn encode_rules(m: &mut GridModel, rules: &[CountRule]) {
             }
             Some(per) => {
                 let b = cell_lits(m, per, &rule.region);
-                ratio(m, &mut cache, &a, &b, rule.min, rule.max, guard);
+                let cap = caps.get(&free(m, &b)).copied().unwrap_or(usize::MAX);
+                let nb = ones(m, &b).saturating_add(cap).min(b.len());
+                ratio(m, &mut cache, &a, (&b, nb), rule.min, rule.max, guard);
             }
         }
         if let (Some(g), Some(w)) = (guard, rule.weight) {
@@ -96,6 +114,12 @@ fn cell_lits(m: &mut GridModel, sel: &Selection, region: &Region) -> Vec<Lit> {
         }
         Selection::LayerValue { .. } => m.count_lits(sel, region),
     }
+}
+
+/// How many of `lits` are the constant true.
+fn ones(m: &GridModel, lits: &[Lit]) -> usize {
+    let tt = m.problem.always_true();
+    lits.iter().filter(|&&l| l == tt).count()
 }
 
 /// The literals of `lits` that are not constants.
@@ -198,18 +222,21 @@ fn ceil_mul(x: usize, num: u64, den: u64) -> usize {
 }
 
 /// `min·|B| ≤ |A| ≤ max·|B|` on sorted outputs (see the module doc), every clause guarded.
-/// `B` is sorted in full (every `B≥k` is read); `A` only as far as a clause reads it:
-/// `⌈min·|B|⌉` for the floor, the first `j` whose need exceeds `|B|` for the ceiling.
+/// `nb` is the most of `B` any level holds: `|B|`, or less when a hard plain count over the
+/// same cells caps it (issue 40: dungeon-64's floor ≤ 60 % of 4,096 cells leaves the enemies'
+/// ceiling at 491, not 819). `B` is sorted up to `nb + 1` (every `B≥k` with `k ≤ nb` is
+/// read); `A` only as far as a clause reads it: `⌈min·nb⌉` for the floor, the first `j` whose
+/// need exceeds `nb` for the ceiling, where `A≥j` is simply forbidden. Sound because the cap
+/// is a hard rule (`B≥nb+1` is false in every level), complete because no level reads past it.
 fn ratio(
     m: &mut GridModel,
     cache: &mut Cache,
     a: &[Lit],
-    b: &[Lit],
+    (b, nb): (&[Lit], usize),
     min: Option<Bound>,
     max: Option<Bound>,
     guard: Option<Lit>,
 ) {
-    let nb = b.len();
     let mut reach_a = 0;
     if let Some((num, den)) = min.map(|x| x.fraction()) {
         reach_a = reach_a.max(ceil_mul(nb, num, den));
@@ -220,11 +247,11 @@ fn ratio(
         reach_a = reach_a.max(j.saturating_add(1));
     }
     let sa = Sorted::new(m, cache, a, reach_a.min(a.len()));
-    let sb = Sorted::new(m, cache, b, usize::MAX);
+    let sb = Sorted::new(m, cache, b, nb.saturating_add(1));
     if let Some((num, den)) = min.map(|x| x.fraction()) {
         // B≥k → A≥⌈num·k/den⌉, at each k where the need grows.
         let mut last = 0;
-        for k in 1..=sb.len() {
+        for k in 1..=nb {
             let need = ceil_mul(k, num, den);
             if need > last {
                 implies(m, sb.at_least(k), sa.at_least(need), guard);
@@ -242,12 +269,14 @@ fn ratio(
             } else {
                 ceil_mul(j, den, num)
             };
+            if need > nb {
+                // No level has `need` of B (`nb` is B's hard ceiling): `j` of A is too many.
+                implies(m, sa.at_least(j), Atom::False, guard);
+                break;
+            }
             if need > last {
                 implies(m, sa.at_least(j), sb.at_least(need), guard);
                 last = need;
-            }
-            if need > sb.len() {
-                break;
             }
         }
     }
