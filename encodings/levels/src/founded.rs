@@ -61,7 +61,8 @@ pub(crate) fn class_ranks(m: &mut GridModel, lits: &[Lit]) -> Vec<Vec<Lit>> {
 }
 
 /// `guard → lower < higher`, two binary ranks of equal width compared most significant bit
-/// first by a chain of `LT` literals (3 clauses and one variable per bit but the last). The
+/// first by a chain of `LT` literals (3 clauses and one variable per bit but the last, which
+/// takes 2). The
 /// comparison every rank-based encoding here uses (founded reachability, the chokepoints'
 /// pieces, the acyclic family's parent pointers).
 pub(crate) fn rank_below(m: &mut GridModel, guard: Lit, lower: &[Lit], higher: &[Lit]) {
@@ -74,7 +75,11 @@ pub(crate) fn rank_below(m: &mut GridModel, guard: Lit, lower: &[Lit], higher: &
         } else {
             m.problem.new_var().pos()
         };
-        m.problem.add_clause(&[!lt, !x, y], None);
+        if i > 0 {
+            // At the last bit `next` is false and the two clauses below say `¬x` and `y`,
+            // which subsume this one.
+            m.problem.add_clause(&[!lt, !x, y], None);
+        }
         m.problem.add_clause(&[!lt, !x, next], None);
         m.problem.add_clause(&[!lt, y, next], None);
         lt = next;

@@ -93,6 +93,53 @@ fn has_level_past(json: &str, cap: usize) -> bool {
     })
 }
 
+/// The clauses of the part named `name` (`GridModel::sizes`) in the export of `json`.
+fn part_clauses(json: &str, name: &str) -> usize {
+    let model = GridModel::build(&spec(json), &GridOptions::default()).unwrap();
+    model
+        .sizes()
+        .iter()
+        .find(|p| p.name == name)
+        .map_or(0, |p| p.clauses)
+}
+
+#[test]
+fn a_ratio_over_a_count_with_a_hard_ceiling_exports_exactly_the_referee_s_levels() {
+    // Issue 40 (size): a ratio reads its denominator's sorted outputs, and its numerator's,
+    // only up to what the hard ceiling of a plain count over the same cells allows (the
+    // ceiling's own network is cut there too): every level both ways, with a pinned class cell
+    // (a constant input the ceiling must not count twice), with the ratio soft, with the
+    // ceiling soft (no cut), and with a ceiling the pin nearly uses up.
+    let ratio = |count: &str, ratio: &str| {
+        format!(
+            r#"{{"width": 4, "height": 2, {ABC}, "pins": [{{"x": 0, "y": 0, "tile": "b"}}],
+            "counts": [{count}, {ratio}]}}"#
+        )
+    };
+    let hard = r#"{"of": "c", "per": "k", "min": 0.25, "max": 0.5}"#;
+    let soft = r#"{"of": "c", "per": "k", "min": 0.25, "max": 0.5, "weight": 2}"#;
+    let capped = ratio(r#"{"of": "k", "min": 2, "max": 5}"#, hard);
+    let (yes, no) = both_ways(&capped);
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+    let (yes, no) = both_ways(&ratio(r#"{"of": "k", "min": 2, "max": 5}"#, soft));
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+    let uncapped = ratio(r#"{"of": "k", "min": 2, "max": 5, "weight": 1}"#, hard);
+    let (yes, no) = both_ways(&uncapped);
+    assert!(yes > 100 && no > 100, "accepted {yes}, rejected {no}");
+    // A ceiling the pin nearly uses up: one more class cell at most, which must then be `c`.
+    let (yes, no) = both_ways(&ratio(r#"{"of": "k", "max": 2}"#, hard));
+    assert!(yes == 7 && no > 100, "accepted {yes}, rejected {no}");
+    // The ceiling is what made the ratio's networks smaller (it is soft in `uncapped`).
+    let (cut, full) = (
+        part_clauses(&capped, "counts 1"),
+        part_clauses(&uncapped, "counts 1"),
+    );
+    assert!(
+        cut < full,
+        "the ratio's part: {cut} clauses capped, {full} not"
+    );
+}
+
 #[test]
 fn connected_snakes_longer_than_the_layer_cap_are_admitted_by_the_fallback() {
     let json = r#"{"width": 4, "height": 4, "tiles": [{"name": "a", "glyph": "a"}, {"name": "b", "glyph": "b"}],

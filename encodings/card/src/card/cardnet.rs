@@ -309,16 +309,43 @@ pub fn sorted_outputs<S: ClauseSink + ?Sized>(
     if count == 0 {
         return Vec::new();
     }
+    let need = vec![(true, true); count];
+    sorted_outputs_directed(sink, inputs, &need)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// [`sorted_outputs`] with each output's directions chosen by the caller: `need[j]` is
+/// `(up, down)` for output `j` ("at least `j + 1` inputs"), `up` the "≥" direction (enough
+/// true inputs make the output true: what a clause reading the output *negatively* needs, as
+/// in `¬out_{k+1}` for "at most `k`"), `down` the "≤" one (a true output needs that many true
+/// inputs: a clause reading it positively). An output asked for in neither direction gets no
+/// literal (`None`), and a comparator half only the clauses some asked output depends on.
+///
+/// Why: a clause set that reads a sorted count in one direction only at most of its outputs
+/// (a ratio's numerator: "at least" only up to `⌈min·|B|⌉`, "at most" up to `max·|B|`) pays
+/// for the other direction nowhere else; sound and complete as [`sorted_outputs`] for the
+/// clauses that read the outputs only as asked (the one-directional clauses of Asín et al.).
+pub fn sorted_outputs_directed<S: ClauseSink + ?Sized>(
+    sink: &mut S,
+    inputs: &[Lit],
+    need: &[(bool, bool)],
+) -> Vec<Option<Lit>> {
+    let count = need.len().min(inputs.len());
+    if count == 0 {
+        return vec![None; need.len()];
+    }
     let mut net = Net::new();
     let outs = net.card(inputs, count.next_power_of_two());
-    let roots: Vec<(usize, bool, bool)> = outs
+    let asked: Vec<usize> = (0..count).filter(|&j| need[j].0 || need[j].1).collect();
+    let roots: Vec<(usize, bool, bool)> = asked
         .iter()
-        .take(count)
-        .map(|&id| (id, true, true))
+        .map(|&j| (outs[j], need[j].0, need[j].1))
         .collect();
-    net.emit(sink, &roots)
-        .into_iter()
-        .map(|s| match s {
+    let mut lits = vec![None; need.len()];
+    for (&j, s) in asked.iter().zip(net.emit(sink, &roots)) {
+        lits[j] = Some(match s {
             Sig::Lit(l) => l,
             // A constant output (every input a complementary pair, say): name it with a fresh
             // variable fixed by a unit, so callers always get a literal.
@@ -327,6 +354,7 @@ pub fn sorted_outputs<S: ClauseSink + ?Sized>(
                 sink.add_clause(&[if s == Sig::True { v } else { !v }]);
                 v
             }
-        })
-        .collect()
+        });
+    }
+    lits
 }

@@ -5,11 +5,20 @@
 //!   pairwise, counter, totalizer or cardinality network (Asín et al., Constraints 2011) by
 //!   measured size; for the large bounds of a level (floor 30–60 % of the grid) that is the
 //!   cardinality network, `O(n log² k)`, arc-consistent.
-//! - With `per` (`min·|B| ≤ |A| ≤ max·|B|`): both sides sorted by a network with both
-//!   directions (`cardnet::sorted_outputs`: `A≥j` ⇔ at least `j` of `A`), then one clause per
+//! - With `per` (`min·|B| ≤ |A| ≤ max·|B|`): both sides sorted by a network
+//!   (`cardnet::sorted_outputs_directed`: `A≥j` for at least `j` of `A`), then one clause per
 //!   step of the bound: `B≥k → A≥⌈min·k⌉` for the floor and `A≥j → B≥⌈j/max⌉` for the ceiling,
 //!   only at the `k` (`j`) where the needed count changes (the others are implied through the
 //!   sorted outputs' order). Unit propagation then enforces the ratio on the sorted outputs.
+//!
+//! Size (issue 40, `benches/results/issue40-size-2026-12-07.md`): the clauses are planned
+//! first and each network built with only the outputs they read, each in the direction read
+//! (a clause's condition needs "enough inputs make it true", its conclusion "true only with
+//! enough inputs": the one-directional clauses of Asín et al., sound and complete for the
+//! clauses as planned); and a ratio's sides stop at the hard ceiling a plain count over its
+//! denominator's cells puts on them (dungeon-64: the floor ≤ 2,457 of 4,096 leaves the enemies
+//! ≤ 491, not 819; the floor's network stops at 2,458). dungeon-64 64.76 → 60.74 MB, cave-64
+//! 78.61 → 76.48 MB; the solvers unchanged.
 //!
 //! Why not the adder trees the in-process cut loop keeps (`encode.rs`): on the 32×32
 //! dungeon with connectivity taken out, CaDiCaL 1.5.3 needed 2.4 CPU s on the adder export
@@ -27,20 +36,64 @@
 use super::rule::{CountRule, NAME, bounds};
 use crate::model::GridModel;
 use crate::spec::{Bound, Region, RuleTag, Selection};
-use grim_encodings::card::cardnet::sorted_outputs;
+use grim_encodings::card::cardnet::sorted_outputs_directed;
 use grim_solver::Lit;
 use std::collections::BTreeMap;
 
-/// Sorted networks already built, by their non-constant inputs: a selection counted by
-/// several rules (the floor's own bounds and the enemies' ratio to it) is sorted once.
-type Cache = BTreeMap<Vec<Lit>, Vec<Lit>>;
+/// The sorted networks of every rule, by their non-constant inputs: a selection counted by
+/// several rules (the floor's own bounds and the enemies' ratio to it) is sorted once. The
+/// first pass ([`plan`]) records which outputs the clauses read and in which direction; a
+/// network is built when the second pass first reads it, with exactly those.
+#[derive(Default)]
+struct Nets {
+    by_free: BTreeMap<Vec<Lit>, usize>,
+    nets: Vec<Net>,
+}
+
+/// One planned network: its inputs, `(up, down)` per output (see `sorted_outputs_directed`),
+/// and its output literals once built.
+type Net = (Vec<Lit>, Vec<(bool, bool)>, Option<Vec<Option<Lit>>>);
+
+/// What a rule asks for, in order: a count for the front end, or a clause `if → then`.
+enum Step {
+    Front(Vec<Lit>, usize, usize),
+    Implies(Atom, Atom),
+}
 
 /// Encodes every count rule (hard or soft) with unary structures only, each tagged by its
 /// rule; see the module doc.
 pub(super) fn encode_rules(m: &mut GridModel, rules: &[CountRule]) {
-    let mut cache = Cache::new();
-    // Selections that a ratio sorts in full: a plain count over the same cells asserts its
-    // bounds on that network instead of building a cardinality network of its own.
+    let mut nets = Nets::default();
+    let steps = plan(m, rules, &mut nets);
+    for (i, (rule, steps)) in rules.iter().zip(steps).enumerate() {
+        m.tag(Some(RuleTag::new(NAME, i)));
+        m.part(format!("counts {i}"));
+        let guard = rule.weight.map(|_| m.problem.new_var().pos());
+        let mut priced = false;
+        for step in steps {
+            match step {
+                Step::Front(a, lo, hi) => {
+                    // The front end prices a soft bound itself (the guard stays unused).
+                    m.problem.count(&a, lo, hi, rule.weight);
+                    priced = true;
+                }
+                Step::Implies(cond, then) => {
+                    let (cond, then) = (nets.lit(m, cond), nets.lit(m, then));
+                    implies(m, cond, then, guard);
+                }
+            }
+        }
+        if let (Some(g), Some(w), false) = (guard, rule.weight, priced) {
+            m.problem.add_clause(&[!g], Some(w));
+        }
+    }
+    m.tag(None);
+}
+
+/// The first pass: every rule's steps, and in `nets` every network's outputs as read.
+fn plan(m: &mut GridModel, rules: &[CountRule], nets: &mut Nets) -> Vec<Vec<Step>> {
+    // Selections that a ratio sorts: a plain count over the same cells asserts its bounds on
+    // that network instead of building a cardinality network of its own.
     let mut shared: Vec<Vec<Lit>> = Vec::new();
     for rule in rules {
         if let Some(per) = &rule.per {
@@ -48,33 +101,84 @@ pub(super) fn encode_rules(m: &mut GridModel, rules: &[CountRule]) {
             shared.push(free(m, &b));
         }
     }
-    for (i, rule) in rules.iter().enumerate() {
-        m.tag(Some(RuleTag::new(NAME, i)));
-        m.part(format!("counts {i}"));
+    // The hard ceilings of plain counts, by their non-constant inputs, as a ceiling on how
+    // many of those inputs may hold (the constants true taken off): a ratio over the same
+    // cells never needs its sides past it.
+    let mut caps: BTreeMap<Vec<Lit>, usize> = BTreeMap::new();
+    for rule in rules {
+        if rule.per.is_none() && rule.weight.is_none() {
+            let a = cell_lits(m, &rule.of, &rule.region);
+            let (_, hi) = bounds(rule, a.len());
+            let free_a = free(m, &a);
+            let cap = hi.saturating_sub(ones(m, &a));
+            let e = caps.entry(free_a).or_insert(usize::MAX);
+            *e = (*e).min(cap);
+        }
+    }
+    let mut all = Vec::with_capacity(rules.len());
+    for rule in rules {
+        let mut steps = Vec::new();
         let a = cell_lits(m, &rule.of, &rule.region);
-        let guard = rule.weight.map(|_| m.problem.new_var().pos());
         match &rule.per {
             None if shared.contains(&free(m, &a)) => {
                 let (lo, hi) = bounds(rule, a.len());
-                let s = Sorted::new(m, &mut cache, &a, usize::MAX);
-                implies(m, Atom::True, s.at_least(lo), guard);
-                implies(m, s.at_least(hi.saturating_add(1)), Atom::False, guard);
+                // Outputs past the bounds' are never read (a ratio over these cells reads only
+                // up to the ceiling, see `ratio`).
+                let s = Sorted::new(m, nets, &a, lo.max(hi.saturating_add(1)));
+                implies_step(nets, &mut steps, Atom::True, s.at_least(lo));
+                implies_step(
+                    nets,
+                    &mut steps,
+                    s.at_least(hi.saturating_add(1)),
+                    Atom::False,
+                );
             }
             None => {
                 let (lo, hi) = bounds(rule, a.len());
-                m.problem.count(&a, lo, hi, rule.weight);
-                continue; // the front end prices a soft bound itself
+                steps.push(Step::Front(a, lo, hi));
             }
             Some(per) => {
                 let b = cell_lits(m, per, &rule.region);
-                ratio(m, &mut cache, &a, &b, rule.min, rule.max, guard);
+                let cap = caps.get(&free(m, &b)).copied().unwrap_or(usize::MAX);
+                let nb = ones(m, &b).saturating_add(cap).min(b.len());
+                ratio(m, nets, &mut steps, &a, (&b, nb), rule.min, rule.max);
             }
         }
-        if let (Some(g), Some(w)) = (guard, rule.weight) {
-            m.problem.add_clause(&[!g], Some(w));
+        all.push(steps);
+    }
+    all
+}
+
+impl Nets {
+    /// The literal of an atom, building its network (with every output the plan reads) the
+    /// first time one of its outputs is asked for.
+    fn lit(&mut self, m: &mut GridModel, atom: Atom) -> Atom {
+        let Atom::Out(id, j) = atom else {
+            return atom;
+        };
+        let (free, need, built) = &mut self.nets[id];
+        let outs = built.get_or_insert_with(|| sorted_outputs_directed(&mut m.problem, free, need));
+        match outs.get(j).copied().flatten() {
+            Some(l) => Atom::Lit(l),
+            None => {
+                debug_assert!(false, "output {j} of network {id} was not planned");
+                Atom::True
+            }
         }
     }
-    m.tag(None);
+}
+
+/// Records the step `cond → then` and the directions it reads its outputs in: `cond` must
+/// become true whenever its count is reached ("≥", up), `then` may be true only when it is
+/// ("≤", down).
+fn implies_step(nets: &mut Nets, steps: &mut Vec<Step>, cond: Atom, then: Atom) {
+    if let Atom::Out(id, j) = cond {
+        nets.nets[id].1[j].0 = true;
+    }
+    if let Atom::Out(id, j) = then {
+        nets.nets[id].1[j].1 = true;
+    }
+    steps.push(Step::Implies(cond, then));
 }
 
 /// One literal per cell of `region` for "the cell holds `sel`": a class literal (one per
@@ -98,6 +202,12 @@ fn cell_lits(m: &mut GridModel, sel: &Selection, region: &Region) -> Vec<Lit> {
     }
 }
 
+/// How many of `lits` are the constant true.
+fn ones(m: &GridModel, lits: &[Lit]) -> usize {
+    let tt = m.problem.always_true();
+    lits.iter().filter(|&&l| l == tt).count()
+}
+
 /// The literals of `lits` that are not constants.
 fn free(m: &GridModel, lits: &[Lit]) -> Vec<Lit> {
     let (tt, ff) = (m.problem.always_true(), m.problem.always_false());
@@ -107,69 +217,74 @@ fn free(m: &GridModel, lits: &[Lit]) -> Vec<Lit> {
         .collect()
 }
 
-/// A count in unary: `at_least(j)` is a literal (or a constant) for "at least `j` of the
-/// literals are true".
+/// A count in unary: `at_least(j)` is an output of a planned network (or a constant) for
+/// "at least `j` of the literals are true".
 struct Sorted {
+    /// The network in [`Nets`].
+    id: usize,
     /// Literals fixed true among the inputs.
     ones: usize,
     /// Every input, the constants true included.
     total: usize,
-    /// The sorted outputs of the rest, as far as built: `outs[i]` ⇔ at least `i + 1` of them.
-    outs: Vec<Lit>,
+    /// The outputs planned: `at_least(j)` for `j − ones ≤ outs`.
+    outs: usize,
 }
 
-/// What `at_least` answers: a literal, or a constant.
+/// What `at_least` answers: a literal, a planned network output (network, output index:
+/// "at least index + 1 of its inputs"), or a constant.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Atom {
     True,
     False,
     Lit(Lit),
+    Out(usize, usize),
 }
 
 impl Sorted {
     /// The sorted outputs of `lits` up to "at least `count`" (all of them for `usize::MAX`),
-    /// from `cache` when a large enough network over the same inputs exists.
-    fn new(m: &mut GridModel, cache: &mut Cache, lits: &[Lit], count: usize) -> Sorted {
-        let tt = m.problem.always_true();
-        let ones = lits.iter().filter(|&&l| l == tt).count();
+    /// on the network over the same inputs if one is planned already (made larger if need be).
+    fn new(m: &mut GridModel, nets: &mut Nets, lits: &[Lit], count: usize) -> Sorted {
+        let ones = ones(m, lits);
         let free = free(m, lits);
         let total = ones + free.len();
         let want = count.saturating_sub(ones).min(free.len());
-        let outs = match cache.get(&free) {
-            Some(outs) if outs.len() >= want => outs.clone(),
-            _ => {
-                let outs = sorted_outputs(&mut m.problem, &free, want);
-                cache.insert(free, outs.clone());
-                outs
+        let id = match nets.by_free.get(&free) {
+            Some(&id) => id,
+            None => {
+                nets.nets.push((free.clone(), Vec::new(), None));
+                nets.by_free.insert(free, nets.nets.len() - 1);
+                nets.nets.len() - 1
             }
         };
-        Sorted { ones, total, outs }
+        let need = &mut nets.nets[id].1;
+        if need.len() < want {
+            need.resize(want, (false, false));
+        }
+        Sorted {
+            id,
+            ones,
+            total,
+            outs: want,
+        }
     }
 
     fn len(&self) -> usize {
         self.total
     }
 
-    /// "At least `j` inputs": a constant outside `1 ..= total`. A `j` beyond the outputs built
-    /// is a caller's error (it sized the network too small); it answers `True` in release
-    /// builds, which drops the clause — weaker, never wrong about a level.
+    /// "At least `j` inputs": a constant outside `1 ..= total`. A `j` beyond the outputs
+    /// planned is a caller's error (it sized the network too small); it answers `True` in
+    /// release builds.
     fn at_least(&self, j: usize) -> Atom {
         if j <= self.ones {
             Atom::True
         } else if j > self.total {
             Atom::False
+        } else if j - self.ones <= self.outs {
+            Atom::Out(self.id, j - self.ones - 1)
         } else {
-            match self.outs.get(j - self.ones - 1) {
-                Some(&l) => Atom::Lit(l),
-                None => {
-                    debug_assert!(
-                        false,
-                        "at_least({j}) beyond the {} outputs built",
-                        self.outs.len()
-                    );
-                    Atom::True
-                }
-            }
+            debug_assert!(false, "at_least({j}) beyond the {} outputs", self.outs);
+            Atom::True
         }
     }
 }
@@ -181,10 +296,10 @@ fn implies(m: &mut GridModel, cond: Atom, then: Atom, guard: Option<Lit>) {
     match cond {
         Atom::False => return,
         Atom::Lit(l) => clause.push(!l),
-        Atom::True => {}
+        Atom::True | Atom::Out(..) => {}
     }
     match then {
-        Atom::True => return,
+        Atom::True | Atom::Out(..) => return,
         Atom::Lit(l) => clause.push(l),
         Atom::False => {}
     }
@@ -198,18 +313,21 @@ fn ceil_mul(x: usize, num: u64, den: u64) -> usize {
 }
 
 /// `min·|B| ≤ |A| ≤ max·|B|` on sorted outputs (see the module doc), every clause guarded.
-/// `B` is sorted in full (every `B≥k` is read); `A` only as far as a clause reads it:
-/// `⌈min·|B|⌉` for the floor, the first `j` whose need exceeds `|B|` for the ceiling.
+/// `nb` is the most of `B` any level holds: `|B|`, or less when a hard plain count over the
+/// same cells caps it (issue 40: dungeon-64's floor ≤ 60 % of 4,096 cells leaves the enemies'
+/// ceiling at 491, not 819). `B` is sorted up to `nb + 1` (every `B≥k` with `k ≤ nb` is
+/// read); `A` only as far as a clause reads it: `⌈min·nb⌉` for the floor, the first `j` whose
+/// need exceeds `nb` for the ceiling, where `A≥j` is simply forbidden. Sound because the cap
+/// is a hard rule (`B≥nb+1` is false in every level), complete because no level reads past it.
 fn ratio(
     m: &mut GridModel,
-    cache: &mut Cache,
+    nets: &mut Nets,
+    steps: &mut Vec<Step>,
     a: &[Lit],
-    b: &[Lit],
+    (b, nb): (&[Lit], usize),
     min: Option<Bound>,
     max: Option<Bound>,
-    guard: Option<Lit>,
 ) {
-    let nb = b.len();
     let mut reach_a = 0;
     if let Some((num, den)) = min.map(|x| x.fraction()) {
         reach_a = reach_a.max(ceil_mul(nb, num, den));
@@ -219,15 +337,15 @@ fn ratio(
         let j = usize::try_from(nb as u128 * num as u128 / den as u128).unwrap_or(usize::MAX);
         reach_a = reach_a.max(j.saturating_add(1));
     }
-    let sa = Sorted::new(m, cache, a, reach_a.min(a.len()));
-    let sb = Sorted::new(m, cache, b, usize::MAX);
+    let sa = Sorted::new(m, nets, a, reach_a.min(a.len()));
+    let sb = Sorted::new(m, nets, b, nb.saturating_add(1));
     if let Some((num, den)) = min.map(|x| x.fraction()) {
         // B≥k → A≥⌈num·k/den⌉, at each k where the need grows.
         let mut last = 0;
-        for k in 1..=sb.len() {
+        for k in 1..=nb {
             let need = ceil_mul(k, num, den);
             if need > last {
-                implies(m, sb.at_least(k), sa.at_least(need), guard);
+                implies_step(nets, steps, sb.at_least(k), sa.at_least(need));
                 last = need;
             }
         }
@@ -242,12 +360,14 @@ fn ratio(
             } else {
                 ceil_mul(j, den, num)
             };
-            if need > last {
-                implies(m, sa.at_least(j), sb.at_least(need), guard);
-                last = need;
-            }
-            if need > sb.len() {
+            if need > nb {
+                // No level has `need` of B (`nb` is B's hard ceiling): `j` of A is too many.
+                implies_step(nets, steps, sa.at_least(j), Atom::False);
                 break;
+            }
+            if need > last {
+                implies_step(nets, steps, sa.at_least(j), sb.at_least(need));
+                last = need;
             }
         }
     }
