@@ -839,3 +839,32 @@ fn binary_proof_without_proof_is_a_usage_error() {
     assert_eq!(code(&out), Some(2), "{}", stderr(&out));
     assert!(stdout(&out).is_empty());
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_that_runs_out_under_a_limit_is_answered_unknown_with_exit_0() {
+    // The largest variable there is: the engine's per-variable arrays want gigabytes, which a
+    // 2 GB address-space limit (`prlimit --as`, what `ulimit -v` sets) refuses. Rust's own
+    // handler would abort (SIGABRT, no `s` line); grim-sat answers as for any other limit.
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        grim_testkit::reference::note("memory_limit", "prlimit (util-linux) is missing");
+        return;
+    }
+    let dir = Dir::new_cli("oom");
+    let cnf = dir.file("big.cnf", "p cnf 2147483647 1\n2147483647 0\n");
+    let o = Command::new("prlimit")
+        .args(["--as=2000000000", "--", SAT])
+        .arg(&cnf)
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(code(&o), Some(0), "stdout: {out}\nstderr: {}", stderr(&o));
+    assert_eq!(status_line(&o).as_deref(), Some("s UNKNOWN"), "{out}");
+    assert_contains(&out, &["c out of memory: an allocation of "]);
+    assert!(out.ends_with("s UNKNOWN\n"), "{out}");
+    assert!(
+        !stderr(&o).contains("memory allocation of"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -23,9 +23,13 @@
 //! clause satisfied, the cost equal to the `o` line about to be or last printed). A model
 //! that fails is an internal error (exit 5), never a printed answer.
 //!
+//! Out of memory: an allocation the system refuses (under a memory limit, `ulimit -v`)
+//! prints `c out of memory: …` and `s UNKNOWN` and exits 0, as any other limit does; see
+//! [`oom`], the one place this binary allows `unsafe`.
+//!
 //! The run itself is `grim_tools::run` (tested there); this file parses the arguments,
 //! installs the signal handlers, calls it and prints its error.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -45,7 +49,8 @@ use grim_tools::run::{Run, RunConfig, RunError, run_file};
 const EXIT_CODES: &str = "\
 Exit codes:
   10  s SATISFIABLE (WCNF: a solution, optimality not proven)
-  20  s UNSATISFIABLE          30  s OPTIMUM FOUND (WCNF)   0  s UNKNOWN (limit or signal)
+  20  s UNSATISFIABLE          30  s OPTIMUM FOUND (WCNF)
+   0  s UNKNOWN (a limit, a signal, or memory ran out)
    2  bad command line          3  malformed input         4  input/output error
    5  internal error (a model failed the check; no answer printed)
 A second SIGINT/SIGTERM exits at once with 130/143.
@@ -163,6 +168,109 @@ enum Failure {
 impl From<RunError> for Failure {
     fn from(e: RunError) -> Failure {
         Failure::Run(e)
+    }
+}
+
+/// The system allocator, answering `s UNKNOWN` when it refuses memory (see [`oom`]).
+#[global_allocator]
+static ALLOCATOR: oom::Answering = oom::Answering;
+
+/// What grim-sat does when memory runs out.
+///
+/// Why: under a memory limit (`ulimit -v`, RLIMIT_AS: how benchmark harnesses and competition
+/// runners cap a solver) the system refuses an allocation, and Rust's handler then aborts the
+/// process (SIGABRT, no `s` line). A solver that runs out of memory has hit a limit like a
+/// time limit, and the competition answer for that is `s UNKNOWN` with exit code 0. So the
+/// global allocator is the system's, except that a refused request prints two lines and exits:
+/// `c out of memory: an allocation of N bytes was refused` and `s UNKNOWN`.
+///
+/// Nothing on that path allocates: the message is built in a stack buffer and written to file
+/// descriptor 1 directly (not through `std::io::stdout`, whose buffer may not exist yet), then
+/// `std::process::exit(0)`. Without a limit Linux overcommits and its OOM killer ends the
+/// process instead; no program can answer then.
+mod oom {
+    #![allow(unsafe_code)]
+
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::io::Write;
+    use std::mem::ManuallyDrop;
+    use std::os::fd::FromRawFd;
+
+    /// The system allocator with the out-of-memory answer (module doc).
+    pub struct Answering;
+
+    /// Writes the answer and exits 0. Allocates nothing (module doc).
+    #[cold]
+    #[inline(never)]
+    fn out_of_memory(size: usize) -> ! {
+        let mut buf = [0u8; 128];
+        let mut n = 0;
+        let mut put = |bytes: &[u8]| {
+            for &b in bytes {
+                if n < buf.len() {
+                    buf[n] = b;
+                    n += 1;
+                }
+            }
+        };
+        put(b"c out of memory: an allocation of ");
+        let mut digits = [0u8; 20];
+        let mut d = digits.len();
+        let mut v = size;
+        loop {
+            d -= 1;
+            digits[d] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        put(&digits[d..]);
+        put(b" bytes was refused\ns UNKNOWN\n");
+        // SAFETY: descriptor 1 is the process's standard output, open for its whole life; the
+        // `File` is never dropped (`ManuallyDrop`), so it does not close it.
+        let mut out = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(1) });
+        // Nothing is left to do if even this write fails.
+        let _ = out.write_all(&buf[..n]);
+        std::process::exit(0)
+    }
+
+    // SAFETY: every method hands the caller's arguments to `System` unchanged and returns its
+    // result unchanged, so `System`'s guarantees are ours; a null result (refused) never
+    // returns at all.
+    unsafe impl GlobalAlloc for Answering {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's contract for `alloc` is `System.alloc`'s.
+            let p = unsafe { System.alloc(layout) };
+            if p.is_null() {
+                out_of_memory(layout.size());
+            }
+            p
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: as `alloc`.
+            let p = unsafe { System.alloc_zeroed(layout) };
+            if p.is_null() {
+                out_of_memory(layout.size());
+            }
+            p
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: `ptr` came from `System` with `layout`; the caller's contract is
+            // `System.realloc`'s.
+            let p = unsafe { System.realloc(ptr, layout, new_size) };
+            if p.is_null() {
+                out_of_memory(new_size);
+            }
+            p
+        }
     }
 }
 
