@@ -62,9 +62,8 @@ pub(crate) fn class_ranks(m: &mut GridModel, lits: &[Lit]) -> Vec<Vec<Lit>> {
 
 /// `guard → lower < higher`, two binary ranks of equal width compared most significant bit
 /// first by a chain of `LT` literals (3 clauses and one variable per bit but the last, which
-/// takes 2). The
-/// comparison every rank-based encoding here uses (founded reachability, the chokepoints'
-/// pieces, the acyclic family's parent pointers).
+/// takes 2). The comparison every rank-based encoding here uses (founded reachability, the
+/// chokepoints' pieces, the acyclic family's parent pointers).
 pub(crate) fn rank_below(m: &mut GridModel, guard: Lit, lower: &[Lit], higher: &[Lit]) {
     let ff = m.problem.always_false();
     let mut lt = guard;

@@ -199,34 +199,19 @@ mod oom {
     /// The system allocator with the out-of-memory answer (module doc).
     pub struct Answering;
 
-    /// Writes the answer and exits 0. Allocates nothing (module doc).
+    /// Writes the answer and exits 0. Allocates nothing (module doc): the message is formatted
+    /// into a stack buffer (`core::fmt` does not allocate).
     #[cold]
     #[inline(never)]
     fn out_of_memory(size: usize) -> ! {
         let mut buf = [0u8; 128];
-        let mut n = 0;
-        let mut put = |bytes: &[u8]| {
-            for &b in bytes {
-                if n < buf.len() {
-                    buf[n] = b;
-                    n += 1;
-                }
-            }
-        };
-        put(b"c out of memory: an allocation of ");
-        let mut digits = [0u8; 20];
-        let mut d = digits.len();
-        let mut v = size;
-        loop {
-            d -= 1;
-            digits[d] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        put(&digits[d..]);
-        put(b" bytes was refused\ns UNKNOWN\n");
+        let mut text = std::io::Cursor::new(&mut buf[..]);
+        // 128 bytes hold the message with any `usize`; a write past them would only clip it.
+        let _ = write!(
+            text,
+            "c out of memory: an allocation of {size} bytes was refused\ns UNKNOWN\n"
+        );
+        let n = text.position() as usize;
         // SAFETY: descriptor 1 is the process's standard output, open for its whole life; the
         // `File` is never dropped (`ManuallyDrop`), so it does not close it.
         let mut out = ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(1) });
@@ -235,26 +220,27 @@ mod oom {
         std::process::exit(0)
     }
 
+    /// `p`, a block of `size` bytes the system gave, or the answer when it refused (null).
+    #[inline(always)]
+    fn given(p: *mut u8, size: usize) -> *mut u8 {
+        if p.is_null() {
+            out_of_memory(size);
+        }
+        p
+    }
+
     // SAFETY: every method hands the caller's arguments to `System` unchanged and returns its
     // result unchanged, so `System`'s guarantees are ours; a null result (refused) never
     // returns at all.
     unsafe impl GlobalAlloc for Answering {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
             // SAFETY: the caller's contract for `alloc` is `System.alloc`'s.
-            let p = unsafe { System.alloc(layout) };
-            if p.is_null() {
-                out_of_memory(layout.size());
-            }
-            p
+            given(unsafe { System.alloc(layout) }, layout.size())
         }
 
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
             // SAFETY: as `alloc`.
-            let p = unsafe { System.alloc_zeroed(layout) };
-            if p.is_null() {
-                out_of_memory(layout.size());
-            }
-            p
+            given(unsafe { System.alloc_zeroed(layout) }, layout.size())
         }
 
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -265,11 +251,7 @@ mod oom {
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
             // SAFETY: `ptr` came from `System` with `layout`; the caller's contract is
             // `System.realloc`'s.
-            let p = unsafe { System.realloc(ptr, layout, new_size) };
-            if p.is_null() {
-                out_of_memory(new_size);
-            }
-            p
+            given(unsafe { System.realloc(ptr, layout, new_size) }, new_size)
         }
     }
 }

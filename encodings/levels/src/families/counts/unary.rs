@@ -50,9 +50,15 @@ struct Nets {
     nets: Vec<Net>,
 }
 
-/// One planned network: its inputs, `(up, down)` per output (see `sorted_outputs_directed`),
-/// and its output literals once built.
-type Net = (Vec<Lit>, Vec<(bool, bool)>, Option<Vec<Option<Lit>>>);
+/// One planned network.
+struct Net {
+    /// Its inputs (the non-constant literals of the selection).
+    free: Vec<Lit>,
+    /// `(up, down)` per output (see `sorted_outputs_directed`).
+    need: Vec<(bool, bool)>,
+    /// Its output literals, once built.
+    built: Option<Vec<Option<Lit>>>,
+}
 
 /// What a rule asks for, in order: a count for the front end, or a clause `if → then`.
 enum Step {
@@ -151,18 +157,19 @@ fn plan(m: &mut GridModel, rules: &[CountRule], nets: &mut Nets) -> Vec<Vec<Step
 
 impl Nets {
     /// The literal of an atom, building its network (with every output the plan reads) the
-    /// first time one of its outputs is asked for.
+    /// first time one of its outputs is asked for. An output the plan did not ask for stays an
+    /// unresolved `Out`, which [`implies`] drops (a caller's error; weaker, never wrong).
     fn lit(&mut self, m: &mut GridModel, atom: Atom) -> Atom {
         let Atom::Out(id, j) = atom else {
             return atom;
         };
-        let (free, need, built) = &mut self.nets[id];
+        let Net { free, need, built } = &mut self.nets[id];
         let outs = built.get_or_insert_with(|| sorted_outputs_directed(&mut m.problem, free, need));
         match outs.get(j).copied().flatten() {
             Some(l) => Atom::Lit(l),
             None => {
                 debug_assert!(false, "output {j} of network {id} was not planned");
-                Atom::True
+                atom
             }
         }
     }
@@ -173,10 +180,10 @@ impl Nets {
 /// ("≤", down).
 fn implies_step(nets: &mut Nets, steps: &mut Vec<Step>, cond: Atom, then: Atom) {
     if let Atom::Out(id, j) = cond {
-        nets.nets[id].1[j].0 = true;
+        nets.nets[id].need[j].0 = true;
     }
     if let Atom::Out(id, j) = then {
-        nets.nets[id].1[j].1 = true;
+        nets.nets[id].need[j].1 = true;
     }
     steps.push(Step::Implies(cond, then));
 }
@@ -251,12 +258,16 @@ impl Sorted {
         let id = match nets.by_free.get(&free) {
             Some(&id) => id,
             None => {
-                nets.nets.push((free.clone(), Vec::new(), None));
+                nets.nets.push(Net {
+                    free: free.clone(),
+                    need: Vec::new(),
+                    built: None,
+                });
                 nets.by_free.insert(free, nets.nets.len() - 1);
                 nets.nets.len() - 1
             }
         };
-        let need = &mut nets.nets[id].1;
+        let need = &mut nets.nets[id].need;
         if need.len() < want {
             need.resize(want, (false, false));
         }
@@ -294,9 +305,10 @@ impl Sorted {
 fn implies(m: &mut GridModel, cond: Atom, then: Atom, guard: Option<Lit>) {
     let mut clause: Vec<Lit> = guard.into_iter().collect();
     match cond {
-        Atom::False => return,
+        // An output not resolved by `Nets::lit` drops the clause (see there).
+        Atom::False | Atom::Out(..) => return,
         Atom::Lit(l) => clause.push(!l),
-        Atom::True | Atom::Out(..) => {}
+        Atom::True => {}
     }
     match then {
         Atom::True | Atom::Out(..) => return,
