@@ -49,6 +49,7 @@ impl SearchPlan for Plan {
             }
             p.set_wishes(r, w);
             p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
+            p.set_cover(r, cover_windows(spec, &spec.connectivity[r].class));
         }
         Box::new(p)
     }
@@ -70,6 +71,51 @@ fn min_class_size(spec: &GridSpec, class: &[bool]) -> usize {
         })
         .max()
         .map_or(0, |m| usize::try_from(m).unwrap_or(usize::MAX))
+}
+
+/// The windows the class should reach into, for `decide`: every window of `max + 1`
+/// consecutive cells of a hard `runs` rule whose selection is a set of tiles none of which is
+/// in the class (a run of rock beside a walkable class). Each as (first cell, step between its
+/// cells); all have `len` cells, returned beside them (0 and no window when no rule applies;
+/// the first applying rule only).
+///
+/// Why: such a rule makes every window hold some cell outside the selection, and a cell that
+/// is neither in the class nor in the selection (water beside rock, say) is often barred by
+/// the adjacency rules, so in practice every window needs a class cell — which connectivity
+/// must reach. The frontier's breadth-first growth closes the cells the wishes leave out as it
+/// meets them; with fewer than about 59% of the cells wished in (the square lattice's
+/// percolation threshold) it seals the region off early, and every rock pocket wider than
+/// `max` behind the sealed frontier then costs the engine conflicts (cave-runs-128: about
+/// 14,000). Decisions only: the levels admitted are the same.
+fn cover_windows(spec: &GridSpec, class: &[bool]) -> (Vec<(u32, u32)>, usize) {
+    for rule in spec.runs.iter().filter(|r| r.weight.is_none()) {
+        let Selection::Tiles(set) = &rule.of else {
+            continue;
+        };
+        if set.iter().zip(class).any(|(&s, &k)| s && k) {
+            continue;
+        }
+        let (r, k) = (rule.region, rule.max + 1);
+        let mut out = Vec::new();
+        if rule.axis.rows() && r.w >= k {
+            for y in r.y..r.y + r.h {
+                for x in r.x..=r.x + r.w - k {
+                    out.push((spec.index(x, y) as u32, 1));
+                }
+            }
+        }
+        if rule.axis.columns() && r.h >= k {
+            for x in r.x..r.x + r.w {
+                for y in r.y..=r.y + r.h - k {
+                    out.push((spec.index(x, y) as u32, spec.width as u32));
+                }
+            }
+        }
+        if !out.is_empty() {
+            return (out, k);
+        }
+    }
+    (Vec::new(), 0)
 }
 
 /// The count regions rule `r`'s class must reach from its root: a hard count of a subset of
@@ -153,6 +199,15 @@ struct Rule {
     /// Count regions the class must reach from the root (see [`targets`]), set only when no
     /// wish steers the rule; `decide` grows toward them first.
     targets: Vec<(Vec<bool>, usize)>,
+    /// Windows every one of which should hold a class cell ([`cover_windows`]): (first cell,
+    /// step); empty when no rule asks for it. With windows, `decide` defers the cells the
+    /// wishes leave out (root given or not) and opens them toward uncovered windows first.
+    cover: Vec<(u32, u32)>,
+    /// The cells of each window of `cover`.
+    cover_len: usize,
+    /// Windows of `cover` before this one were covered (or beyond help) when `decide` last
+    /// looked; reset with the frontier after a backtrack.
+    cover_at: usize,
     /// Cells of the region that went out since the last pass and are not simple points: each
     /// may have cut a pocket off (`reach::split_after` decides).
     pending: Vec<usize>,
@@ -236,6 +291,9 @@ impl Reachability {
                     deferred: std::collections::VecDeque::new(),
                     ins: 0,
                     targets: Vec::new(),
+                    cover: Vec::new(),
+                    cover_len: 0,
+                    cover_at: 0,
                     rebuild: true,
                 }
             })
@@ -442,6 +500,45 @@ impl Reachability {
         if let Some(rule) = self.rules.get_mut(r) {
             rule.wish = wish;
         }
+    }
+
+    /// Sets the windows rule `r`'s class should reach into ([`cover_windows`]).
+    pub(crate) fn set_cover(&mut self, r: usize, (windows, len): (Vec<(u32, u32)>, usize)) {
+        if let Some(rule) = self.rules.get_mut(r) {
+            rule.cover = windows;
+            rule.cover_len = len;
+            rule.cover_at = 0;
+        }
+    }
+
+    /// The deferred cell to open next with windows to cover: the one nearest (Manhattan) to the
+    /// middle of the first window from `cover_at` on that has no `In` cell and some free one
+    /// (`cover_at` moves past the windows before it). `None` when every window is covered or
+    /// beyond help, or no deferred cell is left to open. The cell is taken out of `deferred`.
+    fn toward_cover(graph: &Graph, rule: &mut Rule, ctx: &Context<'_>) -> Option<usize> {
+        let free = |rule: &Rule, c: usize| {
+            rule.state[c] == State::Free && ctx.value(rule.lits[c]).is_none()
+        };
+        while rule.cover_at < rule.cover.len() {
+            let (first, step) = rule.cover[rule.cover_at];
+            let cells = (0..rule.cover_len).map(|i| first as usize + i * step as usize);
+            let covered = cells.clone().any(|c| rule.state[c] == State::In);
+            if covered || !cells.clone().any(|c| free(rule, c)) {
+                rule.cover_at += 1;
+                continue;
+            }
+            let mid = first as usize + rule.cover_len / 2 * step as usize;
+            let w = graph.width();
+            let (mx, my) = ((mid % w) as i64, (mid / w) as i64);
+            let best = (0..rule.deferred.len())
+                .filter(|&i| free(rule, rule.deferred[i]))
+                .min_by_key(|&i| {
+                    let c = rule.deferred[i];
+                    ((c % w) as i64 - mx).abs() + ((c / w) as i64 - my).abs()
+                })?;
+            return rule.deferred.remove(best);
+        }
+        None
     }
 
     /// Sets the count regions rule `r` must reach ([`targets`]).
@@ -654,6 +751,7 @@ impl SearchPart for Reachability {
                 rule.rebuild = false;
                 rule.frontier.clear();
                 rule.deferred.clear();
+                rule.cover_at = 0;
                 for c in 0..rule.state.len() {
                     if rule.state[c] == State::In {
                         for d in self.graph.around(c) {
@@ -669,7 +767,9 @@ impl SearchPart for Reachability {
                     continue;
                 }
                 let want = rule.wish[c].unwrap_or(true);
-                if !want && rule.root.is_none() && rule.ins < rule.min_size {
+                if !want
+                    && (!rule.cover.is_empty() || rule.root.is_none() && rule.ins < rule.min_size)
+                {
                     rule.deferred.push_back(c);
                     continue;
                 }
@@ -684,6 +784,13 @@ impl SearchPart for Reachability {
             // (`benches/results/issue42-perf-2026-12-07.md`). Only with root "any" (the region
             // grown from the wishes nearest the centre): with a given root, the caves grew
             // worse with it (cave-64, seeds 1–5: 63–158 conflicts against 13–61).
+            // Windows to cover: open the left-out cell nearest the first window the region
+            // has not reached yet; its wished neighbours join the frontier (above).
+            if !rule.cover.is_empty()
+                && let Some(c) = Self::toward_cover(&self.graph, rule, ctx)
+            {
+                return Some(rule.lits[c]);
+            }
             while let Some(c) = rule.deferred.pop_back() {
                 if rule.state[c] != State::Free || ctx.value(rule.lits[c]).is_some() {
                     continue;
