@@ -50,6 +50,7 @@ impl SearchPlan for Plan {
             p.set_wishes(r, w);
             p.set_min_size(r, min_class_size(spec, &spec.connectivity[r].class));
             p.set_cover(r, cover_windows(spec, &spec.connectivity[r].class));
+            p.set_no_leaves(r, no_leaves(spec, &spec.connectivity[r].class));
         }
         Box::new(p)
     }
@@ -116,6 +117,19 @@ fn cover_windows(spec: &GridSpec, class: &[bool]) -> (Vec<(u32, u32)>, usize) {
         }
     }
     (Vec::new(), 0)
+}
+
+/// Whether a hard chokepoints rule over the whole grid forbids articulation cells of exactly
+/// this class (`max` 0, with or without `loop`): then no class cell may end up with a single
+/// class neighbour (the neighbour would be an articulation cell), and `decide` does not close a
+/// frontier cell that would leave an `In` neighbour so.
+fn no_leaves(spec: &GridSpec, class: &[bool]) -> bool {
+    spec.chokepoints.iter().any(|r| {
+        r.weight.is_none()
+            && r.max == Some(0)
+            && r.region == spec.full_region()
+            && r.class.as_slice() == class
+    })
 }
 
 /// The count regions rule `r`'s class must reach from its root: a hard count of a subset of
@@ -208,6 +222,9 @@ struct Rule {
     /// Windows of `cover` before this one were covered (or beyond help) when `decide` last
     /// looked; reset with the frontier after a backtrack.
     cover_at: usize,
+    /// [`no_leaves`]: closing a frontier cell must leave every `In` neighbour two cells that
+    /// are `In` or free.
+    no_leaves: bool,
     /// Cells of the region that went out since the last pass and are not simple points: each
     /// may have cut a pocket off (`reach::split_after` decides).
     pending: Vec<usize>,
@@ -294,6 +311,7 @@ impl Reachability {
                     cover: Vec::new(),
                     cover_len: 0,
                     cover_at: 0,
+                    no_leaves: false,
                     rebuild: true,
                 }
             })
@@ -500,6 +518,26 @@ impl Reachability {
         if let Some(rule) = self.rules.get_mut(r) {
             rule.wish = wish;
         }
+    }
+
+    /// Sets whether rule `r`'s class may have no leaf cells ([`no_leaves`]).
+    pub(crate) fn set_no_leaves(&mut self, r: usize, on: bool) {
+        if let Some(rule) = self.rules.get_mut(r) {
+            rule.no_leaves = on;
+        }
+    }
+
+    /// Whether closing `c` would leave an `In` neighbour of it with fewer than two neighbours
+    /// that are `In` or free.
+    fn leaves_a_leaf(graph: &Graph, rule: &Rule, c: usize) -> bool {
+        graph.around(c).any(|d| {
+            rule.state[d] == State::In
+                && graph
+                    .around(d)
+                    .filter(|&e| e != c && rule.state[e] != State::Out)
+                    .count()
+                    < 2
+        })
     }
 
     /// Sets the windows rule `r`'s class should reach into ([`cover_windows`]).
@@ -766,7 +804,8 @@ impl SearchPart for Reachability {
                 if rule.state[c] != State::Free || ctx.value(rule.lits[c]).is_some() {
                     continue;
                 }
-                let want = rule.wish[c].unwrap_or(true);
+                let want = rule.wish[c].unwrap_or(true)
+                    || rule.no_leaves && Self::leaves_a_leaf(&self.graph, rule, c);
                 if !want
                     && (!rule.cover.is_empty() || rule.root.is_none() && rule.ins < rule.min_size)
                 {
