@@ -1,8 +1,9 @@
 //! The chokepoints family's part of the grid propagator (`mod.rs` says what the clauses leave
 //! to it).
 //!
-//! A full pass runs one depth-first search over the region's cells not ruled out (`cut.rs`),
-//! which gives every cell's sides; then
+//! A full pass reads every cell's sides (which piece of the cells not ruled out each neighbour
+//! lies in once the cell is removed) from the 8-connected pieces of the ruled-out cells around
+//! it (`fences.rs`, kept up to date as cells are ruled out and given back); then
 //! - the certain articulation cells (in the class, with class neighbours on two sides) are
 //!   counted: more than `max` is a conflict, the clause of `max + 1` of them
 //!   ([`cut::witness`]: each cell, its two neighbours, and the ruled-out cells around the
@@ -19,14 +20,18 @@
 //! all false sets `g` true (a conflict of the hard rule becomes the price); the cells
 //! themselves are only set once `g` is false; while `g` is true the part does nothing.
 //!
-//! When a pass runs: sides computed over a set of possible cells stay *sound* while that set
-//! only shrinks (two cells apart without `v` stay apart when cells are ruled out), so they are
-//! kept until a backtrack gives a ruled-out cell back ([`Chokepoints::sides`] is dropped), and
-//! recomputed when [`FULL_AFTER`] cells were ruled out since, or at the model check. Between
-//! full passes, a local pass looks only at the cells that entered the class and their
-//! neighbours, with the kept sides; each witness is searched for on the current statuses.
-//! Measured on cave-loops-64 (seed 1): a full pass at every fixpoint took 7.6 CPU s for 33
-//! conflicts, 80% of it in the search and the sides.
+//! When a pass runs: sides over a set of possible cells stay *sound* while that set only
+//! shrinks (two cells apart without `v` stay apart when cells are ruled out), so the sides as
+//! they were at the last full pass are kept until a backtrack gives a ruled-out cell back
+//! ([`Chokepoints::full_at`] is dropped), and taken afresh when [`FULL_AFTER`] cells were ruled
+//! out since, or at the model check. Between full passes, a local pass looks only at the cells
+//! that entered the class and their neighbours, with the kept sides (`Fences::sides_at` the
+//! last full pass's time); each witness is searched for on the current statuses. Measured on
+//! cave-loops-64 (seed 1), when each full pass was a depth-first search over the grid: a full
+//! pass at every fixpoint took 7.6 CPU s for 33 conflicts, 80% of it in the search and the
+//! sides. That search (`cut::Sides`, now only the cut loop's) was still 49% of
+//! cave-loops-128 seed 4's first 150 conflicts before `fences.rs` replaced it; the kept
+//! schedule of full passes makes the same search as it did.
 
 use super::cut::{self, IN, OPEN, OUT};
 use super::fences::{Fences, NO_SIDE};
@@ -44,7 +49,7 @@ const MAX_PROPAGATIONS: usize = 64;
 /// Cells ruled out since the last full pass that make the next pass full. Scaling it with the
 /// grid (256 on a 128×128 grid) was tried: cave-loops-128 seed 1 went from 427 conflicts to
 /// 875 and no faster (the kept sides are sound but weaker); the pass was made cheaper instead
-/// (`Sides::compute`).
+/// (`Sides::compute`, then `fences.rs`).
 const FULL_AFTER: usize = 64;
 
 /// A chokepoint rule left to the search: the grid, the bounds, per cell its literal
@@ -94,6 +99,16 @@ impl SearchPlan for Plan {
             fresh: Vec::new(),
             outs: 0,
             open: self.fixed.iter().filter(|&&s| s == OPEN).count(),
+            class_sides: (0..self.fixed.len())
+                .map(|c| {
+                    let around = cut::around(self.width, self.height, c);
+                    around
+                        .iter()
+                        .flatten()
+                        .filter(|&&d| self.fixed[d] == IN)
+                        .count() as u8
+                })
+                .collect(),
             guard: self.guard,
             guard_at: None,
         })
@@ -124,6 +139,8 @@ struct Chokepoints {
     outs: usize,
     /// Cells still `OPEN`.
     open: usize,
+    /// Per cell, how many of its neighbours are `IN` (the full pass's cheap test).
+    class_sides: Vec<u8>,
     /// A soft rule's guard, and its value and level once assigned.
     guard: Option<Lit>,
     guard_at: Option<(bool, u32)>,
@@ -173,11 +190,8 @@ impl Chokepoints {
             }
             IN => {
                 let around = cut::around(self.width, self.height, v);
-                let (ia, a) = (0..4).find_map(|i| {
-                    around[i]
-                        .filter(|&u| status[u] == IN)
-                        .map(|u| (i, u))
-                })?;
+                let (ia, a) =
+                    (0..4).find_map(|i| around[i].filter(|&u| status[u] == IN).map(|u| (i, u)))?;
                 let b = (0..4).find_map(|i| {
                     around[i].filter(|&u| status[u] == OPEN && sides[i] != sides[ia])
                 })?;
@@ -192,7 +206,10 @@ impl Chokepoints {
     /// `cut::split`).
     fn split(&self, v: usize, sides: &[u8; 4], want: u8) -> Option<(usize, usize)> {
         let mut first: Option<(usize, u8)> = None;
-        for (i, u) in cut::around(self.width, self.height, v).into_iter().enumerate() {
+        for (i, u) in cut::around(self.width, self.height, v)
+            .into_iter()
+            .enumerate()
+        {
             let Some(u) = u else { continue };
             if self.status[u] != want {
                 continue;
@@ -212,16 +229,9 @@ impl Chokepoints {
     /// an open one, or open with two class neighbours (else neither [`Chokepoints::split`]
     /// nor [`Chokepoints::implied`] finds anything; this cheap test comes first).
     fn sides(&self, t: u32, v: usize) -> Option<[u8; 4]> {
-        let (mut class, mut open) = (0, 0);
-        for u in cut::around(self.width, self.height, v).into_iter().flatten() {
-            match self.status[u] {
-                IN => class += 1,
-                OPEN => open += 1,
-                _ => {}
-            }
-        }
+        let class = u32::from(self.class_sides[v]);
         let matter = match self.status[v] {
-            IN => class >= 2 || (class >= 1 && open >= 1),
+            IN => class >= 2 || (class >= 1 && self.fences.possible_sides(v) > class),
             OPEN => class >= 2,
             _ => false,
         };
@@ -274,6 +284,12 @@ impl SearchPart for Chokepoints {
             if self.lit_of[c] == Some(l) {
                 self.status[c] = IN;
                 self.fresh.push(c as u32);
+                for d in cut::around(self.width, self.height, c)
+                    .into_iter()
+                    .flatten()
+                {
+                    self.class_sides[d] += 1;
+                }
             } else {
                 self.status[c] = OUT;
                 self.fences.rule_out(c);
@@ -293,9 +309,20 @@ impl SearchPart for Chokepoints {
             if l <= level {
                 break;
             }
-            if self.status[c as usize] == OUT {
-                regained = true;
-                self.fences.give_back(c as usize);
+            match self.status[c as usize] {
+                OUT => {
+                    regained = true;
+                    self.fences.give_back(c as usize);
+                }
+                IN => {
+                    for d in cut::around(self.width, self.height, c as usize)
+                        .into_iter()
+                        .flatten()
+                    {
+                        self.class_sides[d] -= 1;
+                    }
+                }
+                _ => {}
             }
             self.status[c as usize] = OPEN;
             self.open += 1;
@@ -318,8 +345,7 @@ impl SearchPart for Chokepoints {
         }
         // Once every cell is decided, the next pass is the exact check: full.
         let changed = self.outs > 0 || !self.fresh.is_empty();
-        let full =
-            self.full_at.is_none() || self.outs >= FULL_AFTER || (self.open == 0 && changed);
+        let full = self.full_at.is_none() || self.outs >= FULL_AFTER || (self.open == 0 && changed);
         if !full && self.fresh.is_empty() {
             return false;
         }
@@ -351,9 +377,7 @@ impl Chokepoints {
     fn pass(&mut self, ctx: &mut Context<'_>, t: u32, full: bool) -> bool {
         let (w, h) = (self.width, self.height);
         let cells: Vec<usize> = if full {
-            (0..self.status.len())
-                .filter(|&v| self.status[v] != OUT && self.fences.may_split(v))
-                .collect()
+            (0..self.status.len()).collect()
         } else {
             let mut v: Vec<usize> = Vec::new();
             for &c in &self.fresh {
@@ -367,8 +391,8 @@ impl Chokepoints {
         };
         // The cells whose neighbours may lie on two sides, with their sides: one lookup each.
         let split: Vec<(usize, [u8; 4])> = cells
-            .iter()
-            .filter_map(|&v| self.sides(t, v).map(|s| (v, s)))
+            .into_iter()
+            .filter_map(|v| self.sides(t, v).map(|s| (v, s)))
             .collect();
         let found: Vec<(usize, usize, usize)> = split
             .iter()
