@@ -241,9 +241,10 @@ impl Fences {
     }
 
     /// The sides of `v`'s neighbours (N, E, S, W) as they were at time `t` (every cell ruled
-    /// out by then must still be: a snapshot is dropped when one is given back): equal numbers for neighbours in the same
-    /// piece of the cells not ruled out once `v` is removed, [`NO_SIDE`] for a neighbour
-    /// ruled out or beyond the grid. `None` when they all lie on one side.
+    /// out by then must still be: a snapshot is dropped when one is given back): equal
+    /// numbers for neighbours in the same piece of the cells not ruled out once `v` is
+    /// removed, [`NO_SIDE`] for a neighbour ruled out or beyond the grid. `None` when they all
+    /// lie on one side.
     pub(super) fn sides_at(&self, v: usize, t: u32) -> Option<[u8; 4]> {
         let mask = if t >= self.now() {
             self.ring[v]
