@@ -1,5 +1,6 @@
-//! Articulation cells under a partial assignment, shared by the propagator part and the cut
-//! loop: one iterative depth-first search (Hopcroft & Tarjan, CACM 1973) over the cells that
+//! Articulation cells under a partial assignment, for the cut loop (the propagator part reads
+//! the same sides from `fences.rs`, which its tests check against this search): one iterative
+//! depth-first search (Hopcroft & Tarjan, CACM 1973) over the cells that
 //! may still hold the class, and per cell the *side* of each neighbour — which piece of the
 //! possible cells it lies in once the cell is removed.
 //!
@@ -76,7 +77,7 @@ impl Sides {
     }
 
     /// The search over `status` on `graph`, into `self` (its buffers reused: the search part
-    /// runs it at every full pass). Measured on cave-loops-128 (seed 1): the search, with the
+    /// ran it at every full pass until `fences.rs` replaced it). Measured on cave-loops-128 (seed 1): the search, with the
     /// neighbours recomputed from coordinates and four fresh buffers per pass, was 29% of the
     /// solve, and the sides looked up for every cell of the class another 20% — which
     /// [`Sides::splits`] now skips for the cells no piece hangs from (most of them).

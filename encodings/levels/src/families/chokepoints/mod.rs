@@ -37,6 +37,7 @@
 pub(crate) mod rule;
 
 mod cut;
+mod fences;
 mod propagate;
 
 use crate::error::GridError;

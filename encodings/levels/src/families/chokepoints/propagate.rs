@@ -1,8 +1,9 @@
 //! The chokepoints family's part of the grid propagator (`mod.rs` says what the clauses leave
 //! to it).
 //!
-//! A full pass runs one depth-first search over the region's cells not ruled out (`cut.rs`),
-//! which gives every cell's sides; then
+//! A full pass reads every cell's sides (which piece of the cells not ruled out each neighbour
+//! lies in once the cell is removed) from the 8-connected pieces of the ruled-out cells around
+//! it (`fences.rs`, kept up to date as cells are ruled out and given back); then
 //! - the certain articulation cells (in the class, with class neighbours on two sides) are
 //!   counted: more than `max` is a conflict, the clause of `max + 1` of them
 //!   ([`cut::witness`]: each cell, its two neighbours, and the ruled-out cells around the
@@ -19,17 +20,21 @@
 //! all false sets `g` true (a conflict of the hard rule becomes the price); the cells
 //! themselves are only set once `g` is false; while `g` is true the part does nothing.
 //!
-//! When a pass runs: sides computed over a set of possible cells stay *sound* while that set
-//! only shrinks (two cells apart without `v` stay apart when cells are ruled out), so they are
-//! kept until a backtrack gives a ruled-out cell back ([`Chokepoints::sides`] is dropped), and
-//! recomputed when [`FULL_AFTER`] cells were ruled out since, or at the model check. Between
-//! full passes, a local pass looks only at the cells that entered the class and their
-//! neighbours, with the kept sides; each witness is searched for on the current statuses.
-//! Measured on cave-loops-64 (seed 1): a full pass at every fixpoint took 7.6 CPU s for 33
-//! conflicts, 80% of it in the search and the sides.
+//! When a pass runs: sides over a set of possible cells stay *sound* while that set only
+//! shrinks (two cells apart without `v` stay apart when cells are ruled out), so the sides as
+//! they were at the last full pass are kept until a backtrack gives a ruled-out cell back
+//! ([`Chokepoints::full_at`] is dropped), and taken afresh when [`FULL_AFTER`] cells were ruled
+//! out since, or at the model check. Between full passes, a local pass looks only at the cells
+//! that entered the class and their neighbours, with the kept sides (`Fences::sides_at` the
+//! last full pass's time); each witness is searched for on the current statuses. Measured on
+//! cave-loops-64 (seed 1), when each full pass was a depth-first search over the grid: a full
+//! pass at every fixpoint took 7.6 CPU s for 33 conflicts, 80% of it in the search and the
+//! sides. That search (`cut::Sides`, now only the cut loop's) was still 49% of
+//! cave-loops-128 seed 4's first 150 conflicts before `fences.rs` replaced it; the kept
+//! schedule of full passes makes the same search as it did.
 
-use super::cut::{self, IN, OPEN, OUT, Sides};
-use crate::graph::Graph;
+use super::cut::{self, IN, OPEN, OUT};
+use super::fences::{Fences, NO_SIDE};
 use crate::model::{GridModel, SearchPlan};
 use crate::search::{Lazy, Reason, SearchPart};
 use grim_solver::{ClauseKind, Context, Lit, Var};
@@ -44,7 +49,7 @@ const MAX_PROPAGATIONS: usize = 64;
 /// Cells ruled out since the last full pass that make the next pass full. Scaling it with the
 /// grid (256 on a 128×128 grid) was tried: cave-loops-128 seed 1 went from 427 conflicts to
 /// 875 and no faster (the kept sides are sound but weaker); the pass was made cheaper instead
-/// (`Sides::compute`).
+/// (`Sides::compute`, then `fences.rs`).
 const FULL_AFTER: usize = 64;
 
 /// A chokepoint rule left to the search: the grid, the bounds, per cell its literal
@@ -74,6 +79,12 @@ impl SearchPlan for Plan {
                 cell_of[v] = Some(c as u32);
             }
         }
+        let mut fences = Fences::new(self.width, self.height);
+        for (c, &s) in self.fixed.iter().enumerate() {
+            if s == OUT {
+                fences.rule_out(c);
+            }
+        }
         Box::new(Chokepoints {
             width: self.width,
             height: self.height,
@@ -83,12 +94,21 @@ impl SearchPlan for Plan {
             cell_of,
             status: self.fixed.clone(),
             trail: Vec::new(),
-            sides: None,
-            spare: None,
-            graph: Graph::grid(self.width, self.height),
+            fences,
+            full_at: None,
             fresh: Vec::new(),
             outs: 0,
             open: self.fixed.iter().filter(|&&s| s == OPEN).count(),
+            class_sides: (0..self.fixed.len())
+                .map(|c| {
+                    let around = cut::around(self.width, self.height, c);
+                    around
+                        .iter()
+                        .flatten()
+                        .filter(|&&d| self.fixed[d] == IN)
+                        .count() as u8
+                })
+                .collect(),
             guard: self.guard,
             guard_at: None,
         })
@@ -107,18 +127,20 @@ struct Chokepoints {
     status: Vec<u8>,
     /// The cells decided, with their level, in the order told.
     trail: Vec<(u32, u32)>,
-    /// The sides of the last full pass, while sound (see the module doc).
-    sides: Option<Sides>,
-    /// Sides no longer sound, kept for their buffers.
-    spare: Option<Sides>,
-    /// The grid's neighbours, for the full pass's search.
-    graph: Graph,
+    /// The pieces of the ruled-out cells, which give every cell's sides now and as they were
+    /// at the last full pass (`fences.rs`).
+    fences: Fences,
+    /// The time ([`Fences::now`]) of the last full pass, while its sides are sound (see the
+    /// module doc); the local passes use the sides as they were then.
+    full_at: Option<u32>,
     /// Cells that entered the class since the last pass.
     fresh: Vec<u32>,
     /// Cells ruled out since the last full pass.
     outs: usize,
     /// Cells still `OPEN`.
     open: usize,
+    /// Per cell, how many of its neighbours are `IN` (the full pass's cheap test).
+    class_sides: Vec<u8>,
     /// A soft rule's guard, and its value and level once assigned.
     guard: Option<Lit>,
     guard_at: Option<(bool, u32)>,
@@ -157,30 +179,66 @@ impl Chokepoints {
         }
     }
 
-    /// What cell `v` implies with `max` 0 (the module doc's second item): the literal to set
-    /// false and the witness, if any.
-    fn implied(&self, sides: &Sides, v: usize) -> Option<(Lit, (usize, usize, usize))> {
-        let (w, h) = (self.width, self.height);
+    /// What cell `v`, with `sides` (its neighbours' sides), implies with `max` 0 (the module
+    /// doc's second item): the literal to set false and the witness, if any.
+    fn implied(&self, v: usize, sides: &[u8; 4]) -> Option<(Lit, (usize, usize, usize))> {
         let status = &self.status;
         match status[v] {
             OPEN => {
-                let (a, b) = cut::split(w, h, status, sides, v, IN)?;
+                let (a, b) = self.split(v, sides, IN)?;
                 Some((!self.lit_of[v]?, (v, a, b)))
             }
-            IN if sides.splits(v) => {
-                let a = cut::around(w, h, v)
-                    .into_iter()
-                    .flatten()
-                    .find(|&u| status[u] == IN)?;
-                let sa = sides.side(w, h, v, a);
-                let b = cut::around(w, h, v)
-                    .into_iter()
-                    .flatten()
-                    .find(|&u| status[u] == OPEN && sides.side(w, h, v, u) != sa)?;
+            IN => {
+                let around = cut::around(self.width, self.height, v);
+                let (ia, a) =
+                    (0..4).find_map(|i| around[i].filter(|&u| status[u] == IN).map(|u| (i, u)))?;
+                let b = (0..4).find_map(|i| {
+                    around[i].filter(|&u| status[u] == OPEN && sides[i] != sides[ia])
+                })?;
                 Some((!self.lit_of[b]?, (v, a, b)))
             }
             _ => None,
         }
+    }
+
+    /// Two neighbours of `v` with status `want` (now) on different `sides`, if there are
+    /// such: the first with that status and the first after it on another side (the order of
+    /// `cut::split`).
+    fn split(&self, v: usize, sides: &[u8; 4], want: u8) -> Option<(usize, usize)> {
+        let mut first: Option<(usize, u8)> = None;
+        for (i, u) in cut::around(self.width, self.height, v)
+            .into_iter()
+            .enumerate()
+        {
+            let Some(u) = u else { continue };
+            if self.status[u] != want {
+                continue;
+            }
+            debug_assert_ne!(sides[i], NO_SIDE);
+            match first {
+                None => first = Some((u, sides[i])),
+                Some((a, sa)) if sa != sides[i] => return Some((a, u)),
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    /// The sides of `v`'s neighbours as they were at time `t`, when they may matter: `v` in
+    /// the class with two class neighbours (a certain articulation cell) or with a class and
+    /// an open one, or open with two class neighbours (else neither [`Chokepoints::split`]
+    /// nor [`Chokepoints::implied`] finds anything; this cheap test comes first).
+    fn sides(&self, t: u32, v: usize) -> Option<[u8; 4]> {
+        let class = u32::from(self.class_sides[v]);
+        let matter = match self.status[v] {
+            IN => class >= 2 || (class >= 1 && self.fences.possible_sides(v) > class),
+            OPEN => class >= 2,
+            _ => false,
+        };
+        if !matter {
+            return None;
+        }
+        self.fences.sides_at(v, t)
     }
 
     /// The conflict clause of the first `max + 1` certain articulation cells of `found`.
@@ -226,8 +284,15 @@ impl SearchPart for Chokepoints {
             if self.lit_of[c] == Some(l) {
                 self.status[c] = IN;
                 self.fresh.push(c as u32);
+                for d in cut::around(self.width, self.height, c)
+                    .into_iter()
+                    .flatten()
+                {
+                    self.class_sides[d] += 1;
+                }
             } else {
                 self.status[c] = OUT;
+                self.fences.rule_out(c);
                 self.outs += 1;
             }
         }
@@ -244,7 +309,21 @@ impl SearchPart for Chokepoints {
             if l <= level {
                 break;
             }
-            regained |= self.status[c as usize] == OUT;
+            match self.status[c as usize] {
+                OUT => {
+                    regained = true;
+                    self.fences.give_back(c as usize);
+                }
+                IN => {
+                    for d in cut::around(self.width, self.height, c as usize)
+                        .into_iter()
+                        .flatten()
+                    {
+                        self.class_sides[d] -= 1;
+                    }
+                }
+                _ => {}
+            }
             self.status[c as usize] = OPEN;
             self.open += 1;
             self.trail.pop();
@@ -266,21 +345,18 @@ impl SearchPart for Chokepoints {
         }
         // Once every cell is decided, the next pass is the exact check: full.
         let changed = self.outs > 0 || !self.fresh.is_empty();
-        let full = self.sides.is_none() || self.outs >= FULL_AFTER || (self.open == 0 && changed);
+        let full = self.full_at.is_none() || self.outs >= FULL_AFTER || (self.open == 0 && changed);
         if !full && self.fresh.is_empty() {
             return false;
         }
         if full {
-            let mut sides = self.spare.take().unwrap_or_default();
-            sides.compute(&self.graph, &self.status);
-            self.sides = Some(sides);
+            self.full_at = Some(self.fences.now());
             self.outs = 0;
         }
-        let Some(sides) = self.sides.take() else {
+        let Some(t) = self.full_at else {
             return false;
         };
-        let conflict = self.pass(ctx, &sides, full);
-        self.sides = Some(sides);
+        let conflict = self.pass(ctx, t, full);
         self.fresh.clear();
         conflict
     }
@@ -290,16 +366,15 @@ impl SearchPart for Chokepoints {
     }
 
     fn recheck(&mut self) {
-        if let Some(sides) = self.sides.take() {
-            self.spare = Some(sides);
-        }
+        self.full_at = None;
     }
 }
 
 impl Chokepoints {
-    /// One pass with `sides`: over every cell when `full`, else over the fresh cells and their
-    /// neighbours. Returns true on a conflict.
-    fn pass(&mut self, ctx: &mut Context<'_>, sides: &Sides, full: bool) -> bool {
+    /// One pass with the sides as they were at time `t`: over every cell when `full` (then
+    /// `t` is now, and only the cells whose ring has two runs can split), else over the fresh
+    /// cells and their neighbours. Returns true on a conflict.
+    fn pass(&mut self, ctx: &mut Context<'_>, t: u32, full: bool) -> bool {
         let (w, h) = (self.width, self.height);
         let cells: Vec<usize> = if full {
             (0..self.status.len()).collect()
@@ -314,10 +389,15 @@ impl Chokepoints {
             v.dedup();
             v
         };
-        let found: Vec<(usize, usize, usize)> = cells
+        // The cells whose neighbours may lie on two sides, with their sides: one lookup each.
+        let split: Vec<(usize, [u8; 4])> = cells
+            .into_iter()
+            .filter_map(|v| self.sides(t, v).map(|s| (v, s)))
+            .collect();
+        let found: Vec<(usize, usize, usize)> = split
             .iter()
-            .filter(|&&v| self.status[v] == IN)
-            .filter_map(|&v| cut::split(w, h, &self.status, sides, v, IN).map(|(a, b)| (v, a, b)))
+            .filter(|&&(v, _)| self.status[v] == IN)
+            .filter_map(|(v, s)| self.split(*v, s, IN).map(|(a, b)| (*v, a, b)))
             .collect();
         if let Some(max) = self.max {
             // A local pass sees only some of the certain cells: enough for a ceiling of 0.
@@ -343,11 +423,11 @@ impl Chokepoints {
             return false;
         }
         let mut made = 0;
-        for &v in &cells {
+        for (v, s) in &split {
             if made == MAX_PROPAGATIONS {
                 break;
             }
-            let Some((lit, triple)) = self.implied(sides, v) else {
+            let Some((lit, triple)) = self.implied(*v, s) else {
                 continue;
             };
             if ctx.value(lit).is_some() {
