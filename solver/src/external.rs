@@ -323,16 +323,6 @@ pub(crate) enum LazyReason {
     Scratch(Vec<Lit>),
 }
 
-/// A lazy reason longer than this is not stored when the analysis reads it
-/// ([`LazyReason::Scratch`]). A count that reaches a bound fixes hundreds of cells at once,
-/// each explained by every cell on the bound's side: dungeon-locks-zoned-64 seed 4
-/// materialised ~760 reasons of ~2,720 literals per conflict, each kept and watched as a
-/// learned clause until a reduction (2.6 GB after 300 conflicts; page faults and copying a
-/// fifth of the run), while a clause that long hardly ever propagates again. Unstored, such a
-/// reason is asked again by a later analysis that reaches it, and minimisation does not
-/// resolve through it (issue 42).
-const SCRATCH_MIN: usize = 128;
-
 /// What one external round came to.
 pub(crate) enum Round {
     /// Nothing new: decide.
@@ -814,7 +804,8 @@ impl Solver {
     }
 
     /// The lazy reason of `v` for the conflict analysis: a clause of the arena
-    /// (`materialize_reason`), or, when it is longer than [`SCRATCH_MIN`] and not a late
+    /// (`materialize_reason`), or, when it is longer than the option `scratch_reason_min`
+    /// (see there for why) and not a late
     /// unit's, the literals alone in clause order, which the analysis resolves on and hands
     /// back (`give_back_reason`); `v` then keeps its lazy reason. `None` after recording a
     /// malformed reason's error.
@@ -824,7 +815,7 @@ impl Solver {
         let late = buf
             .get(1)
             .is_none_or(|&o| self.trail.level[o.var().index()] == 0);
-        if buf.len() <= SCRATCH_MIN || level == 0 || late {
+        if buf.len() as u64 <= self.opts.scratch_reason_min || level == 0 || late {
             return self.store_reason(v, buf).map(LazyReason::Clause);
         }
         // In the clause log and the proof as every reason is (a DRAT checker needs it before

@@ -338,7 +338,10 @@ fn long_lazy_reasons_are_resolved_on_but_not_kept_as_learned_clauses() {
     // 300 conflicts): the learned clauses are the analyses' own, no more than the conflicts.
     let n = 180u32;
     let lits: Vec<Lit> = (0..n).map(|v| lit(v, true)).collect();
-    let mut s = Solver::new();
+    let mut s = Solver::with_options(Options {
+        scratch_reason_min: 128,
+        ..Options::default()
+    });
     s.reserve_vars(n as usize);
     for i in 0..n / 2 {
         s.add_clause(&[lit(2 * i, true), lit(2 * i + 1, true)]);
