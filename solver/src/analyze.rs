@@ -27,6 +27,7 @@
 
 use crate::bump::Bump;
 use crate::clause::{Arena, CRef, LAZY_REASON, NO_REASON, USED_MAX};
+use crate::external::LazyReason;
 use crate::solver::Solver;
 use crate::trail::Trail;
 use crate::types::{L_FALSE, Lit};
@@ -229,20 +230,24 @@ impl Solver {
         let mut clause = conflict;
         let mut pivot_var = 0;
         loop {
+            let mut scratch = None;
             if clause == LAZY_REASON {
-                // An external propagation: its reason clause is asked for now.
-                match self.materialize_reason(pivot_var) {
-                    Some(c) => clause = c,
+                // An external propagation: its reason is asked for now.
+                match self.reason_for_analysis(pivot_var) {
+                    Some(LazyReason::Clause(c)) => clause = c,
+                    Some(LazyReason::Scratch(lits)) => scratch = Some(lits),
                     None => {
                         self.clear_analysis_marks(index);
                         return None;
                     }
                 }
             }
-            debug_assert_ne!(clause, NO_REASON);
-            debug_assert!(!self.arena.is_deleted(clause), "clause.rs invariant 2");
-            if self.arena.is_learned(clause) {
-                self.bump_clause(clause, merged);
+            if scratch.is_none() {
+                debug_assert_ne!(clause, NO_REASON);
+                debug_assert!(!self.arena.is_deleted(clause), "clause.rs invariant 2");
+                if self.arena.is_learned(clause) {
+                    self.bump_clause(clause, merged);
+                }
             }
             let Solver {
                 arena,
@@ -251,7 +256,11 @@ impl Solver {
                 bump,
                 ..
             } = self;
-            open += analysis.resolve(arena.lits(clause), pivot, trail, bump, current);
+            let lits = match &scratch {
+                Some(lits) => lits.as_slice(),
+                None => arena.lits(clause),
+            };
+            open += analysis.resolve(lits, pivot, trail, bump, current);
             // The next literal of the current level to resolve on, walking the trail down
             // (past the clause's lower-level literals that an out-of-order trail has above
             // it, `trail.rs` invariant 7).
@@ -273,6 +282,9 @@ impl Solver {
                 break;
             }
             clause = trail.reason[v];
+            if let Some(lits) = scratch {
+                self.give_back_reason(lits);
+            }
         }
         self.stats.learned_literals += self.analysis.learnt.len() as u64;
         if self.opts.minimize {

@@ -315,6 +315,14 @@ impl External {
     }
 }
 
+/// A lazy reason for the conflict analysis (`Solver::reason_for_analysis`).
+pub(crate) enum LazyReason {
+    /// Materialised: a clause of the arena, now the variable's reason.
+    Clause(CRef),
+    /// Too long to keep: its literals in clause order, resolved on and handed back.
+    Scratch(Vec<Lit>),
+}
+
 /// What one external round came to.
 pub(crate) enum Round {
     /// Nothing new: decide.
@@ -795,10 +803,46 @@ impl Solver {
         }
     }
 
+    /// The lazy reason of `v` for the conflict analysis: a clause of the arena
+    /// (`materialize_reason`), or, when it is longer than the option `scratch_reason_min`
+    /// (see there for why) and not a late
+    /// unit's, the literals alone in clause order, which the analysis resolves on and hands
+    /// back (`give_back_reason`); `v` then keeps its lazy reason. `None` after recording a
+    /// malformed reason's error.
+    pub(crate) fn reason_for_analysis(&mut self, v: usize) -> Option<LazyReason> {
+        let buf = self.lazy_reason(v)?;
+        let level = self.trail.level[v];
+        let late = buf
+            .get(1)
+            .is_none_or(|&o| self.trail.level[o.var().index()] == 0);
+        if buf.len() as u64 <= self.opts.scratch_reason_min || level == 0 || late {
+            return self.store_reason(v, buf).map(LazyReason::Clause);
+        }
+        // In the clause log and the proof as every reason is (a DRAT checker needs it before
+        // the learned clause); never deleted there, as nothing refers to it in the arena.
+        self.log_external(&buf);
+        self.proof_external(&buf);
+        Some(LazyReason::Scratch(buf))
+    }
+
+    /// Returns a scratch reason's buffer (`reason_for_analysis`) for the next one.
+    pub(crate) fn give_back_reason(&mut self, buf: Vec<Lit>) {
+        if let Some(ext) = &mut self.external {
+            ext.reason = buf;
+        }
+    }
+
     /// Turns the lazy reason of `v` into a clause of the arena (asking the propagator), checked:
     /// it holds the true literal of `v` and otherwise only literals false before it on the
     /// trail. Returns the clause, or `None` after recording the error.
     pub(crate) fn materialize_reason(&mut self, v: usize) -> Option<CRef> {
+        let buf = self.lazy_reason(v)?;
+        self.store_reason(v, buf)
+    }
+
+    /// The lazy reason of `v` (asking the propagator), checked (`materialize_reason`), in
+    /// clause order: the true literal of `v` first, the others by decreasing level.
+    fn lazy_reason(&mut self, v: usize) -> Option<Vec<Lit>> {
         debug_assert_eq!(self.trail.reason[v], LAZY_REASON);
         let lit = Var::from_index(v).lit(self.trail.var_value(v) == L_TRUE);
         let n = self.trail.num_vars();
@@ -889,6 +933,14 @@ impl Solver {
         buf.clear();
         buf.push(lit);
         buf.extend_from_slice(&ext.last_sorted);
+        Some(buf)
+    }
+
+    /// Stores the checked reason `buf` of `v` (`lazy_reason`) as a clause of the arena, the
+    /// reason of `v` from now on.
+    fn store_reason(&mut self, v: usize, buf: Vec<Lit>) -> Option<CRef> {
+        let lit = buf[0];
+        let level = self.trail.level[v];
         self.log_external(&buf);
         let id = self.proof_external(&buf);
         let lbd = self.analysis.levels.lbd(&buf, &self.trail, 0);

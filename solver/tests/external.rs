@@ -327,3 +327,38 @@ fn budgets_stop_a_solve_with_a_propagator_and_answers_repeat_run_after_run() {
     assert_eq!(cut, Status::Unknown);
     assert!(spent <= conflicts / 2);
 }
+
+#[test]
+fn long_lazy_reasons_are_resolved_on_but_not_kept_as_learned_clauses() {
+    // At most 130 of 180 literals `¬v` true (lazy reasons of 130 literals once the bound is
+    // reached), and at most one of each pair `v_2i, v_2i+1` true: satisfiable, but the
+    // default phase (false) reaches the bound first and forces pairs true together, so
+    // analyses read long lazy reasons. They are resolved on from scratch (issue 42:
+    // dungeon-locks-zoned-64 kept ~760 reasons of ~2,720 literals per conflict, 2.6 GB after
+    // 300 conflicts): the learned clauses are the analyses' own, no more than the conflicts.
+    let n = 180u32;
+    let lits: Vec<Lit> = (0..n).map(|v| lit(v, true)).collect();
+    let mut s = Solver::with_options(Options {
+        scratch_reason_min: 128,
+        ..Options::default()
+    });
+    s.reserve_vars(n as usize);
+    for i in 0..n / 2 {
+        s.add_clause(&[lit(2 * i, true), lit(2 * i + 1, true)]);
+    }
+    s.connect_propagator(Box::new(Between::new(lits, 0, 130)));
+    // Before the first reduction (500 conflicts): every learned clause kept is one the
+    // analyses learned, none a stored reason.
+    assert_eq!(s.solve(&[], Budget::conflicts(300)), Status::Unknown);
+    assert!(s.stats().external_reasons > 300, "lazy reasons were read");
+    assert!(
+        s.num_learned() <= 300,
+        "{} learned clauses after 300 conflicts",
+        s.num_learned()
+    );
+    // And the answer is right.
+    assert_eq!(s.solve(&[], Budget::UNLIMITED), Status::Sat);
+    let m = s.model().unwrap();
+    assert!((0..n as usize).filter(|&v| !m[v]).count() <= 130);
+    assert!((0..n as usize / 2).all(|i| !(m[2 * i] && m[2 * i + 1])));
+}

@@ -378,6 +378,15 @@ pub(super) struct Ints {
     /// reason names the bounds it read at its notification.
     lb_hist: Vec<Vec<(u64, u32)>>,
     ub_hist: Vec<Vec<(u64, u32)>>,
+    /// The last channel reason explained (`UP`, `DOWN`, `CELL_FALSE`, `CELL_TRUE`) and its
+    /// literals after the explained one; forgotten at every notification and backtrack. The
+    /// cells a reached bound fixes at once share one reason of up to thousands of cells, and
+    /// the engine's analysis asks for them one after another (dungeon-locks-zoned-64 seed 4:
+    /// ~760 reasons of ~2,720 cells per conflict, `cells_at` scanning the whole count for
+    /// each was a fifth of the run): the same reason gives the same literals, so they are
+    /// copied instead of recomputed.
+    last_why: Option<Reason>,
+    last_out: Vec<Lit>,
 }
 
 impl Ints {
@@ -423,6 +432,8 @@ impl Ints {
                 .collect(),
             lb_hist: vec![Vec::new(); n],
             ub_hist: vec![Vec::new(); n],
+            last_why: None,
+            last_out: Vec::new(),
         };
         let mut occ: Vec<(Lit, Occ)> = Vec::new();
         for (s, def) in sums.iter().enumerate() {
@@ -510,6 +521,29 @@ impl Ints {
         }
         for &(_, c) in &self.scratch[..k] {
             out.push(if value { !c } else { c });
+        }
+    }
+
+    /// The literals of a channel reason (`UP`, `DOWN`, `CELL_FALSE`, `CELL_TRUE`) but the
+    /// explained one.
+    fn channel_reason(&mut self, why: Reason, out: &mut Vec<Lit>) {
+        let [a, b, _, _] = why.at;
+        let n = self.cells[a as usize].len() as u32;
+        match why.kind {
+            UP => self.cells_at(a, true, b, why.stamp, out),
+            DOWN => self.cells_at(a, false, n - b + 1, why.stamp, out),
+            CELL_FALSE => {
+                if let Some(&o) = self.order[a as usize].get(b as usize) {
+                    out.push(o);
+                }
+                self.cells_at(a, true, b, why.stamp, out);
+            }
+            _ => {
+                if b > 0 {
+                    out.push(!self.order[a as usize][b as usize - 1]);
+                }
+                self.cells_at(a, false, n - b, why.stamp, out);
+            }
         }
     }
 
@@ -828,6 +862,7 @@ impl SearchPart for Ints {
     }
 
     fn notify(&mut self, lits: &[Lit], level: u32, first: u64) {
+        self.last_why = None;
         for (k, &l) in lits.iter().enumerate() {
             let v = l.var().index();
             if v >= self.stamp.len() {
@@ -888,6 +923,7 @@ impl SearchPart for Ints {
     }
 
     fn backtrack(&mut self, level: u32) {
+        self.last_why = None;
         while let Some(&(l, lv)) = self.told.last() {
             if lv <= level {
                 break;
@@ -947,25 +983,20 @@ impl SearchPart for Ints {
 
     fn explain(&mut self, _lit: Lit, why: Reason, reason: &mut Vec<Lit>) {
         let [a, b, _, _] = why.at;
+        if matches!(why.kind, UP | DOWN | CELL_FALSE | CELL_TRUE) {
+            // Nothing was assigned or undone since the last reason (`last_why`): the same
+            // reason reads the same cells.
+            if self.last_why != Some(why) {
+                let mut out = std::mem::take(&mut self.last_out);
+                out.clear();
+                self.channel_reason(why, &mut out);
+                self.last_out = out;
+                self.last_why = Some(why);
+            }
+            reason.extend_from_slice(&self.last_out);
+            return;
+        }
         match why.kind {
-            UP => self.cells_at(a, true, b, why.stamp, reason),
-            DOWN => {
-                let n = self.cells[a as usize].len() as u32;
-                self.cells_at(a, false, n - b + 1, why.stamp, reason);
-            }
-            CELL_FALSE => {
-                if let Some(&o) = self.order[a as usize].get(b as usize) {
-                    reason.push(o);
-                }
-                self.cells_at(a, true, b, why.stamp, reason);
-            }
-            CELL_TRUE => {
-                let n = self.cells[a as usize].len() as u32;
-                if b > 0 {
-                    reason.push(!self.order[a as usize][b as usize - 1]);
-                }
-                self.cells_at(a, false, n - b, why.stamp, reason);
-            }
             GUARD => self.row_reason(a, Some(MAX_TERMS), why.at, reason),
             SPLIT_LB | SPLIT_UB => self.split_reason(why.kind, a, b, why.stamp, reason),
             k => self.row_reason(a, Some(usize::from(k - ROW)), why.at, reason),

@@ -39,6 +39,25 @@
 //! elsewhere, is left to the search. These are decisions, not rules: the engine undoes them
 //! like any other, and every level the rules admit stays admissible.
 //!
+//! **Gates (decisions, before the closets).** A designer may leave cells only for doors: gaps
+//! in walls between zones (`dungeon-locks-zoned-64`: four zones, five three-cell gaps). A
+//! colour with such cells gets no closet (closets spent the keys the gaps' doors needed), so
+//! there no colour was steered: every door was forced in last by its count at whatever cell
+//! was left, and seeds 2 and 4 took 1,053 and more than 4,400 conflicts, each explained
+//! through the floor count's whole-grid reasons (`benches/results/
+//! issue42-zoned-2026-12-07d.md`). Now the part gates the zones itself: zones are the pieces
+//! of cells that may be walkable outside the gaps, gaps the pieces of gap cells; breadth first
+//! from the start's zone, the first gap into each zone is its gate — colour `i` for the
+//! `i`-th (none past the colours), the door on the gap cell with one neighbour in each zone
+//! (the gap's middle first), the key on its one neighbour on the near side, the gap's other
+//! cells no door — and every other gap between two zones is walled. Each zone then has one
+//! way in, behind its gate's door, with the key in front: the gating holds by construction
+//! (a gate deeper in the tree is reached only through the earlier ones, whose keys are picked
+//! up on the way). Two gates into one zone would break each other's gating (a walk through
+//! one reaches the other's door from inside): the reason a first steer of door-in-the-gap
+//! without walls made seeds 2–4 worse (`issue42-locks-2026-12-07.md`). A gate a literal of
+//! which is false is passed over; like the closets these are decisions, undone like any other.
+//!
 //! **Opens (checks).** When `mod.rs` cannot leave the opens stages out (no connectivity rule
 //! over exactly the walkable tiles from the start), the propagated model does without their
 //! clauses (one founded reachability per colour plus one: 620,400 variables against 122,833
@@ -161,6 +180,137 @@ impl Plan {
 }
 
 impl Plan {
+    /// Whether cell `v` can hold anything walkable (a `through` tile or a door).
+    fn passable(&self, v: usize) -> bool {
+        self.through[v] != self.ff || self.doors.iter().any(|d| d[v] != self.ff)
+    }
+
+    /// Whether `v` is left only for doors (of some colour): a cell of a designer's gap.
+    fn gap_cell(&self, v: usize) -> bool {
+        (0..self.doors.len()).any(|c| self.designated(c, v))
+    }
+
+    /// The gates over the designer's gaps (the module doc, "Gates"), each the decisions it
+    /// makes in order: per tree gap the door of its colour, the key in front of it and the
+    /// gap's other cells no door; per other gap its cells no door. Empty without gaps.
+    fn gates(&self) -> Vec<Vec<Lit>> {
+        let cells = self.width * self.height;
+        let k = self.doors.len();
+        const NONE: u32 = u32::MAX;
+        // Zones: the 4-connected pieces of passable cells outside the gaps; gaps: the
+        // 4-connected pieces of gap cells.
+        let piece = |inside: &dyn Fn(usize) -> bool| -> (Vec<u32>, u32) {
+            let mut of = vec![NONE; cells];
+            let mut n = 0;
+            let mut stack = Vec::new();
+            for s in 0..cells {
+                if of[s] != NONE || !inside(s) {
+                    continue;
+                }
+                of[s] = n;
+                stack.push(s);
+                while let Some(v) = stack.pop() {
+                    for u in self.around(v) {
+                        if of[u] == NONE && inside(u) {
+                            of[u] = n;
+                            stack.push(u);
+                        }
+                    }
+                }
+                n += 1;
+            }
+            (of, n)
+        };
+        let (gap_of, gaps) = piece(&|v| self.gap_cell(v));
+        if gaps == 0 {
+            return Vec::new();
+        }
+        let (zone_of, zones) = piece(&|v| self.passable(v) && !self.gap_cell(v));
+        if zone_of[self.start] == NONE {
+            return Vec::new();
+        }
+        // Each gap joining exactly two zones is an edge between them.
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); gaps as usize];
+        for v in 0..cells {
+            if gap_of[v] != NONE {
+                members[gap_of[v] as usize].push(v);
+            }
+        }
+        let sides = |g: usize| -> Vec<u32> {
+            let mut z: Vec<u32> = (members[g].iter())
+                .flat_map(|&v| self.around(v))
+                .map(|u| zone_of[u])
+                .filter(|&z| z != NONE)
+                .collect();
+            z.sort_unstable();
+            z.dedup();
+            z
+        };
+        let edges: Vec<Vec<u32>> = (0..gaps as usize).map(sides).collect();
+        // Breadth first over the zones from the start's: the first gap into a zone is its
+        // gate, every other gap between two zones is walled.
+        let mut seen = vec![false; zones as usize];
+        let mut used = vec![false; gaps as usize];
+        let mut tree: Vec<(usize, u32, u32)> = Vec::new(); // (gap, from, to)
+        let mut queue = VecDeque::from([zone_of[self.start]]);
+        seen[zone_of[self.start] as usize] = true;
+        while let Some(z) = queue.pop_front() {
+            for (g, e) in edges.iter().enumerate() {
+                if used[g] || e.len() != 2 || !e.contains(&z) {
+                    continue;
+                }
+                let to = if e[0] == z { e[1] } else { e[0] };
+                if seen[to as usize] {
+                    continue;
+                }
+                seen[to as usize] = true;
+                used[g] = true;
+                tree.push((g, z, to));
+                queue.push_back(to);
+            }
+        }
+        let mut out = Vec::new();
+        for (i, &(g, from, to)) in tree.iter().enumerate() {
+            if i >= k {
+                break; // no colour left: the search places the rest
+            }
+            // The door: a gap cell with one neighbour in each zone, the one in `from` free
+            // to hold the key; the one with most gap neighbours (a gap's middle) first.
+            let site = (members[g].iter().copied())
+                .filter(|&v| self.doors[i][v] != self.ff)
+                .filter_map(|v| {
+                    let near: Vec<usize> = self.around(v).collect();
+                    let back: Vec<usize> = (near.iter().copied())
+                        .filter(|&u| zone_of[u] == from)
+                        .collect();
+                    let ahead = near.iter().any(|&u| zone_of[u] == to);
+                    let inner = near.iter().filter(|&&u| gap_of[u] == g as u32).count();
+                    (ahead && back.len() == 1 && back[0] != self.start).then_some((
+                        usize::MAX - inner,
+                        v,
+                        back[0],
+                    ))
+                })
+                .filter(|&(_, _, u)| self.keys[i][u] != self.ff)
+                .min();
+            let Some((_, door, key)) = site else {
+                continue;
+            };
+            let mut lits = vec![self.doors[i][door], self.keys[i][key]];
+            for &w in members[g].iter().filter(|&&w| w != door) {
+                lits.extend(self.doors.iter().map(|d| !d[w]));
+            }
+            out.push(lits);
+        }
+        for g in (0..gaps as usize).filter(|&g| !used[g] && edges[g].len() == 2) {
+            let lits = (members[g].iter())
+                .flat_map(|&w| self.doors.iter().map(move |d| !d[w]))
+                .collect();
+            out.push(lits);
+        }
+        out
+    }
+
     /// The cell of each variable of the rule's literals (`u32::MAX`: none).
     fn cell_of(&self) -> Vec<u32> {
         let mut out = Vec::new();
@@ -203,6 +353,7 @@ impl SearchPlan for Plan {
             stamp: 0,
             told: vec![false; self.width * self.height],
             told_cells: Vec::new(),
+            gates: self.gates(),
             sites,
             chosen: vec![None; self.doors.len()],
             idle: vec![None; self.doors.len()],
@@ -218,6 +369,9 @@ impl SearchPlan for Plan {
 /// One lock rule in the search (see the module doc).
 struct Progress {
     plan: Plan,
+    /// The gates over the designer's gaps and the gaps walled (`Plan::gates`): each the
+    /// decisions it makes, in order; one a literal of which is false is passed over.
+    gates: Vec<Vec<Lit>>,
     /// Per colour, its closet sites, best first.
     sites: Vec<Vec<Site>>,
     /// Per colour, the index of its site now being decided.
@@ -480,7 +634,11 @@ impl SearchPart for Progress {
     fn observed(&self, out: &mut Vec<Var>) {
         // Also what the closets decide: a decided variable must not be eliminated, and only
         // observed ones are kept (frozen).
-        if !self.plan.opens && !self.plan.gate && self.sites.iter().all(Vec::is_empty) {
+        if !self.plan.opens
+            && !self.plan.gate
+            && self.sites.iter().all(Vec::is_empty)
+            && self.gates.is_empty()
+        {
             return;
         }
         let p = &self.plan;
@@ -559,6 +717,13 @@ impl SearchPart for Progress {
     fn decide(&mut self, ctx: &Context<'_>) -> Option<Lit> {
         if self.backtracks > STEER_BUDGET {
             return None;
+        }
+        for gate in &self.gates {
+            if gate.iter().all(|&l| value(ctx, l) != Some(false))
+                && let Some(&l) = gate.iter().find(|&&l| value(ctx, l).is_none())
+            {
+                return Some(l);
+            }
         }
         (0..self.plan.doors.len()).find_map(|c| self.next_of(ctx, c))
     }
