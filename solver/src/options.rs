@@ -454,11 +454,12 @@ options_table! {
     /// Compact the clause arena when this percentage of it is wasted; 0 = at every reduction. Waste
     /// is deleted or shortened clauses; below the threshold only their watches are swept.
     collect_waste_percent: u64 = 20, [0, 100];
-    /// A lazy reason of an external propagator longer than this is resolved on by the conflict
-    /// analysis without being stored as a clause (`external.rs`, `LazyReason::Scratch`): long
-    /// reasons of whole-grid counts kept as learned clauses were 2.6 GB after 300 conflicts
-    /// on dungeon-locks-zoned-64 (issue 42). 1,024 changes no 64×64 search of the grid
-    /// benchmark but that one; 128 changed cave-runs-128's and made it dearer.
+    /// Lazy reasons longer than this are resolved on, not stored as clauses. The conflict
+    /// analysis reads such a reason of an external propagator from a scratch buffer
+    /// (`external.rs`, `LazyReason::Scratch`): long reasons of whole-grid counts kept as
+    /// learned clauses were 2.6 GB after 300 conflicts on dungeon-locks-zoned-64 (issue 42).
+    /// 1,024 changes no 64×64 search of the grid benchmark but that one; 128 changed
+    /// cave-runs-128's and made it dearer.
     scratch_reason_min: u64 = 1024, [0, u32::MAX];
     /// Use target phases (the longest conflict-free trail) in stable mode.
     target_phases: bool = true, [0, 1];
