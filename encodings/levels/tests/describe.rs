@@ -746,3 +746,218 @@ fn random_small_levels_agree_with_brute_force_on_every_measure() {
     assert!(exercised[2] > sets / 10, "{exercised:?} of {sets}");
     assert!(exercised[3] > 10, "{exercised:?} of {sets}");
 }
+
+// ----- the quantities the separation and locks rules bound -----
+
+/// Tiles wall `#`, floor `.`, grass `"` (floor and grass in class `walk`), doors `A` and `B`
+/// (class `walk` too); a layer of keys `a`, `b` on floor; the rules given as JSON.
+fn vocab_spec(w: usize, h: usize, rules: &str) -> GridSpec {
+    GridSpec::from_json(&format!(
+        r##"{{"width": {w}, "height": {h},
+        "tiles": [{{"name": "wall", "glyph": "#"}},
+                  {{"name": "floor", "glyph": ".", "classes": ["walk"]}},
+                  {{"name": "grass", "glyph": "g", "classes": ["walk"]}},
+                  {{"name": "door_a", "glyph": "A", "classes": ["walk"]}},
+                  {{"name": "door_b", "glyph": "B", "classes": ["walk"]}}],
+        "layers": [{{"name": "items", "values": [{{"name": "none", "glyph": " "}},
+            {{"name": "key_a", "glyph": "a", "requires": ["floor"]}},
+            {{"name": "key_b", "glyph": "b", "requires": ["floor"]}}]}}],
+        {rules}}}"##
+    ))
+    .unwrap_or_else(|e| panic!("{e}\n{rules}"))
+}
+
+/// A random level of [`vocab_spec`]'s tiles, with keys only on floor.
+fn random_vocab_level(rng: &mut SplitMix64, w: usize, h: usize) -> Level {
+    let mut level = random_level(rng, w, h, 5);
+    let items = level.tiles.iter().map(|&t| {
+        let roll = rng.next_u64() % 10;
+        match (t, roll) {
+            (1, 0) => 1,
+            (1, 1) => 2,
+            _ => 0,
+        }
+    });
+    level.layers = vec![items.collect()];
+    level
+}
+
+/// The brute force's closest pair: every two distinct cells of the selection, Manhattan or by
+/// a breadth-first search from one to the other whose inner cells hold `walk`.
+fn closest_by_pairs(level: &Level, selected: &[bool], walking: bool) -> Option<usize> {
+    let (w, h) = (level.width, level.height);
+    let n = w * h;
+    let walkable = |c: usize| (1..=4).contains(&level.tiles[c]);
+    let mut best: Option<usize> = None;
+    for s in (0..n).filter(|&c| selected[c]) {
+        let dist: Vec<Option<usize>> = if walking {
+            let mut d = vec![None; n];
+            d[s] = Some(0);
+            let mut queue = std::collections::VecDeque::from([s]);
+            while let Some(c) = queue.pop_front() {
+                if c != s && !walkable(c) {
+                    continue; // an end, not an inner cell
+                }
+                let (x, y) = (c % w, c / w);
+                let mut next = Vec::new();
+                if y > 0 {
+                    next.push(c - w);
+                }
+                if x + 1 < w {
+                    next.push(c + 1);
+                }
+                if y + 1 < h {
+                    next.push(c + w);
+                }
+                if x > 0 {
+                    next.push(c - 1);
+                }
+                for e in next {
+                    if d[e].is_none() {
+                        d[e] = Some(d[c].unwrap() + 1);
+                        queue.push_back(e);
+                    }
+                }
+            }
+            d
+        } else {
+            let (sx, sy) = ((s % w) as i64, (s / w) as i64);
+            (0..n)
+                .map(|c| {
+                    Some(
+                        ((c % w) as i64 - sx).unsigned_abs() as usize
+                            + ((c / w) as i64 - sy).unsigned_abs() as usize,
+                    )
+                })
+                .collect()
+        };
+        for t in (0..n).filter(|&c| selected[c] && c != s) {
+            if let Some(d) = dist[t] {
+                best = Some(best.map_or(d, |b| b.min(d)));
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn the_closest_pair_of_a_separation_matches_every_pair_by_brute_force() {
+    let spec = vocab_spec(
+        6,
+        5,
+        r#""separation": [{"of": "items.key_a", "min_distance": 3},
+                          {"of": "grass", "min_distance": 2, "metric": "walk", "through": "walk"},
+                          {"of": "door_a", "min_distance": 4, "metric": "walk", "through": "floor"}]"#,
+    );
+    let mut rng = SplitMix64::new(42);
+    let (mut apart, mut none) = (0, 0);
+    for round in 0..400 {
+        let level = random_vocab_level(&mut rng, 6, 5);
+        let d = describe(&spec, &level);
+        let n = level.tiles.len();
+        let key_a: Vec<bool> = (0..n).map(|c| level.layers[0][c] == 1).collect();
+        let grass: Vec<bool> = (0..n).map(|c| level.tiles[c] == 2).collect();
+        let door_a: Vec<bool> = (0..n).map(|c| level.tiles[c] == 3).collect();
+        assert_eq!(
+            d.separation[0],
+            closest_by_pairs(&level, &key_a, false),
+            "round {round}"
+        );
+        assert_eq!(
+            d.separation[1],
+            closest_by_pairs(&level, &grass, true),
+            "round {round}"
+        );
+        // Through floor only, the doors themselves being the ends.
+        let got = d.separation[2];
+        let want = closest_through_floor(&level, &door_a);
+        assert_eq!(got, want, "round {round}");
+        for v in &d.separation {
+            match v {
+                Some(_) => apart += 1,
+                None => none += 1,
+            }
+        }
+    }
+    assert!(
+        apart > 200 && none > 50,
+        "both outcomes seen: {apart} apart, {none} none"
+    );
+}
+
+/// The closest pair of door-A cells by walks whose inner cells are floor (the ends are the
+/// doors themselves).
+fn closest_through_floor(level: &Level, selected: &[bool]) -> Option<usize> {
+    let (w, h) = (level.width, level.height);
+    let n = w * h;
+    let mut best: Option<usize> = None;
+    for s in (0..n).filter(|&c| selected[c]) {
+        let mut d = vec![None; n];
+        d[s] = Some(0usize);
+        let mut queue = std::collections::VecDeque::from([s]);
+        while let Some(c) = queue.pop_front() {
+            if c != s && level.tiles[c] != 1 {
+                continue;
+            }
+            let (x, y) = (c % w, c / w);
+            for (ok, e) in [
+                (y > 0, c.wrapping_sub(w)),
+                (x + 1 < w, c + 1),
+                (y + 1 < h, c + w),
+                (x > 0, c.wrapping_sub(1)),
+            ] {
+                if ok && d[e].is_none() {
+                    d[e] = Some(d[c].unwrap() + 1);
+                    queue.push_back(e);
+                }
+            }
+        }
+        for t in (0..n).filter(|&c| selected[c] && c != s) {
+            if let Some(x) = d[t] {
+                best = Some(best.map_or(x, |b| b.min(x)));
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn a_locks_progression_reports_the_rule_exactly_when_the_referee_accepts_it() {
+    // Two colours from the corner; the rule holds exactly when every colour is gated and every
+    // door is reached, which must be the referee's verdict on the same level.
+    let spec = vocab_spec(
+        5,
+        4,
+        r#""locks": [{"start": {"x": 0, "y": 0}, "through": ["floor", "grass"],
+                      "colors": [{"key": "items.key_a", "door": "door_a"},
+                                 {"key": "items.key_b", "door": "door_b"}]}]"#,
+    );
+    let mut rng = SplitMix64::new(7);
+    let (mut holds, mut breaks, mut two_rounds) = (0, 0, 0);
+    for round in 0..3000 {
+        let mut level = random_vocab_level(&mut rng, 5, 4);
+        level.tiles[0] = 1; // the start is floor
+        let d = describe(&spec, &level);
+        let l = &d.locks[0];
+        let described = l.gated.iter().all(|&g| g) && l.doors_reached == l.doors;
+        let judged = grim_levels::check_level(&spec, &level).is_ok();
+        assert_eq!(described, judged, "round {round}: {l:?}");
+        assert_eq!(
+            l.rounds,
+            l.opened_in.iter().flatten().copied().max().unwrap_or(0),
+            "round {round}"
+        );
+        if judged {
+            holds += 1;
+        } else {
+            breaks += 1;
+        }
+        if l.rounds >= 2 {
+            two_rounds += 1;
+        }
+    }
+    assert!(
+        holds > 50 && breaks > 50 && two_rounds > 10,
+        "{holds} hold, {breaks} break, {two_rounds} with two rounds"
+    );
+}

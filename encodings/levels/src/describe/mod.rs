@@ -10,7 +10,9 @@
 //! components with sizes, edges and cycle rank, bridges, articulation cells and biconnected
 //! blocks (one linear-time search: `blocks.rs`), dead ends and isolated cells, chamber cores at
 //! clearance radii 2, 3 and 4, and mirror agreement per symmetry. For the level as a whole:
-//! the tiles' mirror agreement, and per layer the count of each value.
+//! the tiles' mirror agreement, per layer the count of each value, and per rule the quantity
+//! it bounds where no set measure is it: a path's shortest walk (`walks.rs`), a separation's
+//! closest pair and a lock rule's progression (`apart.rs`).
 //!
 //! The vocabulary follows the level-structure analysis issue 39 cites (open fraction, local
 //! density, run lengths, components, bridges, articulation cells, blocks, cycle rank, chamber
@@ -23,10 +25,12 @@
 //! (through serde_json) byte for byte — lists are in fixed orders, histograms are
 //! `BTreeMap`s, floating sums run row-major.
 
+mod apart;
 mod blocks;
 mod shape;
 mod walks;
 
+pub use apart::LockDescription;
 pub use blocks::{Blocks, blocks};
 
 use std::collections::BTreeMap;
@@ -61,6 +65,13 @@ pub struct Description {
     /// Per `paths` rule (file order), the steps of the shortest walk between its ends, as the
     /// rule defines a walk (`None`: no walk) — what `min_length` and `max_length` bound.
     pub paths: Vec<Option<usize>>,
+    /// Per `separation` rule (file order), the distance between its two closest cells in the
+    /// rule's metric (`None`: fewer than two, or no walk joins any two) — what `min_distance`
+    /// bounds.
+    pub separation: Vec<Option<usize>>,
+    /// Per `locks` rule (file order), the progression: rounds, the round each colour opens in,
+    /// doors reached of all doors, gated colours — what the rule requires.
+    pub locks: Vec<LockDescription>,
 }
 
 /// Whether a [`SetDescription`] is about one tile or a class of tiles.
@@ -302,6 +313,8 @@ pub fn describe(spec: &GridSpec, level: &Level) -> Description {
         sets,
         layers,
         paths: walks::shortest_walks(spec, level),
+        separation: apart::closest_pairs(spec, level),
+        locks: apart::progressions(spec, level),
     }
 }
 
@@ -496,6 +509,28 @@ impl Description {
                 value: steps.map(|s| s as f64),
             });
         }
+        for (i, d) in self.separation.iter().enumerate() {
+            out.push(Scalar {
+                name: format!("separation[{i}].closest"),
+                value: d.map(|d| d as f64),
+            });
+        }
+        for (i, l) in self.locks.iter().enumerate() {
+            let gated = l.gated.iter().filter(|&&g| g).count();
+            let opened = l.opened_in.iter().filter(|r| r.is_some()).count();
+            for (name, value) in [
+                ("rounds", l.rounds),
+                ("colors_opened", opened),
+                ("colors_gated", gated),
+                ("doors", l.doors),
+                ("doors_reached", l.doors_reached),
+            ] {
+                out.push(Scalar {
+                    name: format!("locks[{i}].{name}"),
+                    value: Some(value as f64),
+                });
+            }
+        }
         out
     }
 
@@ -568,6 +603,34 @@ impl Description {
         for (i, steps) in self.paths.iter().enumerate() {
             let text = steps.map_or("no walk".to_string(), |s| format!("{s} steps"));
             let _ = writeln!(out, "paths[{i}]: shortest walk {text}");
+        }
+        for (i, d) in self.separation.iter().enumerate() {
+            let text = d.map_or("none (fewer than two, or no walk)".to_string(), |d| {
+                format!("{d} apart")
+            });
+            let _ = writeln!(out, "separation[{i}]: the closest two {text}");
+        }
+        for (i, l) in self.locks.iter().enumerate() {
+            let colors: Vec<String> = l
+                .opened_in
+                .iter()
+                .zip(&l.gated)
+                .enumerate()
+                .map(|(c, (round, gated))| {
+                    let round =
+                        round.map_or("never opens".to_string(), |r| format!("opens in round {r}"));
+                    let gate = if *gated { "gated" } else { "NOT gated" };
+                    format!("colour {c} {round}, {gate}")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "locks[{i}]: rounds {}, doors reached {} of {}; {}",
+                l.rounds,
+                l.doors_reached,
+                l.doors,
+                colors.join("; ")
+            );
         }
         out
     }
