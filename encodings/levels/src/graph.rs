@@ -44,17 +44,6 @@ impl Graph {
     pub(crate) fn locally_simple(&self, c: usize, open: &dyn Fn(usize) -> bool) -> bool {
         let (w, h) = (self.width as isize, self.height as isize);
         let (x, y) = ((c % self.width) as isize, (c / self.width) as isize);
-        // The ring, clockwise from north; even positions are the 4-neighbours.
-        const RING: [(isize, isize); 8] = [
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-        ];
         let mut is_open = [false; 8];
         for (k, (dx, dy)) in RING.iter().enumerate() {
             let (nx, ny) = (x + dx, y + dy);
@@ -108,6 +97,19 @@ impl Graph {
             .map(|&n| n as usize)
     }
 }
+
+/// The ring of 8 cells around a cell, clockwise from north: even positions are the
+/// 4-neighbours (N, E, S, W, the order of [`around`]), odd ones the diagonals.
+pub(crate) const RING: [(isize, isize); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
 
 /// The 4-neighbours of `c` on a `w`×`h` grid, N, E, S, W — for a search part that keeps the
 /// grid's size but no [`Graph`] (the acyclic family's forest, the locks' walks).

@@ -782,54 +782,52 @@ fn random_vocab_level(rng: &mut SplitMix64, w: usize, h: usize) -> Level {
     level
 }
 
-/// The brute force's closest pair: every two distinct cells of the selection, Manhattan or by
-/// a breadth-first search from one to the other whose inner cells hold `walk`.
-fn closest_by_pairs(level: &Level, selected: &[bool], walking: bool) -> Option<usize> {
+/// The brute force's closest pair: every two distinct cells of the selection, Manhattan
+/// (`inner` `None`) or by a breadth-first search from one to the other whose inner cells are
+/// the ones `inner` accepts.
+fn closest_by_pairs(
+    level: &Level,
+    selected: &[bool],
+    inner: Option<&dyn Fn(usize) -> bool>,
+) -> Option<usize> {
     let (w, h) = (level.width, level.height);
     let n = w * h;
-    let walkable = |c: usize| (1..=4).contains(&level.tiles[c]);
     let mut best: Option<usize> = None;
     for s in (0..n).filter(|&c| selected[c]) {
-        let dist: Vec<Option<usize>> = if walking {
-            let mut d = vec![None; n];
-            d[s] = Some(0);
-            let mut queue = std::collections::VecDeque::from([s]);
-            while let Some(c) = queue.pop_front() {
-                if c != s && !walkable(c) {
-                    continue; // an end, not an inner cell
-                }
-                let (x, y) = (c % w, c / w);
-                let mut next = Vec::new();
-                if y > 0 {
-                    next.push(c - w);
-                }
-                if x + 1 < w {
-                    next.push(c + 1);
-                }
-                if y + 1 < h {
-                    next.push(c + w);
-                }
-                if x > 0 {
-                    next.push(c - 1);
-                }
-                for e in next {
-                    if d[e].is_none() {
-                        d[e] = Some(d[c].unwrap() + 1);
-                        queue.push_back(e);
-                    }
-                }
-            }
-            d
-        } else {
-            let (sx, sy) = ((s % w) as i64, (s / w) as i64);
-            (0..n)
+        let (sx, sy) = ((s % w) as i64, (s / w) as i64);
+        let dist: Vec<Option<usize>> = match inner {
+            None => (0..n)
                 .map(|c| {
                     Some(
                         ((c % w) as i64 - sx).unsigned_abs() as usize
                             + ((c / w) as i64 - sy).unsigned_abs() as usize,
                     )
                 })
-                .collect()
+                .collect(),
+            Some(inner) => {
+                let mut d = vec![None; n];
+                d[s] = Some(0usize);
+                let mut queue = std::collections::VecDeque::from([s]);
+                while let Some(c) = queue.pop_front() {
+                    if c != s && !inner(c) {
+                        continue; // an end, not an inner cell
+                    }
+                    let (x, y) = (c % w, c / w);
+                    let next = [
+                        (y > 0, c.wrapping_sub(w)),
+                        (x + 1 < w, c + 1),
+                        (y + 1 < h, c + w),
+                        (x > 0, c.wrapping_sub(1)),
+                    ];
+                    for (ok, e) in next {
+                        if ok && d[e].is_none() {
+                            d[e] = Some(d[c].unwrap() + 1);
+                            queue.push_back(e);
+                        }
+                    }
+                }
+                d
+            }
         };
         for t in (0..n).filter(|&c| selected[c] && c != s) {
             if let Some(d) = dist[t] {
@@ -858,19 +856,21 @@ fn the_closest_pair_of_a_separation_matches_every_pair_by_brute_force() {
         let key_a: Vec<bool> = (0..n).map(|c| level.layers[0][c] == 1).collect();
         let grass: Vec<bool> = (0..n).map(|c| level.tiles[c] == 2).collect();
         let door_a: Vec<bool> = (0..n).map(|c| level.tiles[c] == 3).collect();
+        let walk = |c: usize| (1..=4).contains(&level.tiles[c]);
+        let floor = |c: usize| level.tiles[c] == 1;
         assert_eq!(
             d.separation[0],
-            closest_by_pairs(&level, &key_a, false),
+            closest_by_pairs(&level, &key_a, None),
             "round {round}"
         );
         assert_eq!(
             d.separation[1],
-            closest_by_pairs(&level, &grass, true),
+            closest_by_pairs(&level, &grass, Some(&walk)),
             "round {round}"
         );
         // Through floor only, the doors themselves being the ends.
         let got = d.separation[2];
-        let want = closest_through_floor(&level, &door_a);
+        let want = closest_by_pairs(&level, &door_a, Some(&floor));
         assert_eq!(got, want, "round {round}");
         for v in &d.separation {
             match v {
@@ -883,42 +883,6 @@ fn the_closest_pair_of_a_separation_matches_every_pair_by_brute_force() {
         apart > 200 && none > 50,
         "both outcomes seen: {apart} apart, {none} none"
     );
-}
-
-/// The closest pair of door-A cells by walks whose inner cells are floor (the ends are the
-/// doors themselves).
-fn closest_through_floor(level: &Level, selected: &[bool]) -> Option<usize> {
-    let (w, h) = (level.width, level.height);
-    let n = w * h;
-    let mut best: Option<usize> = None;
-    for s in (0..n).filter(|&c| selected[c]) {
-        let mut d = vec![None; n];
-        d[s] = Some(0usize);
-        let mut queue = std::collections::VecDeque::from([s]);
-        while let Some(c) = queue.pop_front() {
-            if c != s && level.tiles[c] != 1 {
-                continue;
-            }
-            let (x, y) = (c % w, c / w);
-            for (ok, e) in [
-                (y > 0, c.wrapping_sub(w)),
-                (x + 1 < w, c + 1),
-                (y + 1 < h, c + w),
-                (x > 0, c.wrapping_sub(1)),
-            ] {
-                if ok && d[e].is_none() {
-                    d[e] = Some(d[c].unwrap() + 1);
-                    queue.push_back(e);
-                }
-            }
-        }
-        for t in (0..n).filter(|&c| selected[c] && c != s) {
-            if let Some(x) = d[t] {
-                best = Some(best.map_or(x, |b| b.min(x)));
-            }
-        }
-    }
-    best
 }
 
 #[test]

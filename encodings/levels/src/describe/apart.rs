@@ -6,6 +6,7 @@
 use serde::Serialize;
 use std::collections::VecDeque;
 
+use crate::graph::around;
 use crate::level::Level;
 use crate::spec::{GridSpec, Selection, TileSet};
 
@@ -30,19 +31,6 @@ fn in_set(level: &Level, set: &TileSet, c: usize) -> bool {
         .get(c)
         .and_then(|&t| set.get(t).copied())
         .unwrap_or(false)
-}
-
-/// The 4-neighbours of `c` on a `w × h` grid (N, E, S, W).
-fn around(w: usize, h: usize, c: usize) -> impl Iterator<Item = usize> {
-    let (x, y) = (c % w, c / w);
-    [
-        (y > 0).then(|| c - w),
-        (x + 1 < w).then(|| c + 1),
-        (y + 1 < h).then(|| c + w),
-        (x > 0).then(|| c - 1),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 /// Per `separation` rule (file order), the distance between the two closest distinct cells of

@@ -22,21 +22,10 @@
 //! propagator's last full pass, whose sides it keeps between full passes — are read by
 //! following only the links made by then.
 
+use crate::graph::RING;
+
 /// A cell not ruled out (its time).
 const NEVER: u32 = u32::MAX;
-
-/// The ring around a cell, clockwise from north: even positions are the 4-neighbours (N, E,
-/// S, W, the order of `cut::around`), odd ones the diagonals.
-const RING: [(isize, isize); 8] = [
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-];
 
 /// No run (a 4-neighbour ruled out).
 pub(super) const NO_SIDE: u8 = u8::MAX;
