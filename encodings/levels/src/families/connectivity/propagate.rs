@@ -96,12 +96,22 @@ fn cover_windows(spec: &GridSpec, class: &[bool]) -> (Vec<(u32, u32)>, usize) {
         if set.iter().zip(class).any(|(&s, &k)| s && k) {
             continue;
         }
-        // The runs family's own windows, each as its first cell and the step to the next.
-        let out: Vec<(u32, u32)> = crate::families::runs::windows(spec, rule)
-            .iter()
-            .map(|w| (w[0] as u32, (w[1] - w[0]) as u32))
-            .collect();
-        let k = rule.max + 1;
+        let (r, k) = (rule.region, rule.max + 1);
+        let mut out = Vec::new();
+        if rule.axis.rows() && r.w >= k {
+            for y in r.y..r.y + r.h {
+                for x in r.x..=r.x + r.w - k {
+                    out.push((spec.index(x, y) as u32, 1));
+                }
+            }
+        }
+        if rule.axis.columns() && r.h >= k {
+            for x in r.x..r.x + r.w {
+                for y in r.y..=r.y + r.h - k {
+                    out.push((spec.index(x, y) as u32, spec.width as u32));
+                }
+            }
+        }
         if !out.is_empty() {
             return (out, k);
         }

@@ -64,7 +64,7 @@ impl Family for Runs {
 
 /// Every window of `max + 1` consecutive cells of the rule's region along the rule's axes, as
 /// cell indices (rows first, each west to east; then columns, each north to south).
-pub(crate) fn windows(spec: &GridSpec, rule: &rule::RunRule) -> Vec<Vec<usize>> {
+fn windows(spec: &GridSpec, rule: &rule::RunRule) -> Vec<Vec<usize>> {
     let r = rule.region;
     let k = rule.max + 1;
     let mut out = Vec::new();
