@@ -177,15 +177,18 @@ pub(crate) trait Family: Sync {
     /// `cap` (a bound above `cap` proves that level optimal). Why a second hook: a bound too
     /// costly to compute before every search (a dynamic program over the grid) becomes cheap
     /// when partial solutions that cannot end at `cap` are dropped, and is worth its time only
-    /// on the seeds the search does not close at once (issue 41). `None`: nothing to say.
+    /// on the seeds the search does not close at once (issue 41). `work` is what the caller
+    /// lets the families spend over all its calls (in the families' own units: the program's
+    /// transitions), decreased by what this call spent. `None`: nothing to say.
     fn soft_bound_below(
         &self,
         m: &GridModel,
         costs: &[Vec<u64>],
         cap: u64,
+        work: &mut u64,
         halt: &dyn Fn() -> bool,
     ) -> Option<LateBound> {
-        let _ = (m, costs, cap, halt);
+        let _ = (m, costs, cap, work, halt);
         None
     }
 }

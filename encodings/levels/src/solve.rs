@@ -790,8 +790,20 @@ fn tile_costs(model: &GridModel, wcnf: &grim_formula::Wcnf) -> Option<Vec<Vec<u6
 /// [`Family::soft_bound_below`]: crate::family::Family::soft_bound_below
 const LATE_BOUND_AFTER: u64 = 12_000;
 
-/// How far above the last bound each round of the late bound's deepening looks.
-const LATE_BOUND_STEP: u64 = 2;
+/// What the late bound's rounds may spend in all, in the families' units (the connectivity
+/// program's transitions: 15–20M a CPU second). Spent only on seeds the core-guided search
+/// has not closed in [`LATE_BOUND_AFTER`] conflicts. dungeon-12 `--preferences soft` seed 16
+/// needs 57M over four rounds to reach its least (27) with a witness that is a level: 3.3 CPU
+/// s in all, where without it the search had not proven 27 after 60 s; seed 14 needs 26M
+/// (1.7 s, against 14 s). It was 14M per round before: both ran out.
+const LATE_BOUND_WORK: u64 = 60_000_000;
+
+/// How far above the last bound each round of the late bound's deepening looks. One: a round
+/// that finds the least above its cap (no witness) is followed by one capped at exactly that
+/// value, the cheapest round that can return the witness. dungeon-12 seeds 9, 14, 16, 38, 86
+/// (CPU s, step 2 → 1, both with [`LATE_BOUND_WORK`] shared): 0.83 → 0.72, 2.25 → 1.70,
+/// 4.15 → 3.32, 1.03 → 1.61, 0.96 → 0.87.
+const LATE_BOUND_STEP: u64 = 1;
 
 /// The core-guided search, and once it has spent [`LATE_BOUND_AFTER`] conflicts without an
 /// answer, the families' late bound below its best cost: a bound at the best cost proves that
@@ -836,18 +848,26 @@ fn solve_with_late_bound(
             let mut known: Option<crate::family::LateBound> = None;
             let mut cap = oll.lower_bound();
             let mut step = 0;
+            let mut work = LATE_BOUND_WORK;
             loop {
                 cap = (cap + step).min(best - 1);
                 step = LATE_BOUND_STEP;
                 let Some(b) = FAMILIES
                     .iter()
-                    .filter_map(|f| f.soft_bound_below(model, &costs, cap, &halt))
+                    .filter_map(|f| f.soft_bound_below(model, &costs, cap, &mut work, &halt))
                     .max_by_key(|b| b.lower)
                 else {
                     break;
                 };
                 let lower = b.lower;
-                if known.as_ref().is_none_or(|k| lower > k.lower) {
+                // A round that meets the bound of the round before (at a higher cap) brings
+                // what that one could not: the witness. Keeping only larger bounds dropped it,
+                // and the search then had to find the optimum itself (dungeon-12 seed 9: 162k
+                // more conflicts, 4.5 s in all, against the witness's level at once).
+                let better = |k: &crate::family::LateBound| {
+                    lower > k.lower || (lower == k.lower && k.cells.is_none())
+                };
+                if known.as_ref().is_none_or(better) {
                     known = Some(b);
                 }
                 if lower <= cap || cap + 1 >= best {

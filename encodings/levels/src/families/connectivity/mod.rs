@@ -130,6 +130,7 @@ impl Family for Connectivity {
         m: &GridModel,
         costs: &[Vec<u64>],
         cap: u64,
+        work: &mut u64,
         halt: &dyn Fn() -> bool,
     ) -> Option<LateBound> {
         let spec = &m.spec;
@@ -144,7 +145,7 @@ impl Family for Connectivity {
                 root: rule.root.map(|(x, y)| y * spec.width + x),
                 costs,
             };
-            if let Some((lower, cells)) = bound::least(&relaxation, cap, bound::MAX_WORK, halt)
+            if let Some((lower, cells)) = bound::least(&relaxation, cap, work, halt)
                 && best.as_ref().is_none_or(|b| lower > b.lower)
             {
                 best = Some(LateBound { lower, cells });
