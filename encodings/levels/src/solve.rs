@@ -798,12 +798,16 @@ const LATE_BOUND_AFTER: u64 = 12_000;
 /// (1.7 s, against 14 s). It was 14M per round before: both ran out.
 const LATE_BOUND_WORK: u64 = 60_000_000;
 
-/// How far above the last bound each round of the late bound's deepening looks. One: a round
-/// that finds the least above its cap (no witness) is followed by one capped at exactly that
-/// value, the cheapest round that can return the witness. dungeon-12 seeds 9, 14, 16, 38, 86
-/// (CPU s, step 2 → 1, both with [`LATE_BOUND_WORK`] shared): 0.83 → 0.72, 2.25 → 1.70,
-/// 4.15 → 3.32, 1.03 → 1.61, 0.96 → 0.87.
-const LATE_BOUND_STEP: u64 = 1;
+/// How far above the search's own bound the late bound's first round is capped. Each later
+/// round is capped at the bound the round before proved (one above its cap), the cheapest
+/// round that can return a witness there. Capped at the search's bound, a first round can
+/// only say whether the least passes it, without a witness when it does, and the slow seeds'
+/// least is above it: dungeon-12 `--preferences soft`, CPU s with 0 → 1 (seeds 9, 14, 16, 38,
+/// 46, 86, 87): 0.84 → 0.72, 1.76 → 1.35, 3.77 → 3.74, 1.76 → 1.49, 1.04 → 0.59, 0.94 → 0.62,
+/// 0.70 → 0.62; with 2, 0.58, 1.87, 2.73, 0.82, 0.52, 0.93, 0.56. Over seeds 0–99 the sums
+/// hardly move (dungeon-12 14.40 → 14.18 s, showcase-12 17.38 → 17.92 s, the other seeds paying
+/// a little for the larger first cap) and p95 drops (0.84 → 0.69 s); 2 gave 0.71.
+const LATE_BOUND_FIRST: u64 = 1;
 
 /// The core-guided search, and once it has spent [`LATE_BOUND_AFTER`] conflicts without an
 /// answer, the families' late bound below its best cost: a bound at the best cost proves that
@@ -841,17 +845,15 @@ fn solve_with_late_bound(
         (Some(best), Some(costs)) if best > oll.lower_bound() => {
             let term = oll.terminator();
             let halt = || term.is_set();
-            // Deepening: a cap a few units above the search's bound keeps the families'
-            // programs small; a bound past the cap raises it (dungeon-12 seed 38: least 24,
-            // search bound 22, best 26). The first round asks only whether the least passes
-            // the search's own bound (the cheapest program): if not, there is nothing to add.
+            // Deepening: a cap a unit above the search's bound keeps the families' programs
+            // small; a bound past the cap raises it (dungeon-12 seed 38: least 24, search bound
+            // 22, best 26). A first round that finds the least at or below the search's own
+            // bound has nothing to add.
             let mut known: Option<crate::family::LateBound> = None;
-            let mut cap = oll.lower_bound();
-            let mut step = 0;
+            let mut cap = oll.lower_bound() + LATE_BOUND_FIRST;
             let mut work = LATE_BOUND_WORK;
             loop {
-                cap = (cap + step).min(best - 1);
-                step = LATE_BOUND_STEP;
+                cap = cap.min(best - 1);
                 let Some(b) = FAMILIES
                     .iter()
                     .filter_map(|f| f.soft_bound_below(model, &costs, cap, &mut work, &halt))
@@ -873,6 +875,8 @@ fn solve_with_late_bound(
                 if lower <= cap || cap + 1 >= best {
                     break;
                 }
+                // The least is above the cap: the next round asks whether it is just above.
+                cap = lower;
             }
             known
         }
