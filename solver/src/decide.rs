@@ -221,6 +221,16 @@ impl Scores {
         }
     }
 
+    /// Takes the variables fixed at level 0 out of the queue (`queue.rs`, `retire`): at a
+    /// level-0 simplification, where every literal on `trail` is fixed.
+    pub(crate) fn retire_fixed(&mut self, trail: &Trail) {
+        if self.queue_built {
+            for &l in &trail.lits {
+                self.queue.retire(l.var().index());
+            }
+        }
+    }
+
     /// `v` is unassigned or usable again: back in the heap, and reachable from the cursor.
     #[inline(always)]
     pub(crate) fn insert(&mut self, v: usize) {

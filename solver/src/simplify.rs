@@ -40,6 +40,7 @@ impl Solver {
         debug_assert_eq!(self.trail.decision_level(), 0);
         debug_assert_eq!(self.trail.qhead, self.trail.len());
         self.simplify.assigned = self.trail.len();
+        self.scores.retire_fixed(&self.trail);
         let Solver {
             arena,
             clauses,
