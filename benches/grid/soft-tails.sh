@@ -11,6 +11,7 @@
 #
 # Usage: benches/grid/soft-tails.sh [N=100] [TIME=5] [R=3] [OUT=benches/grid/soft-tails.csv]
 # Environment: SPECS="a.json b.json" overrides the list; BUILD=0 skips the release build;
+# ENC=path runs another grim-encode binary (a build of an older commit, for before/after);
 # EXTRA="-v" adds arguments to every `grim-encode solve` (`-v`: the anytime schedule,
 # `grim_levels::solve_soft_anytime`; its rows are named grim-encode-v).
 set -euo pipefail
@@ -19,7 +20,7 @@ N=${1:-100}
 LIMIT=${2:-5}
 R=${3:-3}
 OUT=${4:-benches/grid/soft-tails.csv}
-ENC=target/release/grim-encode
+ENC=${ENC:-target/release/grim-encode}
 SAT=target/release/grim-sat
 if [ "${BUILD:-1}" != 0 ]; then
   cargo build --release -p grim-tools --bin grim-encode --bin grim-sat >&2

@@ -298,7 +298,8 @@ impl Deliver<'_, '_> {
     pub(crate) fn event(&mut self, event: Event<'_>) {
         (self.observe)(event);
         match event {
-            Event::LowerBound(lb) => self.lower = lb,
+            // The largest bound heard: the families' late bound may pass the optimiser's.
+            Event::LowerBound(lb) => self.lower = self.lower.max(lb),
             Event::Improved { cost, model } => {
                 if self.error.is_some() {
                     return;
@@ -372,14 +373,30 @@ pub(crate) fn first_level_options(o: &mut grim_solver::Options) {
     o.vivify_effort = 0.0;
 }
 
+/// The late bound's computation: the optimiser, where its events go; the bound.
+pub(crate) type LateBoundFn<'a> =
+    dyn FnMut(&mut Oll, &mut dyn FnMut(Event<'_>)) -> Option<u64> + 'a;
+
+/// The families' late bound for the anytime schedule (`solve.rs`, `late_bound`): asked once,
+/// after `after` engine conflicts with a level in hand; `bound` tries its witness as a level
+/// (through the events it is given) and answers the bound when it passes the optimiser's own.
+pub(crate) struct Late<'a> {
+    pub(crate) after: u64,
+    pub(crate) bound: &'a mut LateBoundFn<'a>,
+    /// The bound it gave, 0 before (or without) one.
+    pub(crate) lower: u64,
+}
+
 /// The anytime schedule on a built optimiser: the first level from a solve of the hard rules,
 /// then probes and core-guided slices in turn, each kind doubling its share, within `budget`
-/// (engine conflicts and propagations over all calls). Answers as [`Oll::solve`] does.
+/// (engine conflicts and propagations over all calls), and the families' late bound once
+/// (`late`): a level at that bound is optimal. Answers as [`Oll::solve`] does.
 pub(crate) fn run(
     oll: &mut Oll,
     wishes: &mut Wishes,
     budget: Budget,
     deliver: &mut Deliver<'_, '_>,
+    late: &mut Late<'_>,
 ) -> MaxSatStatus {
     let stop = deliver.stop.clone();
     let (c0, p0) = (oll.stats().conflicts, oll.stats().propagations);
@@ -400,13 +417,26 @@ pub(crate) fn run(
     oll.probe(&[], &[], first, &mut Vec::new(), &mut |e| deliver.event(e));
     *oll.engine_options_mut() = saved;
     let mut slice = FIRST_SLICE;
+    let mut asked = false;
     loop {
+        let proven = oll.lower_bound().max(late.lower);
+        if oll.best_cost().is_some_and(|c| c <= proven) {
+            return MaxSatStatus::Optimum;
+        }
         if stop.is_set() || spent(left(oll)) {
             return match oll.best_model() {
-                Some(_) if oll.best_cost() <= Some(oll.lower_bound()) => MaxSatStatus::Optimum,
                 Some(_) => MaxSatStatus::Satisfiable,
                 None => MaxSatStatus::Unknown,
             };
+        }
+        if !asked && oll.best_model().is_some() && oll.stats().conflicts - c0 >= late.after {
+            // As the default schedule does after as many conflicts (`solve.rs`): the seeds
+            // the slices have not closed by then are the ones the families' bound closes.
+            asked = true;
+            if let Some(lower) = (late.bound)(oll, &mut |e| deliver.event(e)) {
+                late.lower = lower;
+            }
+            continue;
         }
         if !wishes.is_empty() {
             let b = left(oll);

@@ -171,6 +171,19 @@ impl fmt::Display for GridOutcome {
                 }
             },
             GridOutcome::Stopped {
+                reason,
+                best: Some(_),
+                lower_bound,
+            } => write!(
+                f,
+                "{} before the optimum was proven: the best level found is kept, and no level \
+                 costs less than {lower_bound}",
+                match reason {
+                    StopReason::Budget => "the budget ran out",
+                    StopReason::Interrupted => "stopped",
+                }
+            ),
+            GridOutcome::Stopped {
                 reason: StopReason::Budget,
                 ..
             } => write!(
@@ -619,7 +632,10 @@ pub(crate) fn solve_soft_propagated(
             grim_maxsat::Event::Improved { cost, .. } => {
                 bounds.upper.store(cost, Ordering::Relaxed)
             }
-            grim_maxsat::Event::LowerBound(lb) => bounds.lower.store(lb, Ordering::Relaxed),
+            grim_maxsat::Event::LowerBound(lb) => {
+                // The largest heard: the families' late bound may pass the optimiser's.
+                bounds.lower.fetch_max(lb, Ordering::Relaxed);
+            }
         }
     };
     let mut called_off = false;
@@ -658,7 +674,16 @@ pub(crate) fn solve_soft_propagated(
                 stopped: false,
                 error: None,
             };
-            let status = anytime::run(&mut oll, &mut wishes, budget, &mut deliver);
+            let mut bound = |oll: &mut Oll, observe: &mut dyn FnMut(grim_maxsat::Event<'_>)| {
+                late_bound(oll, model, &wcnf, observe)
+            };
+            let mut late = anytime::Late {
+                after: LATE_BOUND_AFTER,
+                bound: &mut bound,
+                lower: 0,
+            };
+            let status = anytime::run(&mut oll, &mut wishes, budget, &mut deliver, &mut late);
+            known_lower = late.lower;
             if let Some(e) = deliver.error {
                 oll.set_progress(0, None);
                 return Err(e);
@@ -841,6 +866,31 @@ fn solve_with_late_bound(
     if !ask || rest.conflicts == Some(0) || rest.propagations == Some(0) {
         return status;
     }
+    match late_bound(oll, model, wcnf, observe) {
+        Some(lower) => {
+            *late = lower;
+            let known = crate::family::SoftBound {
+                lower,
+                witness: None,
+            };
+            solve_to_bound(oll, model, &known, rest, observe)
+        }
+        None => oll.solve(rest, observe),
+    }
+}
+
+/// The families' late bound ([`Family::soft_bound_below`]) below the search's best cost, by
+/// deepening from the search's own bound, and its witness tried as a level (a probe): the
+/// bound when it passes the search's own, else `None`. Used by the default schedule after
+/// [`LATE_BOUND_AFTER`] conflicts and by the anytime one (`anytime.rs`) at the same point.
+///
+/// [`Family::soft_bound_below`]: crate::family::Family::soft_bound_below
+pub(crate) fn late_bound(
+    oll: &mut Oll,
+    model: &GridModel,
+    wcnf: &grim_formula::Wcnf,
+    observe: &mut dyn FnMut(grim_maxsat::Event<'_>),
+) -> Option<u64> {
     let bound = match (oll.best_cost(), tile_costs(model, wcnf)) {
         (Some(best), Some(costs)) if best > oll.lower_bound() => {
             let term = oll.terminator();
@@ -884,7 +934,8 @@ fn solve_with_late_bound(
     };
     match bound {
         Some(b) if b.lower > oll.lower_bound() => {
-            *late = b.lower;
+            // Heard before the witness's level, which the anytime callback then sees with it.
+            observe(grim_maxsat::Event::LowerBound(b.lower));
             if let Some(cells) = &b.cells {
                 // The relaxation's solution as a probe: the cells it keeps on one tile kept
                 // there, each other cell on one of its tiles.
@@ -900,13 +951,9 @@ fn solve_with_late_bound(
                 let mut failed = Vec::new();
                 oll.probe(&keep, &wants, WITNESS_CONFLICTS, &mut failed, observe);
             }
-            let known = crate::family::SoftBound {
-                lower: b.lower,
-                witness: None,
-            };
-            solve_to_bound(oll, model, &known, rest, observe)
+            Some(b.lower)
         }
-        _ => oll.solve(rest, observe),
+        _ => None,
     }
 }
 
