@@ -120,6 +120,20 @@ impl Queue {
         self.last = v as u32;
     }
 
+    /// Moves the cursor off `v`, about to be unlinked, when it is on it: to the variable
+    /// before it (or after it, at the front), so it stays on a variable whose newer neighbours
+    /// are assigned.
+    #[inline]
+    fn cursor_off(&mut self, v: usize) {
+        if self.search as usize == v {
+            self.search = if self.prev[v] != NONE {
+                self.prev[v]
+            } else {
+                self.next[v]
+            };
+        }
+    }
+
     /// Unlinks `v`.
     #[inline]
     fn unlink(&mut self, v: usize) {
@@ -149,14 +163,7 @@ impl Queue {
                 continue;
             }
             if self.last as usize != v {
-                if self.search as usize == v {
-                    // The cursor must stay on a variable whose newer neighbours are assigned.
-                    self.search = if self.prev[v] != NONE {
-                        self.prev[v]
-                    } else {
-                        self.next[v]
-                    };
-                }
+                self.cursor_off(v);
                 self.unlink(v);
                 self.push_last(v);
             } else {
@@ -187,19 +194,12 @@ impl Queue {
         }
     }
 
-    /// Unlinks `v`, fixed at level 0 for good (module doc), unless it already is; the cursor
-    /// moves off it as in `bump`.
+    /// Unlinks `v`, fixed at level 0 for good (module doc), unless it already is.
     pub(crate) fn retire(&mut self, v: usize) {
         if v >= self.retired.len() || self.retired[v] {
             return;
         }
-        if self.search as usize == v {
-            self.search = if self.prev[v] != NONE {
-                self.prev[v]
-            } else {
-                self.next[v]
-            };
-        }
+        self.cursor_off(v);
         self.unlink(v);
         self.prev[v] = NONE;
         self.next[v] = NONE;

@@ -137,6 +137,16 @@ pub fn seeded(seed: u64) -> GridOptions {
     }
 }
 
+/// A shipped spec, `instances/grid/NAME`, read and parsed: a panic names the file when it
+/// cannot be (a test's setup, not what it tests).
+pub fn shipped(name: &str) -> GridSpec {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../instances/grid")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    GridSpec::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// [`grim_levels::solve`] without a budget, for a spec that has levels: the level,
 /// or a panic naming the outcome or the error.
 pub fn solve_level(spec: &GridSpec, options: &GridOptions) -> Level {

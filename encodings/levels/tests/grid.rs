@@ -263,11 +263,7 @@ fn every_family_together_solves_to_a_level_the_referee_accepts() {
 /// all rounds must run out, though every single round used less than it.
 #[test]
 fn soft_grid_budget_counts_every_round() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../instances/grid/showcase-12.json"
-    );
-    let spec = GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let spec = grim_testkit::grid::shipped("showcase-12.json");
     let mut checked = 0;
     for seed in 0..8 {
         let options = grim_testkit::grid::seeded(seed);
@@ -408,11 +404,7 @@ fn an_empty_grid_json_is_an_error_at_line_one_column_one() {
 /// the level, its proof and the conflicts.
 #[test]
 fn the_late_bounds_witness_ends_a_soft_dungeon_at_once() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../instances/grid/dungeon-12.json"
-    );
-    let spec = GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let spec = grim_testkit::grid::shipped("dungeon-12.json");
     let mut options = grim_testkit::grid::seeded(38);
     options.soft_preferences = Some(true);
     let strategy = grid::ConnectivityStrategy::Propagator;

@@ -235,11 +235,7 @@ fn levels_the_wcnf_overprices_are_delivered_at_the_referees_cost() {
 /// the costs fall, the bounds never pass them, and the answer is the plain solve's optimum.
 #[test]
 fn the_anytime_schedule_ends_at_the_families_late_bound() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../instances/grid/dungeon-12.json"
-    );
-    let spec = GridSpec::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let spec = grim_testkit::grid::shipped("dungeon-12.json");
     let mut options = seeded(14);
     options.soft_preferences = Some(true);
     // Far fewer conflicts than the slices alone used without proving it.
