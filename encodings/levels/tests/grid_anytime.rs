@@ -127,6 +127,7 @@ fn the_callback_stops_the_solve_with_its_level_as_the_best() {
 /// A conflict budget ends the solve with the best level delivered, never a worse one.
 #[test]
 fn a_conflict_budget_leaves_the_best_level_delivered() {
+    let mut kept = 0;
     for spec in &specs() {
         for conflicts in [1, 30, 300] {
             let options = seeded(5);
@@ -135,6 +136,8 @@ fn a_conflict_budget_leaves_the_best_level_delivered() {
                 propagations: None,
             };
             let (outcome, seen) = run(spec, &options, budget, usize::MAX);
+            // What it says of itself: a kept level is not "before a level was found".
+            let said = outcome.to_string();
             match outcome {
                 GridOutcome::Stopped {
                     best,
@@ -145,6 +148,14 @@ fn a_conflict_budget_leaves_the_best_level_delivered() {
                     assert_eq!(best.as_ref(), seen.last().map(|s| &s.0));
                     if let Some(b) = &best {
                         assert!(lower_bound <= level_cost(spec, &options, b));
+                        assert!(
+                            said.contains("the best level found is kept")
+                                && said.contains(&format!("less than {lower_bound}")),
+                            "{said}"
+                        );
+                        kept += 1;
+                    } else {
+                        assert!(said.contains("before a level was found"), "{said}");
                     }
                 }
                 GridOutcome::Level(level) => assert_eq!(Some(&level), seen.last().map(|s| &s.0)),
@@ -152,6 +163,7 @@ fn a_conflict_budget_leaves_the_best_level_delivered() {
             }
         }
     }
+    assert!(kept > 0, "no budget stopped a solve holding a level");
 }
 
 /// A hard-only spec delivers its one level, at cost 0.
