@@ -231,6 +231,13 @@ impl Scores {
         }
     }
 
+    /// `v`, fixed at level 0, is free again (factoring): back in the queue (`queue.rs`,
+    /// `unretire`), then as `insert`.
+    pub(crate) fn unfix(&mut self, v: usize) {
+        self.queue.unretire(v);
+        self.insert(v);
+    }
+
     /// `v` is unassigned or usable again: back in the heap, and reachable from the cursor.
     #[inline(always)]
     pub(crate) fn insert(&mut self, v: usize) {

@@ -781,7 +781,7 @@ impl Solver {
         watches.reset_blockers(arena, |l| ext(&l));
         let len = trail.lits.len();
         for l in freed {
-            self.scores.insert(l.var().index());
+            self.scores.unfix(l.var().index());
         }
         self.simplify.forget_beyond(len);
         self.debug_check();

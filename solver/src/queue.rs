@@ -61,8 +61,6 @@ pub(crate) struct Queue {
     counter: u64,
     /// Whether each variable is unlinked because it is fixed at level 0 (`retire`).
     retired: Vec<bool>,
-    /// How many are.
-    retired_count: usize,
 }
 
 impl Default for Queue {
@@ -76,7 +74,6 @@ impl Default for Queue {
             search: NONE,
             counter: 0,
             retired: Vec::new(),
-            retired_count: 0,
         }
     }
 }
@@ -157,11 +154,8 @@ impl Queue {
         vars.sort_unstable_by_key(|&v| self.stamp[v as usize]);
         for &v in vars.iter() {
             let v = v as usize;
-            if self.retired[v] {
-                // Fixed at level 0: analysis does not reach it, but a caller that bumps it
-                // must not relink it in the middle of the list.
-                continue;
-            }
+            // Fixed at level 0: analysis never reaches such a variable.
+            debug_assert!(!self.retired[v], "queue.rs: a retired variable bumped");
             if self.last as usize != v {
                 self.cursor_off(v);
                 self.unlink(v);
@@ -181,13 +175,11 @@ impl Queue {
     /// Before the queue is built (`decide.rs`) there are no stamps and the cursor just follows.
     #[inline(always)]
     pub(crate) fn unassigned(&mut self, v: usize) {
-        if self.retired.get(v) == Some(&true) {
-            self.retired[v] = false;
-            self.retired_count -= 1;
-            self.push_last(v);
-            self.search = v as u32;
-            return;
-        }
+        // Only factoring frees a fixed variable, through `unretire` first.
+        debug_assert!(
+            self.retired.get(v) != Some(&true),
+            "queue.rs: a retired variable freed"
+        );
         let s = self.search as usize;
         if s >= self.stamp.len() || self.stamp[v] > self.stamp[s] {
             self.search = v as u32;
@@ -204,7 +196,15 @@ impl Queue {
         self.prev[v] = NONE;
         self.next[v] = NONE;
         self.retired[v] = true;
-        self.retired_count += 1;
+    }
+
+    /// Links a retired `v` back at the end: it is no longer fixed (factoring forgets its
+    /// extension variables' units). `unassigned` then puts the cursor on it.
+    pub(crate) fn unretire(&mut self, v: usize) {
+        if self.retired.get(v) == Some(&true) {
+            self.retired[v] = false;
+            self.push_last(v);
+        }
     }
 
     /// The newest unassigned variable for which `usable` holds (not eliminated), moving the
@@ -271,19 +271,21 @@ impl Queue {
             v = self.next[i];
         }
         assert_eq!(prev, self.last);
-        assert_eq!(
-            count + self.retired_count,
-            n,
-            "queue.rs: a variable is missing from the list"
-        );
+        let mut retired = 0;
         for (v, &r) in self.retired.iter().enumerate() {
             if r {
                 assert!(
                     trail.var_value(v) != L_UNDEF,
                     "queue.rs: a retired variable is unassigned"
                 );
+                retired += 1;
             }
         }
+        assert_eq!(
+            count + retired,
+            n,
+            "queue.rs: a variable is missing from the list"
+        );
     }
 }
 
@@ -324,8 +326,8 @@ mod tests {
         q.debug_check(&trail, |_| true);
     }
 
-    /// A retired variable (fixed at level 0) leaves the list, the cursor steps off it, bumps
-    /// leave it alone, and freeing it again links it back at the end as the next decision.
+    /// A retired variable (fixed at level 0) leaves the list, the cursor steps off it, and
+    /// freeing it again links it back at the end as the next decision.
     #[test]
     fn retired_variables_leave_the_list_and_come_back_at_the_end() {
         use crate::clause::NO_REASON;
@@ -344,12 +346,13 @@ mod tests {
         assert_eq!(order(&q), vec![0, 1, 3, 4]);
         q.debug_check(&trail, |_| true);
         assert_eq!(q.next_decision(&trail, |_| true), Some(4));
-        q.bump(&mut [2, 1], &trail);
+        q.bump(&mut [1], &trail);
         assert_eq!(order(&q), vec![0, 3, 4, 1]);
         q.debug_check(&trail, |_| true);
         // Freed (factoring forgets a unit): back at the end, where the next walk starts.
         let freed = trail.forget_root(|l| l.var().index() == 2);
         assert_eq!(freed.len(), 1);
+        q.unretire(2);
         q.unassigned(2);
         assert_eq!(order(&q), vec![0, 3, 4, 1, 2]);
         assert_eq!(q.next_decision(&trail, |_| true), Some(2));

@@ -134,6 +134,36 @@ pub struct Region {
 }
 
 impl Region {
+    /// Every window of `k` consecutive cells of the region: along its rows when `rows` (row by
+    /// row, each west to east), then along its columns when `columns` (column by column, each
+    /// north to south); each as (first cell, step to the next cell) on a grid `width` wide.
+    /// Shared by the runs family (its clauses) and connectivity's decisions (the windows the
+    /// class should reach into), which must see the same windows in the same order.
+    pub(crate) fn windows(
+        &self,
+        width: usize,
+        k: usize,
+        rows: bool,
+        columns: bool,
+    ) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if rows && k > 0 && self.w >= k {
+            for y in self.y..self.y + self.h {
+                for x in self.x..=self.x + self.w - k {
+                    out.push((y * width + x, 1));
+                }
+            }
+        }
+        if columns && k > 0 && self.h >= k {
+            for x in self.x..self.x + self.w {
+                for y in self.y..=self.y + self.h - k {
+                    out.push((y * width + x, width));
+                }
+            }
+        }
+        out
+    }
+
     /// Whether cell `(x, y)` lies in the region.
     pub fn contains(&self, x: usize, y: usize) -> bool {
         x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h

@@ -96,22 +96,12 @@ fn cover_windows(spec: &GridSpec, class: &[bool]) -> (Vec<(u32, u32)>, usize) {
         if set.iter().zip(class).any(|(&s, &k)| s && k) {
             continue;
         }
-        let (r, k) = (rule.region, rule.max + 1);
-        let mut out = Vec::new();
-        if rule.axis.rows() && r.w >= k {
-            for y in r.y..r.y + r.h {
-                for x in r.x..=r.x + r.w - k {
-                    out.push((spec.index(x, y) as u32, 1));
-                }
-            }
-        }
-        if rule.axis.columns() && r.h >= k {
-            for x in r.x..r.x + r.w {
-                for y in r.y..=r.y + r.h - k {
-                    out.push((spec.index(x, y) as u32, spec.width as u32));
-                }
-            }
-        }
+        let k = rule.max + 1;
+        let out: Vec<(u32, u32)> = (rule.region)
+            .windows(spec.width, k, rule.axis.rows(), rule.axis.columns())
+            .into_iter()
+            .map(|(first, step)| (first as u32, step as u32))
+            .collect();
         if !out.is_empty() {
             return (out, k);
         }

@@ -65,22 +65,12 @@ impl Family for Runs {
 /// Every window of `max + 1` consecutive cells of the rule's region along the rule's axes, as
 /// cell indices (rows first, each west to east; then columns, each north to south).
 fn windows(spec: &GridSpec, rule: &rule::RunRule) -> Vec<Vec<usize>> {
-    let r = rule.region;
     let k = rule.max + 1;
-    let mut out = Vec::new();
-    if rule.axis.rows() && r.w >= k {
-        for y in r.y..r.y + r.h {
-            for x0 in r.x..=r.x + r.w - k {
-                out.push((x0..x0 + k).map(|x| spec.index(x, y)).collect());
-            }
-        }
-    }
-    if rule.axis.columns() && r.h >= k {
-        for x in r.x..r.x + r.w {
-            for y0 in r.y..=r.y + r.h - k {
-                out.push((y0..y0 + k).map(|y| spec.index(x, y)).collect());
-            }
-        }
-    }
-    out
+    let lines = rule
+        .region
+        .windows(spec.width, k, rule.axis.rows(), rule.axis.columns());
+    lines
+        .into_iter()
+        .map(|(first, step)| (0..k).map(|i| first + i * step).collect())
+        .collect()
 }
